@@ -1,0 +1,190 @@
+//! The dice service: the one source of randomness in the rules.
+//!
+//! In play the [`Dice`] resource is a seeded ChaCha8 generator, portable across
+//! platforms and versions, so a seed and a list of commands replay exactly. In tests
+//! and scripted scenarios it is a queue of faces consumed in the order the rules ask
+//! for dice (RULES.md §0): running out, or a face too large for the die asked for, is
+//! an error rather than a silent reroll.
+
+use std::collections::VecDeque;
+
+use bevy_ecs::resource::Resource;
+use rand::{RngExt, SeedableRng, rngs::ChaCha8Rng};
+
+/// Why the dice could not give a face.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DiceError {
+    /// A scripted list of faces ran out.
+    #[error("the scripted dice ran out: a d{sides} was asked for after all {used} faces were used")]
+    Exhausted {
+        /// Sides of the die asked for.
+        sides: u32,
+        /// How many faces had been consumed.
+        used: usize,
+    },
+    /// A scripted face does not fit the die the rules asked for.
+    #[error("scripted face #{index} is {face}, which a d{sides} cannot roll")]
+    FaceOutOfRange {
+        /// 1-based position of the face in the script.
+        index: usize,
+        /// The face given.
+        face: u32,
+        /// Sides of the die asked for.
+        sides: u32,
+    },
+}
+
+/// Where faces come from.
+enum Source {
+    Seeded(Box<ChaCha8Rng>),
+    Scripted { faces: VecDeque<u32>, used: usize },
+}
+
+/// The dice resource: seeded in play, scripted in tests.
+#[derive(Resource)]
+pub struct Dice {
+    source: Source,
+}
+
+impl std::fmt::Debug for Dice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.source {
+            Source::Seeded(_) => f.write_str("Dice::Seeded"),
+            Source::Scripted { faces, used } => f
+                .debug_struct("Dice::Scripted")
+                .field("used", used)
+                .field("left", faces)
+                .finish(),
+        }
+    }
+}
+
+impl Dice {
+    /// Dice from a seeded, portable generator.
+    pub fn seeded(seed: u64) -> Self {
+        Self {
+            source: Source::Seeded(Box::new(ChaCha8Rng::seed_from_u64(seed))),
+        }
+    }
+
+    /// Dice that give exactly these faces, in order.
+    pub fn scripted(faces: impl IntoIterator<Item = u32>) -> Self {
+        Self {
+            source: Source::Scripted {
+                faces: faces.into_iter().collect(),
+                used: 0,
+            },
+        }
+    }
+
+    /// Rolls one die with `sides` faces (1..=sides).
+    pub fn roll(&mut self, sides: u32) -> Result<u32, DiceError> {
+        match &mut self.source {
+            Source::Seeded(rng) => Ok(rng.random_range(1..=sides.max(1))),
+            Source::Scripted { faces, used } => {
+                let face = faces.pop_front().ok_or(DiceError::Exhausted {
+                    sides,
+                    used: *used,
+                })?;
+                *used += 1;
+                if face == 0 || face > sides {
+                    return Err(DiceError::FaceOutOfRange {
+                        index: *used,
+                        face,
+                        sides,
+                    });
+                }
+                Ok(face)
+            }
+        }
+    }
+
+    /// Rolls `n` dice with `sides` faces, in order.
+    pub fn roll_many(&mut self, n: u32, sides: u32) -> Result<Vec<u32>, DiceError> {
+        (0..n).map(|_| self.roll(sides)).collect()
+    }
+
+    /// Rolls a percentile die (1..=100).
+    pub fn d100(&mut self) -> Result<u32, DiceError> {
+        self.roll(100)
+    }
+
+    /// Faces left in a scripted queue; `None` for seeded dice.
+    pub fn remaining(&self) -> Option<usize> {
+        match &self.source {
+            Source::Seeded(_) => None,
+            Source::Scripted { faces, .. } => Some(faces.len()),
+        }
+    }
+}
+
+/// Sum of faces.
+pub fn sum(faces: &[u32]) -> i32 {
+    faces.iter().map(|&f| f as i32).sum()
+}
+
+/// The `k` highest faces, highest first.
+pub fn keep_highest(faces: &[u32], k: usize) -> Vec<u32> {
+    let mut sorted = faces.to_vec();
+    sorted.sort_unstable_by(|a, b| b.cmp(a));
+    sorted.truncate(k);
+    sorted
+}
+
+/// The `k` lowest faces, lowest first.
+pub fn keep_lowest(faces: &[u32], k: usize) -> Vec<u32> {
+    let mut sorted = faces.to_vec();
+    sorted.sort_unstable();
+    sorted.truncate(k);
+    sorted
+}
+
+/// A pool read by its highest die (0 for an empty pool).
+pub fn pool_highest(faces: &[u32]) -> u32 {
+    faces.iter().copied().max().unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_seed_same_faces() {
+        let mut a = Dice::seeded(7);
+        let mut b = Dice::seeded(7);
+        let fa: Vec<u32> = (0..50).map(|_| a.roll(6).unwrap()).collect();
+        let fb: Vec<u32> = (0..50).map(|_| b.roll(6).unwrap()).collect();
+        assert_eq!(fa, fb);
+        assert!(fa.iter().all(|&f| (1..=6).contains(&f)));
+        assert!(fa.iter().any(|&f| f != fa[0]), "a seeded die should vary");
+    }
+
+    #[test]
+    fn scripted_faces_in_order_then_exhausted() {
+        let mut d = Dice::scripted([3, 5]);
+        assert_eq!(d.roll(6), Ok(3));
+        assert_eq!(d.roll(6), Ok(5));
+        assert_eq!(d.roll(8), Err(DiceError::Exhausted { sides: 8, used: 2 }));
+    }
+
+    #[test]
+    fn scripted_face_too_large_is_an_error() {
+        let mut d = Dice::scripted([7]);
+        assert_eq!(
+            d.roll(6),
+            Err(DiceError::FaceOutOfRange {
+                index: 1,
+                face: 7,
+                sides: 6
+            })
+        );
+    }
+
+    #[test]
+    fn keep_helpers() {
+        assert_eq!(keep_highest(&[1, 4, 7], 2), vec![7, 4]);
+        assert_eq!(keep_lowest(&[6, 5, 2], 2), vec![2, 5]);
+        assert_eq!(pool_highest(&[2, 6, 3]), 6);
+        assert_eq!(sum(&[2, 6, 3]), 11);
+    }
+}

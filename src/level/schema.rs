@@ -1,0 +1,219 @@
+//! The RON level format, version 1: what a level file contains.
+//!
+//! These are plain serde types; `docs/levels.md` documents every field with an
+//! example. Loading with `file:line:col` errors and the semantic checks live in
+//! [`crate::level::load`] and [`crate::level::validate`].
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::board::{Cell, GridKind};
+
+/// A level: map, sides, units, ruleset and how the battle is won.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Level {
+    /// Display name.
+    pub name: String,
+    /// Format version; only 1 exists.
+    #[serde(default = "default_version")]
+    pub version: u32,
+    /// Ruleset id: `phases` (more rulesets plug in later).
+    pub ruleset: String,
+    /// Square or hex grid.
+    pub grid: GridKind,
+    /// Width and height in cells.
+    pub size: (u32, u32),
+    /// Terrain rows, top row first, one character per cell: `.` open, `~` difficult,
+    /// `#` impassable. Empty means all open.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub terrain: Vec<String>,
+    /// The sides, in the order they are listed everywhere.
+    pub sides: Vec<SideDef>,
+    /// The units, in roster order (ties and logs use this order).
+    pub units: Vec<UnitDef>,
+    /// Overrides of the ruleset configuration for this level, by constant name
+    /// (see `assets/rulesets/<ruleset>.ron` for the names and defaults).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub rules: BTreeMap<String, ron::Value>,
+    /// How the battle is won.
+    #[serde(default)]
+    pub victory: Victory,
+    /// Seed for the dice when the level is played; a fixed default otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+}
+
+fn default_version() -> u32 {
+    1
+}
+
+/// A side (team) of the battle.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SideDef {
+    /// Display name; units refer to their side by it.
+    pub name: String,
+    /// Who plays this side.
+    #[serde(default)]
+    pub controller: Controller,
+    /// How this side answers optional decisions (seize the initiative, act from a
+    /// delay, reactions) when nobody is asked.
+    #[serde(default)]
+    pub decisions: DecisionPolicy,
+}
+
+/// Who plays a side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Controller {
+    /// A person at the keyboard.
+    #[default]
+    Human,
+    /// The computer, with the given policy.
+    Ai(AiPolicy),
+}
+
+/// How strong an AI plays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AiPolicy {
+    /// Uniform over legal commands: a baseline.
+    Random,
+    /// Greedy.
+    Easy,
+    /// Weighs threats and focuses fire.
+    #[default]
+    Normal,
+}
+
+/// How optional decisions of a side are answered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DecisionPolicy {
+    /// The engine stops with a pending decision and waits for an answer.
+    #[default]
+    Ask,
+    /// The engine always declines (never seizes, never acts early from a delay).
+    Never,
+}
+
+/// A unit as placed in a level.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitDef {
+    /// Display name; unique within the level.
+    pub name: String,
+    /// Name of its side.
+    pub side: String,
+    /// Starting cell `(column, row)`.
+    pub pos: (i32, i32),
+    /// Stats by name, as the ruleset declares them (`phases`: INT, AGI, ATK, DEF,
+    /// Tier, and optionally HP and Speed).
+    #[serde(default)]
+    pub stats: BTreeMap<String, i32>,
+    /// Attack powers; empty means the ruleset's default power.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub powers: Vec<PowerDef>,
+    /// Extra movement powers beyond the ruleset defaults, by name (they must be
+    /// defined in the ruleset configuration).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub movement: Vec<String>,
+    /// Items the unit can activate.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<ItemDef>,
+}
+
+impl UnitDef {
+    /// The starting cell.
+    pub fn cell(&self) -> Cell {
+        Cell::new(self.pos.0, self.pos.1)
+    }
+}
+
+/// An attack power.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PowerDef {
+    /// Display name.
+    pub name: String,
+    /// Reach (melee) or range (ranged) in cells.
+    #[serde(default = "one")]
+    pub range: u32,
+    /// A ranged power needs line of sight and is never used for opportunity attacks.
+    #[serde(default)]
+    pub ranged: bool,
+    /// Damage dice on a success (see the dice expression syntax).
+    #[serde(default = "default_damage")]
+    pub damage: String,
+    /// Whether the attacker's Tier is added to the damage.
+    #[serde(default = "yes")]
+    pub add_tier: bool,
+    /// Conditions a success puts on the target.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub on_hit: Vec<EffectDef>,
+}
+
+fn one() -> u32 {
+    1
+}
+fn yes() -> bool {
+    true
+}
+fn default_damage() -> String {
+    "1d6".into()
+}
+
+/// A condition a power applies.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EffectDef {
+    /// Condition name, e.g. `Slowed`.
+    pub condition: String,
+    /// How long it lasts.
+    #[serde(default)]
+    pub lasts: EffectDuration,
+}
+
+/// How long an applied condition lasts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EffectDuration {
+    /// Until the affected unit saves in an End Phase.
+    #[default]
+    SaveEnds,
+    /// While the attacker keeps making sustain saves in the End Phase.
+    Sustained,
+    /// Until the end of the current round.
+    EndOfRound,
+}
+
+/// An item with a limited number of uses.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ItemDef {
+    /// Display name.
+    pub name: String,
+    /// Uses left.
+    #[serde(default = "one")]
+    pub uses: u32,
+    /// What activating it does.
+    pub effect: ItemEffect,
+}
+
+/// What an item does when activated.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ItemEffect {
+    /// Heals its user by the rolled dice (never above maximum HP).
+    Heal(String),
+    /// Makes an attack with this power.
+    Power(PowerDef),
+    /// Ends every save-ends condition on its user.
+    Cleanse,
+}
+
+/// How a battle is won.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Victory {
+    /// The battle is a draw after this many rounds, if set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_rounds: Option<u32>,
+}

@@ -1,0 +1,1 @@
+//! Semantic checks of a parsed level: the rules `skirmish check` enforces.

@@ -1,0 +1,5 @@
+//! The `skirmish` binary: see `skirmish --help`.
+
+fn main() -> std::process::ExitCode {
+    skirmish::cli::main()
+}

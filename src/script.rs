@@ -1,0 +1,1 @@
+//! Scripted scenarios: a level, dice and a list of commands, run headless.
