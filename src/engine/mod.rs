@@ -5,3 +5,13 @@ pub mod board;
 pub mod dice;
 pub mod odds;
 pub mod rulesets;
+pub mod battle;
+pub mod command;
+pub mod conditions;
+pub mod decision;
+pub mod event;
+pub mod units;
+
+pub use battle::{Awaiting, Battle};
+pub use command::{Command, CommandError};
+pub use event::Event;

@@ -1,10 +1,33 @@
-//! The `phases` ruleset (seed 000, RULES.md §1).
+//! The `phases` ruleset (seed 000, RULES.md §1): Initiative → Movement Phase (lowest
+//! initiative first, seizing allowed) → Battle Phase (highest first, Delay allowed) →
+//! End Phase (saving throws), with 2d6 + ATK ≥ DEF attacks and one extra die for
+//! advantage or disadvantage.
+//!
+//! Systems: [`initiative::start_round`] in `Initiative`, [`movement::movement_phase`]
+//! in `Movement`, [`battle::battle_phase`] in `Attack`, [`end::end_phase`] in
+//! `EndOfTurn`. Legality lives in [`check`], attack maths (shared with the odds the
+//! UI shows) in [`attack`].
 
+pub mod attack;
+pub mod battle;
+pub mod check;
 pub mod config;
+pub mod end;
+pub mod initiative;
+pub mod movement;
+
+use std::collections::VecDeque;
+
+use bevy_app::{App, Plugin};
+use bevy_ecs::prelude::*;
 
 pub use config::PhasesConfig;
 
 use super::StatSpec;
+use crate::engine::battle::{ActiveRuleset, BattleSchedule, BattleStage, Roster, ruleset_is};
+use crate::engine::board::Cell;
+use crate::engine::units::*;
+use crate::level::schema::Level;
 
 /// The stats a `phases` unit has (P-01, P-GAP-05).
 pub const STATS: &[StatSpec] = &[
@@ -16,3 +39,150 @@ pub const STATS: &[StatSpec] = &[
     StatSpec { name: "HP", required: false, about: "hit points; default 10 x Tier (P-GAP-05)" },
     StatSpec { name: "Speed", required: false, about: "squares per Walk; default 6 (P-GAP-04)" },
 ];
+
+/// Condition names `phases` gives effects to.
+pub mod conditions {
+    /// Loses all remaining movement; can't start moving (P-18, P-GAP-09).
+    pub const SLOWED: &str = "Slowed";
+    /// Attacks against it have 1 disadvantage source (P-27).
+    pub const DEFENDING: &str = "Defending";
+    /// Attacks against it have 1 advantage source this round (P-15).
+    pub const SEIZED: &str = "Seized";
+    /// Its attacks have 1 disadvantage source until the end of the next round (P-21).
+    pub const DISENGAGED: &str = "Disengaged";
+    /// Its attacks have 1 disadvantage source this round (Hustle, P-GAP-04).
+    pub const HUSTLED: &str = "Hustled";
+    /// Can't Attack; attackers have 1 advantage source this round (Run, P-GAP-04).
+    pub const RUNNING: &str = "Running";
+    /// First attack against the charged enemy has 1 advantage source (Charge, P-GAP-04).
+    pub const CHARGING: &str = "Charging";
+    /// Conditions a level's powers may apply.
+    pub const APPLICABLE: &[&str] = &[SLOWED];
+}
+
+/// The configuration in force for this battle.
+#[derive(Resource, Clone, Debug)]
+pub struct PhasesRules(pub PhasesConfig);
+
+/// Where the round is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Step {
+    /// A new round must start (initiative).
+    #[default]
+    RoundStart,
+    /// Sides are declaring who seizes the initiative.
+    Seize,
+    /// Movement Phase turns.
+    Movement,
+    /// Battle Phase turns.
+    Battle,
+    /// End Phase.
+    End,
+}
+
+/// The round's bookkeeping: orders, seizers, delays.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct PhasesFlow {
+    /// Current step.
+    pub step: Step,
+    /// This round's initiative order, highest first, ties broken (P-13, P-14).
+    pub descending: Vec<UnitId>,
+    /// Units that seized the initiative this round (P-15).
+    pub seizers: Vec<UnitId>,
+    /// Sides still to declare seizing.
+    pub to_ask: VecDeque<SideId>,
+    /// Units still to act in the current pass.
+    pub queue: VecDeque<UnitId>,
+    /// Delayed units waiting to act (P-26).
+    pub held: Vec<UnitId>,
+    /// Units that delayed this round (they may not delay twice).
+    pub delayed: Vec<UnitId>,
+    /// The unit whose delay window is open, and the sides still to answer.
+    pub window: Option<(UnitId, VecDeque<SideId>)>,
+    /// Held units that declared to act before the window's unit.
+    pub acting_now: Vec<UnitId>,
+}
+
+/// The `phases` systems in the engine's stage sets.
+pub struct PhasesPlugin;
+
+impl Plugin for PhasesPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(
+            BattleSchedule,
+            (
+                initiative::start_round.in_set(BattleStage::Initiative),
+                movement::movement_phase.in_set(BattleStage::Movement),
+                battle::battle_phase.in_set(BattleStage::Attack),
+                end::end_phase.in_set(BattleStage::EndOfTurn),
+            )
+                .run_if(ruleset_is("phases")),
+        );
+    }
+}
+
+/// Spawns the level's units with `phases` stats and inserts the ruleset's resources.
+pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
+    let config = PhasesConfig::load_default()?.with_overrides(&level.rules)?;
+    let mut roster = Vec::new();
+    for (i, def) in level.units.iter().enumerate() {
+        let side = level
+            .sides
+            .iter()
+            .position(|s| s.name == def.side)
+            .ok_or_else(|| format!("unit {} has unknown side {}", def.name, def.side))?;
+        let stats = Stats(def.stats.clone());
+        let max = if def.stats.contains_key("HP") {
+            stats.get("HP")
+        } else {
+            config.hp_per_tier * stats.get("Tier").max(1)
+        };
+        let powers = if def.powers.is_empty() {
+            vec![config.default_power.clone()]
+        } else {
+            def.powers.clone()
+        };
+        let movement = config
+            .movement_powers
+            .iter()
+            .map(|p| p.name.clone())
+            .chain(def.movement.iter().cloned())
+            .collect();
+        let e = world
+            .spawn((
+                UnitId(i as u32),
+                Unit {
+                    name: def.name.clone(),
+                    side: SideId(side as u32),
+                },
+                Position(Cell::new(def.pos.0, def.pos.1)),
+                stats,
+                Health { hp: max, max },
+                Conditions::default(),
+                Reach(1),
+                ActionPool::default(),
+                Powers(powers),
+                MovementPowers(movement),
+                Items(def.items.clone()),
+                Initiative::default(),
+            ))
+            .id();
+        roster.push(e);
+    }
+    world.insert_resource(Roster(roster));
+    world.insert_resource(PhasesRules(config));
+    world.insert_resource(PhasesFlow::default());
+    world.insert_resource(ActiveRuleset {
+        id: "phases",
+        check: check::check,
+        legal: check::legal,
+    });
+    Ok(())
+}
+
+/// Runs a rules step, turning an error (the dice ran out) into the battle's fault.
+fn guarded(world: &mut World, step: impl FnOnce(&mut World) -> Result<(), crate::engine::command::CommandError>) {
+    if let Err(e) = step(world) {
+        world.resource_mut::<crate::engine::battle::Fault>().0 = Some(e);
+    }
+}

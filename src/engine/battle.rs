@@ -1,0 +1,537 @@
+//! The battle: a Bevy world of units and resources, the stage sets the rulesets'
+//! systems run in, and the [`Battle`] driver that takes commands.
+//!
+//! `Battle::submit` checks a command with the active ruleset, hands it to the
+//! systems through the [`Incoming`] resource and runs [`BattleSchedule`] until the
+//! rules need input again (a unit's command or a [`PendingDecision`]) or the battle
+//! ends. Systems change the world only through [`emit`], which applies an event and
+//! appends it to the [`EventLog`].
+
+use bevy_app::App;
+use bevy_ecs::prelude::*;
+use bevy_ecs::schedule::ScheduleLabel;
+
+use crate::engine::board::{Board, Cell, Occupancy, Terrain};
+use crate::engine::command::{Command, CommandError};
+use crate::engine::decision::PendingDecision;
+use crate::engine::dice::Dice;
+use crate::engine::event::{Event, Stage};
+use crate::engine::rulesets::phases::PhasesPlugin;
+use crate::engine::units::*;
+use crate::level::schema::{Controller, DecisionPolicy, Level, Victory};
+
+/// The schedule the rules run in; see [`BattleStage`].
+#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BattleSchedule;
+
+/// Ordered stage sets of [`BattleSchedule`]: Initiative → Movement → Attack → EndOfTurn.
+/// Each ruleset plugin adds its systems into these sets.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BattleStage {
+    /// Rolling and ordering.
+    Initiative,
+    /// Movement with opportunity attacks.
+    Movement,
+    /// Attacks and other actions.
+    Attack,
+    /// Saves, ongoing effects and durations.
+    EndOfTurn,
+}
+
+/// Units by [`UnitId`] (roster order).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Roster(pub Vec<Entity>);
+
+/// A side as the battle knows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SideInfo {
+    /// Name.
+    pub name: String,
+    /// Who plays it.
+    pub controller: Controller,
+    /// How its optional decisions are answered.
+    pub decisions: DecisionPolicy,
+}
+
+/// The sides, by [`SideId`].
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Sides(pub Vec<SideInfo>);
+
+/// The board of this battle.
+#[derive(Resource, Clone, Debug)]
+pub struct Map(pub Board);
+
+/// Every event so far: the combat log.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct EventLog(pub Vec<Event>);
+
+/// Where the battle stands.
+#[derive(Resource, Clone, Debug, PartialEq, Eq)]
+pub struct TurnState {
+    /// Current round, from 1 (0 before the first).
+    pub round: u32,
+    /// Current stage.
+    pub stage: Stage,
+    /// The unit whose turn it is.
+    pub active: Option<UnitId>,
+    /// Set when the battle has ended: the winner (`None` = draw).
+    pub ended: Option<Option<SideId>>,
+}
+
+/// The decision the battle is waiting for, if any.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Pending(pub Option<PendingDecision>);
+
+/// The command being executed, taken by the system that handles it.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Incoming(pub Option<Command>);
+
+/// Set by systems when they changed anything; the driver runs the schedule until a
+/// run makes no progress.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct Progress(pub bool);
+
+/// An error raised while executing (dice ran out); the driver returns it.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Fault(pub Option<CommandError>);
+
+/// The battle's victory rule.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct VictoryRule(pub Victory);
+
+/// The active ruleset's entry points that are not systems.
+#[derive(Resource, Clone, Copy)]
+pub struct ActiveRuleset {
+    /// Ruleset id.
+    pub id: &'static str,
+    /// Whether a command is legal now, and why not.
+    pub check: fn(&World, &Command) -> Result<(), CommandError>,
+    /// Every legal command now (for the AI and property tests); large choices such as
+    /// subsets of seizers are enumerated as "none" and each single unit.
+    pub legal: fn(&World) -> Vec<Command>,
+}
+
+/// Run condition: the active ruleset is `id`.
+pub fn ruleset_is(id: &'static str) -> impl Fn(Option<Res<ActiveRuleset>>) -> bool + Clone {
+    move |r: Option<Res<ActiveRuleset>>| r.is_some_and(|r| r.id == id)
+}
+
+/// Applies an event to the world and appends it to the log: the one place where the
+/// rules change state that the log describes.
+pub fn emit(world: &mut World, event: Event) {
+    apply(world, &event);
+    world.resource_mut::<EventLog>().0.push(event);
+    world.resource_mut::<Progress>().0 = true;
+}
+
+fn apply(world: &mut World, event: &Event) {
+    match event {
+        Event::RoundStarted { round } => world.resource_mut::<TurnState>().round = *round,
+        Event::StageStarted { stage } => world.resource_mut::<TurnState>().stage = *stage,
+        Event::TurnStarted { unit, .. } => world.resource_mut::<TurnState>().active = Some(*unit),
+        Event::TurnEnded { .. } => world.resource_mut::<TurnState>().active = None,
+        Event::InitiativeRolled { unit, total, .. } => {
+            let e = entity(world, *unit);
+            world.entity_mut(e).insert(Initiative {
+                total: *total,
+                tie_breaks: Vec::new(),
+            });
+        }
+        Event::TieBreakRolled { unit, face } => {
+            let e = entity(world, *unit);
+            if let Some(mut i) = world.get_mut::<Initiative>(e) {
+                i.tie_breaks.push(*face);
+            }
+        }
+        Event::Moved { unit, to, .. } => {
+            let e = entity(world, *unit);
+            world.entity_mut(e).insert(Position(*to));
+        }
+        Event::Damaged { unit, hp, .. } | Event::Healed { unit, hp, .. } => {
+            let e = entity(world, *unit);
+            if let Some(mut h) = world.get_mut::<Health>(e) {
+                h.hp = *hp;
+            }
+        }
+        Event::Defeated { unit } => {
+            let e = entity(world, *unit);
+            world.entity_mut(e).insert(Defeated);
+        }
+        Event::ConditionAdded { unit, condition } => {
+            let e = entity(world, *unit);
+            if let Some(mut c) = world.get_mut::<Conditions>(e) {
+                c.0.push(condition.clone());
+            }
+        }
+        Event::ConditionRemoved { unit, name, .. } => {
+            let e = entity(world, *unit);
+            if let Some(mut c) = world.get_mut::<Conditions>(e)
+                && let Some(i) = c.0.iter().position(|c| &c.name == name)
+            {
+                c.0.remove(i);
+            }
+        }
+        Event::ItemUsed {
+            unit,
+            item,
+            uses_left,
+        } => {
+            let e = entity(world, *unit);
+            if let Some(mut items) = world.get_mut::<Items>(e)
+                && let Some(it) = items.0.iter_mut().find(|i| &i.name == item)
+            {
+                it.uses = *uses_left;
+            }
+        }
+        Event::BattleEnded { winner, .. } => {
+            let mut t = world.resource_mut::<TurnState>();
+            t.ended = Some(*winner);
+            t.active = None;
+        }
+        Event::OrderSet { .. }
+        | Event::Seized { .. }
+        | Event::MovementPowerUsed { .. }
+        | Event::OpportunityAttack { .. }
+        | Event::MovementStopped { .. }
+        | Event::AttackRolled { .. }
+        | Event::SaveRolled { .. }
+        | Event::Defended { .. }
+        | Event::Delayed { .. }
+        | Event::ActedFromDelay { .. } => {}
+    }
+}
+
+/// The entity of a unit id. Ids come from the roster, so this never fails for ids
+/// the engine handed out; commands are checked with [`find`] first.
+pub fn entity(world: &World, unit: UnitId) -> Entity {
+    world.resource::<Roster>().0[unit.0 as usize]
+}
+
+/// The entity of a unit id, if it exists.
+pub fn find(world: &World, unit: UnitId) -> Option<Entity> {
+    world.resource::<Roster>().0.get(unit.0 as usize).copied()
+}
+
+/// Name of a unit (for messages).
+pub fn name(world: &World, unit: UnitId) -> String {
+    find(world, unit)
+        .and_then(|e| world.get::<Unit>(e))
+        .map_or_else(|| format!("#{}", unit.0), |u| u.name.clone())
+}
+
+/// Side of a unit.
+pub fn side_of(world: &World, unit: UnitId) -> SideId {
+    world.get::<Unit>(entity(world, unit)).map_or(SideId(u32::MAX), |u| u.side)
+}
+
+/// Cell of a unit.
+pub fn cell_of(world: &World, unit: UnitId) -> Cell {
+    world.get::<Position>(entity(world, unit)).map_or(Cell::default(), |p| p.0)
+}
+
+/// Whether a unit is still in play.
+pub fn is_active(world: &World, unit: UnitId) -> bool {
+    find(world, unit).is_some_and(|e| world.get::<Defeated>(e).is_none())
+}
+
+/// Ids of all units still in play, in roster order.
+pub fn active_units(world: &World) -> Vec<UnitId> {
+    (0..world.resource::<Roster>().0.len() as u32)
+        .map(UnitId)
+        .filter(|&u| is_active(world, u))
+        .collect()
+}
+
+/// Who stands where, as seen by `mover` (allies passable, enemies blocking).
+pub fn occupancy_for(world: &World, mover: UnitId) -> impl Fn(Cell) -> Occupancy + use<> {
+    let side = side_of(world, mover);
+    let others: Vec<(Cell, bool)> = active_units(world)
+        .into_iter()
+        .filter(|&u| u != mover)
+        .map(|u| (cell_of(world, u), side_of(world, u) == side))
+        .collect();
+    move |cell| match others.iter().find(|(c, _)| *c == cell) {
+        None => Occupancy::Free,
+        Some((_, true)) => Occupancy::Ally,
+        Some((_, false)) => Occupancy::Blocked,
+    }
+}
+
+/// Whether the rules should stop: the battle ended or a step failed.
+pub fn halted(world: &World) -> bool {
+    world.resource::<TurnState>().ended.is_some() || world.resource::<Fault>().0.is_some()
+}
+
+/// Checks the victory rule after a unit leaves play or a round ends; emits
+/// `BattleEnded` and returns true when the battle is over.
+pub fn check_victory(world: &mut World) -> bool {
+    if world.resource::<TurnState>().ended.is_some() {
+        return true;
+    }
+    let mut standing: Vec<SideId> = active_units(world)
+        .into_iter()
+        .map(|u| side_of(world, u))
+        .collect();
+    standing.sort();
+    standing.dedup();
+    let round = world.resource::<TurnState>().round;
+    let winner = match standing.len() {
+        0 => None,
+        1 => Some(standing[0]),
+        _ => return false,
+    };
+    emit(world, Event::BattleEnded { winner, rounds: round });
+    true
+}
+
+/// Declares a draw if the round limit has been reached (called at the end of a round).
+pub fn check_round_limit(world: &mut World) -> bool {
+    let round = world.resource::<TurnState>().round;
+    match world.resource::<VictoryRule>().0.max_rounds {
+        Some(max) if round >= max => {
+            emit(world, Event::BattleEnded { winner: None, rounds: round });
+            true
+        }
+        _ => false,
+    }
+}
+
+/// What the battle is waiting for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Awaiting {
+    /// A command from this unit (its turn in this stage).
+    Unit(UnitId, Stage),
+    /// An answer to this decision.
+    Decision(PendingDecision),
+    /// Nothing: the battle is over; the winner, `None` for a draw.
+    Over(Option<SideId>),
+}
+
+/// A running battle: the engine's front door for the UI, the AI, scripts and tests.
+pub struct Battle {
+    app: App,
+}
+
+impl Battle {
+    /// Sets up a battle on a (validated) level with the given dice and plays it up to
+    /// the first point that needs input.
+    pub fn from_level(level: &Level, dice: Dice) -> Result<Battle, String> {
+        let mut app = App::new();
+        app.init_schedule(BattleSchedule);
+        app.configure_sets(
+            BattleSchedule,
+            (
+                BattleStage::Initiative,
+                BattleStage::Movement,
+                BattleStage::Attack,
+                BattleStage::EndOfTurn,
+            )
+                .chain(),
+        );
+        let (w, h) = level.size;
+        let mut board = Board::new(level.grid, w, h);
+        for (y, row) in level.terrain.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                let t = Terrain::from_symbol(c)
+                    .ok_or_else(|| format!("bad terrain character `{c}` at row {y}"))?;
+                board.set_terrain(Cell::new(x as i32, y as i32), t);
+            }
+        }
+        let world = app.world_mut();
+        world.insert_resource(Map(board));
+        world.insert_resource(Sides(
+            level
+                .sides
+                .iter()
+                .map(|s| SideInfo {
+                    name: s.name.clone(),
+                    controller: s.controller,
+                    decisions: s.decisions,
+                })
+                .collect(),
+        ));
+        world.insert_resource(dice);
+        world.insert_resource(EventLog::default());
+        world.insert_resource(TurnState {
+            round: 0,
+            stage: Stage::Initiative,
+            active: None,
+            ended: None,
+        });
+        world.insert_resource(Pending::default());
+        world.insert_resource(Incoming::default());
+        world.insert_resource(Progress::default());
+        world.insert_resource(Fault::default());
+        world.insert_resource(VictoryRule(level.victory));
+        match level.ruleset.as_str() {
+            "phases" => {
+                app.add_plugins(PhasesPlugin);
+                crate::engine::rulesets::phases::setup(app.world_mut(), level)?;
+            }
+            other => return Err(format!("unknown ruleset `{other}`")),
+        }
+        let mut battle = Battle { app };
+        battle.advance().map_err(|e| e.to_string())?;
+        Ok(battle)
+    }
+
+    /// Runs the rules until they need input. A dice failure is returned.
+    fn advance(&mut self) -> Result<(), CommandError> {
+        loop {
+            let world = self.app.world_mut();
+            world.resource_mut::<Progress>().0 = false;
+            world.run_schedule(BattleSchedule);
+            if let Some(err) = world.resource_mut::<Fault>().0.take() {
+                return Err(err);
+            }
+            if !world.resource::<Progress>().0 {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Whether `command` is legal now, and if not, why.
+    pub fn check(&self, command: &Command) -> Result<(), CommandError> {
+        let world = self.app.world();
+        if world.resource::<TurnState>().ended.is_some() {
+            return Err(CommandError::BattleOver);
+        }
+        for u in command.unit().into_iter() {
+            find(world, u).ok_or(CommandError::NoSuchUnit(u.0))?;
+        }
+        (world.resource::<ActiveRuleset>().check)(world, command)
+    }
+
+    /// Checks and executes a command, then runs the rules until they need input.
+    /// Returns the events it caused.
+    pub fn submit(&mut self, command: Command) -> Result<&[Event], CommandError> {
+        self.check(&command)?;
+        let before = self.events().len();
+        self.app.world_mut().resource_mut::<Incoming>().0 = Some(command);
+        self.advance()?;
+        if let Some(cmd) = self.app.world_mut().resource_mut::<Incoming>().0.take() {
+            return Err(CommandError::WrongStage(format!(
+                "no rule handled {cmd:?} (engine bug)"
+            )));
+        }
+        Ok(&self.events()[before..])
+    }
+
+    /// Every event so far.
+    pub fn events(&self) -> &[Event] {
+        &self.app.world().resource::<EventLog>().0
+    }
+
+    /// What the battle waits for.
+    pub fn awaiting(&self) -> Awaiting {
+        let world = self.app.world();
+        let t = world.resource::<TurnState>();
+        if let Some(w) = t.ended {
+            return Awaiting::Over(w);
+        }
+        if let Some(d) = &world.resource::<Pending>().0 {
+            return Awaiting::Decision(d.clone());
+        }
+        match t.active {
+            Some(u) => Awaiting::Unit(u, t.stage),
+            None => Awaiting::Over(None),
+        }
+    }
+
+    /// Every legal command now.
+    pub fn legal_commands(&self) -> Vec<Command> {
+        let world = self.app.world();
+        if world.resource::<TurnState>().ended.is_some() {
+            return Vec::new();
+        }
+        (world.resource::<ActiveRuleset>().legal)(world)
+    }
+
+    /// The current round and stage.
+    pub fn turn(&self) -> &TurnState {
+        self.app.world().resource::<TurnState>()
+    }
+
+    /// The world, read-only (for views and the AI).
+    pub fn world(&self) -> &World {
+        self.app.world()
+    }
+
+    /// The id of the unit with this name (exact, then case-insensitive).
+    pub fn unit_id(&self, unit_name: &str) -> Option<UnitId> {
+        let world = self.world();
+        let n = world.resource::<Roster>().0.len() as u32;
+        let ids = (0..n).map(UnitId);
+        ids.clone()
+            .find(|&u| name(world, u) == unit_name)
+            .or_else(|| ids.into_iter().find(|&u| name(world, u).eq_ignore_ascii_case(unit_name)))
+    }
+
+    /// The id of the side with this name (case-insensitive).
+    pub fn side_id(&self, side_name: &str) -> Option<SideId> {
+        self.world()
+            .resource::<Sides>()
+            .0
+            .iter()
+            .position(|s| s.name.eq_ignore_ascii_case(side_name))
+            .map(|i| SideId(i as u32))
+    }
+
+    /// Name of a unit.
+    pub fn unit_name(&self, unit: UnitId) -> String {
+        name(self.world(), unit)
+    }
+
+    /// Name of a side.
+    pub fn side_name(&self, side: SideId) -> String {
+        self.world()
+            .resource::<Sides>()
+            .0
+            .get(side.0 as usize)
+            .map_or_else(|| format!("side #{}", side.0), |s| s.name.clone())
+    }
+
+    /// Sets how a side answers optional decisions.
+    pub fn set_decision_policy(&mut self, side: SideId, policy: DecisionPolicy) -> Result<(), CommandError> {
+        if let Some(s) = self.app.world_mut().resource_mut::<Sides>().0.get_mut(side.0 as usize) {
+            s.decisions = policy;
+        }
+        self.advance()
+    }
+
+    /// Snapshots of every unit, in roster order.
+    pub fn units(&self) -> Vec<UnitView> {
+        let world = self.world();
+        let sides = &world.resource::<Sides>().0;
+        world
+            .resource::<Roster>()
+            .0
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &e)| {
+                let u = world.get::<Unit>(e)?;
+                let h = world.get::<Health>(e)?;
+                Some(UnitView {
+                    id: UnitId(i as u32),
+                    name: u.name.clone(),
+                    side: sides
+                        .get(u.side.0 as usize)
+                        .map_or_else(String::new, |s| s.name.clone()),
+                    cell: world.get::<Position>(e).map_or(Cell::default(), |p| p.0),
+                    hp: h.hp,
+                    max_hp: h.max,
+                    conditions: world
+                        .get::<Conditions>(e)
+                        .map(|c| c.0.iter().map(|c| c.name.clone()).collect())
+                        .unwrap_or_default(),
+                    defeated: world.get::<Defeated>(e).is_some(),
+                })
+            })
+            .collect()
+    }
+
+    /// The Bevy app, for adding the window's plugins around the rules.
+    pub fn app_mut(&mut self) -> &mut App {
+        &mut self.app
+    }
+}

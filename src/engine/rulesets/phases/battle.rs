@@ -1,0 +1,210 @@
+//! Battle Phase (P-13, P-22 … P-28, P-GAP-07, P-GAP-10, P-GAP-13): units act in
+//! descending initiative, one battle action each; delayed units may step in before a
+//! later unit's turn.
+
+use bevy_ecs::prelude::*;
+
+use super::conditions::*;
+use super::movement::{execute_move, has, spend, take_incoming};
+use super::{PhasesFlow, Step, attack, guarded};
+use crate::engine::battle::{Pending, Progress, Sides, TurnState, emit, entity, halted, is_active, side_of};
+use crate::engine::command::{Command, CommandError};
+use crate::engine::conditions::{Condition, Duration};
+use crate::engine::decision::{DecisionKind, PendingDecision};
+use crate::engine::dice::Dice;
+use crate::engine::event::{Event, Stage};
+use crate::engine::odds::DiceExpr;
+use crate::engine::units::*;
+use crate::level::schema::{DecisionPolicy, ItemEffect};
+
+/// Runs the Battle Phase.
+pub fn battle_phase(world: &mut World) {
+    guarded(world, |world| {
+        loop {
+            if halted(world) || world.resource::<PhasesFlow>().step != Step::Battle {
+                return Ok(());
+            }
+            if !battle_step(world)? {
+                return Ok(());
+            }
+        }
+    });
+}
+
+/// One step; false when waiting for input.
+fn battle_step(world: &mut World) -> Result<bool, CommandError> {
+    if let Some(active) = world.resource::<TurnState>().active {
+        return act(world, active);
+    }
+    if world.resource::<Pending>().0.is_some() {
+        return answer_delay_window(world);
+    }
+    // Drop units that left play.
+    loop {
+        let front = world.resource::<PhasesFlow>().queue.front().copied();
+        match front {
+            Some(u) if !is_active(world, u) => {
+                world.resource_mut::<PhasesFlow>().queue.pop_front();
+            }
+            _ => break,
+        }
+    }
+    let next = world.resource::<PhasesFlow>().queue.front().copied();
+    let Some(next) = next else {
+        // Held units that never declared act at the end of the phase (P-GAP-13).
+        let held = world.resource::<PhasesFlow>().held.clone();
+        if let Some(&u) = held.iter().find(|&&u| is_active(world, u)) {
+            world.resource_mut::<PhasesFlow>().held.retain(|&h| h != u);
+            emit(world, Event::ActedFromDelay { unit: u });
+            start_turn(world, u);
+            return Ok(true);
+        }
+        world.resource_mut::<PhasesFlow>().step = Step::End;
+        emit(world, Event::StageStarted { stage: Stage::EndOfTurn });
+        return Ok(false);
+    };
+    // The delay window before `next` starts (P-26: declare before its turn starts).
+    let window_open = world.resource::<PhasesFlow>().window.as_ref().map(|w| w.0);
+    if window_open != Some(next) {
+        let held: Vec<UnitId> = world.resource::<PhasesFlow>().held.clone();
+        let mut sides: Vec<SideId> = Vec::new();
+        for &u in &held {
+            let s = side_of(world, u);
+            let asks = world.resource::<Sides>().0[s.0 as usize].decisions == DecisionPolicy::Ask;
+            if asks && is_active(world, u) && !sides.contains(&s) {
+                sides.push(s);
+            }
+        }
+        let mut flow = world.resource_mut::<PhasesFlow>();
+        flow.window = Some((next, sides.into()));
+        flow.acting_now.clear();
+    }
+    let side = world.resource_mut::<PhasesFlow>().window.as_mut().and_then(|w| w.1.pop_front());
+    if let Some(side) = side {
+        let held: Vec<UnitId> = world
+            .resource::<PhasesFlow>()
+            .held
+            .iter()
+            .copied()
+            .filter(|&u| side_of(world, u) == side && is_active(world, u))
+            .collect();
+        world.resource_mut::<Pending>().0 =
+            Some(PendingDecision { side, kind: DecisionKind::ActFromDelay { next, held } });
+        world.resource_mut::<Progress>().0 = true;
+        return Ok(false);
+    }
+    // Window closed: declared units first (descending initiative), then `next`.
+    let mut flow = world.resource_mut::<PhasesFlow>();
+    let unit = if flow.acting_now.is_empty() {
+        flow.queue.pop_front();
+        flow.window = None;
+        next
+    } else {
+        let first = flow.acting_now.remove(0);
+        flow.held.retain(|h| *h != first);
+        emit(world, Event::ActedFromDelay { unit: first });
+        first
+    };
+    start_turn(world, unit);
+    Ok(true)
+}
+
+fn answer_delay_window(world: &mut World) -> Result<bool, CommandError> {
+    let Some(Command::ActNow { units, .. }) = take_incoming(world, |c| matches!(c, Command::ActNow { .. })) else {
+        return Ok(false);
+    };
+    world.resource_mut::<Pending>().0 = None;
+    let descending = world.resource::<PhasesFlow>().descending.clone();
+    let mut flow = world.resource_mut::<PhasesFlow>();
+    flow.acting_now.extend(units);
+    flow.acting_now.sort_by_key(|u| descending.iter().position(|d| d == u));
+    Ok(true)
+}
+
+/// Starts a unit's Battle turn; Defend ends now (P-GAP-10).
+fn start_turn(world: &mut World, unit: UnitId) {
+    emit(world, Event::TurnStarted { unit, stage: Stage::Attack });
+    if has(world, unit, DEFENDING) {
+        emit(
+            world,
+            Event::ConditionRemoved { unit, name: DEFENDING.into(), reason: "its turn started (P-GAP-10)".into() },
+        );
+    }
+}
+
+/// Executes the active unit's battle command, if one came in.
+fn act(world: &mut World, unit: UnitId) -> Result<bool, CommandError> {
+    let Some(cmd) = take_incoming(world, |c| c.unit() == Some(unit)) else {
+        return Ok(false);
+    };
+    match cmd {
+        Command::Attack { target, power, .. } => {
+            let def = super::check::power_named(world, unit, power.as_deref())?;
+            spend(world, unit, Pool::BattleAction);
+            attack::resolve(world, unit, target, &def, false)?;
+        }
+        Command::Defend { .. } => {
+            spend(world, unit, Pool::BattleAction);
+            emit(world, Event::Defended { unit });
+            attack::add_condition(world, unit, Condition::new(DEFENDING, Duration::UntilOwnNextTurn));
+        }
+        Command::Disengage { path, .. } => {
+            spend(world, unit, Pool::BattleAction);
+            let def = super::check::disengage_power(world)?;
+            execute_move(world, unit, &def, &path, None)?;
+        }
+        Command::Delay { .. } => {
+            emit(world, Event::Delayed { unit });
+            let mut flow = world.resource_mut::<PhasesFlow>();
+            flow.held.push(unit);
+            flow.delayed.push(unit);
+        }
+        Command::ActivateItem { item, target, .. } => {
+            spend(world, unit, Pool::BattleAction);
+            activate_item(world, unit, &item, target)?;
+        }
+        _ => {}
+    }
+    if !halted(world) {
+        emit(world, Event::TurnEnded { unit });
+    }
+    Ok(true)
+}
+
+fn activate_item(world: &mut World, unit: UnitId, name: &str, target: Option<UnitId>) -> Result<(), CommandError> {
+    let e = entity(world, unit);
+    let item = world
+        .get::<Items>(e)
+        .and_then(|i| i.0.iter().find(|i| i.name == name).cloned())
+        .ok_or_else(|| CommandError::Unknown { unit: String::new(), kind: "item", name: name.into() })?;
+    emit(world, Event::ItemUsed { unit, item: item.name.clone(), uses_left: item.uses.saturating_sub(1) });
+    match item.effect {
+        ItemEffect::Heal(dice) => {
+            let expr: DiceExpr = dice
+                .parse()
+                .map_err(|e| CommandError::Forbidden(format!("item {}: {e}", item.name)))?;
+            let roll = expr.roll(&mut world.resource_mut::<Dice>())?;
+            let h = world.get::<Health>(e).copied().unwrap_or(Health { hp: 0, max: 0 });
+            let hp = (h.hp + roll.total.max(0) as i32).min(h.max);
+            emit(
+                world,
+                Event::Healed { unit, faces: roll.faces.iter().map(|&(_, f)| f).collect(), amount: hp - h.hp, hp },
+            );
+        }
+        ItemEffect::Power(power) => {
+            if let Some(t) = target {
+                attack::resolve(world, unit, t, &power, false)?;
+            }
+        }
+        ItemEffect::Cleanse => {
+            let saves: Vec<String> = world
+                .get::<Conditions>(e)
+                .map(|c| c.0.iter().filter(|c| c.duration == Duration::SaveEnds).map(|c| c.name.clone()).collect())
+                .unwrap_or_default();
+            for name in saves {
+                emit(world, Event::ConditionRemoved { unit, name, reason: format!("cleansed by {}", item.name) });
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,153 @@
+//! Initiative Phase (P-10 … P-14, P-GAP-01, P-GAP-02): every unit rolls
+//! 2d6 + INT + AGI each round; tied units roll a d6 until the tie breaks.
+
+use bevy_ecs::prelude::*;
+
+use super::{PhasesFlow, PhasesRules, Step, guarded};
+use crate::engine::battle::{Sides, TurnState, active_units, emit, entity, halted, side_of};
+use crate::engine::command::CommandError;
+use crate::engine::dice::Dice;
+use crate::engine::event::{Event, Stage};
+use crate::engine::odds::DiceExpr;
+use crate::engine::units::*;
+
+/// Starts a round: rolls initiative, orders units, resets action pools, and opens
+/// the Movement Phase with seize declarations.
+pub fn start_round(world: &mut World) {
+    if halted(world) || world.resource::<PhasesFlow>().step != Step::RoundStart {
+        return;
+    }
+    guarded(world, |world| {
+        let round = world.resource::<TurnState>().round + 1;
+        emit(world, Event::RoundStarted { round });
+        emit(world, Event::StageStarted { stage: Stage::Initiative });
+        let descending = roll_initiative(world)?;
+        for &u in &descending {
+            let e = entity(world, u);
+            let mut pool = ActionPool::default();
+            pool.0.insert(Pool::MovementPower, 1);
+            pool.0.insert(Pool::BattleAction, 1);
+            world.entity_mut(e).insert(pool);
+        }
+        // Sides declare seizing in ascending initiative of their first unit (P-GAP-12).
+        let mut to_ask = Vec::new();
+        for &u in descending.iter().rev() {
+            let s = side_of(world, u);
+            if !to_ask.contains(&s) {
+                to_ask.push(s);
+            }
+        }
+        let sides = world.resource::<Sides>().0.len();
+        to_ask.retain(|s| (s.0 as usize) < sides);
+        let mut flow = world.resource_mut::<PhasesFlow>();
+        *flow = PhasesFlow {
+            step: Step::Seize,
+            descending,
+            to_ask: to_ask.into(),
+            ..PhasesFlow::default()
+        };
+        emit(world, Event::StageStarted { stage: Stage::Movement });
+        Ok(())
+    });
+}
+
+/// Rolls initiative for every unit in play (roster order) and returns them highest
+/// first, ties broken by d6 roll-offs (P-14, P-GAP-02).
+pub fn roll_initiative(world: &mut World) -> Result<Vec<UnitId>, CommandError> {
+    let config = world.resource::<PhasesRules>().0.clone();
+    let expr: DiceExpr = config
+        .initiative_dice
+        .parse()
+        .map_err(|e| CommandError::Forbidden(format!("initiative_dice: {e}")))?;
+    let mut totals = Vec::new();
+    for u in active_units(world) {
+        let stats = world.get::<Stats>(entity(world, u)).cloned().unwrap_or_default();
+        let modifier = stats.get("INT") + stats.get("AGI");
+        let roll = expr.roll(&mut world.resource_mut::<Dice>())?;
+        let total = roll.total as i32 + modifier;
+        emit(
+            world,
+            Event::InitiativeRolled {
+                unit: u,
+                faces: roll.faces.iter().map(|&(_, f)| f).collect(),
+                modifier,
+                total,
+            },
+        );
+        totals.push((u, total));
+    }
+    // Stable sort keeps roster order inside a tie until the roll-off decides.
+    totals.sort_by(|a, b| b.1.cmp(&a.1));
+    let mut order = Vec::new();
+    let mut i = 0;
+    while i < totals.len() {
+        let j = totals[i..].iter().take_while(|t| t.1 == totals[i].1).count() + i;
+        let mut group: Vec<UnitId> = totals[i..j].iter().map(|t| t.0).collect();
+        group.sort();
+        order.extend(break_tie(world, group, config.tie_die)?);
+        i = j;
+    }
+    Ok(order)
+}
+
+/// Orders tied units highest first: each rolls the tie die in roster order; units
+/// still tied roll again among themselves.
+fn break_tie(world: &mut World, group: Vec<UnitId>, die: u32) -> Result<Vec<UnitId>, CommandError> {
+    if group.len() < 2 {
+        return Ok(group);
+    }
+    let mut faces = Vec::new();
+    for &u in &group {
+        let face = world.resource_mut::<Dice>().roll(die)?;
+        emit(world, Event::TieBreakRolled { unit: u, face });
+        faces.push((u, face));
+    }
+    faces.sort_by(|a, b| b.1.cmp(&a.1));
+    let mut order = Vec::new();
+    let mut i = 0;
+    while i < faces.len() {
+        let j = faces[i..].iter().take_while(|f| f.1 == faces[i].1).count() + i;
+        let sub: Vec<UnitId> = faces[i..j].iter().map(|f| f.0).collect();
+        order.extend(break_tie(world, sub, die)?);
+        i = j;
+    }
+    Ok(order)
+}
+
+/// Movement order (P-12, P-15, P-GAP-12): seizers first in ascending initiative,
+/// then everyone else in ascending initiative.
+pub fn movement_order(descending: &[UnitId], seizers: &[UnitId]) -> Vec<UnitId> {
+    let ascending = descending.iter().rev();
+    let (first, rest): (Vec<UnitId>, Vec<UnitId>) = ascending.partition(|u| seizers.contains(u));
+    first.into_iter().chain(rest).collect()
+}
+
+/// Battle order (P-13, P-15, P-GAP-12): non-seizers in descending initiative, then
+/// seizers in descending initiative.
+pub fn battle_order(descending: &[UnitId], seizers: &[UnitId]) -> Vec<UnitId> {
+    let (last, first): (Vec<UnitId>, Vec<UnitId>) =
+        descending.iter().partition(|u| seizers.contains(u));
+    first.into_iter().chain(last).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn p_12_p_13_p_15_orders_from_initiative() {
+        // P-EX-4 ordering: Knight 0, Goblin 1, Rogue 2, Ogre 3 highest first.
+        let d = [UnitId(0), UnitId(1), UnitId(2), UnitId(3)];
+        assert_eq!(movement_order(&d, &[]), [UnitId(3), UnitId(2), UnitId(1), UnitId(0)]);
+        assert_eq!(battle_order(&d, &[]), d);
+        // The Knight seizes: moves first, battles last.
+        assert_eq!(
+            movement_order(&d, &[UnitId(0)]),
+            [UnitId(0), UnitId(3), UnitId(2), UnitId(1)]
+        );
+        assert_eq!(
+            battle_order(&d, &[UnitId(0)]),
+            [UnitId(1), UnitId(2), UnitId(3), UnitId(0)]
+        );
+    }
+}

@@ -1,0 +1,267 @@
+//! Movement Phase (P-12, P-15 … P-21, P-GAP-04, P-GAP-08, P-GAP-09, P-GAP-12):
+//! seize declarations, then each unit uses one movement power, step by step,
+//! provoking opportunity attacks when it leaves a threatened square.
+
+use std::collections::BTreeSet;
+
+use bevy_ecs::prelude::*;
+
+use super::config::MovementPowerDef;
+use super::conditions::*;
+use super::initiative::{battle_order, movement_order};
+use super::{PhasesFlow, PhasesRules, Step, attack, guarded};
+use crate::engine::battle::{
+    Incoming, Map, Pending, Progress, Sides, TurnState, active_units, cell_of, emit, entity, halted,
+    is_active, side_of,
+};
+use crate::engine::board::Cell;
+use crate::engine::command::{Command, CommandError};
+use crate::engine::conditions::{Condition, Duration};
+use crate::engine::decision::{DecisionKind, PendingDecision};
+use crate::engine::event::{Event, Stage};
+use crate::engine::units::*;
+use crate::level::schema::DecisionPolicy;
+
+/// Runs the Movement Phase: seize declarations, then movement turns in order.
+pub fn movement_phase(world: &mut World) {
+    guarded(world, |world| {
+        loop {
+            if halted(world) {
+                return Ok(());
+            }
+            match world.resource::<PhasesFlow>().step {
+                Step::Seize => {
+                    if !seize_step(world) {
+                        return Ok(());
+                    }
+                }
+                Step::Movement => {
+                    if !movement_step(world)? {
+                        return Ok(());
+                    }
+                }
+                _ => return Ok(()),
+            }
+        }
+    });
+}
+
+/// One step of the seize declarations; false when waiting for an answer.
+fn seize_step(world: &mut World) -> bool {
+    if world.resource::<Pending>().0.is_some() {
+        let Some(Command::Seize { units, .. }) = take_incoming(world, |c| matches!(c, Command::Seize { .. })) else {
+            return false;
+        };
+        world.resource_mut::<Pending>().0 = None;
+        let round = world.resource::<TurnState>().round;
+        for u in units {
+            emit(world, Event::Seized { unit: u });
+            attack::add_condition(world, u, Condition::new(SEIZED, Duration::EndOfRound(round)));
+            world.resource_mut::<PhasesFlow>().seizers.push(u);
+        }
+        return true;
+    }
+    let next = world.resource_mut::<PhasesFlow>().to_ask.pop_front();
+    if let Some(side) = next {
+        let policy = world.resource::<Sides>().0[side.0 as usize].decisions;
+        let eligible: Vec<UnitId> = world
+            .resource::<PhasesFlow>()
+            .descending
+            .iter()
+            .rev()
+            .copied()
+            .filter(|&u| side_of(world, u) == side && is_active(world, u))
+            .collect();
+        if policy == DecisionPolicy::Ask && !eligible.is_empty() {
+            world.resource_mut::<Pending>().0 = Some(PendingDecision {
+                side,
+                kind: DecisionKind::SeizeInitiative { eligible },
+            });
+            world.resource_mut::<Progress>().0 = true;
+            return false;
+        }
+        return true;
+    }
+    let flow = world.resource::<PhasesFlow>();
+    let order = movement_order(&flow.descending, &flow.seizers);
+    emit(world, Event::OrderSet { stage: Stage::Movement, order: order.clone() });
+    let mut flow = world.resource_mut::<PhasesFlow>();
+    flow.queue = order.into();
+    flow.step = Step::Movement;
+    true
+}
+
+/// Takes the incoming command if it matches.
+pub(super) fn take_incoming(world: &mut World, matches: impl Fn(&Command) -> bool) -> Option<Command> {
+    let mut incoming = world.resource_mut::<Incoming>();
+    if incoming.0.as_ref().is_some_and(matches) { incoming.0.take() } else { None }
+}
+
+/// One step of the movement turns; false when waiting for a command.
+fn movement_step(world: &mut World) -> Result<bool, CommandError> {
+    let Some(active) = world.resource::<TurnState>().active else {
+        let next = loop {
+            match world.resource_mut::<PhasesFlow>().queue.pop_front() {
+                Some(u) if is_active(world, u) => break Some(u),
+                Some(_) => continue,
+                None => break None,
+            }
+        };
+        let Some(unit) = next else {
+            // Movement Phase over: Battle Phase in descending order (P-13).
+            emit(world, Event::StageStarted { stage: Stage::Attack });
+            let flow = world.resource::<PhasesFlow>();
+            let order = battle_order(&flow.descending, &flow.seizers);
+            emit(world, Event::OrderSet { stage: Stage::Attack, order: order.clone() });
+            let mut flow = world.resource_mut::<PhasesFlow>();
+            flow.queue = order.into();
+            flow.step = Step::Battle;
+            return Ok(false);
+        };
+        emit(world, Event::TurnStarted { unit, stage: Stage::Movement });
+        let blocked = world.resource::<PhasesRules>().0.slowed_at_start_blocks;
+        if blocked && has(world, unit, SLOWED) {
+            // P-18 / P-GAP-09: Slowed at the start of movement means no movement.
+            emit(world, Event::MovementStopped { unit, reason: "Slowed: it cannot move (P-18)".into() });
+            emit(world, Event::TurnEnded { unit });
+        }
+        return Ok(true);
+    };
+    match take_incoming(world, |c| matches!(c, Command::Move { .. } | Command::EndTurn { .. })) {
+        Some(Command::Move { unit, power, path, target }) => {
+            let def = world
+                .resource::<PhasesRules>()
+                .0
+                .movement_power(&power)
+                .cloned()
+                .ok_or_else(|| CommandError::Unknown { unit: String::new(), kind: "movement power", name: power })?;
+            spend(world, unit, Pool::MovementPower);
+            execute_move(world, unit, &def, &path, target)?;
+            if !halted(world) {
+                emit(world, Event::TurnEnded { unit });
+            }
+            Ok(true)
+        }
+        Some(_) => {
+            emit(world, Event::TurnEnded { unit: active });
+            Ok(true)
+        }
+        None => Ok(false),
+    }
+}
+
+pub(super) fn has(world: &World, unit: UnitId, condition: &str) -> bool {
+    world.get::<Conditions>(entity(world, unit)).is_some_and(|c| c.has(condition))
+}
+
+/// Spends one unit of a pool.
+pub(super) fn spend(world: &mut World, unit: UnitId, pool: Pool) {
+    let e = entity(world, unit);
+    if let Some(mut p) = world.get_mut::<ActionPool>(e) {
+        let left = p.left(pool);
+        p.0.insert(pool, (left - 1).max(0));
+    }
+}
+
+/// Units that threaten `cell` against `mover`: enemies in play within their reach
+/// (P-19), in roster order.
+pub fn threateners(world: &World, mover: UnitId, cell: Cell) -> Vec<UnitId> {
+    let side = side_of(world, mover);
+    let board = &world.resource::<Map>().0;
+    active_units(world)
+        .into_iter()
+        .filter(|&u| u != mover && side_of(world, u) != side)
+        .filter(|&u| {
+            let reach = world.get::<Reach>(entity(world, u)).map_or(1, |r| r.0);
+            board.distance(cell_of(world, u), cell) <= reach && melee_power(world, u).is_some()
+        })
+        .collect()
+}
+
+/// The power a unit uses for opportunity attacks: its first melee power, else the
+/// ruleset default (P-GAP-08).
+pub fn melee_power(world: &World, unit: UnitId) -> Option<crate::level::schema::PowerDef> {
+    let powers = world.get::<Powers>(entity(world, unit))?;
+    powers
+        .0
+        .iter()
+        .find(|p| !p.ranged)
+        .cloned()
+        .or_else(|| Some(world.resource::<PhasesRules>().0.default_power.clone()))
+}
+
+/// How many opportunity attacks moving along `path` would provoke, for previews.
+pub fn provocations(world: &World, mover: UnitId, def: &MovementPowerDef, path: &[Cell]) -> usize {
+    if !def.provokes {
+        return 0;
+    }
+    let mut seen = BTreeSet::new();
+    let mut cur = cell_of(world, mover);
+    for &next in path {
+        seen.extend(threateners(world, mover, cur));
+        cur = next;
+    }
+    seen.len()
+}
+
+/// Moves `unit` along a checked `path` with movement power `def`, resolving
+/// opportunity attacks before each threatened square is left (P-20, P-GAP-08) and
+/// stopping if the mover is Slowed (P-18) or defeated.
+pub fn execute_move(
+    world: &mut World,
+    unit: UnitId,
+    def: &MovementPowerDef,
+    path: &[Cell],
+    target: Option<UnitId>,
+) -> Result<(), CommandError> {
+    let speed = speed(world, unit);
+    emit(world, Event::MovementPowerUsed { unit, power: def.name.clone(), budget: def.distance.budget(speed) });
+    let round = world.resource::<TurnState>().round;
+    for name in &def.applies {
+        let duration = match name.as_str() {
+            // P-21 / P-GAP-11: until the end of the next round.
+            DISENGAGED => Duration::EndOfRound(round + 1),
+            _ => Duration::EndOfRound(round),
+        };
+        attack::add_condition(world, unit, Condition::new(name.clone(), duration));
+    }
+    if def.charge {
+        let mut c = Condition::new(CHARGING, Duration::EndOfRound(round));
+        c.about = target;
+        attack::add_condition(world, unit, c);
+    }
+    let mut provoked = BTreeSet::new();
+    let mut cur = cell_of(world, unit);
+    for &next in path {
+        if def.provokes {
+            for t in threateners(world, unit, cur) {
+                if !provoked.insert(t) {
+                    continue;
+                }
+                emit(world, Event::OpportunityAttack { attacker: t, mover: unit, cell: cur });
+                let Some(power) = melee_power(world, t) else { continue };
+                attack::resolve(world, t, unit, &power, true)?;
+                if !is_active(world, unit) || halted(world) {
+                    return Ok(());
+                }
+                if has(world, unit, SLOWED) {
+                    emit(world, Event::MovementStopped { unit, reason: format!("Slowed at {cur}: movement ends (P-18)") });
+                    return Ok(());
+                }
+            }
+        }
+        let cost = world.resource::<Map>().0.step_cost(next).unwrap_or(1);
+        emit(world, Event::Moved { unit, from: cur, to: next, cost });
+        cur = next;
+    }
+    Ok(())
+}
+
+/// A unit's Speed (stat, else the configured default).
+pub fn speed(world: &World, unit: UnitId) -> u32 {
+    let stats = world.get::<Stats>(entity(world, unit));
+    match stats.and_then(|s| s.0.get("Speed")) {
+        Some(&s) => s.max(0) as u32,
+        None => world.resource::<PhasesRules>().0.speed,
+    }
+}

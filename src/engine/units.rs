@@ -1,0 +1,142 @@
+//! Unit components (RULES.md X-01): identity, side, cell, stats, health, conditions,
+//! reach and action pools. Every ruleset reads and writes units through these.
+
+use std::collections::BTreeMap;
+
+use bevy_ecs::component::Component;
+use serde::{Deserialize, Serialize};
+
+use crate::engine::board::Cell;
+use crate::engine::conditions::Condition;
+use crate::level::schema::{ItemDef, PowerDef};
+
+/// Stable id of a unit: its index in the level's roster. Commands and events name
+/// units by id so logs are deterministic and serialisable.
+#[derive(
+    Component, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+pub struct UnitId(pub u32);
+
+/// Index of a side in the level's side list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct SideId(pub u32);
+
+/// Who a unit is.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct Unit {
+    /// Display name, unique in the battle.
+    pub name: String,
+    /// The side it fights for.
+    pub side: SideId,
+}
+
+/// The cell a unit stands on.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position(pub Cell);
+
+/// Stats by name, as the ruleset declares them.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats(pub BTreeMap<String, i32>);
+
+impl Stats {
+    /// The stat's value, 0 when absent.
+    pub fn get(&self, name: &str) -> i32 {
+        self.0.get(name).copied().unwrap_or(0)
+    }
+}
+
+/// Hit points.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Health {
+    /// Current HP; at 0 or less the unit is defeated.
+    pub hp: i32,
+    /// Maximum HP.
+    pub max: i32,
+}
+
+/// A unit that has left play (0 HP). It stays in the world for logs and results but
+/// no longer occupies its cell, threatens, or takes turns.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Defeated;
+
+/// Conditions on a unit, in the order they were added.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Conditions(pub Vec<Condition>);
+
+impl Conditions {
+    /// Whether a condition with this name is present.
+    pub fn has(&self, name: &str) -> bool {
+        self.0.iter().any(|c| c.name == name)
+    }
+
+    /// The first condition with this name.
+    pub fn get(&self, name: &str) -> Option<&Condition> {
+        self.0.iter().find(|c| c.name == name)
+    }
+}
+
+/// How far a unit threatens (cells); 1 = adjacent cells.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reach(pub u32);
+
+/// Named action counters, reset by the ruleset's hooks.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct ActionPool(pub BTreeMap<Pool, i32>);
+
+impl ActionPool {
+    /// What is left in a pool.
+    pub fn left(&self, pool: Pool) -> i32 {
+        self.0.get(&pool).copied().unwrap_or(0)
+    }
+}
+
+/// The kinds of action counters across rulesets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Pool {
+    /// phases: one movement power per Movement Phase.
+    MovementPower,
+    /// phases: one battle action per Battle Phase.
+    BattleAction,
+}
+
+/// Attack powers a unit can use, first = default melee power.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Powers(pub Vec<PowerDef>);
+
+/// Names of the movement powers a unit has.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct MovementPowers(pub Vec<String>);
+
+/// Items a unit carries.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Items(pub Vec<ItemDef>);
+
+/// This round's initiative: the rolled total and the tie-break faces that ordered it.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Initiative {
+    /// Dice + modifiers.
+    pub total: i32,
+    /// Tie-break faces in the order rolled (only for tied units).
+    pub tie_breaks: Vec<u32>,
+}
+
+/// A read-only snapshot of a unit, for logs, final states and the UI.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct UnitView {
+    /// Id.
+    pub id: UnitId,
+    /// Name.
+    pub name: String,
+    /// Side name.
+    pub side: String,
+    /// Cell.
+    pub cell: Cell,
+    /// Current HP.
+    pub hp: i32,
+    /// Maximum HP.
+    pub max_hp: i32,
+    /// Condition names.
+    pub conditions: Vec<String>,
+    /// Whether it has left play.
+    pub defeated: bool,
+}
