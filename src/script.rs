@@ -1,1 +1,311 @@
-//! Scripted scenarios: a level, dice and a list of commands, run headless.
+//! Scripted scenarios: a level, the dice (a seed or the exact faces) and a list of
+//! commands, run headless. Rule designers use them to replay a situation exactly;
+//! tests use them to check the rules. The format is documented in the README.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::engine::battle::Battle;
+use crate::engine::board::Cell;
+use crate::engine::command::{Command, CommandError};
+use crate::engine::dice::Dice;
+use crate::engine::event::Event;
+use crate::engine::units::UnitId;
+use crate::level::schema::{DecisionPolicy, Level};
+
+/// A scenario file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// The level: a path relative to the scenario file, or inline.
+    pub level: LevelRef,
+    /// Where the dice come from.
+    pub dice: DiceSpec,
+    /// Per-side overrides of how optional decisions are answered.
+    #[serde(default)]
+    pub decisions: BTreeMap<String, DecisionPolicy>,
+    /// The commands, in order.
+    pub commands: Vec<ScriptCommand>,
+}
+
+/// Where a scenario's level is.
+#[derive(Clone, Debug, Deserialize)]
+pub enum LevelRef {
+    /// A level file, relative to the scenario file.
+    File(PathBuf),
+    /// The level itself.
+    Inline(Box<Level>),
+}
+
+/// Dice of a scenario.
+#[derive(Clone, Debug, Deserialize)]
+pub enum DiceSpec {
+    /// A seeded generator.
+    Seed(u64),
+    /// These faces, consumed in the order the rules ask for dice.
+    Faces(Vec<u32>),
+}
+
+/// A command as written in a scenario: units, sides and items by name.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum ScriptCommand {
+    /// Answer a seize decision.
+    Seize {
+        /// Deciding side.
+        side: String,
+        /// Units that seize.
+        #[serde(default)]
+        units: Vec<String>,
+    },
+    /// Use a movement power to reach `to` (by the cheapest path unless `path` is given).
+    Move {
+        /// Mover.
+        unit: String,
+        /// Movement power.
+        #[serde(default = "walk")]
+        power: String,
+        /// Destination.
+        to: (i32, i32),
+        /// Exact cells entered (start excluded, destination last).
+        #[serde(default)]
+        path: Option<Vec<(i32, i32)>>,
+        /// Enemy charged (Charge).
+        #[serde(default)]
+        target: Option<String>,
+    },
+    /// Attack.
+    Attack {
+        /// Attacker.
+        unit: String,
+        /// Target.
+        target: String,
+        /// Power name.
+        #[serde(default)]
+        power: Option<String>,
+    },
+    /// Defend.
+    Defend {
+        /// The unit.
+        unit: String,
+    },
+    /// Disengage (battle action) to `to`.
+    Disengage {
+        /// The unit.
+        unit: String,
+        /// Destination.
+        to: (i32, i32),
+    },
+    /// Delay.
+    Delay {
+        /// The unit.
+        unit: String,
+    },
+    /// Answer an act-from-delay decision.
+    ActNow {
+        /// Deciding side.
+        side: String,
+        /// Held units that act now.
+        #[serde(default)]
+        units: Vec<String>,
+    },
+    /// Activate an item.
+    Use {
+        /// The unit.
+        unit: String,
+        /// Item name.
+        item: String,
+        /// Target, for items that attack.
+        #[serde(default)]
+        target: Option<String>,
+    },
+    /// End the turn.
+    EndTurn {
+        /// The unit.
+        unit: String,
+    },
+}
+
+fn walk() -> String {
+    "Walk".into()
+}
+
+/// Why a scenario stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ScriptError {
+    /// The scenario or its level could not be read or parsed.
+    #[error("{0}")]
+    Load(String),
+    /// A command was refused or failed.
+    #[error("command #{index} `{command}`: {reason}")]
+    Command {
+        /// 1-based index in the command list.
+        index: usize,
+        /// The command as written.
+        command: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// A finished (or stopped) scenario run.
+pub struct Run {
+    /// The battle after the last command.
+    pub battle: Battle,
+    /// For each event index, the 1-based command that caused it (0 = set-up).
+    pub caused_by: Vec<usize>,
+}
+
+/// Parses a scenario; errors read `line:col: message`.
+pub fn parse(text: &str) -> Result<Scenario, String> {
+    ron::from_str(text).map_err(|e| format!("{}:{}: {}", e.span.start.line, e.span.start.col, e.code))
+}
+
+/// Loads a scenario file and its level (validated), reporting `file:line:col` errors.
+pub fn load(path: &Path) -> Result<(Scenario, Level), ScriptError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ScriptError::Load(format!("{}:1:1: cannot read: {e}", path.display())))?;
+    let scenario = parse(&text).map_err(|e| ScriptError::Load(format!("{}:{e}", path.display())))?;
+    let level = match &scenario.level {
+        LevelRef::File(p) => {
+            let full = path.parent().unwrap_or(Path::new(".")).join(p);
+            crate::level::load_file(&full).map_err(|problems| {
+                ScriptError::Load(problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"))
+            })?
+        }
+        LevelRef::Inline(level) => {
+            let text = crate::level::to_ron_string(level);
+            let name = format!("{} (inline level)", path.display());
+            crate::level::load_str(&text, &name).map_err(|problems| {
+                ScriptError::Load(problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"))
+            })?
+        }
+    };
+    Ok((scenario, level))
+}
+
+/// Runs a scenario on its level. Stops at the first refused command.
+pub fn run(scenario: &Scenario, level: &Level) -> Result<Run, (Option<Run>, ScriptError)> {
+    let dice = match &scenario.dice {
+        DiceSpec::Seed(s) => Dice::seeded(*s),
+        DiceSpec::Faces(f) => Dice::scripted(f.iter().copied()),
+    };
+    let mut level = level.clone();
+    for (side, policy) in &scenario.decisions {
+        match level.sides.iter_mut().find(|s| s.name.eq_ignore_ascii_case(side)) {
+            Some(s) => s.decisions = *policy,
+            None => return Err((None, ScriptError::Load(format!("decisions: no side named `{side}`")))),
+        }
+    }
+    let mut battle = Battle::from_level(&level, dice)
+        .map_err(|e| (None, ScriptError::Load(format!("setting up the battle: {e}"))))?;
+    let mut caused_by = vec![0; battle.events().len()];
+    for (i, sc) in scenario.commands.iter().enumerate() {
+        let index = i + 1;
+        let fail = |reason: String| ScriptError::Command { index, command: brief(sc), reason };
+        let result = resolve(&battle, sc).map_err(|e| fail(e.to_string())).and_then(|cmd| {
+            battle.submit(cmd).map(|_| ()).map_err(|e| fail(e.to_string()))
+        });
+        caused_by.resize(battle.events().len(), index);
+        if let Err(e) = result {
+            return Err((Some(Run { battle, caused_by }), e));
+        }
+    }
+    Ok(Run { battle, caused_by })
+}
+
+/// A short text of a script command for error messages.
+pub fn brief(c: &ScriptCommand) -> String {
+    let s = format!("{c:?}");
+    s.replace(['"'], "")
+}
+
+fn unit(battle: &Battle, name: &str) -> Result<UnitId, CommandError> {
+    battle.unit_id(name).ok_or_else(|| CommandError::NoSuchTarget(format!("no unit named `{name}`")))
+}
+
+fn side(battle: &Battle, name: &str) -> Result<crate::engine::units::SideId, CommandError> {
+    battle.side_id(name).ok_or_else(|| CommandError::NoSuchTarget(format!("no side named `{name}`")))
+}
+
+/// Turns a script command into an engine command (names → ids, destination → path).
+pub fn resolve(battle: &Battle, c: &ScriptCommand) -> Result<Command, CommandError> {
+    Ok(match c {
+        ScriptCommand::Seize { side: s, units } => Command::Seize {
+            side: side(battle, s)?,
+            units: units.iter().map(|u| unit(battle, u)).collect::<Result<_, _>>()?,
+        },
+        ScriptCommand::ActNow { side: s, units } => Command::ActNow {
+            side: side(battle, s)?,
+            units: units.iter().map(|u| unit(battle, u)).collect::<Result<_, _>>()?,
+        },
+        ScriptCommand::Move { unit: u, power, to, path, target } => {
+            let id = unit(battle, u)?;
+            let path = match path {
+                Some(p) => p.iter().map(|&(x, y)| Cell::new(x, y)).collect(),
+                None => route(battle, id, Cell::new(to.0, to.1))?,
+            };
+            let target = target.as_deref().map(|t| unit(battle, t)).transpose()?;
+            Command::Move { unit: id, power: power.clone(), path, target }
+        }
+        ScriptCommand::Attack { unit: u, target, power } => Command::Attack {
+            unit: unit(battle, u)?,
+            target: unit(battle, target)?,
+            power: power.clone(),
+        },
+        ScriptCommand::Defend { unit: u } => Command::Defend { unit: unit(battle, u)? },
+        ScriptCommand::Disengage { unit: u, to } => {
+            let id = unit(battle, u)?;
+            Command::Disengage { unit: id, path: route(battle, id, Cell::new(to.0, to.1))? }
+        }
+        ScriptCommand::Delay { unit: u } => Command::Delay { unit: unit(battle, u)? },
+        ScriptCommand::Use { unit: u, item, target } => Command::ActivateItem {
+            unit: unit(battle, u)?,
+            item: item.clone(),
+            target: target.as_deref().map(|t| unit(battle, t)).transpose()?,
+        },
+        ScriptCommand::EndTurn { unit: u } => Command::EndTurn { unit: unit(battle, u)? },
+    })
+}
+
+/// The cheapest path for a unit to a cell, or why there is none.
+pub fn route(battle: &Battle, unit: UnitId, to: Cell) -> Result<Vec<Cell>, CommandError> {
+    let world = battle.world();
+    let board = &world.resource::<crate::engine::battle::Map>().0;
+    let from = crate::engine::battle::cell_of(world, unit);
+    if from == to {
+        return Err(CommandError::PathBlocked(format!("{} is already at {to}", battle.unit_name(unit))));
+    }
+    if !board.contains(to) {
+        return Err(CommandError::PathBlocked(format!("{to} is off the map")));
+    }
+    let occupancy = crate::engine::battle::occupancy_for(world, unit);
+    board
+        .path(from, to, &occupancy)
+        .map(|(p, _)| p)
+        .ok_or_else(|| CommandError::PathBlocked(format!("no way from {from} to {to}")))
+}
+
+/// The event log as text lines.
+pub fn log_lines(battle: &Battle) -> Vec<String> {
+    battle.events().iter().map(|e| crate::engine::log::describe(battle.world(), e)).collect()
+}
+
+/// One JSON object per event: `{"command": n, "event": {...}, "text": "..."}`.
+pub fn json_lines(run: &Run) -> Vec<String> {
+    run.battle
+        .events()
+        .iter()
+        .enumerate()
+        .map(|(i, e): (usize, &Event)| {
+            serde_json::json!({
+                "command": run.caused_by.get(i).copied().unwrap_or(0),
+                "event": e,
+                "text": crate::engine::log::describe(run.battle.world(), e),
+            })
+            .to_string()
+        })
+        .collect()
+}

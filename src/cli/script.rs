@@ -1,8 +1,80 @@
-//! `skirmish script`.
+//! `skirmish script FILE [--json]`: run a scenario, print its event log and the final
+//! state of every unit.
 
+use std::path::Path;
 use std::process::ExitCode;
 
+use crate::engine::battle::Awaiting;
+use crate::engine::log::stage_name;
+use crate::script::{self, Run};
+
 /// Runs `skirmish script`.
-pub fn run(file: &std::path::Path, json: bool) -> ExitCode {
-    todo!("{file:?} {json}")
+pub fn run(file: &Path, json: bool) -> ExitCode {
+    let (scenario, level) = match script::load(file) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let (run, error) = match script::run(&scenario, &level) {
+        Ok(run) => (Some(run), None),
+        Err((run, e)) => (run, Some(e)),
+    };
+    if let Some(run) = &run {
+        print_run(run, json);
+    }
+    match error {
+        Some(e) => {
+            eprintln!("{}: {e}", file.display());
+            ExitCode::FAILURE
+        }
+        None => ExitCode::SUCCESS,
+    }
+}
+
+fn print_run(run: &Run, json: bool) {
+    let battle = &run.battle;
+    if json {
+        for line in script::json_lines(run) {
+            println!("{line}");
+        }
+        let final_state = serde_json::json!({ "final": battle.units(), "waiting_for": waiting(run) });
+        println!("{final_state}");
+        return;
+    }
+    let mut last = usize::MAX;
+    for (i, line) in script::log_lines(battle).into_iter().enumerate() {
+        let cause = run.caused_by.get(i).copied().unwrap_or(0);
+        if cause != last && cause > 0 {
+            println!("> command #{cause}");
+        }
+        last = cause;
+        println!("  {line}");
+    }
+    println!();
+    println!("Final state (round {}):", battle.turn().round);
+    println!("  {:<14} {:<8} {:>8} {:>8}  conditions", "unit", "side", "cell", "hp");
+    for u in battle.units() {
+        let hp = if u.defeated { "defeated".to_string() } else { format!("{}/{}", u.hp, u.max_hp) };
+        println!(
+            "  {:<14} {:<8} {:>8} {:>8}  {}",
+            u.name,
+            u.side,
+            format!("{},{}", u.cell.x, u.cell.y),
+            hp,
+            u.conditions.join(", ")
+        );
+    }
+    println!("Waiting for: {}", waiting(run));
+}
+
+fn waiting(run: &Run) -> String {
+    let b = &run.battle;
+    match b.awaiting() {
+        Awaiting::Unit(u, stage) => format!("{}'s turn in the {}", b.unit_name(u), stage_name(stage)),
+        Awaiting::Decision(d) => format!("{} to decide: {:?}", b.side_name(d.side), d.kind),
+        Awaiting::Over(Some(w)) => format!("nothing: {} won", b.side_name(w)),
+        Awaiting::Over(None) => "nothing: the battle is over".to_string(),
+    }
 }

@@ -10,6 +10,7 @@ pub mod command;
 pub mod conditions;
 pub mod decision;
 pub mod event;
+pub mod log;
 pub mod units;
 
 pub use battle::{Awaiting, Battle};

@@ -1,0 +1,108 @@
+//! Human-readable combat log lines for events, with every die face shown.
+
+use bevy_ecs::world::World;
+
+use crate::engine::battle::{Sides, name};
+use crate::engine::event::{Event, Stage};
+use crate::engine::units::{SideId, UnitId};
+
+/// How the `phases` ruleset names each stage.
+pub fn stage_name(stage: Stage) -> &'static str {
+    match stage {
+        Stage::Initiative => "Initiative Phase",
+        Stage::Movement => "Movement Phase",
+        Stage::Attack => "Battle Phase",
+        Stage::EndOfTurn => "End Phase",
+    }
+}
+
+fn faces(f: &[u32]) -> String {
+    let v: Vec<String> = f.iter().map(|x| x.to_string()).collect();
+    format!("[{}]", v.join(", "))
+}
+
+/// One log line for an event.
+pub fn describe(world: &World, event: &Event) -> String {
+    let n = |u: &UnitId| name(world, *u);
+    let side = |s: &SideId| {
+        world
+            .resource::<Sides>()
+            .0
+            .get(s.0 as usize)
+            .map_or_else(|| format!("side #{}", s.0), |s| s.name.clone())
+    };
+    let list = |us: &[UnitId]| us.iter().map(|u| name(world, *u)).collect::<Vec<_>>().join(", ");
+    match event {
+        Event::RoundStarted { round } => format!("=== Round {round} ==="),
+        Event::StageStarted { stage } => format!("-- {} --", stage_name(*stage)),
+        Event::InitiativeRolled { unit, faces: f, modifier, total } => {
+            format!("{} rolls initiative {} {modifier:+} = {total}", n(unit), faces(f))
+        }
+        Event::TieBreakRolled { unit, face } => format!("{} rolls {face} to break a tie", n(unit)),
+        Event::OrderSet { stage, order } => format!("{} order: {}", stage_name(*stage), list(order)),
+        Event::Seized { unit } => format!("{} seizes the initiative: moves first, battles last, grants advantage", n(unit)),
+        Event::TurnStarted { unit, stage } => format!("{}'s turn ({})", n(unit), stage_name(*stage)),
+        Event::MovementPowerUsed { unit, power, budget } => format!("{} uses {power} (up to {budget} squares)", n(unit)),
+        Event::Moved { unit, from, to, cost } => format!("{} moves {from} -> {to} (cost {cost})", n(unit)),
+        Event::OpportunityAttack { attacker, mover, cell } => {
+            format!("{} leaves {cell} threatened by {}: opportunity attack!", n(mover), n(attacker))
+        }
+        Event::MovementStopped { unit, reason } => format!("{} stops: {reason}", n(unit)),
+        Event::AttackRolled {
+            attacker,
+            target,
+            power,
+            advantage,
+            disadvantage,
+            extra_die,
+            faces: f,
+            kept,
+            modifier,
+            total,
+            defense,
+            hit,
+        } => {
+            let mut s = format!("{} attacks {} with {power}: ", n(attacker), n(target));
+            if let Some(x) = extra_die {
+                let how = if x.advantage { "advantage" } else { "disadvantage" };
+                s += &format!("{how} d{} [", x.sides);
+                let srcs: Vec<&String> = advantage.iter().map(|a| a).chain(disadvantage).collect();
+                s += &srcs.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("; ");
+                s += "], ";
+            } else if !advantage.is_empty() || !disadvantage.is_empty() {
+                s += "advantage and disadvantage cancel, ";
+            }
+            s += &format!(
+                "rolls {} keeps {} {modifier:+} = {total} vs DEF {defense}: {}",
+                faces(f),
+                faces(kept),
+                if *hit { "HIT" } else { "miss" }
+            );
+            s
+        }
+        Event::Damaged { unit, faces: f, amount, hp } => {
+            format!("{} takes {amount} damage {} -> {hp} HP", n(unit), faces(f))
+        }
+        Event::Healed { unit, faces: f, amount, hp } => format!("{} heals {amount} {} -> {hp} HP", n(unit), faces(f)),
+        Event::Defeated { unit } => format!("{} is defeated!", n(unit)),
+        Event::ConditionAdded { unit, condition } => format!("{} is now {condition}", n(unit)),
+        Event::ConditionRemoved { unit, name: c, reason } => format!("{} is no longer {c}: {reason}", n(unit)),
+        Event::SaveRolled { unit, bearer, condition, faces: f, total, target, success } => {
+            let what = if unit == bearer {
+                format!("{} saves against {condition}", n(unit))
+            } else {
+                format!("{} sustains {condition} on {}", n(unit), n(bearer))
+            };
+            format!("{what}: {} = {total} vs {target}+: {}", faces(f), if *success { "success" } else { "failure" })
+        }
+        Event::Defended { unit } => format!("{} defends: attacks against it have disadvantage", n(unit)),
+        Event::Delayed { unit } => format!("{} delays", n(unit)),
+        Event::ActedFromDelay { unit } => format!("{} acts from its delay", n(unit)),
+        Event::ItemUsed { unit, item, uses_left } => format!("{} uses {item} ({uses_left} left)", n(unit)),
+        Event::TurnEnded { unit } => format!("{} ends its turn", n(unit)),
+        Event::BattleEnded { winner, rounds } => match winner {
+            Some(s) => format!("*** {} wins after {rounds} round(s) ***", side(s)),
+            None => format!("*** Draw after {rounds} round(s) ***"),
+        },
+    }
+}
