@@ -160,7 +160,11 @@ pub struct Run {
 
 /// Parses a scenario; errors read `line:col: message`.
 pub fn parse(text: &str) -> Result<Scenario, String> {
-    ron::from_str(text).map_err(|e| format!("{}:{}: {}", e.span.start.line, e.span.start.col, e.code))
+    // `power: "Longbow"` reads better than `power: Some("Longbow")`; both are accepted.
+    ron::Options::default()
+        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+        .from_str(text)
+        .map_err(|e| format!("{}:{}: {}", e.span.start.line, e.span.start.col, e.code))
 }
 
 /// Loads a scenario file and its level (validated), reporting `file:line:col` errors.
