@@ -152,10 +152,12 @@ pub enum ScriptError {
 
 /// A finished (or stopped) scenario run.
 pub struct Run {
-    /// The battle after the last command.
+    /// The battle after the last command run.
     pub battle: Battle,
     /// For each event index, the 1-based command that caused it (0 = set-up).
     pub caused_by: Vec<usize>,
+    /// Why the run stopped early, if it did.
+    pub error: Option<ScriptError>,
 }
 
 /// Parses a scenario; errors read `line:col: message`.
@@ -171,53 +173,92 @@ pub fn parse(text: &str) -> Result<Scenario, String> {
 pub fn load(path: &Path) -> Result<(Scenario, Level), ScriptError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| ScriptError::Load(format!("{}:1:1: cannot read: {e}", path.display())))?;
-    let scenario = parse(&text).map_err(|e| ScriptError::Load(format!("{}:{e}", path.display())))?;
+    let scenario =
+        parse(&text).map_err(|e| ScriptError::Load(format!("{}:{e}", path.display())))?;
     let level = match &scenario.level {
         LevelRef::File(p) => {
             let full = path.parent().unwrap_or(Path::new(".")).join(p);
             crate::level::load_file(&full).map_err(|problems| {
-                ScriptError::Load(problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"))
+                ScriptError::Load(
+                    problems
+                        .iter()
+                        .map(|p| p.to_string())
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                )
             })?
         }
         LevelRef::Inline(level) => {
             let text = crate::level::to_ron_string(level);
             let name = format!("{} (inline level)", path.display());
             crate::level::load_str(&text, &name).map_err(|problems| {
-                ScriptError::Load(problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"))
+                ScriptError::Load(
+                    problems
+                        .iter()
+                        .map(|p| p.to_string())
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                )
             })?
         }
     };
     Ok((scenario, level))
 }
 
-/// Runs a scenario on its level. Stops at the first refused command.
-pub fn run(scenario: &Scenario, level: &Level) -> Result<Run, (Option<Run>, ScriptError)> {
+/// Runs a scenario on its level. Stops at the first refused command (recorded in
+/// [`Run::error`]); an `Err` means the battle could not even be set up.
+pub fn run(scenario: &Scenario, level: &Level) -> Result<Run, ScriptError> {
     let dice = match &scenario.dice {
         DiceSpec::Seed(s) => Dice::seeded(*s),
         DiceSpec::Faces(f) => Dice::scripted(f.iter().copied()),
     };
     let mut level = level.clone();
     for (side, policy) in &scenario.decisions {
-        match level.sides.iter_mut().find(|s| s.name.eq_ignore_ascii_case(side)) {
+        match level
+            .sides
+            .iter_mut()
+            .find(|s| s.name.eq_ignore_ascii_case(side))
+        {
             Some(s) => s.decisions = *policy,
-            None => return Err((None, ScriptError::Load(format!("decisions: no side named `{side}`")))),
+            None => {
+                return Err(ScriptError::Load(format!(
+                    "decisions: no side named `{side}`"
+                )));
+            }
         }
     }
     let mut battle = Battle::from_level(&level, dice)
-        .map_err(|e| (None, ScriptError::Load(format!("setting up the battle: {e}"))))?;
+        .map_err(|e| ScriptError::Load(format!("setting up the battle: {e}")))?;
     let mut caused_by = vec![0; battle.events().len()];
     for (i, sc) in scenario.commands.iter().enumerate() {
         let index = i + 1;
-        let fail = |reason: String| ScriptError::Command { index, command: brief(sc), reason };
-        let result = resolve(&battle, sc).map_err(|e| fail(e.to_string())).and_then(|cmd| {
-            battle.submit(cmd).map(|_| ()).map_err(|e| fail(e.to_string()))
-        });
+        let fail = |reason: String| ScriptError::Command {
+            index,
+            command: brief(sc),
+            reason,
+        };
+        let result = resolve(&battle, sc)
+            .map_err(|e| fail(e.to_string()))
+            .and_then(|cmd| {
+                battle
+                    .submit(cmd)
+                    .map(|_| ())
+                    .map_err(|e| fail(e.to_string()))
+            });
         caused_by.resize(battle.events().len(), index);
         if let Err(e) = result {
-            return Err((Some(Run { battle, caused_by }), e));
+            return Ok(Run {
+                battle,
+                caused_by,
+                error: Some(e),
+            });
         }
     }
-    Ok(Run { battle, caused_by })
+    Ok(Run {
+        battle,
+        caused_by,
+        error: None,
+    })
 }
 
 /// A short text of a script command for error messages.
@@ -227,11 +268,15 @@ pub fn brief(c: &ScriptCommand) -> String {
 }
 
 fn unit(battle: &Battle, name: &str) -> Result<UnitId, CommandError> {
-    battle.unit_id(name).ok_or_else(|| CommandError::NoSuchTarget(format!("no unit named `{name}`")))
+    battle
+        .unit_id(name)
+        .ok_or_else(|| CommandError::NoSuchTarget(format!("no unit named `{name}`")))
 }
 
 fn side(battle: &Battle, name: &str) -> Result<crate::engine::units::SideId, CommandError> {
-    battle.side_id(name).ok_or_else(|| CommandError::NoSuchTarget(format!("no side named `{name}`")))
+    battle
+        .side_id(name)
+        .ok_or_else(|| CommandError::NoSuchTarget(format!("no side named `{name}`")))
 }
 
 /// Turns a script command into an engine command (names → ids, destination → path).
@@ -239,38 +284,72 @@ pub fn resolve(battle: &Battle, c: &ScriptCommand) -> Result<Command, CommandErr
     Ok(match c {
         ScriptCommand::Seize { side: s, units } => Command::Seize {
             side: side(battle, s)?,
-            units: units.iter().map(|u| unit(battle, u)).collect::<Result<_, _>>()?,
+            units: units
+                .iter()
+                .map(|u| unit(battle, u))
+                .collect::<Result<_, _>>()?,
         },
         ScriptCommand::ActNow { side: s, units } => Command::ActNow {
             side: side(battle, s)?,
-            units: units.iter().map(|u| unit(battle, u)).collect::<Result<_, _>>()?,
+            units: units
+                .iter()
+                .map(|u| unit(battle, u))
+                .collect::<Result<_, _>>()?,
         },
-        ScriptCommand::Move { unit: u, power, to, path, target } => {
+        ScriptCommand::Move {
+            unit: u,
+            power,
+            to,
+            path,
+            target,
+        } => {
             let id = unit(battle, u)?;
             let path = match path {
                 Some(p) => p.iter().map(|&(x, y)| Cell::new(x, y)).collect(),
                 None => route(battle, id, Cell::new(to.0, to.1))?,
             };
             let target = target.as_deref().map(|t| unit(battle, t)).transpose()?;
-            Command::Move { unit: id, power: power.clone(), path, target }
+            Command::Move {
+                unit: id,
+                power: power.clone(),
+                path,
+                target,
+            }
         }
-        ScriptCommand::Attack { unit: u, target, power } => Command::Attack {
+        ScriptCommand::Attack {
+            unit: u,
+            target,
+            power,
+        } => Command::Attack {
             unit: unit(battle, u)?,
             target: unit(battle, target)?,
             power: power.clone(),
         },
-        ScriptCommand::Defend { unit: u } => Command::Defend { unit: unit(battle, u)? },
+        ScriptCommand::Defend { unit: u } => Command::Defend {
+            unit: unit(battle, u)?,
+        },
         ScriptCommand::Disengage { unit: u, to } => {
             let id = unit(battle, u)?;
-            Command::Disengage { unit: id, path: route(battle, id, Cell::new(to.0, to.1))? }
+            Command::Disengage {
+                unit: id,
+                path: route(battle, id, Cell::new(to.0, to.1))?,
+            }
         }
-        ScriptCommand::Delay { unit: u } => Command::Delay { unit: unit(battle, u)? },
-        ScriptCommand::Use { unit: u, item, target } => Command::ActivateItem {
+        ScriptCommand::Delay { unit: u } => Command::Delay {
+            unit: unit(battle, u)?,
+        },
+        ScriptCommand::Use {
+            unit: u,
+            item,
+            target,
+        } => Command::ActivateItem {
             unit: unit(battle, u)?,
             item: item.clone(),
             target: target.as_deref().map(|t| unit(battle, t)).transpose()?,
         },
-        ScriptCommand::EndTurn { unit: u } => Command::EndTurn { unit: unit(battle, u)? },
+        ScriptCommand::EndTurn { unit: u } => Command::EndTurn {
+            unit: unit(battle, u)?,
+        },
     })
 }
 
@@ -280,7 +359,10 @@ pub fn route(battle: &Battle, unit: UnitId, to: Cell) -> Result<Vec<Cell>, Comma
     let board = &world.resource::<crate::engine::battle::Map>().0;
     let from = crate::engine::battle::cell_of(world, unit);
     if from == to {
-        return Err(CommandError::PathBlocked(format!("{} is already at {to}", battle.unit_name(unit))));
+        return Err(CommandError::PathBlocked(format!(
+            "{} is already at {to}",
+            battle.unit_name(unit)
+        )));
     }
     if !board.contains(to) {
         return Err(CommandError::PathBlocked(format!("{to} is off the map")));
@@ -294,7 +376,11 @@ pub fn route(battle: &Battle, unit: UnitId, to: Cell) -> Result<Vec<Cell>, Comma
 
 /// The event log as text lines.
 pub fn log_lines(battle: &Battle) -> Vec<String> {
-    battle.events().iter().map(|e| crate::engine::log::describe(battle.world(), e)).collect()
+    battle
+        .events()
+        .iter()
+        .map(|e| crate::engine::log::describe(battle.world(), e))
+        .collect()
 }
 
 /// One JSON object per event: `{"command": n, "event": {...}, "text": "..."}`.

@@ -13,12 +13,22 @@ use skirmish::engine::{Awaiting, Command, CommandError};
 use skirmish::level::schema::*;
 
 fn power(name: &str, range: u32, ranged: bool, damage: &str, add_tier: bool) -> PowerDef {
-    PowerDef { name: name.into(), range, ranged, damage: damage.into(), add_tier, on_hit: vec![] }
+    PowerDef {
+        name: name.into(),
+        range,
+        ranged,
+        damage: damage.into(),
+        add_tier,
+        on_hit: vec![],
+    }
 }
 
 fn slowing_power() -> PowerDef {
     PowerDef {
-        on_hit: vec![EffectDef { condition: "Slowed".into(), lasts: EffectDuration::SaveEnds }],
+        on_hit: vec![EffectDef {
+            condition: "Slowed".into(),
+            lasts: EffectDuration::SaveEnds,
+        }],
         ..power("Hamstring", 1, false, "1d4", false)
     }
 }
@@ -36,7 +46,12 @@ fn duel(a: UnitDef, t: UnitDef, faces: &[u32]) -> skirmish::engine::Battle {
 
 fn attack(b: &mut skirmish::engine::Battle, a: &str, t: &str) -> Result<Vec<Event>, CommandError> {
     let (a, t) = (id(b, a), id(b, t));
-    b.submit(Command::Attack { unit: a, target: t, power: None }).map(|e| e.to_vec())
+    b.submit(Command::Attack {
+        unit: a,
+        target: t,
+        power: None,
+    })
+    .map(|e| e.to_vec())
 }
 
 // ---------------------------------------------------------------- P-EX-1 … P-EX-3
@@ -44,16 +59,27 @@ fn attack(b: &mut skirmish::engine::Battle, a: &str, t: &str) -> Result<Vec<Even
 #[test]
 fn p_ex_1_two_tier_advantage_rolls_d8_keeps_two_highest() {
     // P-EX-1, P-03, P-04, P-07, P-24: Tier 3 vs Tier 1 = 2 sources → d8, keep highest two.
-    let mut b = duel(unit("A", "Blue", (1, 1), 10, 3, 2, 10), unit("T", "Red", (2, 1), 0, 1, 0, 12), &[1, 4, 7, 2]);
+    let mut b = duel(
+        unit("A", "Blue", (1, 1), 10, 3, 2, 10),
+        unit("T", "Red", (2, 1), 0, 1, 0, 12),
+        &[1, 4, 7, 2],
+    );
     let ev = attack(&mut b, "A", "T").unwrap();
     let (hit, kept, total, die) = attack_summary(&attacks(&ev)[0]);
     assert_eq!((hit, kept, total, die), (true, vec![7, 4], 13, Some(8)));
     // P-GAP-06: damage 1d6 + Tier = 2 + 3.
     assert_eq!(hp(&b, "T"), 10 - 5);
 
-    let mut b = duel(unit("A", "Blue", (1, 1), 10, 3, 2, 10), unit("T", "Red", (2, 1), 0, 1, 0, 12), &[1, 4, 2]);
+    let mut b = duel(
+        unit("A", "Blue", (1, 1), 10, 3, 2, 10),
+        unit("T", "Red", (2, 1), 0, 1, 0, 12),
+        &[1, 4, 2],
+    );
     let ev = attack(&mut b, "A", "T").unwrap();
-    assert_eq!(attack_summary(&attacks(&ev)[0]), (false, vec![4, 2], 8, Some(8)));
+    assert_eq!(
+        attack_summary(&attacks(&ev)[0]),
+        (false, vec![4, 2], 8, Some(8))
+    );
     assert_eq!(hp(&b, "T"), 10, "P-GAP-06: a miss deals nothing");
 }
 
@@ -82,27 +108,54 @@ fn p_ex_3_advantage_and_disadvantage_net_out() {
     let mut lvl = level(
         (6, 3),
         &[],
-        vec![unit("A", "Blue", (1, 1), 0, 2, 1, 10), unit("T", "Red", (2, 1), 10, 1, 0, 9)],
+        vec![
+            unit("A", "Blue", (1, 1), 0, 2, 1, 10),
+            unit("T", "Red", (2, 1), 10, 1, 0, 9),
+        ],
     );
     lvl.sides[1].decisions = DecisionPolicy::Ask;
-    let mut b = battle(&lvl, &[1, 1, 1, 1, /* round 2 */ 1, 1, 1, 1, /* attack */ 3, 3, 5, /* damage */ 1]);
+    let mut b = battle(
+        &lvl,
+        &[
+            1, 1, 1, 1, /* round 2 */ 1, 1, 1, 1, /* attack */ 3, 3, 5,
+            /* damage */ 1,
+        ],
+    );
     let red = b.side_id("Red").unwrap();
     // Round 1: Red declines to seize; T Defends in the Battle Phase (it acts first).
-    assert!(matches!(b.awaiting(), Awaiting::Decision(_)), "Red is asked whether to seize");
-    b.submit(Command::Seize { side: red, units: vec![] }).unwrap();
+    assert!(
+        matches!(b.awaiting(), Awaiting::Decision(_)),
+        "Red is asked whether to seize"
+    );
+    b.submit(Command::Seize {
+        side: red,
+        units: vec![],
+    })
+    .unwrap();
     skip_movement(&mut b);
     assert_eq!(active(&b), "T", "P-13: high initiative battles first");
     b.submit(Command::Defend { unit: id(&b, "T") }).unwrap();
     b.submit(Command::EndTurn { unit: id(&b, "A") }).unwrap();
     // Round 2: T seizes; it moves first and battles last (P-15), still Defending (P-GAP-10).
-    b.submit(Command::Seize { side: red, units: vec![id(&b, "T")] }).unwrap();
+    b.submit(Command::Seize {
+        side: red,
+        units: vec![id(&b, "T")],
+    })
+    .unwrap();
     assert_eq!(active(&b), "T", "P-15: the seizer moves first");
     skip_movement(&mut b);
     assert_eq!(active(&b), "A", "P-15: the seizer battles last");
     let ev = attack(&mut b, "A", "T").unwrap();
     let (hit, kept, total, die) = attack_summary(&attacks(&ev)[0]);
     assert_eq!((hit, kept, total, die), (true, vec![5, 3], 9, Some(6)));
-    let Event::AttackRolled { advantage, disadvantage, .. } = &attacks(&ev)[0] else { unreachable!() };
+    let Event::AttackRolled {
+        advantage,
+        disadvantage,
+        ..
+    } = &attacks(&ev)[0]
+    else {
+        unreachable!()
+    };
     assert_eq!(advantage.len(), 2);
     assert_eq!(disadvantage, &vec!["target is defending".to_string()]);
 }
@@ -146,7 +199,12 @@ fn p_ex_4_tie_break_and_orders() {
         .events()
         .iter()
         .filter_map(|e| match e {
-            Event::InitiativeRolled { total, modifier, faces, .. } => {
+            Event::InitiativeRolled {
+                total,
+                modifier,
+                faces,
+                ..
+            } => {
                 assert_eq!(faces.len(), 2, "P-GAP-01: initiative is 2d6 + INT + AGI");
                 assert_eq!(*total, faces.iter().sum::<u32>() as i32 + modifier);
                 Some(*total)
@@ -158,13 +216,31 @@ fn p_ex_4_tie_break_and_orders() {
     let ties: Vec<u32> = b
         .events()
         .iter()
-        .filter_map(|e| if let Event::TieBreakRolled { face, .. } = e { Some(*face) } else { None })
+        .filter_map(|e| {
+            if let Event::TieBreakRolled { face, .. } = e {
+                Some(*face)
+            } else {
+                None
+            }
+        })
         .collect();
-    assert_eq!(ties, [4, 4, 2, 6], "P-14: only the tied units roll, again while tied");
-    let names = |b: &skirmish::engine::Battle, ids: Vec<UnitId>| ids.into_iter().map(|u| b.unit_name(u)).collect::<Vec<_>>();
-    assert_eq!(names(&b, order_events(b.events(), Stage::Movement)), ["Ogre", "Rogue", "Goblin", "Knight"]);
+    assert_eq!(
+        ties,
+        [4, 4, 2, 6],
+        "P-14: only the tied units roll, again while tied"
+    );
+    let names = |b: &skirmish::engine::Battle, ids: Vec<UnitId>| {
+        ids.into_iter().map(|u| b.unit_name(u)).collect::<Vec<_>>()
+    };
+    assert_eq!(
+        names(&b, order_events(b.events(), Stage::Movement)),
+        ["Ogre", "Rogue", "Goblin", "Knight"]
+    );
     skip_movement(&mut b);
-    assert_eq!(names(&b, order_events(b.events(), Stage::Attack)), ["Knight", "Goblin", "Rogue", "Ogre"]);
+    assert_eq!(
+        names(&b, order_events(b.events(), Stage::Attack)),
+        ["Knight", "Goblin", "Rogue", "Ogre"]
+    );
     // P-GAP-02: the roll-off only orders; the totals stay 8.
     assert!(b.events().iter().all(|e| !matches!(e, Event::InitiativeRolled { total: 9.., unit, .. } if b.unit_name(*unit) == "Goblin")));
 }
@@ -175,14 +251,34 @@ fn p_ex_4_knight_seizes() {
     let faces = [1, 1, 1, 1, 1, 1, 1, 1, 4, 4, 2, 6];
     let mut b = battle(&four(DecisionPolicy::Ask), &faces);
     let blue = b.side_id("Blue").unwrap();
-    let Awaiting::Decision(d) = b.awaiting() else { panic!("Blue is asked") };
-    let skirmish::engine::decision::DecisionKind::SeizeInitiative { eligible } = d.kind else { panic!() };
-    assert_eq!(eligible, vec![id(&b, "Rogue"), id(&b, "Knight")], "P-GAP-12: ascending initiative");
-    b.submit(Command::Seize { side: blue, units: vec![id(&b, "Knight")] }).unwrap();
-    let names = |b: &skirmish::engine::Battle, ids: Vec<UnitId>| ids.into_iter().map(|u| b.unit_name(u)).collect::<Vec<_>>();
-    assert_eq!(names(&b, order_events(b.events(), Stage::Movement)), ["Knight", "Ogre", "Rogue", "Goblin"]);
+    let Awaiting::Decision(d) = b.awaiting() else {
+        panic!("Blue is asked")
+    };
+    let skirmish::engine::decision::DecisionKind::SeizeInitiative { eligible } = d.kind else {
+        panic!()
+    };
+    assert_eq!(
+        eligible,
+        vec![id(&b, "Rogue"), id(&b, "Knight")],
+        "P-GAP-12: ascending initiative"
+    );
+    b.submit(Command::Seize {
+        side: blue,
+        units: vec![id(&b, "Knight")],
+    })
+    .unwrap();
+    let names = |b: &skirmish::engine::Battle, ids: Vec<UnitId>| {
+        ids.into_iter().map(|u| b.unit_name(u)).collect::<Vec<_>>()
+    };
+    assert_eq!(
+        names(&b, order_events(b.events(), Stage::Movement)),
+        ["Knight", "Ogre", "Rogue", "Goblin"]
+    );
     skip_movement(&mut b);
-    assert_eq!(names(&b, order_events(b.events(), Stage::Attack)), ["Goblin", "Rogue", "Ogre", "Knight"]);
+    assert_eq!(
+        names(&b, order_events(b.events(), Stage::Attack)),
+        ["Goblin", "Rogue", "Ogre", "Knight"]
+    );
     assert!(conditions(&b, "Knight").contains(&"Seized".to_string()));
 }
 
@@ -192,27 +288,61 @@ fn p_gap_12_several_seizers_keep_initiative_order_among_themselves() {
     let faces = [1, 1, 1, 1, 1, 1, 1, 1, 4, 4, 2, 6];
     let mut b = battle(&four(DecisionPolicy::Ask), &faces);
     let blue = b.side_id("Blue").unwrap();
-    b.submit(Command::Seize { side: blue, units: vec![id(&b, "Rogue"), id(&b, "Knight")] }).unwrap();
-    let names = |b: &skirmish::engine::Battle, ids: Vec<UnitId>| ids.into_iter().map(|u| b.unit_name(u)).collect::<Vec<_>>();
-    assert_eq!(names(&b, order_events(b.events(), Stage::Movement)), ["Rogue", "Knight", "Ogre", "Goblin"]);
+    b.submit(Command::Seize {
+        side: blue,
+        units: vec![id(&b, "Rogue"), id(&b, "Knight")],
+    })
+    .unwrap();
+    let names = |b: &skirmish::engine::Battle, ids: Vec<UnitId>| {
+        ids.into_iter().map(|u| b.unit_name(u)).collect::<Vec<_>>()
+    };
+    assert_eq!(
+        names(&b, order_events(b.events(), Stage::Movement)),
+        ["Rogue", "Knight", "Ogre", "Goblin"]
+    );
     skip_movement(&mut b);
-    assert_eq!(names(&b, order_events(b.events(), Stage::Attack)), ["Goblin", "Ogre", "Knight", "Rogue"]);
+    assert_eq!(
+        names(&b, order_events(b.events(), Stage::Attack)),
+        ["Goblin", "Ogre", "Knight", "Rogue"]
+    );
 }
 
 #[test]
 fn p_10_p_11_round_structure_and_initiative_every_round() {
     // P-10: Initiative → Movement → Battle → End; P-11: initiative is re-rolled each round.
-    let lvl = level((6, 3), &[], vec![unit("A", "Blue", (0, 0), 5, 1, 0, 10), unit("B", "Red", (5, 2), 0, 1, 0, 10)]);
+    let lvl = level(
+        (6, 3),
+        &[],
+        vec![
+            unit("A", "Blue", (0, 0), 5, 1, 0, 10),
+            unit("B", "Red", (5, 2), 0, 1, 0, 10),
+        ],
+    );
     let mut b = battle(&lvl, &[1; 8]);
     skip_to(&mut b, 2, Stage::Movement);
     let stages: Vec<Stage> = b
         .events()
         .iter()
-        .filter_map(|e| if let Event::StageStarted { stage } = e { Some(*stage) } else { None })
+        .filter_map(|e| {
+            if let Event::StageStarted { stage } = e {
+                Some(*stage)
+            } else {
+                None
+            }
+        })
         .collect();
     use Stage::*;
-    assert_eq!(stages, [Initiative, Movement, Attack, EndOfTurn, Initiative, Movement]);
-    let rolls = b.events().iter().filter(|e| matches!(e, Event::InitiativeRolled { .. })).count();
+    assert_eq!(
+        stages,
+        [
+            Initiative, Movement, Attack, EndOfTurn, Initiative, Movement
+        ]
+    );
+    let rolls = b
+        .events()
+        .iter()
+        .filter(|e| matches!(e, Event::InitiativeRolled { .. }))
+        .count();
     assert_eq!(rolls, 4, "two units, two rounds");
 }
 
@@ -229,22 +359,51 @@ fn p_ex_5_walk_through_difficult_terrain_provokes_once() {
     let lvl = level(
         (10, 3),
         &corridor(),
-        vec![unit("M", "Blue", (5, 1), 0, 1, 0, 10), unit("E", "Red", (6, 1), 5, 1, 0, 30)],
+        vec![
+            unit("M", "Blue", (5, 1), 0, 1, 0, 10),
+            unit("E", "Red", (6, 1), 5, 1, 0, 30),
+        ],
     );
     // Initiative 1s; M moves first (lower). E's OA misses: 1, 1.
     let mut b = battle(&lvl, &[1, 1, 1, 1, 1, 1]);
     assert_eq!(active(&b), "M");
     let m = id(&b, "M");
     let path = vec![c(4, 1), c(3, 1), c(2, 1), c(1, 1)];
-    let ev = b.submit(Command::Move { unit: m, power: "Walk".into(), path, target: None }).unwrap().to_vec();
-    let oas: Vec<&Event> = ev.iter().filter(|e| matches!(e, Event::OpportunityAttack { .. })).collect();
+    let ev = b
+        .submit(Command::Move {
+            unit: m,
+            power: "Walk".into(),
+            path,
+            target: None,
+        })
+        .unwrap()
+        .to_vec();
+    let oas: Vec<&Event> = ev
+        .iter()
+        .filter(|e| matches!(e, Event::OpportunityAttack { .. }))
+        .collect();
     assert_eq!(oas.len(), 1, "exactly one OA, from E, leaving (5,1)");
     assert!(matches!(oas[0], Event::OpportunityAttack { cell, .. } if *cell == c(5, 1)));
     // The OA comes before M leaves the square.
-    let oa_at = ev.iter().position(|e| matches!(e, Event::OpportunityAttack { .. })).unwrap();
-    let first_step = ev.iter().position(|e| matches!(e, Event::Moved { .. })).unwrap();
+    let oa_at = ev
+        .iter()
+        .position(|e| matches!(e, Event::OpportunityAttack { .. }))
+        .unwrap();
+    let first_step = ev
+        .iter()
+        .position(|e| matches!(e, Event::Moved { .. }))
+        .unwrap();
     assert!(oa_at < first_step);
-    let costs: Vec<u32> = ev.iter().filter_map(|e| if let Event::Moved { cost, .. } = e { Some(*cost) } else { None }).collect();
+    let costs: Vec<u32> = ev
+        .iter()
+        .filter_map(|e| {
+            if let Event::Moved { cost, .. } = e {
+                Some(*cost)
+            } else {
+                None
+            }
+        })
+        .collect();
     assert_eq!(costs, [1, 1, 2, 2]);
     assert_eq!(cell(&b, "M"), c(1, 1));
 }
@@ -254,13 +413,28 @@ fn p_ex_5_variant_slowing_opportunity_attack_stops_the_move() {
     // P-EX-5 variant, P-18, P-GAP-08: E's OA hits and applies Slowed → M stays at (5,1).
     let mut e = unit("E", "Red", (6, 1), 5, 1, 10, 30);
     e.powers = vec![slowing_power()];
-    let lvl = level((10, 3), &corridor(), vec![unit("M", "Blue", (5, 1), 0, 1, 0, 10), e]);
+    let lvl = level(
+        (10, 3),
+        &corridor(),
+        vec![unit("M", "Blue", (5, 1), 0, 1, 0, 10), e],
+    );
     // OA: 6, 6 + 10 hits; damage 1d4 = 1.
     let mut b = battle(&lvl, &[1, 1, 1, 1, 6, 6, 1]);
     let m = id(&b, "M");
     let path = vec![c(4, 1), c(3, 1), c(2, 1), c(1, 1)];
-    let ev = b.submit(Command::Move { unit: m, power: "Walk".into(), path, target: None }).unwrap().to_vec();
-    assert!(ev.iter().any(|e| matches!(e, Event::MovementStopped { .. })));
+    let ev = b
+        .submit(Command::Move {
+            unit: m,
+            power: "Walk".into(),
+            path,
+            target: None,
+        })
+        .unwrap()
+        .to_vec();
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::MovementStopped { .. }))
+    );
     assert_eq!(cell(&b, "M"), c(5, 1));
     assert!(conditions(&b, "M").contains(&"Slowed".to_string()));
 }
@@ -273,16 +447,27 @@ fn p_gap_09_slowed_at_start_cannot_move_and_saves_end_it() {
     let lvl = level((6, 3), &[], vec![unit("M", "Blue", (1, 1), 0, 1, 0, 10), e]);
     let mut b = battle(
         &lvl,
-        &[1, 1, 1, 1, /* E hits */ 6, 6, 1, /* End: M's save fails */ 1, 2, /* round 2 */ 1, 1, 1, 1, /* save */ 4, 3, /* round 3 */ 1, 1, 1, 1],
+        &[
+            1, 1, 1, 1, /* E hits */ 6, 6, 1, /* End: M's save fails */ 1, 2,
+            /* round 2 */ 1, 1, 1, 1, /* save */ 4, 3, /* round 3 */ 1, 1, 1, 1,
+        ],
     );
     skip_movement(&mut b);
     attack(&mut b, "E", "M").unwrap();
     b.submit(Command::EndTurn { unit: id(&b, "M") }).unwrap();
-    assert!(conditions(&b, "M").contains(&"Slowed".to_string()), "P-29: 3 < 7 keeps it");
+    assert!(
+        conditions(&b, "M").contains(&"Slowed".to_string()),
+        "P-29: 3 < 7 keeps it"
+    );
     // Round 2: M is Slowed when its movement turn starts: its turn ends at once.
     assert_eq!(b.turn().round, 2);
     assert_ne!(active(&b), "M", "M's movement turn was skipped");
-    let err = b.check(&Command::Move { unit: id(&b, "M"), power: "Walk".into(), path: vec![c(0, 1)], target: None });
+    let err = b.check(&Command::Move {
+        unit: id(&b, "M"),
+        power: "Walk".into(),
+        path: vec![c(0, 1)],
+        target: None,
+    });
     assert!(err.is_err());
     skip_to(&mut b, 3, Stage::Movement);
     // The save of 4 + 3 = 7 ended it at the end of round 2.
@@ -296,60 +481,145 @@ fn p_ex_6_saves_end_and_sustain_effects() {
     let mut sustain = slowing_power();
     sustain.name = "Bind".into();
     sustain.on_hit = vec![
-        EffectDef { condition: "Slowed".into(), lasts: EffectDuration::SaveEnds },
-        EffectDef { condition: "Dazed".into(), lasts: EffectDuration::SaveEnds },
-        EffectDef { condition: "Bound".into(), lasts: EffectDuration::Sustained },
+        EffectDef {
+            condition: "Slowed".into(),
+            lasts: EffectDuration::SaveEnds,
+        },
+        EffectDef {
+            condition: "Dazed".into(),
+            lasts: EffectDuration::SaveEnds,
+        },
+        EffectDef {
+            condition: "Bound".into(),
+            lasts: EffectDuration::Sustained,
+        },
     ];
     e.powers = vec![sustain];
     let lvl = level((6, 3), &[], vec![unit("M", "Blue", (1, 1), 0, 1, 0, 10), e]);
-    let mut b = battle(&lvl, &[1, 1, 1, 1, 6, 6, 1, /* saves */ 3, 4, 1, 5, 6, 6, /* round 2 */ 1, 1, 1, 1]);
+    let mut b = battle(
+        &lvl,
+        &[
+            1, 1, 1, 1, 6, 6, 1, /* saves */ 3, 4, 1, 5, 6, 6, /* round 2 */ 1, 1, 1, 1,
+        ],
+    );
     skip_movement(&mut b);
     attack(&mut b, "E", "M").unwrap();
-    let ev = b.submit(Command::EndTurn { unit: id(&b, "M") }).unwrap().to_vec();
+    let ev = b
+        .submit(Command::EndTurn { unit: id(&b, "M") })
+        .unwrap()
+        .to_vec();
     let saves: Vec<(String, i32, bool)> = ev
         .iter()
         .filter_map(|e| match e {
-            Event::SaveRolled { condition, total, success, .. } => Some((condition.clone(), *total, *success)),
+            Event::SaveRolled {
+                condition,
+                total,
+                success,
+                ..
+            } => Some((condition.clone(), *total, *success)),
             _ => None,
         })
         .collect();
     assert_eq!(
         saves,
-        [("Slowed".into(), 7, true), ("Dazed".into(), 6, false), ("Bound".into(), 12, true)]
+        [
+            ("Slowed".into(), 7, true),
+            ("Dazed".into(), 6, false),
+            ("Bound".into(), 12, true)
+        ]
     );
     let sustained_by_e = ev.iter().any(|x| matches!(x, Event::SaveRolled { unit, condition, .. } if condition == "Bound" && b.unit_name(*unit) == "E"));
-    assert!(sustained_by_e, "P-GAP-14: the maintainer rolls the sustain save");
+    assert!(
+        sustained_by_e,
+        "P-GAP-14: the maintainer rolls the sustain save"
+    );
     assert_eq!(conditions(&b, "M"), ["Dazed", "Bound"]);
 }
 
 #[test]
 fn p_16_p_gap_07_one_movement_power_per_phase() {
     // P-16, P-GAP-07: after one movement power the unit's movement turn is over.
-    let lvl = level((8, 3), &[], vec![unit("A", "Blue", (0, 0), 0, 1, 0, 10), unit("B", "Red", (7, 2), 5, 1, 0, 10)]);
+    let lvl = level(
+        (8, 3),
+        &[],
+        vec![
+            unit("A", "Blue", (0, 0), 0, 1, 0, 10),
+            unit("B", "Red", (7, 2), 5, 1, 0, 10),
+        ],
+    );
     let mut b = battle(&lvl, &[1; 4]);
     let a = id(&b, "A");
-    b.submit(Command::Move { unit: a, power: "Shift".into(), path: vec![c(1, 0)], target: None }).unwrap();
-    let again = b.submit(Command::Move { unit: a, power: "Shift".into(), path: vec![c(2, 0)], target: None });
-    assert!(matches!(again, Err(CommandError::NotYourTurn { .. })), "{again:?}");
+    b.submit(Command::Move {
+        unit: a,
+        power: "Shift".into(),
+        path: vec![c(1, 0)],
+        target: None,
+    })
+    .unwrap();
+    let again = b.submit(Command::Move {
+        unit: a,
+        power: "Shift".into(),
+        path: vec![c(2, 0)],
+        target: None,
+    });
+    assert!(
+        matches!(again, Err(CommandError::NotYourTurn { .. })),
+        "{again:?}"
+    );
     // Moving does not block a Battle action.
     skip_movement(&mut b);
-    assert!(b.legal_commands().iter().any(|c| matches!(c, Command::Defend { .. })));
+    assert!(
+        b.legal_commands()
+            .iter()
+            .any(|c| matches!(c, Command::Defend { .. }))
+    );
 }
 
 #[test]
 fn p_02_p_gap_04_movement_power_budgets() {
     // P-02, P-GAP-04: Shift 1, Walk 6, Hustle 9, Run 12, Disengage 2; an unknown power is refused.
-    let lvl = level((20, 3), &[], vec![unit("A", "Blue", (0, 1), 0, 1, 0, 10), unit("B", "Red", (19, 0), 5, 1, 0, 10)]);
+    let lvl = level(
+        (20, 3),
+        &[],
+        vec![
+            unit("A", "Blue", (0, 1), 0, 1, 0, 10),
+            unit("B", "Red", (19, 0), 5, 1, 0, 10),
+        ],
+    );
     let b = battle(&lvl, &[1; 4]);
     let a = id(&b, "A");
     let row = |n: i32| (1..=n).map(|x| c(x, 1)).collect::<Vec<_>>();
-    for (power, budget) in [("Shift", 1), ("Walk", 6), ("Hustle", 9), ("Run", 12), ("Disengage", 2)] {
-        let ok = b.check(&Command::Move { unit: a, power: power.into(), path: row(budget), target: None });
+    for (power, budget) in [
+        ("Shift", 1),
+        ("Walk", 6),
+        ("Hustle", 9),
+        ("Run", 12),
+        ("Disengage", 2),
+    ] {
+        let ok = b.check(&Command::Move {
+            unit: a,
+            power: power.into(),
+            path: row(budget),
+            target: None,
+        });
         assert!(ok.is_ok(), "{power} {budget}: {ok:?}");
-        let too_far = b.check(&Command::Move { unit: a, power: power.into(), path: row(budget + 1), target: None });
-        assert!(matches!(too_far, Err(CommandError::NotEnoughMovement { .. })), "{power}: {too_far:?}");
+        let too_far = b.check(&Command::Move {
+            unit: a,
+            power: power.into(),
+            path: row(budget + 1),
+            target: None,
+        });
+        assert!(
+            matches!(too_far, Err(CommandError::NotEnoughMovement { .. })),
+            "{power}: {too_far:?}"
+        );
     }
-    let unknown = b.check(&Command::Move { unit: a, power: "Teleport".into(), path: row(1), target: None });
+    let unknown = b.check(&Command::Move {
+        unit: a,
+        power: "Teleport".into(),
+        path: row(1),
+        target: None,
+    });
     assert!(matches!(unknown, Err(CommandError::Unknown { .. })));
 }
 
@@ -357,33 +627,89 @@ fn p_02_p_gap_04_movement_power_budgets() {
 fn p_gap_04_hustle_and_run_side_effects() {
     // P-GAP-04: Hustle gives own attacks disadvantage this round; Run forbids Attack and
     // gives attackers advantage.
-    let lvl = level((12, 3), &[], vec![unit("A", "Blue", (0, 1), 0, 1, 0, 10), unit("B", "Red", (9, 1), 5, 1, 0, 10)]);
+    let lvl = level(
+        (12, 3),
+        &[],
+        vec![
+            unit("A", "Blue", (0, 1), 0, 1, 0, 10),
+            unit("B", "Red", (9, 1), 5, 1, 0, 10),
+        ],
+    );
     let mut b = battle(&lvl, &[1, 1, 1, 1, /* B attacks A: 1 1 + d6 */ 1, 1, 1]);
     let a = id(&b, "A");
-    b.submit(Command::Move { unit: a, power: "Run".into(), path: (1..=8).map(|x| c(x, 1)).collect(), target: None }).unwrap();
+    b.submit(Command::Move {
+        unit: a,
+        power: "Run".into(),
+        path: (1..=8).map(|x| c(x, 1)).collect(),
+        target: None,
+    })
+    .unwrap();
     b.submit(Command::EndTurn { unit: id(&b, "B") }).unwrap();
     // B battles first and attacks the runner with advantage (1 source → d6).
     let ev = attack(&mut b, "B", "A").unwrap();
     assert_eq!(attack_summary(&attacks(&ev)[0]).3, Some(6));
-    let refused = b.check(&Command::Attack { unit: a, target: id(&b, "B"), power: None });
-    assert!(matches!(refused, Err(CommandError::Forbidden(_))), "{refused:?}");
+    let refused = b.check(&Command::Attack {
+        unit: a,
+        target: id(&b, "B"),
+        power: None,
+    });
+    assert!(
+        matches!(refused, Err(CommandError::Forbidden(_))),
+        "{refused:?}"
+    );
 }
 
 #[test]
 fn p_gap_04_charge_needs_closer_steps_and_grants_advantage() {
     // P-GAP-04 Charge: each step closer, end adjacent, +1 advantage on the first attack.
-    let lvl = level((10, 3), &[], vec![unit("A", "Blue", (0, 1), 10, 1, 0, 10), unit("B", "Red", (6, 1), 0, 1, 0, 10)]);
+    let lvl = level(
+        (10, 3),
+        &[],
+        vec![
+            unit("A", "Blue", (0, 1), 10, 1, 0, 10),
+            unit("B", "Red", (6, 1), 0, 1, 0, 10),
+        ],
+    );
     let mut b = battle(&lvl, &[1, 1, 1, 1, /* attack */ 2, 2, 6, /* dmg */ 1]);
     b.submit(Command::EndTurn { unit: id(&b, "B") }).unwrap();
     let a = id(&b, "A");
     let t = Some(id(&b, "B"));
-    let sideways = b.check(&Command::Move { unit: a, power: "Charge".into(), path: vec![c(0, 0)], target: t });
-    assert!(matches!(sideways, Err(CommandError::PathBlocked(_))), "{sideways:?}");
-    let short = b.check(&Command::Move { unit: a, power: "Charge".into(), path: vec![c(1, 1)], target: t });
-    assert!(matches!(short, Err(CommandError::OutOfReach(_))), "{short:?}");
-    b.submit(Command::Move { unit: a, power: "Charge".into(), path: (1..=5).map(|x| c(x, 1)).collect(), target: t }).unwrap();
+    let sideways = b.check(&Command::Move {
+        unit: a,
+        power: "Charge".into(),
+        path: vec![c(0, 0)],
+        target: t,
+    });
+    assert!(
+        matches!(sideways, Err(CommandError::PathBlocked(_))),
+        "{sideways:?}"
+    );
+    let short = b.check(&Command::Move {
+        unit: a,
+        power: "Charge".into(),
+        path: vec![c(1, 1)],
+        target: t,
+    });
+    assert!(
+        matches!(short, Err(CommandError::OutOfReach(_))),
+        "{short:?}"
+    );
+    b.submit(Command::Move {
+        unit: a,
+        power: "Charge".into(),
+        path: (1..=5).map(|x| c(x, 1)).collect(),
+        target: t,
+    })
+    .unwrap();
     let ev = attack(&mut b, "A", "B").unwrap();
-    let Event::AttackRolled { advantage, extra_die, .. } = &attacks(&ev)[0] else { unreachable!() };
+    let Event::AttackRolled {
+        advantage,
+        extra_die,
+        ..
+    } = &attacks(&ev)[0]
+    else {
+        unreachable!()
+    };
     assert_eq!(advantage, &vec!["charge".to_string()]);
     assert_eq!(extra_die.map(|x| x.sides), Some(6));
 }
@@ -402,16 +728,33 @@ fn p_19_p_20_every_threatening_enemy_attacks_allies_never() {
             unit("E2", "Red", (4, 0), 5, 1, 0, 10),
         ],
     );
-    let mut b = battle(&lvl, &[1, 1, 1, 1, 1, 1, 1, 1, /* tie M,Pal */ 1, 2, /* tie E1,E2 */ 1, 2, 1, 1, 1, 1]);
+    let mut b = battle(
+        &lvl,
+        &[
+            1, 1, 1, 1, 1, 1, 1, 1, /* tie M,Pal */ 1, 2, /* tie E1,E2 */ 1, 2, 1, 1, 1,
+            1,
+        ],
+    );
     if active(&b) == "Pal" {
-        b.submit(Command::EndTurn { unit: id(&b, "Pal") }).unwrap();
+        b.submit(Command::EndTurn {
+            unit: id(&b, "Pal"),
+        })
+        .unwrap();
     }
     assert_eq!(active(&b), "M");
     let ev = b
-        .submit(Command::Move { unit: id(&b, "M"), power: "Walk".into(), path: vec![c(2, 1), c(1, 1)], target: None })
+        .submit(Command::Move {
+            unit: id(&b, "M"),
+            power: "Walk".into(),
+            path: vec![c(2, 1), c(1, 1)],
+            target: None,
+        })
         .unwrap()
         .to_vec();
-    let oas = ev.iter().filter(|e| matches!(e, Event::OpportunityAttack { .. })).count();
+    let oas = ev
+        .iter()
+        .filter(|e| matches!(e, Event::OpportunityAttack { .. }))
+        .count();
     assert_eq!(oas, 2);
 }
 
@@ -419,38 +762,74 @@ fn p_19_p_20_every_threatening_enemy_attacks_allies_never() {
 fn p_21_p_28_p_ex_7_disengage_shifts_without_provoking_and_penalises_attacks() {
     // P-21, P-28, P-EX-7, P-GAP-11: Disengage (battle action, round 1 here) → no OA;
     // attacks at disadvantage for the rest of round 1 and all of round 2; none in round 3.
-    let lvl = level((8, 3), &[], vec![unit("A", "Blue", (1, 1), 10, 1, 0, 10), unit("E", "Red", (2, 1), 0, 1, 0, 10)]);
+    let lvl = level(
+        (8, 3),
+        &[],
+        vec![
+            unit("A", "Blue", (1, 1), 10, 1, 0, 10),
+            unit("E", "Red", (2, 1), 0, 1, 0, 10),
+        ],
+    );
     let mut b = battle(&lvl, &[1; 12]);
     skip_movement(&mut b);
     let a = id(&b, "A");
-    let too_far = b.check(&Command::Disengage { unit: a, path: vec![c(0, 1), c(0, 0), c(1, 0)] });
-    assert!(matches!(too_far, Err(CommandError::NotEnoughMovement { .. })));
-    let ev = b.submit(Command::Disengage { unit: a, path: vec![c(0, 1), c(0, 0)] }).unwrap().to_vec();
-    assert!(!ev.iter().any(|e| matches!(e, Event::OpportunityAttack { .. })));
+    let too_far = b.check(&Command::Disengage {
+        unit: a,
+        path: vec![c(0, 1), c(0, 0), c(1, 0)],
+    });
+    assert!(matches!(
+        too_far,
+        Err(CommandError::NotEnoughMovement { .. })
+    ));
+    let ev = b
+        .submit(Command::Disengage {
+            unit: a,
+            path: vec![c(0, 1), c(0, 0)],
+        })
+        .unwrap()
+        .to_vec();
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, Event::OpportunityAttack { .. }))
+    );
     assert_eq!(cell(&b, "A"), c(0, 0));
     let e = id(&b, "E");
     let round_of = |b: &skirmish::engine::Battle| b.turn().round;
     assert_eq!(round_of(&b), 1);
     assert!(conditions(&b, "A").contains(&"Disengaged".to_string()));
     skip_to(&mut b, 2, Stage::Attack);
-    assert!(conditions(&b, "A").contains(&"Disengaged".to_string()), "lasts through round 2");
+    assert!(
+        conditions(&b, "A").contains(&"Disengaged".to_string()),
+        "lasts through round 2"
+    );
     let plan = skirmish::engine::rulesets::phases::attack::plan(b.world(), a, e, false);
     assert_eq!(plan.disadvantage, vec!["attacker disengaged".to_string()]);
     skip_to(&mut b, 3, Stage::Movement);
-    assert!(!conditions(&b, "A").contains(&"Disengaged".to_string()), "gone in round 3");
+    assert!(
+        !conditions(&b, "A").contains(&"Disengaged".to_string()),
+        "gone in round 3"
+    );
 }
 
 #[test]
 fn p_22_battle_actions_offered() {
     // P-22: Attack, Activate Item, Delay, Defend, Disengage.
     let mut a = unit("A", "Blue", (1, 1), 10, 1, 0, 10);
-    a.items = vec![ItemDef { name: "Draught".into(), uses: 1, effect: ItemEffect::Heal("2d4".into()) }];
+    a.items = vec![ItemDef {
+        name: "Draught".into(),
+        uses: 1,
+        effect: ItemEffect::Heal("2d4".into()),
+    }];
     let lvl = level((6, 3), &[], vec![a, unit("E", "Red", (2, 1), 0, 1, 0, 10)]);
     let mut b = battle(&lvl, &[1; 4]);
     skip_movement(&mut b);
     let legal = b.legal_commands();
     assert!(legal.iter().any(|c| matches!(c, Command::Attack { .. })));
-    assert!(legal.iter().any(|c| matches!(c, Command::ActivateItem { .. })));
+    assert!(
+        legal
+            .iter()
+            .any(|c| matches!(c, Command::ActivateItem { .. }))
+    );
     assert!(legal.iter().any(|c| matches!(c, Command::Delay { .. })));
     assert!(legal.iter().any(|c| matches!(c, Command::Defend { .. })));
     assert!(legal.iter().any(|c| matches!(c, Command::Disengage { .. })));
@@ -459,20 +838,48 @@ fn p_22_battle_actions_offered() {
 #[test]
 fn p_23_total_equal_to_def_succeeds() {
     // P-23: 2d6 + ATK ≥ DEF — equal succeeds, one less fails.
-    let mut b = duel(unit("A", "Blue", (1, 1), 10, 1, 2, 10), unit("T", "Red", (2, 1), 0, 1, 0, 10), &[4, 4, 1]);
+    let mut b = duel(
+        unit("A", "Blue", (1, 1), 10, 1, 2, 10),
+        unit("T", "Red", (2, 1), 0, 1, 0, 10),
+        &[4, 4, 1],
+    );
     assert!(attack_summary(&attacks(&attack(&mut b, "A", "T").unwrap())[0]).0);
-    let mut b = duel(unit("A", "Blue", (1, 1), 10, 1, 2, 10), unit("T", "Red", (2, 1), 0, 1, 0, 10), &[4, 3]);
+    let mut b = duel(
+        unit("A", "Blue", (1, 1), 10, 1, 2, 10),
+        unit("T", "Red", (2, 1), 0, 1, 0, 10),
+        &[4, 3],
+    );
     assert!(!attack_summary(&attacks(&attack(&mut b, "A", "T").unwrap())[0]).0);
 }
 
 #[test]
 fn p_24_p_04_p_06_p_08_tier_table_and_caps() {
     // P-24 table: T1vT1 none; T1vT2 1 dis (d12); T1vT3 2 dis (d10); T2vT1 1 adv (d6); T3vT1 2 adv (d8).
-    let cases = [(1, 1, None), (1, 2, Some((12, false))), (1, 3, Some((10, false))), (2, 1, Some((6, true))), (3, 1, Some((8, true))), (2, 3, Some((12, false)))];
+    let cases = [
+        (1, 1, None),
+        (1, 2, Some((12, false))),
+        (1, 3, Some((10, false))),
+        (2, 1, Some((6, true))),
+        (3, 1, Some((8, true))),
+        (2, 3, Some((12, false))),
+    ];
     for (ta, tt, want) in cases {
-        let b = duel(unit("A", "Blue", (1, 1), 10, ta, 0, 10), unit("T", "Red", (2, 1), 0, tt, 0, 10), &[]);
-        let plan = skirmish::engine::rulesets::phases::attack::plan(b.world(), id(&b, "A"), id(&b, "T"), false);
-        assert_eq!(plan.extra_die.map(|x| (x.sides, x.advantage)), want, "T{ta} vs T{tt}");
+        let b = duel(
+            unit("A", "Blue", (1, 1), 10, ta, 0, 10),
+            unit("T", "Red", (2, 1), 0, tt, 0, 10),
+            &[],
+        );
+        let plan = skirmish::engine::rulesets::phases::attack::plan(
+            b.world(),
+            id(&b, "A"),
+            id(&b, "T"),
+            false,
+        );
+        assert_eq!(
+            plan.extra_die.map(|x| (x.sides, x.advantage)),
+            want,
+            "T{ta} vs T{tt}"
+        );
     }
 }
 
@@ -482,18 +889,46 @@ fn p_08_p_09_five_sources_cap_at_d12() {
     let mut lvl = level(
         (10, 3),
         &[],
-        vec![unit("A", "Blue", (1, 1), 10, 3, 0, 10), unit("T", "Red", (9, 1), 0, 1, 0, 10)],
+        vec![
+            unit("A", "Blue", (1, 1), 10, 3, 0, 10),
+            unit("T", "Red", (9, 1), 0, 1, 0, 10),
+        ],
     );
     lvl.sides[1].decisions = DecisionPolicy::Ask;
     let mut b = battle(&lvl, &[1, 1, 1, 1, 1, 1, 12, 1]);
     let red = b.side_id("Red").unwrap();
-    b.submit(Command::Seize { side: red, units: vec![id(&b, "T")] }).unwrap();
+    b.submit(Command::Seize {
+        side: red,
+        units: vec![id(&b, "T")],
+    })
+    .unwrap();
     let t = id(&b, "T");
-    b.submit(Command::Move { unit: t, power: "Run".into(), path: vec![c(8, 1)], target: None }).unwrap();
+    b.submit(Command::Move {
+        unit: t,
+        power: "Run".into(),
+        path: vec![c(8, 1)],
+        target: None,
+    })
+    .unwrap();
     let a = id(&b, "A");
-    b.submit(Command::Move { unit: a, power: "Charge".into(), path: (2..=7).map(|x| c(x, 1)).collect(), target: Some(t) }).unwrap();
+    b.submit(Command::Move {
+        unit: a,
+        power: "Charge".into(),
+        path: (2..=7).map(|x| c(x, 1)).collect(),
+        target: Some(t),
+    })
+    .unwrap();
     let ev = attack(&mut b, "A", "T").unwrap();
-    let Event::AttackRolled { advantage, extra_die, faces, kept, .. } = &attacks(&ev)[0] else { unreachable!() };
+    let Event::AttackRolled {
+        advantage,
+        extra_die,
+        faces,
+        kept,
+        ..
+    } = &attacks(&ev)[0]
+    else {
+        unreachable!()
+    };
     assert_eq!(advantage.len(), 5, "{advantage:?}");
     assert_eq!(extra_die.map(|x| x.sides), Some(12));
     assert_eq!(faces.len(), 3, "only one extra die is rolled");
@@ -506,7 +941,11 @@ fn p_08_p_09_five_sources_cap_at_d12() {
 fn p_25_activate_item_heals_and_uses_up() {
     // P-25: Activate Item: a healing draught (2d4) never heals above max HP.
     let mut a = unit("A", "Blue", (1, 1), 10, 1, 0, 10);
-    a.items = vec![ItemDef { name: "Draught".into(), uses: 1, effect: ItemEffect::Heal("2d4".into()) }];
+    a.items = vec![ItemDef {
+        name: "Draught".into(),
+        uses: 1,
+        effect: ItemEffect::Heal("2d4".into()),
+    }];
     let mut e = unit("E", "Red", (2, 1), 0, 1, 10, 10);
     e.powers = vec![power("Club", 1, false, "1d6", false)];
     let lvl = level((6, 3), &[], vec![a, e]);
@@ -518,11 +957,23 @@ fn p_25_activate_item_heals_and_uses_up() {
     assert_eq!(hp(&b, "A"), 5);
     skip_to(&mut b, 2, Stage::Attack);
     let a = id(&b, "A");
-    b.submit(Command::ActivateItem { unit: a, item: "Draught".into(), target: None }).unwrap();
+    b.submit(Command::ActivateItem {
+        unit: a,
+        item: "Draught".into(),
+        target: None,
+    })
+    .unwrap();
     assert_eq!(hp(&b, "A"), 10, "capped at max HP");
     skip_to(&mut b, 3, Stage::Attack);
-    let again = b.check(&Command::ActivateItem { unit: a, item: "Draught".into(), target: None });
-    assert!(matches!(again, Err(CommandError::Forbidden(_))), "{again:?}");
+    let again = b.check(&Command::ActivateItem {
+        unit: a,
+        item: "Draught".into(),
+        target: None,
+    });
+    assert!(
+        matches!(again, Err(CommandError::Forbidden(_))),
+        "{again:?}"
+    );
 }
 
 #[test]
@@ -540,17 +991,29 @@ fn p_26_p_gap_13_delay_then_act_before_a_later_unit() {
     lvl.sides[0].decisions = DecisionPolicy::Ask;
     let mut b = battle(&lvl, &[1; 6]);
     let blue = b.side_id("Blue").unwrap();
-    b.submit(Command::Seize { side: blue, units: vec![] }).unwrap();
+    b.submit(Command::Seize {
+        side: blue,
+        units: vec![],
+    })
+    .unwrap();
     skip_movement(&mut b);
     let a = id(&b, "A");
     b.submit(Command::Delay { unit: a }).unwrap();
     // Window before B: Blue keeps waiting.
     assert!(matches!(b.awaiting(), Awaiting::Decision(_)));
-    b.submit(Command::ActNow { side: blue, units: vec![] }).unwrap();
+    b.submit(Command::ActNow {
+        side: blue,
+        units: vec![],
+    })
+    .unwrap();
     assert_eq!(active(&b), "B");
     b.submit(Command::EndTurn { unit: id(&b, "B") }).unwrap();
     // Window before C: A acts now.
-    b.submit(Command::ActNow { side: blue, units: vec![a] }).unwrap();
+    b.submit(Command::ActNow {
+        side: blue,
+        units: vec![a],
+    })
+    .unwrap();
     assert_eq!(active(&b), "A");
     let twice = b.check(&Command::Delay { unit: a });
     assert!(matches!(twice, Err(CommandError::AlreadyUsed { .. })));
@@ -561,7 +1024,14 @@ fn p_26_p_gap_13_delay_then_act_before_a_later_unit() {
 #[test]
 fn p_gap_13_held_unit_acts_at_end_of_phase() {
     // P-GAP-13: a held unit that never declares acts at the end of the Battle Phase.
-    let lvl = level((8, 3), &[], vec![unit("A", "Blue", (0, 0), 10, 1, 0, 10), unit("B", "Red", (7, 0), 0, 1, 0, 10)]);
+    let lvl = level(
+        (8, 3),
+        &[],
+        vec![
+            unit("A", "Blue", (0, 0), 10, 1, 0, 10),
+            unit("B", "Red", (7, 0), 0, 1, 0, 10),
+        ],
+    );
     let mut b = battle(&lvl, &[1; 4]);
     skip_movement(&mut b);
     b.submit(Command::Delay { unit: id(&b, "A") }).unwrap();
@@ -574,8 +1044,20 @@ fn p_gap_13_held_unit_acts_at_end_of_phase() {
 #[test]
 fn p_27_p_gap_10_defend_lasts_until_own_next_battle_turn_covering_oas() {
     // P-27, P-GAP-10: Defend in round 1 still protects against an OA in round 2's movement.
-    let lvl = level((8, 3), &[], vec![unit("D", "Blue", (1, 1), 10, 1, 0, 10), unit("E", "Red", (2, 1), 0, 1, 0, 30)]);
-    let mut b = battle(&lvl, &[1, 1, 1, 1, /* round 2 */ 1, 1, 1, 1, /* OA by E */ 1, 1, 12]);
+    let lvl = level(
+        (8, 3),
+        &[],
+        vec![
+            unit("D", "Blue", (1, 1), 10, 1, 0, 10),
+            unit("E", "Red", (2, 1), 0, 1, 0, 30),
+        ],
+    );
+    let mut b = battle(
+        &lvl,
+        &[
+            1, 1, 1, 1, /* round 2 */ 1, 1, 1, 1, /* OA by E */ 1, 1, 12,
+        ],
+    );
     skip_movement(&mut b);
     b.submit(Command::Defend { unit: id(&b, "D") }).unwrap();
     b.submit(Command::EndTurn { unit: id(&b, "E") }).unwrap();
@@ -584,29 +1066,64 @@ fn p_27_p_gap_10_defend_lasts_until_own_next_battle_turn_covering_oas() {
     // on... instead D moves away and E's OA has disadvantage (D is Defending).
     b.submit(Command::EndTurn { unit: id(&b, "E") }).unwrap();
     let ev = b
-        .submit(Command::Move { unit: id(&b, "D"), power: "Walk".into(), path: vec![c(0, 1)], target: None })
+        .submit(Command::Move {
+            unit: id(&b, "D"),
+            power: "Walk".into(),
+            path: vec![c(0, 1)],
+            target: None,
+        })
         .unwrap()
         .to_vec();
     let (_, kept, _, die) = attack_summary(&attacks(&ev)[0]);
-    assert_eq!(die, Some(12), "OA against a Defending unit: 1 disadvantage source");
+    assert_eq!(
+        die,
+        Some(12),
+        "OA against a Defending unit: 1 disadvantage source"
+    );
     assert_eq!(kept, vec![1, 1]);
     skip_movement(&mut b);
-    assert!(!conditions(&b, "D").contains(&"Defending".to_string()), "ends when D's battle turn starts");
+    assert!(
+        !conditions(&b, "D").contains(&"Defending".to_string()),
+        "ends when D's battle turn starts"
+    );
 }
 
 #[test]
 fn p_15_seized_unit_grants_advantage_to_opportunity_attacks() {
     // P-15: "every attack against the Knight until the end of the round (OAs included)".
-    let mut lvl = level((8, 3), &[], vec![unit("K", "Blue", (1, 1), 0, 1, 0, 10), unit("E", "Red", (2, 1), 10, 1, 0, 30)]);
+    let mut lvl = level(
+        (8, 3),
+        &[],
+        vec![
+            unit("K", "Blue", (1, 1), 0, 1, 0, 10),
+            unit("E", "Red", (2, 1), 10, 1, 0, 30),
+        ],
+    );
     lvl.sides[0].decisions = DecisionPolicy::Ask;
     let mut b = battle(&lvl, &[1, 1, 1, 1, /* OA */ 1, 1, 6, 1]);
     let blue = b.side_id("Blue").unwrap();
-    b.submit(Command::Seize { side: blue, units: vec![id(&b, "K")] }).unwrap();
+    b.submit(Command::Seize {
+        side: blue,
+        units: vec![id(&b, "K")],
+    })
+    .unwrap();
     let ev = b
-        .submit(Command::Move { unit: id(&b, "K"), power: "Walk".into(), path: vec![c(0, 1)], target: None })
+        .submit(Command::Move {
+            unit: id(&b, "K"),
+            power: "Walk".into(),
+            path: vec![c(0, 1)],
+            target: None,
+        })
         .unwrap()
         .to_vec();
-    let Event::AttackRolled { advantage, extra_die, .. } = &attacks(&ev)[0] else { panic!("OA expected") };
+    let Event::AttackRolled {
+        advantage,
+        extra_die,
+        ..
+    } = &attacks(&ev)[0]
+    else {
+        panic!("OA expected")
+    };
     assert_eq!(advantage, &vec!["target seized the initiative".to_string()]);
     assert_eq!(extra_die.map(|x| x.sides), Some(6));
 }
@@ -621,13 +1138,20 @@ fn p_gap_05_defeat_at_zero_hp_ends_the_battle() {
     let ev = attack(&mut b, "A", "T").unwrap();
     assert!(ev.iter().any(|e| matches!(e, Event::Defeated { .. })));
     assert!(matches!(b.awaiting(), Awaiting::Over(Some(_))));
-    assert!(matches!(b.submit(Command::EndTurn { unit: id(&b, "A") }), Err(CommandError::BattleOver)));
+    assert!(matches!(
+        b.submit(Command::EndTurn { unit: id(&b, "A") }),
+        Err(CommandError::BattleOver)
+    ));
 }
 
 #[test]
 fn p_gap_06_natural_twelve_is_not_special() {
     // P-GAP-06: no criticals — 6+6 against an unreachable DEF still misses.
-    let mut b = duel(unit("A", "Blue", (1, 1), 10, 1, 0, 10), unit("T", "Red", (2, 1), 0, 1, 0, 20), &[6, 6]);
+    let mut b = duel(
+        unit("A", "Blue", (1, 1), 10, 1, 0, 10),
+        unit("T", "Red", (2, 1), 0, 1, 0, 20),
+        &[6, 6],
+    );
     assert!(!attack_summary(&attacks(&attack(&mut b, "A", "T").unwrap())[0]).0);
 }
 
@@ -635,50 +1159,144 @@ fn p_gap_06_natural_twelve_is_not_special() {
 fn p_gap_16_ranged_power_needs_range_and_line_of_sight() {
     // P-GAP-16: melee reach 1; ranged 10 squares with line of sight.
     let mut a = unit("A", "Blue", (0, 1), 10, 1, 0, 10);
-    a.powers = vec![power("Bow", 10, true, "1d8", false), power("Dagger", 1, false, "1d4", false)];
-    let lvl = level((12, 3), &["............", "....#.......", "............"], vec![a, unit("T", "Red", (8, 1), 0, 1, 0, 10), unit("U", "Red", (11, 0), 1, 1, 0, 10)]);
+    a.powers = vec![
+        power("Bow", 10, true, "1d8", false),
+        power("Dagger", 1, false, "1d4", false),
+    ];
+    let lvl = level(
+        (12, 3),
+        &["............", "....#.......", "............"],
+        vec![
+            a,
+            unit("T", "Red", (8, 1), 0, 1, 0, 10),
+            unit("U", "Red", (11, 0), 1, 1, 0, 10),
+        ],
+    );
     let mut b = battle(&lvl, &[1; 6]);
     skip_movement(&mut b);
     let (a, t, u) = (id(&b, "A"), id(&b, "T"), id(&b, "U"));
-    let blocked = b.check(&Command::Attack { unit: a, target: t, power: Some("Bow".into()) });
-    assert!(matches!(blocked, Err(CommandError::OutOfReach(_))), "wall at (4,1): {blocked:?}");
-    let far = b.check(&Command::Attack { unit: a, target: u, power: Some("Bow".into()) });
-    assert!(matches!(far, Err(CommandError::OutOfReach(_))), "11 squares: {far:?}");
-    let melee = b.check(&Command::Attack { unit: a, target: t, power: Some("Dagger".into()) });
+    let blocked = b.check(&Command::Attack {
+        unit: a,
+        target: t,
+        power: Some("Bow".into()),
+    });
+    assert!(
+        matches!(blocked, Err(CommandError::OutOfReach(_))),
+        "wall at (4,1): {blocked:?}"
+    );
+    let far = b.check(&Command::Attack {
+        unit: a,
+        target: u,
+        power: Some("Bow".into()),
+    });
+    assert!(
+        matches!(far, Err(CommandError::OutOfReach(_))),
+        "11 squares: {far:?}"
+    );
+    let melee = b.check(&Command::Attack {
+        unit: a,
+        target: t,
+        power: Some("Dagger".into()),
+    });
     assert!(matches!(melee, Err(CommandError::OutOfReach(_))));
 }
 
 #[test]
 fn p_01_units_need_their_stats() {
     // P-01: a unit without ATK is refused by the level checks.
-    let mut lvl = level((6, 3), &[], vec![unit("A", "Blue", (0, 0), 0, 1, 0, 10), unit("B", "Red", (5, 2), 0, 1, 0, 10)]);
+    let mut lvl = level(
+        (6, 3),
+        &[],
+        vec![
+            unit("A", "Blue", (0, 0), 0, 1, 0, 10),
+            unit("B", "Red", (5, 2), 0, 1, 0, 10),
+        ],
+    );
     lvl.units[0].stats.remove("ATK");
     let text = skirmish::level::to_ron_string(&lvl);
     let problems = skirmish::level::load_str(&text, "x.ron").unwrap_err();
-    assert!(problems.iter().any(|p| p.message.contains("ATK")), "{problems:?}");
+    assert!(
+        problems.iter().any(|p| p.message.contains("ATK")),
+        "{problems:?}"
+    );
 }
 
 #[test]
 fn illegal_commands_say_why() {
-    let lvl = level((8, 3), &[], vec![unit("A", "Blue", (0, 0), 10, 1, 0, 10), unit("B", "Red", (7, 2), 0, 1, 0, 10)]);
+    let lvl = level(
+        (8, 3),
+        &[],
+        vec![
+            unit("A", "Blue", (0, 0), 10, 1, 0, 10),
+            unit("B", "Red", (7, 2), 0, 1, 0, 10),
+        ],
+    );
     let mut b = battle(&lvl, &[1; 4]);
     let (a, bb) = (id(&b, "A"), id(&b, "B"));
     // B moves first (lower initiative).
     let not_turn = b.submit(Command::EndTurn { unit: a });
     assert!(matches!(not_turn, Err(CommandError::NotYourTurn { .. })));
-    let wrong_stage = b.check(&Command::Attack { unit: bb, target: a, power: None });
+    let wrong_stage = b.check(&Command::Attack {
+        unit: bb,
+        target: a,
+        power: None,
+    });
     assert!(matches!(wrong_stage, Err(CommandError::WrongStage(_))));
-    let wall = b.check(&Command::Move { unit: bb, power: "Walk".into(), path: vec![c(5, 2)], target: None });
-    assert!(matches!(wall, Err(CommandError::PathBlocked(_))), "not adjacent: {wall:?}");
+    let wall = b.check(&Command::Move {
+        unit: bb,
+        power: "Walk".into(),
+        path: vec![c(5, 2)],
+        target: None,
+    });
+    assert!(
+        matches!(wall, Err(CommandError::PathBlocked(_))),
+        "not adjacent: {wall:?}"
+    );
     let no_unit = b.submit(Command::EndTurn { unit: UnitId(99) });
     assert!(matches!(no_unit, Err(CommandError::NoSuchUnit(99))));
 }
 
 #[test]
 fn dice_running_out_is_an_error_not_a_panic() {
-    let lvl = level((6, 3), &[], vec![unit("A", "Blue", (1, 1), 10, 1, 0, 10), unit("T", "Red", (2, 1), 0, 1, 0, 10)]);
+    let lvl = level(
+        (6, 3),
+        &[],
+        vec![
+            unit("A", "Blue", (1, 1), 10, 1, 0, 10),
+            unit("T", "Red", (2, 1), 0, 1, 0, 10),
+        ],
+    );
     let mut b = battle(&lvl, &[1, 1, 1, 1]);
     skip_movement(&mut b);
     let r = attack(&mut b, "A", "T");
     assert!(matches!(r, Err(CommandError::Dice(_))), "{r:?}");
+}
+
+#[test]
+fn p_18_p_gap_08_slowed_on_an_allys_square_steps_back() {
+    // P-18, P-GAP-08: a mover Slowed while passing through an ally cannot stop on the
+    // ally's square; it ends on the last square it could have stopped on.
+    let mut e = unit("E", "Red", (3, 0), 5, 1, 10, 30);
+    e.powers = vec![slowing_power()];
+    let lvl = level(
+        (10, 3),
+        &[],
+        vec![
+            unit("M", "Blue", (5, 1), 0, 1, 0, 10),
+            unit("P", "Blue", (4, 1), 6, 1, 0, 10),
+            e,
+        ],
+    );
+    let mut b = battle(&lvl, &[1, 1, 1, 1, 1, 1, /* OA hits */ 6, 6, 1]);
+    assert_eq!(active(&b), "M");
+    let m = id(&b, "M");
+    b.submit(Command::Move {
+        unit: m,
+        power: "Walk".into(),
+        path: vec![c(4, 1), c(3, 1)],
+        target: None,
+    })
+    .unwrap();
+    assert_eq!(cell(&b, "M"), c(5, 1));
+    assert_eq!(cell(&b, "P"), c(4, 1));
 }

@@ -47,7 +47,8 @@ fn play(level: &Level, seed: u64, choices: &[usize]) -> (Vec<Command>, String) {
             break;
         }
         let cmd = legal[pick % legal.len()].clone();
-        b.submit(cmd.clone()).unwrap_or_else(|e| panic!("legal command {cmd:?} refused: {e}"));
+        b.submit(cmd.clone())
+            .unwrap_or_else(|e| panic!("legal command {cmd:?} refused: {e}"));
         submitted.push(cmd);
         check_invariants(&b);
     }

@@ -30,6 +30,7 @@ pub enum Command {
     /// Exact distribution of a dice expression, e.g. `2d6+1d8kh2+3`.
     Dice {
         /// The expression (see README, "Dice expressions").
+        #[arg(allow_hyphen_values = true)]
         expr: String,
         /// Print one JSON object instead of a table.
         #[arg(long)]

@@ -17,14 +17,15 @@ pub fn run(file: &Path, json: bool) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let (run, error) = match script::run(&scenario, &level) {
-        Ok(run) => (Some(run), None),
-        Err((run, e)) => (run, Some(e)),
+    let run = match script::run(&scenario, &level) {
+        Ok(run) => run,
+        Err(e) => {
+            eprintln!("{}: {e}", file.display());
+            return ExitCode::FAILURE;
+        }
     };
-    if let Some(run) = &run {
-        print_run(run, json);
-    }
-    match error {
+    print_run(&run, json);
+    match &run.error {
         Some(e) => {
             eprintln!("{}: {e}", file.display());
             ExitCode::FAILURE
@@ -39,7 +40,8 @@ fn print_run(run: &Run, json: bool) {
         for line in script::json_lines(run) {
             println!("{line}");
         }
-        let final_state = serde_json::json!({ "final": battle.units(), "waiting_for": waiting(run) });
+        let final_state =
+            serde_json::json!({ "final": battle.units(), "waiting_for": waiting(run) });
         println!("{final_state}");
         return;
     }
@@ -54,9 +56,16 @@ fn print_run(run: &Run, json: bool) {
     }
     println!();
     println!("Final state (round {}):", battle.turn().round);
-    println!("  {:<14} {:<8} {:>8} {:>8}  conditions", "unit", "side", "cell", "hp");
+    println!(
+        "  {:<14} {:<8} {:>8} {:>8}  conditions",
+        "unit", "side", "cell", "hp"
+    );
     for u in battle.units() {
-        let hp = if u.defeated { "defeated".to_string() } else { format!("{}/{}", u.hp, u.max_hp) };
+        let hp = if u.defeated {
+            "defeated".to_string()
+        } else {
+            format!("{}/{}", u.hp, u.max_hp)
+        };
         println!(
             "  {:<14} {:<8} {:>8} {:>8}  {}",
             u.name,
@@ -72,7 +81,9 @@ fn print_run(run: &Run, json: bool) {
 fn waiting(run: &Run) -> String {
     let b = &run.battle;
     match b.awaiting() {
-        Awaiting::Unit(u, stage) => format!("{}'s turn in the {}", b.unit_name(u), stage_name(stage)),
+        Awaiting::Unit(u, stage) => {
+            format!("{}'s turn in the {}", b.unit_name(u), stage_name(stage))
+        }
         Awaiting::Decision(d) => format!("{} to decide: {:?}", b.side_name(d.side), d.kind),
         Awaiting::Over(Some(w)) => format!("nothing: {} won", b.side_name(w)),
         Awaiting::Over(None) => "nothing: the battle is over".to_string(),

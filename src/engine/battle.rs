@@ -221,12 +221,16 @@ pub fn name(world: &World, unit: UnitId) -> String {
 
 /// Side of a unit.
 pub fn side_of(world: &World, unit: UnitId) -> SideId {
-    world.get::<Unit>(entity(world, unit)).map_or(SideId(u32::MAX), |u| u.side)
+    world
+        .get::<Unit>(entity(world, unit))
+        .map_or(SideId(u32::MAX), |u| u.side)
 }
 
 /// Cell of a unit.
 pub fn cell_of(world: &World, unit: UnitId) -> Cell {
-    world.get::<Position>(entity(world, unit)).map_or(Cell::default(), |p| p.0)
+    world
+        .get::<Position>(entity(world, unit))
+        .map_or(Cell::default(), |p| p.0)
 }
 
 /// Whether a unit is still in play.
@@ -280,7 +284,13 @@ pub fn check_victory(world: &mut World) -> bool {
         1 => Some(standing[0]),
         _ => return false,
     };
-    emit(world, Event::BattleEnded { winner, rounds: round });
+    emit(
+        world,
+        Event::BattleEnded {
+            winner,
+            rounds: round,
+        },
+    );
     true
 }
 
@@ -289,7 +299,13 @@ pub fn check_round_limit(world: &mut World) -> bool {
     let round = world.resource::<TurnState>().round;
     match world.resource::<VictoryRule>().0.max_rounds {
         Some(max) if round >= max => {
-            emit(world, Event::BattleEnded { winner: None, rounds: round });
+            emit(
+                world,
+                Event::BattleEnded {
+                    winner: None,
+                    rounds: round,
+                },
+            );
             true
         }
         _ => false,
@@ -464,7 +480,10 @@ impl Battle {
         let ids = (0..n).map(UnitId);
         ids.clone()
             .find(|&u| name(world, u) == unit_name)
-            .or_else(|| ids.into_iter().find(|&u| name(world, u).eq_ignore_ascii_case(unit_name)))
+            .or_else(|| {
+                ids.into_iter()
+                    .find(|&u| name(world, u).eq_ignore_ascii_case(unit_name))
+            })
     }
 
     /// The id of the side with this name (case-insensitive).
@@ -492,8 +511,18 @@ impl Battle {
     }
 
     /// Sets how a side answers optional decisions.
-    pub fn set_decision_policy(&mut self, side: SideId, policy: DecisionPolicy) -> Result<(), CommandError> {
-        if let Some(s) = self.app.world_mut().resource_mut::<Sides>().0.get_mut(side.0 as usize) {
+    pub fn set_decision_policy(
+        &mut self,
+        side: SideId,
+        policy: DecisionPolicy,
+    ) -> Result<(), CommandError> {
+        if let Some(s) = self
+            .app
+            .world_mut()
+            .resource_mut::<Sides>()
+            .0
+            .get_mut(side.0 as usize)
+        {
             s.decisions = policy;
         }
         self.advance()

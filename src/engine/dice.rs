@@ -82,10 +82,9 @@ impl Dice {
         match &mut self.source {
             Source::Seeded(rng) => Ok(rng.random_range(1..=sides.max(1))),
             Source::Scripted { faces, used } => {
-                let face = faces.pop_front().ok_or(DiceError::Exhausted {
-                    sides,
-                    used: *used,
-                })?;
+                let face = faces
+                    .pop_front()
+                    .ok_or(DiceError::Exhausted { sides, used: *used })?;
                 *used += 1;
                 if face == 0 || face > sides {
                     return Err(DiceError::FaceOutOfRange {

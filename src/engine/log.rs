@@ -31,21 +31,59 @@ pub fn describe(world: &World, event: &Event) -> String {
             .get(s.0 as usize)
             .map_or_else(|| format!("side #{}", s.0), |s| s.name.clone())
     };
-    let list = |us: &[UnitId]| us.iter().map(|u| name(world, *u)).collect::<Vec<_>>().join(", ");
+    let list = |us: &[UnitId]| {
+        us.iter()
+            .map(|u| name(world, *u))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     match event {
         Event::RoundStarted { round } => format!("=== Round {round} ==="),
         Event::StageStarted { stage } => format!("-- {} --", stage_name(*stage)),
-        Event::InitiativeRolled { unit, faces: f, modifier, total } => {
-            format!("{} rolls initiative {} {modifier:+} = {total}", n(unit), faces(f))
+        Event::InitiativeRolled {
+            unit,
+            faces: f,
+            modifier,
+            total,
+        } => {
+            format!(
+                "{} rolls initiative {} {modifier:+} = {total}",
+                n(unit),
+                faces(f)
+            )
         }
         Event::TieBreakRolled { unit, face } => format!("{} rolls {face} to break a tie", n(unit)),
-        Event::OrderSet { stage, order } => format!("{} order: {}", stage_name(*stage), list(order)),
-        Event::Seized { unit } => format!("{} seizes the initiative: moves first, battles last, grants advantage", n(unit)),
-        Event::TurnStarted { unit, stage } => format!("{}'s turn ({})", n(unit), stage_name(*stage)),
-        Event::MovementPowerUsed { unit, power, budget } => format!("{} uses {power} (up to {budget} squares)", n(unit)),
-        Event::Moved { unit, from, to, cost } => format!("{} moves {from} -> {to} (cost {cost})", n(unit)),
-        Event::OpportunityAttack { attacker, mover, cell } => {
-            format!("{} leaves {cell} threatened by {}: opportunity attack!", n(mover), n(attacker))
+        Event::OrderSet { stage, order } => {
+            format!("{} order: {}", stage_name(*stage), list(order))
+        }
+        Event::Seized { unit } => format!(
+            "{} seizes the initiative: moves first, battles last, grants advantage",
+            n(unit)
+        ),
+        Event::TurnStarted { unit, stage } => {
+            format!("{}'s turn ({})", n(unit), stage_name(*stage))
+        }
+        Event::MovementPowerUsed {
+            unit,
+            power,
+            budget,
+        } => format!("{} uses {power} (up to {budget} squares)", n(unit)),
+        Event::Moved {
+            unit,
+            from,
+            to,
+            cost,
+        } => format!("{} moves {from} -> {to} (cost {cost})", n(unit)),
+        Event::OpportunityAttack {
+            attacker,
+            mover,
+            cell,
+        } => {
+            format!(
+                "{} leaves {cell} threatened by {}: opportunity attack!",
+                n(mover),
+                n(attacker)
+            )
         }
         Event::MovementStopped { unit, reason } => format!("{} stops: {reason}", n(unit)),
         Event::AttackRolled {
@@ -64,10 +102,18 @@ pub fn describe(world: &World, event: &Event) -> String {
         } => {
             let mut s = format!("{} attacks {} with {power}: ", n(attacker), n(target));
             if let Some(x) = extra_die {
-                let how = if x.advantage { "advantage" } else { "disadvantage" };
+                let how = if x.advantage {
+                    "advantage"
+                } else {
+                    "disadvantage"
+                };
                 s += &format!("{how} d{} [", x.sides);
-                let srcs: Vec<&String> = advantage.iter().map(|a| a).chain(disadvantage).collect();
-                s += &srcs.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("; ");
+                let srcs: Vec<&String> = advantage.iter().chain(disadvantage).collect();
+                s += &srcs
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join("; ");
                 s += "], ";
             } else if !advantage.is_empty() || !disadvantage.is_empty() {
                 s += "advantage and disadvantage cancel, ";
@@ -80,25 +126,57 @@ pub fn describe(world: &World, event: &Event) -> String {
             );
             s
         }
-        Event::Damaged { unit, faces: f, amount, hp } => {
+        Event::Damaged {
+            unit,
+            faces: f,
+            amount,
+            hp,
+        } => {
             format!("{} takes {amount} damage {} -> {hp} HP", n(unit), faces(f))
         }
-        Event::Healed { unit, faces: f, amount, hp } => format!("{} heals {amount} {} -> {hp} HP", n(unit), faces(f)),
+        Event::Healed {
+            unit,
+            faces: f,
+            amount,
+            hp,
+        } => format!("{} heals {amount} {} -> {hp} HP", n(unit), faces(f)),
         Event::Defeated { unit } => format!("{} is defeated!", n(unit)),
         Event::ConditionAdded { unit, condition } => format!("{} is now {condition}", n(unit)),
-        Event::ConditionRemoved { unit, name: c, reason } => format!("{} is no longer {c}: {reason}", n(unit)),
-        Event::SaveRolled { unit, bearer, condition, faces: f, total, target, success } => {
+        Event::ConditionRemoved {
+            unit,
+            name: c,
+            reason,
+        } => format!("{} is no longer {c}: {reason}", n(unit)),
+        Event::SaveRolled {
+            unit,
+            bearer,
+            condition,
+            faces: f,
+            total,
+            target,
+            success,
+        } => {
             let what = if unit == bearer {
                 format!("{} saves against {condition}", n(unit))
             } else {
                 format!("{} sustains {condition} on {}", n(unit), n(bearer))
             };
-            format!("{what}: {} = {total} vs {target}+: {}", faces(f), if *success { "success" } else { "failure" })
+            format!(
+                "{what}: {} = {total} vs {target}+: {}",
+                faces(f),
+                if *success { "success" } else { "failure" }
+            )
         }
-        Event::Defended { unit } => format!("{} defends: attacks against it have disadvantage", n(unit)),
+        Event::Defended { unit } => {
+            format!("{} defends: attacks against it have disadvantage", n(unit))
+        }
         Event::Delayed { unit } => format!("{} delays", n(unit)),
         Event::ActedFromDelay { unit } => format!("{} acts from its delay", n(unit)),
-        Event::ItemUsed { unit, item, uses_left } => format!("{} uses {item} ({uses_left} left)", n(unit)),
+        Event::ItemUsed {
+            unit,
+            item,
+            uses_left,
+        } => format!("{} uses {item} ({uses_left} left)", n(unit)),
         Event::TurnEnded { unit } => format!("{} ends its turn", n(unit)),
         Event::BattleEnded { winner, rounds } => match winner {
             Some(s) => format!("*** {} wins after {rounds} round(s) ***", side(s)),

@@ -1,16 +1,16 @@
 //! The headless battle engine: board, dice, odds, units, commands, events and the
 //! rulesets, on bevy_app + bevy_ecs only (no window).
 
-pub mod board;
-pub mod dice;
-pub mod odds;
-pub mod rulesets;
 pub mod battle;
+pub mod board;
 pub mod command;
 pub mod conditions;
 pub mod decision;
+pub mod dice;
 pub mod event;
 pub mod log;
+pub mod odds;
+pub mod rulesets;
 pub mod units;
 
 pub use battle::{Awaiting, Battle};

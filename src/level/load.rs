@@ -1,8 +1,25 @@
 //! Reading and writing level files.
+//!
+//! [`load_str`] parses with `ron` and then runs [`validate`]; every problem comes
+//! back as a [`Problem`] at `file:line:col`. `ron` reports positions only for syntax
+//! errors, so semantic problems are placed by a small locator over the source text
+//! (it understands RON's structure, strings and comments) that follows each issue's
+//! [`PathStep`]s to the exact field, map key or terrain character.
+//!
+//! [`save_atomic`] never leaves a half-written level: it writes a temporary file in
+//! the same directory, syncs it, keeps the previous file as `<name>.bak`, and renames
+//! the temporary file over the target.
 
-use std::path::Path;
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::schema::Level;
+use ron::extensions::Extensions;
+use ron::ser::PrettyConfig;
+
+use super::schema::{Level, UnitDef};
+use super::validate::{self, PathStep, Where};
 
 /// One problem found in a file, with where it is (1-based line and column).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,30 +34,1121 @@ pub struct Problem {
     pub message: String,
 }
 
+impl Problem {
+    fn new(file: &str, (line, col): (usize, usize), message: impl Into<String>) -> Self {
+        // One problem, one line: `skirmish check` output is read by tools.
+        let message: String = message.into();
+        let message = message.replace(['\n', '\r'], " ");
+        Self {
+            file: file.to_string(),
+            line,
+            col,
+            message,
+        }
+    }
+}
+
 impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}:{}: {}", self.file, self.line, self.col, self.message)
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file, self.line, self.col, self.message
+        )
     }
+}
+
+/// The `ron` options levels are read with: standard RON, plus `implicit_some` so
+/// `seed: 42` works as well as `seed: Some(42)`.
+fn read_options() -> ron::Options {
+    ron::Options::default().with_default_extension(Extensions::IMPLICIT_SOME)
 }
 
 /// Parses and validates level text; `file` is only used in the problems' locations.
 pub fn load_str(text: &str, file: &str) -> Result<Level, Vec<Problem>> {
-    todo!("{text} {file}")
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let level: Level = match read_options().from_str(text) {
+        Ok(level) => level,
+        Err(e) => {
+            let at = (e.span.start.line.max(1), e.span.start.col.max(1));
+            return Err(vec![Problem::new(file, at, describe_ron_error(&e.code))]);
+        }
+    };
+    let issues = validate::validate(&level);
+    if issues.is_empty() {
+        return Ok(level);
+    }
+    let tree = cst::parse(text);
+    let mut problems: Vec<Problem> = issues
+        .into_iter()
+        .map(|issue| {
+            let at = tree
+                .as_ref()
+                .and_then(|t| t.locate(&issue.at.path()))
+                .and_then(|offset| line_col(text, offset))
+                .unwrap_or((1, 1));
+            Problem::new(file, at, issue.message)
+        })
+        .collect();
+    problems.sort_by_key(|p| (p.line, p.col));
+    Err(problems)
 }
 
 /// Reads, parses and validates a level file.
 pub fn load_file(path: &Path) -> Result<Level, Vec<Problem>> {
-    todo!("{path:?}")
+    let file = path.display().to_string();
+    match fs::read_to_string(path) {
+        Ok(text) => load_str(&text, &file),
+        Err(e) => Err(vec![Problem::new(
+            &file,
+            (1, 1),
+            format!("cannot read: {e}"),
+        )]),
+    }
+}
+
+/// The 1-based `(line, column)` of a place in level text, following the same rules
+/// as the problems [`load_str`] reports; `None` if the text does not have that place
+/// (or is not well-formed RON).
+pub fn locate(text: &str, at: &Where) -> Option<(usize, usize)> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let offset = cst::parse(text)?.locate(&at.path())?;
+    line_col(text, offset)
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+fn line_col(text: &str, offset: usize) -> Option<(usize, usize)> {
+    let before = text.get(..offset)?;
+    let line = 1 + before.matches('\n').count();
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let col = 1 + before[line_start..].chars().count();
+    Some((line, col))
+}
+
+/// A friendlier message for a `ron` error: what was wrong and what was expected.
+fn describe_ron_error(code: &ron::Error) -> String {
+    use ron::Error as E;
+    fn what(outer: &Option<String>) -> String {
+        match outer.as_deref() {
+            Some("Level") => "the level".into(),
+            Some("SideDef") => "a side".into(),
+            Some("UnitDef") => "a unit".into(),
+            Some("PowerDef") => "a power".into(),
+            Some("EffectDef") => "an on_hit effect".into(),
+            Some("ItemDef") => "an item".into(),
+            Some("Victory") => "victory".into(),
+            Some(other) => format!("`{other}`"),
+            None => "this struct".into(),
+        }
+    }
+    fn list(names: &[&str]) -> String {
+        names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+    match code {
+        E::MissingStructField { field, outer } => {
+            format!("missing field `{field}` in {}; it is required", what(outer))
+        }
+        E::NoSuchStructField {
+            expected,
+            found,
+            outer,
+        } => format!(
+            "unknown field `{found}` in {}; expected one of: {}",
+            what(outer),
+            list(expected)
+        ),
+        E::DuplicateStructField { field, outer } => {
+            format!(
+                "field `{field}` given twice in {}; expected it once",
+                what(outer)
+            )
+        }
+        E::NoSuchEnumVariant {
+            expected,
+            found,
+            outer,
+        } => {
+            let of = outer
+                .as_deref()
+                .map(|o| format!(" for {o}"))
+                .unwrap_or_default();
+            format!(
+                "unknown variant `{found}`{of}; expected one of: {}",
+                list(expected)
+            )
+        }
+        E::ExpectedComma => {
+            "syntax error: expected `,` between items (or a closing bracket)".into()
+        }
+        E::Eof => "syntax error: unexpected end of file; expected the level to go on \
+                   (an unclosed bracket or string?)"
+            .into(),
+        E::TrailingCharacters => {
+            "syntax error: unexpected text after the end of the level; expected nothing more".into()
+        }
+        E::UnclosedBlockComment => "syntax error: unclosed `/*` comment; expected `*/`".into(),
+        E::IntegerOutOfBounds => {
+            "number out of range for this field (negative or too large?)".into()
+        }
+        E::Message(m) => m.clone(),
+        other => {
+            let syntax = matches!(
+                other,
+                E::UnexpectedChar(_)
+                    | E::ExpectedArrayEnd
+                    | E::ExpectedMapEnd
+                    | E::ExpectedMapColon
+                    | E::ExpectedStructLikeEnd
+                    | E::ExpectedOptionEnd
+                    | E::ExpectedStringEnd
+                    | E::ExpectedAttributeEnd
+                    | E::InvalidEscape(_)
+            );
+            let text = other.to_string();
+            let mut chars = text.chars();
+            let lowered: String = match chars.next() {
+                Some(first) => first.to_lowercase().chain(chars).collect(),
+                None => text,
+            };
+            if syntax {
+                format!("syntax error: {lowered}")
+            } else {
+                lowered
+            }
+        }
+    }
 }
 
 /// The level as readable, diff-friendly RON (stable field order, terrain as rows).
+///
+/// Fields come in the schema's order. The level, its lists and each unit are
+/// spread over lines, one terrain row, side, unit field, power, item or rules entry
+/// per line; small values (a side, a unit's stats, a power) stay on one line. The
+/// text parses back to an equal level. In the practically impossible case that
+/// serializing fails, the text is a RON comment saying so, which does not load;
+/// [`save_atomic`] refuses to write it.
 pub fn to_ron_string(level: &Level) -> String {
-    todo!("{level:?}")
+    try_to_ron_string(level).unwrap_or_else(|e| format!("// cannot write this level: {e}\n"))
+}
+
+/// Like [`to_ron_string`], but returns the serializer's error if there is one.
+pub fn try_to_ron_string(level: &Level) -> Result<String, ron::Error> {
+    let text = layout(level)?;
+    // The hand-made layout must read back as the same level; if it ever does not,
+    // fall back to ron's own pretty printer.
+    if read_options()
+        .from_str::<Level>(&text)
+        .is_ok_and(|back| back == *level)
+    {
+        return Ok(text);
+    }
+    let config = PrettyConfig::new()
+        .depth_limit(3)
+        .new_line("\n")
+        .struct_names(false);
+    let mut text = ron::ser::to_string_pretty(level, config)?;
+    text.push('\n');
+    Ok(text)
+}
+
+/// One value as one line of RON: `(name: "Bow", range: 8, ...)`.
+fn compact<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, ron::Error> {
+    let config = PrettyConfig::new().depth_limit(0).struct_names(false);
+    ron::ser::to_string_pretty(value, config)
+}
+
+/// Lines of RON at an indentation.
+#[derive(Default)]
+struct Lines {
+    text: String,
+    indent: usize,
+}
+
+impl Lines {
+    fn line(&mut self, line: &str) {
+        for _ in 0..self.indent {
+            self.text.push_str("    ");
+        }
+        self.text.push_str(line);
+        self.text.push('\n');
+    }
+
+    fn open(&mut self, line: &str) {
+        self.line(line);
+        self.indent += 1;
+    }
+
+    fn close(&mut self, line: &str) {
+        self.indent = self.indent.saturating_sub(1);
+        self.line(line);
+    }
+
+    fn field<T: serde::Serialize + ?Sized>(&mut self, key: &str, value: &T) -> ron::Result<()> {
+        self.line(&format!("{key}: {},", compact(value)?));
+        Ok(())
+    }
+
+    /// `key: [` one compact item per line `],` (or `key: [],`).
+    fn list<T: serde::Serialize>(&mut self, key: &str, items: &[T]) -> ron::Result<()> {
+        if items.is_empty() {
+            self.line(&format!("{key}: [],"));
+            return Ok(());
+        }
+        self.open(&format!("{key}: ["));
+        for item in items {
+            self.line(&format!("{},", compact(item)?));
+        }
+        self.close("],");
+        Ok(())
+    }
+}
+
+/// The hand-made layout of [`to_ron_string`]. Destructuring every struct without
+/// `..` makes a new schema field a compile error here rather than a silently lost
+/// value.
+fn layout(level: &Level) -> ron::Result<String> {
+    let Level {
+        name,
+        version,
+        ruleset,
+        grid,
+        size,
+        terrain,
+        sides,
+        units,
+        rules,
+        victory,
+        seed,
+    } = level;
+    let mut w = Lines::default();
+    w.open("(");
+    w.field("name", name)?;
+    w.field("version", version)?;
+    w.field("ruleset", ruleset)?;
+    w.field("grid", grid)?;
+    w.field("size", size)?;
+    if !terrain.is_empty() {
+        w.list("terrain", terrain)?;
+    }
+    w.list("sides", sides)?;
+    if units.is_empty() {
+        w.line("units: [],");
+    } else {
+        w.open("units: [");
+        for unit in units {
+            let UnitDef {
+                name,
+                side,
+                pos,
+                stats,
+                powers,
+                movement,
+                items,
+            } = unit;
+            w.open("(");
+            w.field("name", name)?;
+            w.field("side", side)?;
+            w.field("pos", pos)?;
+            w.field("stats", stats)?;
+            if !powers.is_empty() {
+                w.list("powers", powers)?;
+            }
+            if !movement.is_empty() {
+                w.field("movement", movement)?;
+            }
+            if !items.is_empty() {
+                w.list("items", items)?;
+            }
+            w.close("),");
+        }
+        w.close("],");
+    }
+    if !rules.is_empty() {
+        w.open("rules: {");
+        for (key, value) in rules {
+            w.line(&format!("{}: {},", compact(key)?, compact(value)?));
+        }
+        w.close("},");
+    }
+    w.field("victory", victory)?;
+    if seed.is_some() {
+        w.field("seed", seed)?;
+    }
+    w.close(")");
+    Ok(w.text)
 }
 
 /// Writes `level` to `path` atomically: a temporary file in the same directory,
 /// synced, then renamed over the old file, whose previous version is kept as
 /// `<name>.bak`.
 pub fn save_atomic(path: &Path, level: &Level) -> std::io::Result<()> {
-    todo!("{path:?} {level:?}")
+    let text = try_to_ron_string(level).map_err(io::Error::other)?;
+    let temp = write_temp(path, &text)?;
+    commit_temp(&temp, path)
+}
+
+/// The `.bak` path kept by [`save_atomic`]: the file name with `.bak` appended.
+pub fn backup_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".bak");
+    path.with_file_name(name)
+}
+
+/// First half of [`save_atomic`]: writes `text` to a new, uniquely named hidden
+/// temporary file next to `path` (`.<name>.tmp-…`), synced to disk, and returns its
+/// path. Until [`commit_temp`] runs, `path` is untouched; a crash in between leaves
+/// only a stray temporary file.
+pub fn write_temp(path: &Path, text: &str) -> io::Result<PathBuf> {
+    let temp = create_unique(path, "tmp", |file| {
+        file.write_all(text.as_bytes())?;
+        if let Ok(meta) = fs::metadata(path) {
+            // Keep the old file's permissions (best effort).
+            let _ = file.set_permissions(meta.permissions());
+        }
+        file.sync_all()
+    })?;
+    Ok(temp)
+}
+
+/// Second half of [`save_atomic`]: keeps the current `path` (if any) as
+/// `<name>.bak`, then renames `temp` over `path` and syncs the directory. On error
+/// the temporary file is removed and `path` is left as it was.
+pub fn commit_temp(temp: &Path, path: &Path) -> io::Result<()> {
+    let result = (|| {
+        if fs::metadata(path).is_ok_and(|m| m.is_file()) {
+            keep_backup(path)?;
+        }
+        fs::rename(temp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(temp);
+    }
+    result?;
+    sync_dir(&parent_dir(path));
+    Ok(())
+}
+
+/// Replaces `<name>.bak` with the current contents of `path`, atomically too: a hard
+/// link (or, where links are not supported, a synced copy) under a temporary name
+/// is renamed over the old backup.
+fn keep_backup(path: &Path) -> io::Result<()> {
+    let backup = backup_path(path);
+    let staged = match create_unique_name(path, "bak-tmp", |name| fs::hard_link(path, name)) {
+        Ok(staged) => staged,
+        Err(_) => create_unique(path, "bak-tmp", |file| {
+            let mut old = fs::File::open(path)?;
+            io::copy(&mut old, file)?;
+            file.sync_all()
+        })?,
+    };
+    fs::rename(&staged, &backup).inspect_err(|_| {
+        let _ = fs::remove_file(&staged);
+    })
+}
+
+fn parent_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// A fresh hidden name next to `path`: `.<name>.<tag>-<pid>-<nanos>-<n>`.
+fn unique_name(path: &Path, tag: &str) -> io::Result<PathBuf> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let name = path.file_name().ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("`{}` is not a file path", path.display()),
+        )
+    })?;
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    let pid = std::process::id();
+    Ok(parent_dir(path).join(format!(
+        ".{}.{tag}-{pid}-{nanos}-{n}",
+        name.to_string_lossy()
+    )))
+}
+
+/// Runs `make` on fresh names until one does not exist yet; returns that name.
+fn create_unique_name(
+    path: &Path,
+    tag: &str,
+    mut make: impl FnMut(&Path) -> io::Result<()>,
+) -> io::Result<PathBuf> {
+    for _ in 0..64 {
+        let name = unique_name(path, tag)?;
+        match make(&name) {
+            Ok(()) => return Ok(name),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        "no free temporary file name",
+    ))
+}
+
+/// Creates a new file under a fresh name next to `path` and fills it with `fill`;
+/// on failure the file is removed.
+fn create_unique(
+    path: &Path,
+    tag: &str,
+    mut fill: impl FnMut(&mut fs::File) -> io::Result<()>,
+) -> io::Result<PathBuf> {
+    create_unique_name(path, tag, |name| {
+        let mut file = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(name)?;
+        fill(&mut file).inspect_err(|_| {
+            let _ = fs::remove_file(name);
+        })
+    })
+}
+
+/// Makes a rename in `dir` durable (best effort; only possible on Unix).
+fn sync_dir(dir: &Path) {
+    #[cfg(unix)]
+    if let Ok(d) = fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+}
+
+/// A minimal RON syntax tree with byte offsets, only for finding places in the
+/// source. It is run on text `ron` has already accepted; anything it does not
+/// understand makes it give up (and problems fall back to line 1, column 1).
+mod cst {
+    use super::PathStep;
+
+    pub(super) struct Node {
+        /// Byte offset where the value starts (for `Name(...)`, at the name).
+        start: usize,
+        kind: Kind,
+    }
+
+    enum Kind {
+        /// Number, identifier, boolean, char literal...
+        Atom,
+        /// A string literal; `content` is the byte range between the quotes.
+        Str { content: (usize, usize), raw: bool },
+        /// `(...)` or `Name(...)`: named fields (key offset, key, value) and/or
+        /// positional items.
+        Paren {
+            fields: Vec<(usize, String, Node)>,
+            items: Vec<Node>,
+        },
+        /// `[...]`
+        List(Vec<Node>),
+        /// `{...}`
+        Map(Vec<(Node, Node)>),
+    }
+
+    /// The tree of a whole document, and its text.
+    pub(super) struct Tree<'a> {
+        text: &'a str,
+        root: Node,
+    }
+
+    /// Parses `text`, or `None` if it is not RON this parser understands.
+    pub(super) fn parse(text: &str) -> Option<Tree<'_>> {
+        let mut p = Parser {
+            b: text.as_bytes(),
+            pos: 0,
+            depth: 0,
+        };
+        p.skip_trivia()?;
+        while p.peek() == Some(b'#') {
+            p.attribute()?;
+            p.skip_trivia()?;
+        }
+        let root = p.value()?;
+        Some(Tree { text, root })
+    }
+
+    impl Tree<'_> {
+        /// The byte offset of the place `path` leads to. A path that cannot be
+        /// followed to the end (e.g. a field left out) stops at the last place
+        /// reached; a missing field points at the struct's `name:` if it has one.
+        pub(super) fn locate(&self, path: &[PathStep]) -> Option<usize> {
+            let mut node = &self.root;
+            let mut anchor = node.start;
+            for step in path {
+                match step {
+                    PathStep::Field(name) => {
+                        let n = unwrap_newtypes(node);
+                        let Kind::Paren { fields, .. } = &n.kind else {
+                            return Some(anchor);
+                        };
+                        match fields.iter().find(|(_, k, _)| k == name) {
+                            Some((at, _, value)) => {
+                                anchor = *at;
+                                node = value;
+                            }
+                            None => {
+                                let name_key = fields.iter().find(|(_, k, _)| k == "name");
+                                return Some(name_key.map_or(anchor, |(at, _, _)| *at));
+                            }
+                        }
+                    }
+                    PathStep::Index(i) => {
+                        let items = match &node.kind {
+                            Kind::List(items) | Kind::Paren { items, .. } => items,
+                            _ => return Some(anchor),
+                        };
+                        let Some(item) = items.get(*i) else {
+                            return Some(anchor);
+                        };
+                        anchor = item.start;
+                        node = item;
+                    }
+                    PathStep::Key(key) => {
+                        let Kind::Map(entries) = &unwrap_newtypes(node).kind else {
+                            return Some(anchor);
+                        };
+                        let found = entries.iter().find(|(k, _)| self.key_is(k, key));
+                        let Some((k, v)) = found else {
+                            return Some(anchor);
+                        };
+                        anchor = k.start;
+                        node = v;
+                    }
+                    PathStep::Char(i) => {
+                        return Some(self.char_offset(node, *i).unwrap_or(anchor));
+                    }
+                }
+            }
+            Some(anchor)
+        }
+
+        /// Whether a map key node is the string (or identifier) `key`.
+        fn key_is(&self, node: &Node, key: &str) -> bool {
+            match &node.kind {
+                // Let ron decode the literal (escapes, raw strings) exactly.
+                Kind::Str { .. } => self
+                    .full_literal(node)
+                    .is_some_and(|lit| ron::from_str::<String>(lit).is_ok_and(|s| s == key)),
+                Kind::Atom => self.text.get(node.start..).is_some_and(|rest| {
+                    let end = rest.bytes().position(|c| !is_ident_char(c));
+                    rest[..end.unwrap_or(rest.len())] == *key
+                }),
+                _ => false,
+            }
+        }
+
+        /// The whole text of a string literal node, quotes (and `r#`s) included.
+        fn full_literal(&self, node: &Node) -> Option<&str> {
+            let Kind::Str { content, raw } = node.kind else {
+                return None;
+            };
+            let hashes = if raw {
+                let prefix = self.text.get(node.start..content.0)?;
+                prefix.matches('#').count()
+            } else {
+                0
+            };
+            self.text.get(node.start..content.1 + 1 + hashes)
+        }
+
+        /// Byte offset of the `i`-th character of a string literal's value; one past
+        /// the end is its closing quote.
+        fn char_offset(&self, node: &Node, i: usize) -> Option<usize> {
+            let Kind::Str { content, raw } = node.kind else {
+                return None;
+            };
+            let b = self.text.as_bytes();
+            let mut p = content.0;
+            let mut k = 0;
+            while p < content.1 {
+                if k == i {
+                    return Some(p);
+                }
+                if !raw && b[p] == b'\\' {
+                    p += 1;
+                    match b.get(p) {
+                        Some(b'u') => {
+                            while p < content.1 && b[p] != b'}' {
+                                p += 1;
+                            }
+                            p += 1;
+                        }
+                        Some(b'x') => p += 3,
+                        _ => p += 1,
+                    }
+                } else {
+                    p += utf8_len(b[p]);
+                }
+                k += 1;
+            }
+            (k == i).then_some(content.1)
+        }
+    }
+
+    /// Looks through one-element variants and options, `Some(x)` or `Power((...))`.
+    fn unwrap_newtypes(mut node: &Node) -> &Node {
+        while let Kind::Paren { fields, items } = &node.kind {
+            match (fields.is_empty(), items.as_slice()) {
+                (true, [only]) => node = only,
+                _ => break,
+            }
+        }
+        node
+    }
+
+    fn utf8_len(first: u8) -> usize {
+        match first {
+            0xF0..=0xFF => 4,
+            0xE0..=0xEF => 3,
+            0xC0..=0xDF => 2,
+            _ => 1,
+        }
+    }
+
+    fn is_ident_start(c: u8) -> bool {
+        c.is_ascii_alphabetic() || c == b'_' || c >= 0x80
+    }
+
+    fn is_ident_char(c: u8) -> bool {
+        c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80
+    }
+
+    struct Parser<'a> {
+        b: &'a [u8],
+        pos: usize,
+        depth: usize,
+    }
+
+    impl Parser<'_> {
+        fn peek(&self) -> Option<u8> {
+            self.b.get(self.pos).copied()
+        }
+
+        fn peek_at(&self, ahead: usize) -> Option<u8> {
+            self.b.get(self.pos + ahead).copied()
+        }
+
+        fn eat(&mut self, c: u8) -> Option<()> {
+            (self.peek() == Some(c)).then(|| self.pos += 1)
+        }
+
+        /// Skips whitespace, `// line` and (nested) `/* block */` comments.
+        fn skip_trivia(&mut self) -> Option<()> {
+            loop {
+                match (self.peek(), self.peek_at(1)) {
+                    (Some(c), _) if c.is_ascii_whitespace() => self.pos += 1,
+                    (Some(b'/'), Some(b'/')) => {
+                        while self.peek().is_some_and(|c| c != b'\n') {
+                            self.pos += 1;
+                        }
+                    }
+                    (Some(b'/'), Some(b'*')) => {
+                        self.pos += 2;
+                        let mut depth = 1;
+                        while depth > 0 {
+                            match (self.peek()?, self.peek_at(1)) {
+                                (b'/', Some(b'*')) => {
+                                    depth += 1;
+                                    self.pos += 2;
+                                }
+                                (b'*', Some(b'/')) => {
+                                    depth -= 1;
+                                    self.pos += 2;
+                                }
+                                _ => self.pos += 1,
+                            }
+                        }
+                    }
+                    _ => return Some(()),
+                }
+            }
+        }
+
+        /// `#![enable(...)]`
+        fn attribute(&mut self) -> Option<()> {
+            self.eat(b'#')?;
+            self.skip_trivia()?;
+            self.eat(b'!')?;
+            self.skip_trivia()?;
+            self.eat(b'[')?;
+            let mut depth = 1;
+            while depth > 0 {
+                match self.peek()? {
+                    b'[' => depth += 1,
+                    b']' => depth -= 1,
+                    _ => {}
+                }
+                self.pos += 1;
+            }
+            Some(())
+        }
+
+        fn value(&mut self) -> Option<Node> {
+            self.skip_trivia()?;
+            self.depth += 1;
+            if self.depth > 512 {
+                return None;
+            }
+            let start = self.pos;
+            let node = match (self.peek()?, self.peek_at(1)) {
+                (b'(', _) => self.paren(start)?,
+                (b'[', _) => Node {
+                    start,
+                    kind: Kind::List(self.seq(b'[', b']')?),
+                },
+                (b'{', _) => self.map(start)?,
+                (b'"', _) => self.string(start, 0)?,
+                (b'\'', _) => self.char_lit(start)?,
+                (b'b', Some(b'"')) => self.string(start, 1)?,
+                (b'b', Some(b'\'')) => {
+                    self.pos += 1;
+                    self.char_lit(start)?
+                }
+                (b'b', Some(b'r')) if self.raw_string_follows(2) => self.raw_string(start, 2)?,
+                (b'r', _) if self.raw_string_follows(1) => self.raw_string(start, 1)?,
+                (c, _) if is_ident_start(c) => {
+                    self.ident()?;
+                    self.skip_trivia()?;
+                    if self.peek() == Some(b'(') {
+                        self.paren(start)?
+                    } else {
+                        Node {
+                            start,
+                            kind: Kind::Atom,
+                        }
+                    }
+                }
+                _ => {
+                    // Numbers (with sign, base prefix, exponent, suffix) and ranges.
+                    while let Some(c) = self.peek() {
+                        let sign_in_exponent = (c == b'+' || c == b'-') && self.pos > start;
+                        let ok = c.is_ascii_alphanumeric()
+                            || matches!(c, b'_' | b'.')
+                            || (self.pos == start && (c == b'+' || c == b'-'))
+                            || (sign_in_exponent && matches!(self.b[self.pos - 1], b'e' | b'E'));
+                        if !ok {
+                            break;
+                        }
+                        self.pos += 1;
+                    }
+                    if self.pos == start {
+                        return None;
+                    }
+                    Node {
+                        start,
+                        kind: Kind::Atom,
+                    }
+                }
+            };
+            self.depth -= 1;
+            Some(node)
+        }
+
+        /// An identifier, possibly raw (`r#name`); returns it.
+        fn ident(&mut self) -> Option<String> {
+            if self.peek() == Some(b'r') && self.peek_at(1) == Some(b'#') {
+                self.pos += 2;
+            }
+            let start = self.pos;
+            if !self.peek().is_some_and(is_ident_start) {
+                return None;
+            }
+            while self.peek().is_some_and(is_ident_char) {
+                self.pos += 1;
+            }
+            std::str::from_utf8(&self.b[start..self.pos])
+                .ok()
+                .map(str::to_string)
+        }
+
+        /// `(` fields and items `)`; `start` is where the name (if any) began.
+        fn paren(&mut self, start: usize) -> Option<Node> {
+            self.eat(b'(')?;
+            let mut fields = Vec::new();
+            let mut items = Vec::new();
+            loop {
+                self.skip_trivia()?;
+                if self.peek()? == b')' {
+                    self.pos += 1;
+                    break;
+                }
+                let save = self.pos;
+                let mut field = None;
+                if self.peek().is_some_and(is_ident_start)
+                    && let Some(key) = self.ident()
+                {
+                    self.skip_trivia()?;
+                    if self.peek() == Some(b':') && self.peek_at(1) != Some(b':') {
+                        self.pos += 1;
+                        field = Some((save, key));
+                    }
+                }
+                match field {
+                    Some((at, key)) => {
+                        let value = self.value()?;
+                        fields.push((at, key, value));
+                    }
+                    None => {
+                        self.pos = save;
+                        items.push(self.value()?);
+                    }
+                }
+                self.skip_trivia()?;
+                match self.peek()? {
+                    b',' => self.pos += 1,
+                    b')' => {}
+                    _ => return None,
+                }
+            }
+            Some(Node {
+                start,
+                kind: Kind::Paren { fields, items },
+            })
+        }
+
+        fn seq(&mut self, open: u8, close: u8) -> Option<Vec<Node>> {
+            self.eat(open)?;
+            let mut items = Vec::new();
+            loop {
+                self.skip_trivia()?;
+                if self.peek()? == close {
+                    self.pos += 1;
+                    return Some(items);
+                }
+                items.push(self.value()?);
+                self.skip_trivia()?;
+                match self.peek()? {
+                    b',' => self.pos += 1,
+                    c if c == close => {}
+                    _ => return None,
+                }
+            }
+        }
+
+        fn map(&mut self, start: usize) -> Option<Node> {
+            self.eat(b'{')?;
+            let mut entries = Vec::new();
+            loop {
+                self.skip_trivia()?;
+                if self.peek()? == b'}' {
+                    self.pos += 1;
+                    break;
+                }
+                let key = self.value()?;
+                self.skip_trivia()?;
+                self.eat(b':')?;
+                let value = self.value()?;
+                entries.push((key, value));
+                self.skip_trivia()?;
+                match self.peek()? {
+                    b',' => self.pos += 1,
+                    b'}' => {}
+                    _ => return None,
+                }
+            }
+            Some(Node {
+                start,
+                kind: Kind::Map(entries),
+            })
+        }
+
+        /// `"..."` with escapes; `prefix` bytes (`b`) come before the quote.
+        fn string(&mut self, start: usize, prefix: usize) -> Option<Node> {
+            self.pos += prefix;
+            self.eat(b'"')?;
+            let content_start = self.pos;
+            loop {
+                match self.peek()? {
+                    b'\\' => self.pos += 2,
+                    b'"' => break,
+                    _ => self.pos += 1,
+                }
+            }
+            let content = (content_start, self.pos);
+            self.pos += 1;
+            Some(Node {
+                start,
+                kind: Kind::Str {
+                    content,
+                    raw: false,
+                },
+            })
+        }
+
+        /// Whether `r`, `r#...` followed by `"` starts at `pos + skip`.
+        fn raw_string_follows(&self, skip: usize) -> bool {
+            let mut i = self.pos + skip;
+            while self.b.get(i) == Some(&b'#') {
+                i += 1;
+            }
+            self.b.get(i) == Some(&b'"')
+        }
+
+        /// `r#"..."#`; `prefix` bytes (`r` or `br`) come before the hashes.
+        fn raw_string(&mut self, start: usize, prefix: usize) -> Option<Node> {
+            self.pos += prefix;
+            let mut hashes = 0;
+            while self.peek() == Some(b'#') {
+                hashes += 1;
+                self.pos += 1;
+            }
+            self.eat(b'"')?;
+            let content_start = self.pos;
+            loop {
+                if self.peek()? == b'"' && (1..=hashes).all(|k| self.peek_at(k) == Some(b'#')) {
+                    break;
+                }
+                self.pos += 1;
+            }
+            let content = (content_start, self.pos);
+            self.pos += 1 + hashes;
+            Some(Node {
+                start,
+                kind: Kind::Str { content, raw: true },
+            })
+        }
+
+        /// `'c'` or `'\n'`.
+        fn char_lit(&mut self, start: usize) -> Option<Node> {
+            self.eat(b'\'')?;
+            if self.peek()? == b'\\' {
+                self.pos += 2;
+                while self.peek()? != b'\'' {
+                    self.pos += 1;
+                }
+            } else {
+                self.pos += utf8_len(self.peek()?);
+            }
+            self.eat(b'\'')?;
+            Some(Node {
+                start,
+                kind: Kind::Atom,
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::validate::PowerRef;
+
+    const TEXT: &str = r##"// A level.
+#![enable(implicit_some)]
+Level( /* a (tricky) comment, with "quotes" */
+    name: "Test \"(\" level",
+    ruleset: "phases",
+    grid: Square,
+    size: (4, 3),
+    terrain: [
+        "....",
+        r#".#.."#,
+        "..~.", // "a comment ["
+    ],
+    sides: [(name: "A"), (name: "B", controller: Ai(Normal))],
+    units: [
+        (name: "a", side: "A", pos: (0, 0), stats: {"INT": 1, "AGI": 1}),
+        (
+            name: "b", // b
+            side: "B",
+            pos: (3, 2),
+            items: [(name: "Bomb", effect: Power((name: "Boom", damage: "2d6")))],
+        ),
+    ],
+    rules: { "speed": 5 },
+    seed: Some(3),
+)
+"##;
+
+    fn at(w: Where) -> Option<(usize, usize)> {
+        locate(TEXT, &w)
+    }
+
+    #[test]
+    fn locator_finds_fields_keys_and_characters() {
+        assert_eq!(at(Where::Field("ruleset")), Some((5, 5)));
+        assert_eq!(
+            at(Where::Unit {
+                index: 1,
+                field: Some("pos")
+            }),
+            Some((19, 13))
+        );
+        assert_eq!(
+            at(Where::Stat {
+                unit: 0,
+                stat: "AGI".into()
+            }),
+            Some((15, 63))
+        );
+        assert_eq!(at(Where::TerrainCell { row: 1, col: 1 }), Some((10, 13)));
+        assert_eq!(at(Where::TerrainCell { row: 2, col: 4 }), Some((11, 14)));
+        assert_eq!(at(Where::Rule("speed".into())), Some((23, 14)));
+        assert_eq!(
+            at(Where::Side {
+                index: 1,
+                field: Some("name")
+            }),
+            Some((13, 27))
+        );
+        let power = Where::Power {
+            unit: 1,
+            power: PowerRef::Item(0),
+            field: Some("damage"),
+        };
+        assert_eq!(at(power), Some((20, 65)));
+    }
+
+    #[test]
+    fn locator_falls_back_to_the_name_of_a_struct_missing_a_field() {
+        assert_eq!(
+            at(Where::Unit {
+                index: 1,
+                field: Some("stats")
+            }),
+            Some((17, 13))
+        );
+        assert_eq!(at(Where::Victory(Some("max_rounds"))), Some((4, 5)));
+    }
+
+    #[test]
+    fn layout_round_trips_every_field() {
+        let text = r#"(
+            name: "All \"fields\"", version: 1, ruleset: "phases", grid: Hex, size: (2, 1),
+            sides: [(name: "A", controller: Ai(Random), decisions: Never), (name: "B")],
+            units: [
+                (name: "a", side: "A", pos: (0, 0), stats: {"INT": -1},
+                 powers: [(name: "P", range: 3, ranged: true, damage: "1d4", add_tier: false,
+                           on_hit: [(condition: "Slowed", lasts: EndOfRound)])],
+                 movement: ["Bound", "Slip"],
+                 items: [(name: "H", uses: 2, effect: Heal("1d4")), (name: "C", effect: Cleanse),
+                         (name: "Q", effect: Power((name: "Z")))]),
+                (name: "b", side: "B", pos: (1, 0)),
+            ],
+            rules: {"speed": 4, "attack_dice": "3d6", "advantage_dice": [6, 8], "x": (a: 1.5)},
+            victory: (max_rounds: Some(9)),
+            seed: Some(18446744073709551615),
+        )"#;
+        let level: Level = read_options().from_str(text).expect("parses");
+        let laid_out = layout(&level).expect("serializes");
+        let back: Level = read_options().from_str(&laid_out).expect("layout parses");
+        assert_eq!(back, level, "{laid_out}");
+        assert_eq!(try_to_ron_string(&level).ok(), Some(laid_out));
+    }
+
+    #[test]
+    fn line_col_counts_characters() {
+        assert_eq!(line_col("é\nab", 4), Some((2, 2)));
+        assert_eq!(line_col("éa", 2), Some((1, 2)));
+    }
 }

@@ -1,1 +1,808 @@
 //! Semantic checks of a parsed level: the rules `skirmish check` enforces.
+//!
+//! [`validate`] collects every problem of a [`Level`] (never just the first) as
+//! [`Issue`]s. Each issue says where it is as a [`Where`], a structured place in the
+//! level (a unit's field, a terrain character, a rules key...); [`Where::path`] turns
+//! it into [`PathStep`]s that [`crate::level::load`] follows through the source text
+//! to report `file:line:col`.
+
+use std::collections::BTreeMap;
+
+use crate::engine::board::Terrain;
+use crate::engine::odds::DiceExpr;
+use crate::engine::rulesets::phases::PhasesConfig;
+use crate::engine::rulesets::{RULESETS, StatSpec, check_overrides, stat_specs};
+
+use super::schema::{ItemEffect, Level, PowerDef};
+
+/// Condition names a power's `on_hit` may apply.
+///
+/// Only `Slowed` for now, the condition the `phases` ruleset implements; this list
+/// will be wired to the ruleset registry later (each ruleset declaring its own).
+pub const KNOWN_CONDITIONS: &[&str] = &["Slowed"];
+
+/// The only level format version.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The largest width and height a map may have.
+pub const MAX_SIDE: u32 = 200;
+
+/// One step of a path from the top of a level file to a place in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PathStep {
+    /// A named field of a struct, e.g. `units` or `pos`.
+    Field(&'static str),
+    /// The n-th element (0-based) of a list or tuple.
+    Index(usize),
+    /// The entry of a map with this (string) key, e.g. a stat name.
+    Key(String),
+    /// The n-th character (0-based) inside a string; one past the end means the
+    /// closing quote.
+    Char(usize),
+}
+
+/// Which power of a unit an issue is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PowerRef {
+    /// The n-th entry of the unit's `powers`.
+    Listed(usize),
+    /// The power inside the `Power(...)` effect of the unit's n-th item.
+    Item(usize),
+}
+
+/// Where in a level an issue is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Where {
+    /// The level as a whole.
+    Level,
+    /// A top-level field of the level, e.g. `version`, `ruleset`, `size`, `sides`.
+    Field(&'static str),
+    /// A row of the terrain (0-based, top row first).
+    TerrainRow(usize),
+    /// A character of the terrain: `row` and `col` 0-based; `col` may be one past the
+    /// end of a short row.
+    TerrainCell {
+        /// Row, 0 at the top.
+        row: usize,
+        /// Character index in the row, 0 at the left.
+        col: usize,
+    },
+    /// A side, or one of its fields.
+    Side {
+        /// Index in `sides`.
+        index: usize,
+        /// Field name, or `None` for the whole side.
+        field: Option<&'static str>,
+    },
+    /// A unit, or one of its fields.
+    Unit {
+        /// Index in `units`.
+        index: usize,
+        /// Field name, or `None` for the whole unit.
+        field: Option<&'static str>,
+    },
+    /// A stat of a unit, by name.
+    Stat {
+        /// Index in `units`.
+        unit: usize,
+        /// The stat name as written.
+        stat: String,
+    },
+    /// A power of a unit, or one of its fields.
+    Power {
+        /// Index in `units`.
+        unit: usize,
+        /// Which power.
+        power: PowerRef,
+        /// Field name, or `None` for the whole power.
+        field: Option<&'static str>,
+    },
+    /// An `on_hit` effect of a power (its `condition`).
+    OnHit {
+        /// Index in `units`.
+        unit: usize,
+        /// Which power.
+        power: PowerRef,
+        /// Index in the power's `on_hit`.
+        effect: usize,
+    },
+    /// An entry of a unit's `movement` list.
+    Movement {
+        /// Index in `units`.
+        unit: usize,
+        /// Index in the unit's `movement`.
+        entry: usize,
+    },
+    /// An item of a unit, or one of its fields.
+    Item {
+        /// Index in `units`.
+        unit: usize,
+        /// Index in the unit's `items`.
+        item: usize,
+        /// Field name, or `None` for the whole item.
+        field: Option<&'static str>,
+    },
+    /// An entry of the level's `rules` overrides, by key.
+    Rule(String),
+    /// The `victory` conditions, or one of their fields.
+    Victory(Option<&'static str>),
+}
+
+impl Where {
+    /// The path from the top of the level file to this place.
+    pub fn path(&self) -> Vec<PathStep> {
+        use PathStep::{Char, Field, Index, Key};
+        let opt = |f: &Option<&'static str>| f.iter().map(|f| Field(f)).collect::<Vec<_>>();
+        match self {
+            Where::Level => vec![],
+            Where::Field(f) => vec![Field(f)],
+            Where::TerrainRow(r) => vec![Field("terrain"), Index(*r)],
+            Where::TerrainCell { row, col } => vec![Field("terrain"), Index(*row), Char(*col)],
+            Where::Side { index, field } => {
+                let mut p = vec![Field("sides"), Index(*index)];
+                p.extend(opt(field));
+                p
+            }
+            Where::Unit { index, field } => {
+                let mut p = unit_path(*index);
+                p.extend(opt(field));
+                p
+            }
+            Where::Stat { unit, stat } => {
+                let mut p = unit_path(*unit);
+                p.extend([Field("stats"), Key(stat.clone())]);
+                p
+            }
+            Where::Power { unit, power, field } => {
+                let mut p = power_path(*unit, *power);
+                p.extend(opt(field));
+                p
+            }
+            Where::OnHit {
+                unit,
+                power,
+                effect,
+            } => {
+                let mut p = power_path(*unit, *power);
+                p.extend([Field("on_hit"), Index(*effect), Field("condition")]);
+                p
+            }
+            Where::Movement { unit, entry } => {
+                let mut p = unit_path(*unit);
+                p.extend([Field("movement"), Index(*entry)]);
+                p
+            }
+            Where::Item { unit, item, field } => {
+                let mut p = unit_path(*unit);
+                p.extend([Field("items"), Index(*item)]);
+                p.extend(opt(field));
+                p
+            }
+            Where::Rule(key) => vec![Field("rules"), Key(key.clone())],
+            Where::Victory(field) => {
+                let mut p = vec![Field("victory")];
+                p.extend(opt(field));
+                p
+            }
+        }
+    }
+}
+
+fn unit_path(unit: usize) -> Vec<PathStep> {
+    vec![PathStep::Field("units"), PathStep::Index(unit)]
+}
+
+fn power_path(unit: usize, power: PowerRef) -> Vec<PathStep> {
+    let mut p = unit_path(unit);
+    match power {
+        PowerRef::Listed(i) => p.extend([PathStep::Field("powers"), PathStep::Index(i)]),
+        // `effect: Power((...))`: the locator looks through the one-element variant.
+        PowerRef::Item(i) => p.extend([
+            PathStep::Field("items"),
+            PathStep::Index(i),
+            PathStep::Field("effect"),
+        ]),
+    }
+    p
+}
+
+/// One semantic problem of a level.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Issue {
+    /// Where it is.
+    pub at: Where,
+    /// What is wrong and what was expected.
+    pub message: String,
+}
+
+/// Checks a parsed level against every rule of the format and its ruleset; returns
+/// all problems found (empty when the level is valid).
+pub fn validate(level: &Level) -> Vec<Issue> {
+    let mut c = Checker {
+        level,
+        issues: Vec::new(),
+        specs: stat_specs(&level.ruleset),
+        size_ok: false,
+    };
+    c.version();
+    c.ruleset();
+    c.size();
+    c.terrain();
+    c.sides();
+    c.units();
+    c.rules();
+    c.victory();
+    c.issues
+}
+
+struct Checker<'a> {
+    level: &'a Level,
+    issues: Vec<Issue>,
+    specs: Option<&'static [StatSpec]>,
+    size_ok: bool,
+}
+
+impl Checker<'_> {
+    fn push(&mut self, at: Where, message: String) {
+        self.issues.push(Issue { at, message });
+    }
+
+    fn version(&mut self) {
+        let v = self.level.version;
+        if v != FORMAT_VERSION {
+            self.push(
+                Where::Field("version"),
+                format!("unsupported level format version {v}; expected {FORMAT_VERSION}"),
+            );
+        }
+    }
+
+    fn ruleset(&mut self) {
+        let r = &self.level.ruleset;
+        if !RULESETS.contains(&r.as_str()) {
+            self.push(
+                Where::Field("ruleset"),
+                format!(
+                    "unknown ruleset `{r}`; expected one of: {}",
+                    RULESETS.join(", ")
+                ),
+            );
+        }
+    }
+
+    fn size(&mut self) {
+        let (w, h) = self.level.size;
+        self.size_ok = (1..=MAX_SIDE).contains(&w) && (1..=MAX_SIDE).contains(&h);
+        if !self.size_ok {
+            self.push(
+                Where::Field("size"),
+                format!(
+                    "map size ({w}, {h}) is out of range; expected width and height from 1 to {MAX_SIDE}"
+                ),
+            );
+        }
+    }
+
+    fn terrain(&mut self) {
+        let level = self.level;
+        if level.terrain.is_empty() {
+            return;
+        }
+        let (w, h) = level.size;
+        if self.size_ok && level.terrain.len() != h as usize {
+            self.push(
+                Where::Field("terrain"),
+                format!(
+                    "terrain has {} rows but the map is {h} rows high; expected exactly {h} rows \
+                     of {w} characters, or no terrain at all (all open)",
+                    level.terrain.len()
+                ),
+            );
+        }
+        for (row, text) in level.terrain.iter().enumerate() {
+            let mut len = 0;
+            for (col, ch) in text.chars().enumerate() {
+                len = col + 1;
+                if Terrain::from_symbol(ch).is_none() {
+                    self.push(
+                        Where::TerrainCell { row, col },
+                        format!(
+                            "bad terrain character {ch:?} at ({col}, {row}); expected `.` (open), \
+                             `~` (difficult) or `#` (impassable)"
+                        ),
+                    );
+                }
+            }
+            if self.size_ok && len != w as usize {
+                // Point at the first extra character, or at the end of a short row.
+                let col = len.min(w as usize);
+                self.push(
+                    Where::TerrainCell { row, col },
+                    format!(
+                        "terrain row {row} has {len} characters; expected {w} (the map's width)"
+                    ),
+                );
+            }
+        }
+    }
+
+    /// The terrain at a cell, if the terrain rows give one.
+    fn terrain_at(&self, x: i32, y: i32) -> Option<Terrain> {
+        let row = self.level.terrain.get(usize::try_from(y).ok()?)?;
+        let ch = row.chars().nth(usize::try_from(x).ok()?)?;
+        Terrain::from_symbol(ch)
+    }
+
+    fn sides(&mut self) {
+        let level = self.level;
+        if level.sides.len() < 2 {
+            self.push(
+                Where::Field("sides"),
+                format!(
+                    "a battle needs at least 2 sides; found {}",
+                    level.sides.len()
+                ),
+            );
+        }
+        let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+        for (index, side) in level.sides.iter().enumerate() {
+            let at = Where::Side {
+                index,
+                field: Some("name"),
+            };
+            if side.name.trim().is_empty() {
+                self.push(
+                    at,
+                    format!("side #{} has an empty name; expected a name", index + 1),
+                );
+            } else if let Some(first) = seen.get(side.name.as_str()) {
+                self.push(
+                    at,
+                    format!(
+                        "duplicate side name `{}` (side #{} has it too); expected unique names",
+                        side.name,
+                        first + 1
+                    ),
+                );
+            } else {
+                seen.insert(&side.name, index);
+                if !level.units.iter().any(|u| u.side == side.name) {
+                    self.push(
+                        at,
+                        format!(
+                            "side `{}` has no units; expected at least one unit per side",
+                            side.name
+                        ),
+                    );
+                }
+            }
+        }
+    }
+
+    fn units(&mut self) {
+        let level = self.level;
+        let (w, h) = level.size;
+        let side_names: Vec<&str> = level.sides.iter().map(|s| s.name.as_str()).collect();
+        let mut names: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut cells: BTreeMap<(i32, i32), usize> = BTreeMap::new();
+        // Only loaded when some unit lists extra movement powers.
+        let mut movement_config: Option<Result<PhasesConfig, String>> = None;
+
+        for (index, unit) in level.units.iter().enumerate() {
+            let field = |f| Where::Unit {
+                index,
+                field: Some(f),
+            };
+            let label = if unit.name.trim().is_empty() {
+                format!("unit #{}", index + 1)
+            } else {
+                format!("unit `{}`", unit.name)
+            };
+
+            if unit.name.trim().is_empty() {
+                self.push(
+                    field("name"),
+                    format!("unit #{} has an empty name; expected a name", index + 1),
+                );
+            } else if let Some(first) = names.get(unit.name.as_str()) {
+                self.push(
+                    field("name"),
+                    format!(
+                        "duplicate unit name `{}` (unit #{} has it too); expected unique names",
+                        unit.name,
+                        first + 1
+                    ),
+                );
+            } else {
+                names.insert(&unit.name, index);
+            }
+
+            if !side_names.contains(&unit.side.as_str()) {
+                self.push(
+                    field("side"),
+                    format!(
+                        "unknown side `{}` for {label}; expected one of: {}",
+                        unit.side,
+                        side_names.join(", ")
+                    ),
+                );
+            }
+
+            let (x, y) = unit.pos;
+            if self.size_ok {
+                let on_map = x >= 0 && y >= 0 && (x as u32) < w && (y as u32) < h;
+                if !on_map {
+                    self.push(
+                        field("pos"),
+                        format!(
+                            "{label} at ({x}, {y}) is off the map; expected a column from 0 to {} \
+                             and a row from 0 to {}",
+                            w - 1,
+                            h - 1
+                        ),
+                    );
+                } else if self.terrain_at(x, y) == Some(Terrain::Impassable) {
+                    self.push(
+                        field("pos"),
+                        format!(
+                            "{label} at ({x}, {y}) stands on impassable terrain `#`; expected an \
+                             open `.` or difficult `~` cell"
+                        ),
+                    );
+                }
+            }
+            if let Some(first) = cells.get(&(x, y)) {
+                let other = &level.units[*first].name;
+                self.push(
+                    field("pos"),
+                    format!(
+                        "{label} at ({x}, {y}) is on the same cell as unit `{other}`; expected \
+                         one unit per cell"
+                    ),
+                );
+            } else {
+                cells.insert((x, y), index);
+            }
+
+            self.stats(index, &label);
+
+            for (p, power) in unit.powers.iter().enumerate() {
+                self.power(index, PowerRef::Listed(p), power, &label);
+            }
+
+            for (entry, name) in unit.movement.iter().enumerate() {
+                if level.ruleset != "phases" {
+                    continue;
+                }
+                let config = movement_config.get_or_insert_with(|| {
+                    PhasesConfig::load_default()
+                        .map(|base| base.with_overrides(&level.rules).unwrap_or(base))
+                });
+                let message = match config {
+                    Ok(config) if config.movement_power(name).is_some() => continue,
+                    Ok(config) => {
+                        let known: Vec<&str> = config
+                            .movement_powers
+                            .iter()
+                            .chain(&config.extra_movement_powers)
+                            .map(|m| m.name.as_str())
+                            .collect();
+                        format!(
+                            "unknown movement power `{name}` for {label}; expected one of: {}",
+                            known.join(", ")
+                        )
+                    }
+                    Err(e) => format!(
+                        "cannot check movement power `{name}`: the phases configuration does \
+                         not load: {e}"
+                    ),
+                };
+                self.push(Where::Movement { unit: index, entry }, message);
+            }
+
+            for (item, def) in unit.items.iter().enumerate() {
+                match &def.effect {
+                    ItemEffect::Heal(dice) => {
+                        if let Err(e) = dice.parse::<DiceExpr>() {
+                            self.push(
+                                Where::Item {
+                                    unit: index,
+                                    item,
+                                    field: Some("effect"),
+                                },
+                                format!(
+                                    "item `{}` of {label} heals `{dice}`, which is not a dice \
+                                     expression ({e}); expected e.g. `2d4` or `1d8+2`",
+                                    def.name
+                                ),
+                            );
+                        }
+                    }
+                    ItemEffect::Power(power) => {
+                        self.power(index, PowerRef::Item(item), power, &label);
+                    }
+                    ItemEffect::Cleanse => {}
+                }
+            }
+        }
+    }
+
+    fn stats(&mut self, index: usize, label: &str) {
+        let Some(specs) = self.specs else {
+            return; // unknown ruleset, reported once at `ruleset`
+        };
+        let unit = &self.level.units[index];
+        let ruleset = &self.level.ruleset;
+        let expected = specs
+            .iter()
+            .map(|s| {
+                if s.required {
+                    s.name.to_string()
+                } else {
+                    format!("{} (optional)", s.name)
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+
+        for name in unit.stats.keys() {
+            if specs.iter().any(|s| s.name == name) {
+                continue;
+            }
+            let hint = specs
+                .iter()
+                .find(|s| s.name.eq_ignore_ascii_case(name))
+                .map(|s| format!(" (did you mean `{}`?)", s.name))
+                .unwrap_or_default();
+            self.push(
+                Where::Stat {
+                    unit: index,
+                    stat: name.clone(),
+                },
+                format!(
+                    "unknown stat `{name}`{hint} for {label} in ruleset {ruleset}; expected: {expected}"
+                ),
+            );
+        }
+
+        let missing: Vec<&str> = specs
+            .iter()
+            .filter(|s| s.required && !unit.stats.contains_key(s.name))
+            .map(|s| s.name)
+            .collect();
+        if !missing.is_empty() {
+            let plural = if missing.len() == 1 { "" } else { "s" };
+            self.push(
+                Where::Unit {
+                    index,
+                    field: Some("stats"),
+                },
+                format!(
+                    "{label} is missing required stat{plural} {}; ruleset {ruleset} expects: {expected}",
+                    missing.join(", ")
+                ),
+            );
+        }
+
+        if ruleset == "phases" {
+            let mut bad = |stat: &str, ok: fn(i32) -> bool, expected: &str| {
+                if let Some(&v) = unit.stats.get(stat)
+                    && !ok(v)
+                {
+                    self.issues.push(Issue {
+                        at: Where::Stat {
+                            unit: index,
+                            stat: stat.to_string(),
+                        },
+                        message: format!("{label} has {stat} {v}; expected {expected}"),
+                    });
+                }
+            };
+            bad("Tier", |v| (1..=3).contains(&v), "1, 2 or 3");
+            bad("HP", |v| v > 0, "more than 0");
+            bad("Speed", |v| v >= 0, "0 or more");
+        }
+    }
+
+    fn power(&mut self, unit: usize, power: PowerRef, def: &PowerDef, label: &str) {
+        let at = |field| Where::Power {
+            unit,
+            power,
+            field: Some(field),
+        };
+        let name = &def.name;
+        if def.range == 0 {
+            self.push(
+                at("range"),
+                format!("power `{name}` of {label} has range 0; expected 1 or more"),
+            );
+        }
+        if let Err(e) = def.damage.parse::<DiceExpr>() {
+            self.push(
+                at("damage"),
+                format!(
+                    "power `{name}` of {label} has damage `{}`, which is not a dice expression \
+                     ({e}); expected e.g. `1d8` or `2d6+1`",
+                    def.damage
+                ),
+            );
+        }
+        for (effect, e) in def.on_hit.iter().enumerate() {
+            if !KNOWN_CONDITIONS.contains(&e.condition.as_str()) {
+                self.push(
+                    Where::OnHit {
+                        unit,
+                        power,
+                        effect,
+                    },
+                    format!(
+                        "unknown condition `{}` in the on_hit of power `{name}` of {label}; \
+                         expected one of: {}",
+                        e.condition,
+                        KNOWN_CONDITIONS.join(", ")
+                    ),
+                );
+            }
+        }
+    }
+
+    fn rules(&mut self) {
+        let level = self.level;
+        if !RULESETS.contains(&level.ruleset.as_str()) {
+            return; // reported at `ruleset`
+        }
+        // One key at a time, so every bad key is reported at its own place.
+        for (key, value) in &level.rules {
+            let single = BTreeMap::from([(key.clone(), value.clone())]);
+            if let Err(e) = check_overrides(&level.ruleset, &single) {
+                self.push(Where::Rule(key.clone()), e);
+            }
+        }
+    }
+
+    fn victory(&mut self) {
+        if self.level.victory.max_rounds == Some(0) {
+            self.push(
+                Where::Victory(Some("max_rounds")),
+                "max_rounds is 0; expected 1 or more (or leave it out for no limit)".into(),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::board::GridKind;
+    use crate::level::schema::{SideDef, UnitDef};
+
+    fn unit(name: &str, side: &str, pos: (i32, i32)) -> UnitDef {
+        UnitDef {
+            name: name.into(),
+            side: side.into(),
+            pos,
+            stats: [("INT", 1), ("AGI", 1), ("ATK", 2), ("DEF", 11), ("Tier", 1)]
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+            powers: vec![],
+            movement: vec![],
+            items: vec![],
+        }
+    }
+
+    fn side(name: &str) -> SideDef {
+        SideDef {
+            name: name.into(),
+            controller: Default::default(),
+            decisions: Default::default(),
+        }
+    }
+
+    fn level() -> Level {
+        Level {
+            name: "t".into(),
+            version: 1,
+            ruleset: "phases".into(),
+            grid: GridKind::Square,
+            size: (4, 3),
+            terrain: vec!["....".into(), ".#..".into(), "..~.".into()],
+            sides: vec![side("A"), side("B")],
+            units: vec![unit("a", "A", (0, 0)), unit("b", "B", (3, 2))],
+            rules: BTreeMap::new(),
+            victory: Default::default(),
+            seed: None,
+        }
+    }
+
+    #[test]
+    fn minimal_level_is_valid() {
+        assert_eq!(validate(&level()), vec![]);
+    }
+
+    #[test]
+    fn collects_every_problem() {
+        let mut l = level();
+        l.version = 2;
+        l.ruleset = "nope".into();
+        l.units[0].pos = (1, 1);
+        l.units[1].side = "C".into();
+        let issues = validate(&l);
+        let places: Vec<_> = issues.iter().map(|i| i.at.clone()).collect();
+        assert!(places.contains(&Where::Field("version")), "{issues:?}");
+        assert!(places.contains(&Where::Field("ruleset")), "{issues:?}");
+        assert!(places.contains(&Where::Unit {
+            index: 0,
+            field: Some("pos")
+        }));
+        assert!(places.contains(&Where::Unit {
+            index: 1,
+            field: Some("side")
+        }));
+        // Side B now has no units.
+        assert!(places.contains(&Where::Side {
+            index: 1,
+            field: Some("name")
+        }));
+    }
+
+    #[test]
+    fn stats_are_checked_against_the_ruleset() {
+        let mut l = level();
+        l.units[0].stats.remove("DEF");
+        l.units[0].stats.insert("Int".into(), 3);
+        l.units[1].stats.insert("Tier".into(), 4);
+        let issues = validate(&l);
+        assert_eq!(issues.len(), 3, "{issues:?}");
+        assert!(
+            issues[0].message.contains("did you mean `INT`"),
+            "{issues:?}"
+        );
+        assert!(issues[1].message.contains("missing required stat DEF"));
+        assert_eq!(
+            issues[2].at,
+            Where::Stat {
+                unit: 1,
+                stat: "Tier".into()
+            }
+        );
+    }
+
+    #[test]
+    fn terrain_shape_and_characters() {
+        let mut l = level();
+        l.terrain[1] = ".x...".into();
+        let issues = validate(&l);
+        let places: Vec<_> = issues.iter().map(|i| i.at.clone()).collect();
+        assert_eq!(
+            places,
+            vec![
+                Where::TerrainCell { row: 1, col: 1 },
+                Where::TerrainCell { row: 1, col: 4 }
+            ]
+        );
+    }
+
+    #[test]
+    fn paths_reach_into_item_powers() {
+        let at = Where::OnHit {
+            unit: 2,
+            power: PowerRef::Item(1),
+            effect: 0,
+        };
+        use PathStep::*;
+        assert_eq!(
+            at.path(),
+            vec![
+                Field("units"),
+                Index(2),
+                Field("items"),
+                Index(1),
+                Field("effect"),
+                Field("on_hit"),
+                Index(0),
+                Field("condition")
+            ]
+        );
+    }
+}

@@ -11,9 +11,23 @@ use skirmish::engine::{Awaiting, Battle, Command};
 use skirmish::level::schema::*;
 
 /// A phases unit: INT sets its initiative (faces are usually all 1s).
-pub fn unit(name: &str, side: &str, pos: (i32, i32), int: i32, tier: i32, atk: i32, def: i32) -> UnitDef {
+pub fn unit(
+    name: &str,
+    side: &str,
+    pos: (i32, i32),
+    int: i32,
+    tier: i32,
+    atk: i32,
+    def: i32,
+) -> UnitDef {
     let mut stats = BTreeMap::new();
-    for (k, v) in [("INT", int), ("AGI", 0), ("ATK", atk), ("DEF", def), ("Tier", tier)] {
+    for (k, v) in [
+        ("INT", int),
+        ("AGI", 0),
+        ("ATK", atk),
+        ("DEF", def),
+        ("Tier", tier),
+    ] {
         stats.insert(k.to_string(), v);
     }
     UnitDef {
@@ -93,13 +107,23 @@ pub fn active(b: &Battle) -> String {
 
 /// The attack rolls in these events.
 pub fn attacks(events: &[Event]) -> Vec<Event> {
-    events.iter().filter(|e| matches!(e, Event::AttackRolled { .. })).cloned().collect()
+    events
+        .iter()
+        .filter(|e| matches!(e, Event::AttackRolled { .. }))
+        .cloned()
+        .collect()
 }
 
 /// The (hit, kept faces highest first, total, extra die sides) of an attack event.
 pub fn attack_summary(e: &Event) -> (bool, Vec<u32>, i32, Option<u32>) {
     match e {
-        Event::AttackRolled { hit, kept, total, extra_die, .. } => {
+        Event::AttackRolled {
+            hit,
+            kept,
+            total,
+            extra_die,
+            ..
+        } => {
             let mut kept = kept.clone();
             kept.sort_unstable_by(|a, b| b.cmp(a));
             (*hit, kept, *total, extra_die.map(|x| x.sides))
@@ -115,15 +139,27 @@ pub fn c(x: i32, y: i32) -> Cell {
 
 /// The HP of a unit.
 pub fn hp(b: &Battle, name: &str) -> i32 {
-    b.units().into_iter().find(|u| u.name == name).map(|u| u.hp).expect("unit")
+    b.units()
+        .into_iter()
+        .find(|u| u.name == name)
+        .map(|u| u.hp)
+        .expect("unit")
 }
 
 /// The cell of a unit.
 pub fn cell(b: &Battle, name: &str) -> Cell {
-    b.units().into_iter().find(|u| u.name == name).map(|u| u.cell).expect("unit")
+    b.units()
+        .into_iter()
+        .find(|u| u.name == name)
+        .map(|u| u.cell)
+        .expect("unit")
 }
 
 /// Condition names of a unit.
 pub fn conditions(b: &Battle, name: &str) -> Vec<String> {
-    b.units().into_iter().find(|u| u.name == name).map(|u| u.conditions).expect("unit")
+    b.units()
+        .into_iter()
+        .find(|u| u.name == name)
+        .map(|u| u.conditions)
+        .expect("unit")
 }

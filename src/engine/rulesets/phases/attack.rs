@@ -4,8 +4,8 @@
 
 use bevy_ecs::prelude::*;
 
-use super::conditions::*;
 use super::PhasesRules;
+use super::conditions::*;
 use crate::engine::battle::{TurnState, check_victory, emit, entity, name};
 use crate::engine::command::CommandError;
 use crate::engine::conditions::{Condition, Duration};
@@ -43,7 +43,9 @@ impl AttackPlan {
 }
 
 fn tier(world: &World, unit: UnitId) -> i32 {
-    world.get::<Stats>(entity(world, unit)).map_or(1, |s| s.get("Tier"))
+    world
+        .get::<Stats>(entity(world, unit))
+        .map_or(1, |s| s.get("Tier"))
 }
 
 fn has(world: &World, unit: UnitId, condition: &str) -> bool {
@@ -55,7 +57,12 @@ fn has(world: &World, unit: UnitId, condition: &str) -> bool {
 /// Sources of advantage and disadvantage for `attacker` against `target` (P-09,
 /// P-24, P-GAP-04): tier difference counts once per tier; other sources count once
 /// however often they apply (P-GAP-03).
-pub fn sources(world: &World, attacker: UnitId, target: UnitId, opportunity: bool) -> (Vec<String>, Vec<String>) {
+pub fn sources(
+    world: &World,
+    attacker: UnitId,
+    target: UnitId,
+    opportunity: bool,
+) -> (Vec<String>, Vec<String>) {
     let mut adv = Vec::new();
     let mut dis = Vec::new();
     let diff = tier(world, attacker) - tier(world, target);
@@ -96,21 +103,41 @@ pub fn plan(world: &World, attacker: UnitId, target: UnitId, opportunity: bool) 
     let config = &world.resource::<PhasesRules>().0;
     let (advantage, disadvantage) = sources(world, attacker, target, opportunity);
     let (a, d) = (advantage.len() as i32, disadvantage.len() as i32);
-    let net = if config.net_sources { a - d } else if a > 0 && d > 0 { 0 } else { a - d };
+    let net = if config.net_sources {
+        a - d
+    } else if a > 0 && d > 0 {
+        0
+    } else {
+        a - d
+    };
     let extra_die = config
         .extra_die(net.unsigned_abs(), net > 0)
-        .map(|sides| ExtraDie { sides, advantage: net > 0 });
+        .map(|sides| ExtraDie {
+            sides,
+            advantage: net > 0,
+        });
     let base = config.attack_dice.trim().to_string();
     let text = match extra_die {
         None => base,
         Some(x) => {
-            let kept = base.split(['d', 'D']).next().and_then(|n| n.parse::<u32>().ok()).unwrap_or(1);
+            let kept = base
+                .split(['d', 'D'])
+                .next()
+                .and_then(|n| n.parse::<u32>().ok())
+                .unwrap_or(1);
             let keep = if x.advantage { "kh" } else { "kl" };
             format!("{base}+1d{}{keep}{kept}", x.sides)
         }
     };
-    let expr = text.parse().unwrap_or_else(|_| "2d6".parse().expect("2d6 parses"));
-    let stats = |u: UnitId| world.get::<Stats>(entity(world, u)).cloned().unwrap_or_default();
+    let expr = text
+        .parse()
+        .unwrap_or_else(|_| "2d6".parse().expect("2d6 parses"));
+    let stats = |u: UnitId| {
+        world
+            .get::<Stats>(entity(world, u))
+            .cloned()
+            .unwrap_or_default()
+    };
     AttackPlan {
         advantage,
         disadvantage,
@@ -122,11 +149,27 @@ pub fn plan(world: &World, attacker: UnitId, target: UnitId, opportunity: bool) 
 }
 
 /// Damage dice of a power for this attacker (P-GAP-06: dice + Tier).
-pub fn damage_expr(world: &World, attacker: UnitId, power: &PowerDef) -> Result<DiceExpr, CommandError> {
-    let bonus = if power.add_tier { tier(world, attacker) } else { 0 };
-    let text = if bonus != 0 { format!("{}+{bonus}", power.damage) } else { power.damage.clone() };
-    text.parse()
-        .map_err(|e| CommandError::Forbidden(format!("power {}: damage `{}`: {e}", power.name, power.damage)))
+pub fn damage_expr(
+    world: &World,
+    attacker: UnitId,
+    power: &PowerDef,
+) -> Result<DiceExpr, CommandError> {
+    let bonus = if power.add_tier {
+        tier(world, attacker)
+    } else {
+        0
+    };
+    let text = if bonus != 0 {
+        format!("{}+{bonus}", power.damage)
+    } else {
+        power.damage.clone()
+    };
+    text.parse().map_err(|e| {
+        CommandError::Forbidden(format!(
+            "power {}: damage `{}`: {e}",
+            power.name, power.damage
+        ))
+    })
 }
 
 /// Expected damage of one attack: chance × mean damage.
@@ -176,7 +219,12 @@ pub fn resolve(
     }
     if hit {
         let dmg = damage_expr(world, attacker, power)?.roll(&mut world.resource_mut::<Dice>())?;
-        damage(world, target, dmg.faces.iter().map(|&(_, f)| f).collect(), dmg.total.max(0) as i32);
+        damage(
+            world,
+            target,
+            dmg.faces.iter().map(|&(_, f)| f).collect(),
+            dmg.total.max(0) as i32,
+        );
         if world.get::<Defeated>(entity(world, target)).is_none() {
             let round = world.resource::<TurnState>().round;
             for effect in &power.on_hit {
@@ -188,7 +236,12 @@ pub fn resolve(
                 add_condition(
                     world,
                     target,
-                    Condition { name: effect.condition.clone(), duration, source: Some(attacker), about: None },
+                    Condition {
+                        name: effect.condition.clone(),
+                        duration,
+                        source: Some(attacker),
+                        about: None,
+                    },
                 );
             }
         }
@@ -199,7 +252,15 @@ pub fn resolve(
 /// Deals damage; a unit at 0 HP or less is defeated (P-GAP-05).
 pub fn damage(world: &mut World, unit: UnitId, faces: Vec<u32>, amount: i32) {
     let hp = world.get::<Health>(entity(world, unit)).map_or(0, |h| h.hp) - amount;
-    emit(world, Event::Damaged { unit, faces, amount, hp });
+    emit(
+        world,
+        Event::Damaged {
+            unit,
+            faces,
+            amount,
+            hp,
+        },
+    );
     if hp <= 0 {
         emit(world, Event::Defeated { unit });
         check_victory(world);
@@ -225,7 +286,11 @@ pub fn add_condition(world: &mut World, unit: UnitId, condition: Condition) {
         }
         emit(
             world,
-            Event::ConditionRemoved { unit, name: old.name.clone(), reason: "refreshed".into() },
+            Event::ConditionRemoved {
+                unit,
+                name: old.name.clone(),
+                reason: "refreshed".into(),
+            },
         );
     }
     emit(world, Event::ConditionAdded { unit, condition });

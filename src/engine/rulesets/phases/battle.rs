@@ -7,7 +7,9 @@ use bevy_ecs::prelude::*;
 use super::conditions::*;
 use super::movement::{execute_move, has, spend, take_incoming};
 use super::{PhasesFlow, Step, attack, guarded};
-use crate::engine::battle::{Pending, Progress, Sides, TurnState, emit, entity, halted, is_active, side_of};
+use crate::engine::battle::{
+    Pending, Progress, Sides, TurnState, emit, entity, halted, is_active, side_of,
+};
 use crate::engine::command::{Command, CommandError};
 use crate::engine::conditions::{Condition, Duration};
 use crate::engine::decision::{DecisionKind, PendingDecision};
@@ -60,7 +62,12 @@ fn battle_step(world: &mut World) -> Result<bool, CommandError> {
             return Ok(true);
         }
         world.resource_mut::<PhasesFlow>().step = Step::End;
-        emit(world, Event::StageStarted { stage: Stage::EndOfTurn });
+        emit(
+            world,
+            Event::StageStarted {
+                stage: Stage::EndOfTurn,
+            },
+        );
         return Ok(false);
     };
     // The delay window before `next` starts (P-26: declare before its turn starts).
@@ -79,7 +86,11 @@ fn battle_step(world: &mut World) -> Result<bool, CommandError> {
         flow.window = Some((next, sides.into()));
         flow.acting_now.clear();
     }
-    let side = world.resource_mut::<PhasesFlow>().window.as_mut().and_then(|w| w.1.pop_front());
+    let side = world
+        .resource_mut::<PhasesFlow>()
+        .window
+        .as_mut()
+        .and_then(|w| w.1.pop_front());
     if let Some(side) = side {
         let held: Vec<UnitId> = world
             .resource::<PhasesFlow>()
@@ -88,8 +99,10 @@ fn battle_step(world: &mut World) -> Result<bool, CommandError> {
             .copied()
             .filter(|&u| side_of(world, u) == side && is_active(world, u))
             .collect();
-        world.resource_mut::<Pending>().0 =
-            Some(PendingDecision { side, kind: DecisionKind::ActFromDelay { next, held } });
+        world.resource_mut::<Pending>().0 = Some(PendingDecision {
+            side,
+            kind: DecisionKind::ActFromDelay { next, held },
+        });
         world.resource_mut::<Progress>().0 = true;
         return Ok(false);
     }
@@ -110,24 +123,37 @@ fn battle_step(world: &mut World) -> Result<bool, CommandError> {
 }
 
 fn answer_delay_window(world: &mut World) -> Result<bool, CommandError> {
-    let Some(Command::ActNow { units, .. }) = take_incoming(world, |c| matches!(c, Command::ActNow { .. })) else {
+    let Some(Command::ActNow { units, .. }) =
+        take_incoming(world, |c| matches!(c, Command::ActNow { .. }))
+    else {
         return Ok(false);
     };
     world.resource_mut::<Pending>().0 = None;
     let descending = world.resource::<PhasesFlow>().descending.clone();
     let mut flow = world.resource_mut::<PhasesFlow>();
     flow.acting_now.extend(units);
-    flow.acting_now.sort_by_key(|u| descending.iter().position(|d| d == u));
+    flow.acting_now
+        .sort_by_key(|u| descending.iter().position(|d| d == u));
     Ok(true)
 }
 
 /// Starts a unit's Battle turn; Defend ends now (P-GAP-10).
 fn start_turn(world: &mut World, unit: UnitId) {
-    emit(world, Event::TurnStarted { unit, stage: Stage::Attack });
+    emit(
+        world,
+        Event::TurnStarted {
+            unit,
+            stage: Stage::Attack,
+        },
+    );
     if has(world, unit, DEFENDING) {
         emit(
             world,
-            Event::ConditionRemoved { unit, name: DEFENDING.into(), reason: "its turn started (P-GAP-10)".into() },
+            Event::ConditionRemoved {
+                unit,
+                name: DEFENDING.into(),
+                reason: "its turn started (P-GAP-10)".into(),
+            },
         );
     }
 }
@@ -146,7 +172,11 @@ fn act(world: &mut World, unit: UnitId) -> Result<bool, CommandError> {
         Command::Defend { .. } => {
             spend(world, unit, Pool::BattleAction);
             emit(world, Event::Defended { unit });
-            attack::add_condition(world, unit, Condition::new(DEFENDING, Duration::UntilOwnNextTurn));
+            attack::add_condition(
+                world,
+                unit,
+                Condition::new(DEFENDING, Duration::UntilOwnNextTurn),
+            );
         }
         Command::Disengage { path, .. } => {
             spend(world, unit, Pool::BattleAction);
@@ -171,24 +201,48 @@ fn act(world: &mut World, unit: UnitId) -> Result<bool, CommandError> {
     Ok(true)
 }
 
-fn activate_item(world: &mut World, unit: UnitId, name: &str, target: Option<UnitId>) -> Result<(), CommandError> {
+fn activate_item(
+    world: &mut World,
+    unit: UnitId,
+    name: &str,
+    target: Option<UnitId>,
+) -> Result<(), CommandError> {
     let e = entity(world, unit);
     let item = world
         .get::<Items>(e)
         .and_then(|i| i.0.iter().find(|i| i.name == name).cloned())
-        .ok_or_else(|| CommandError::Unknown { unit: String::new(), kind: "item", name: name.into() })?;
-    emit(world, Event::ItemUsed { unit, item: item.name.clone(), uses_left: item.uses.saturating_sub(1) });
+        .ok_or_else(|| CommandError::Unknown {
+            unit: String::new(),
+            kind: "item",
+            name: name.into(),
+        })?;
+    emit(
+        world,
+        Event::ItemUsed {
+            unit,
+            item: item.name.clone(),
+            uses_left: item.uses.saturating_sub(1),
+        },
+    );
     match item.effect {
         ItemEffect::Heal(dice) => {
             let expr: DiceExpr = dice
                 .parse()
                 .map_err(|e| CommandError::Forbidden(format!("item {}: {e}", item.name)))?;
             let roll = expr.roll(&mut world.resource_mut::<Dice>())?;
-            let h = world.get::<Health>(e).copied().unwrap_or(Health { hp: 0, max: 0 });
+            let h = world
+                .get::<Health>(e)
+                .copied()
+                .unwrap_or(Health { hp: 0, max: 0 });
             let hp = (h.hp + roll.total.max(0) as i32).min(h.max);
             emit(
                 world,
-                Event::Healed { unit, faces: roll.faces.iter().map(|&(_, f)| f).collect(), amount: hp - h.hp, hp },
+                Event::Healed {
+                    unit,
+                    faces: roll.faces.iter().map(|&(_, f)| f).collect(),
+                    amount: hp - h.hp,
+                    hp,
+                },
             );
         }
         ItemEffect::Power(power) => {
@@ -199,10 +253,22 @@ fn activate_item(world: &mut World, unit: UnitId, name: &str, target: Option<Uni
         ItemEffect::Cleanse => {
             let saves: Vec<String> = world
                 .get::<Conditions>(e)
-                .map(|c| c.0.iter().filter(|c| c.duration == Duration::SaveEnds).map(|c| c.name.clone()).collect())
+                .map(|c| {
+                    c.0.iter()
+                        .filter(|c| c.duration == Duration::SaveEnds)
+                        .map(|c| c.name.clone())
+                        .collect()
+                })
                 .unwrap_or_default();
             for name in saves {
-                emit(world, Event::ConditionRemoved { unit, name, reason: format!("cleansed by {}", item.name) });
+                emit(
+                    world,
+                    Event::ConditionRemoved {
+                        unit,
+                        name,
+                        reason: format!("cleansed by {}", item.name),
+                    },
+                );
             }
         }
     }

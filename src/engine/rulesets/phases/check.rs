@@ -3,12 +3,13 @@
 
 use bevy_ecs::prelude::*;
 
-use super::config::MovementPowerDef;
 use super::conditions::*;
+use super::config::MovementPowerDef;
 use super::movement::{has, speed};
 use super::{PhasesFlow, PhasesRules, Step};
 use crate::engine::battle::{
-    Map, Pending, Sides, TurnState, active_units, cell_of, entity, is_active, name, occupancy_for, side_of,
+    Map, Pending, Sides, TurnState, active_units, cell_of, entity, is_active, name, occupancy_for,
+    side_of,
 };
 use crate::engine::board::{Cell, Occupancy};
 use crate::engine::command::{Command, CommandError};
@@ -31,31 +32,52 @@ fn stage_name(step: Step) -> &'static str {
 pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
     let pending = &world.resource::<Pending>().0;
     let sides = &world.resource::<Sides>().0;
-    let side_name = |s: SideId| sides.get(s.0 as usize).map_or("?".to_string(), |s| s.name.clone());
+    let side_name = |s: SideId| {
+        sides
+            .get(s.0 as usize)
+            .map_or("?".to_string(), |s| s.name.clone())
+    };
     match command {
         Command::Seize { side, units } => {
-            let Some(p) = pending else { return Err(CommandError::NoDecisionPending) };
+            let Some(p) = pending else {
+                return Err(CommandError::NoDecisionPending);
+            };
             let DecisionKind::SeizeInitiative { eligible } = &p.kind else {
                 return Err(CommandError::NoDecisionPending);
             };
             if p.side != *side {
-                return Err(CommandError::DecisionPending { side: side_name(p.side), what: "who seizes the initiative".into() });
+                return Err(CommandError::DecisionPending {
+                    side: side_name(p.side),
+                    what: "who seizes the initiative".into(),
+                });
             }
             if let Some(u) = units.iter().find(|u| !eligible.contains(u)) {
-                return Err(CommandError::Forbidden(format!("{} cannot seize for {}", name(world, *u), side_name(*side))));
+                return Err(CommandError::Forbidden(format!(
+                    "{} cannot seize for {}",
+                    name(world, *u),
+                    side_name(*side)
+                )));
             }
             return Ok(());
         }
         Command::ActNow { side, units } => {
-            let Some(p) = pending else { return Err(CommandError::NoDecisionPending) };
+            let Some(p) = pending else {
+                return Err(CommandError::NoDecisionPending);
+            };
             let DecisionKind::ActFromDelay { held, .. } = &p.kind else {
                 return Err(CommandError::NoDecisionPending);
             };
             if p.side != *side {
-                return Err(CommandError::DecisionPending { side: side_name(p.side), what: "whether delayed units act".into() });
+                return Err(CommandError::DecisionPending {
+                    side: side_name(p.side),
+                    what: "whether delayed units act".into(),
+                });
             }
             if let Some(u) = units.iter().find(|u| !held.contains(u)) {
-                return Err(CommandError::Forbidden(format!("{} is not delaying", name(world, *u))));
+                return Err(CommandError::Forbidden(format!(
+                    "{} is not delaying",
+                    name(world, *u)
+                )));
             }
             return Ok(());
         }
@@ -64,11 +86,18 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
     if let Some(p) = pending {
         let what = match &p.kind {
             DecisionKind::SeizeInitiative { .. } => "who seizes the initiative (answer with Seize)",
-            DecisionKind::ActFromDelay { .. } => "whether delayed units act now (answer with ActNow)",
+            DecisionKind::ActFromDelay { .. } => {
+                "whether delayed units act now (answer with ActNow)"
+            }
         };
-        return Err(CommandError::DecisionPending { side: side_name(p.side), what: what.into() });
+        return Err(CommandError::DecisionPending {
+            side: side_name(p.side),
+            what: what.into(),
+        });
     }
-    let Some(unit) = command.unit() else { return Ok(()) };
+    let Some(unit) = command.unit() else {
+        return Ok(());
+    };
     let who = name(world, unit);
     if !is_active(world, unit) {
         return Err(CommandError::Defeated(who));
@@ -82,10 +111,19 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
         };
         return Err(CommandError::NotYourTurn { unit: who, reason });
     }
-    let pool = |p: Pool| world.get::<ActionPool>(entity(world, unit)).map_or(0, |a| a.left(p));
+    let pool = |p: Pool| {
+        world
+            .get::<ActionPool>(entity(world, unit))
+            .map_or(0, |a| a.left(p))
+    };
     match command {
         Command::EndTurn { .. } => Ok(()),
-        Command::Move { power, path, target, .. } => {
+        Command::Move {
+            power,
+            path,
+            target,
+            ..
+        } => {
             if step != Step::Movement {
                 return Err(CommandError::WrongStage(format!(
                     "movement powers are used in the Movement Phase, not in {} (use Disengage to move in battle)",
@@ -93,11 +131,16 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
                 )));
             }
             if pool(Pool::MovementPower) < 1 {
-                return Err(CommandError::AlreadyUsed { unit: who, what: "used its movement power".into() });
+                return Err(CommandError::AlreadyUsed {
+                    unit: who,
+                    what: "used its movement power".into(),
+                });
             }
             let def = movement_power_of(world, unit, power)?;
             if has(world, unit, SLOWED) {
-                return Err(CommandError::Forbidden(format!("{who} is Slowed and cannot move (P-18)")));
+                return Err(CommandError::Forbidden(format!(
+                    "{who} is Slowed and cannot move (P-18)"
+                )));
             }
             validate_path(world, unit, &def, path, *target).map(|_| ())
         }
@@ -105,12 +148,15 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
             "battle actions are taken in the Battle Phase, not in {}",
             stage_name(step)
         ))),
-        _ if pool(Pool::BattleAction) < 1 => {
-            Err(CommandError::AlreadyUsed { unit: who, what: "taken its battle action".into() })
-        }
+        _ if pool(Pool::BattleAction) < 1 => Err(CommandError::AlreadyUsed {
+            unit: who,
+            what: "taken its battle action".into(),
+        }),
         Command::Attack { target, power, .. } => {
             if has(world, unit, RUNNING) {
-                return Err(CommandError::Forbidden(format!("{who} ran this round and cannot attack (Run)")));
+                return Err(CommandError::Forbidden(format!(
+                    "{who} ran this round and cannot attack (Run)"
+                )));
             }
             let def = power_named(world, unit, power.as_deref())?;
             check_target(world, unit, *target, &def)
@@ -122,7 +168,10 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
         }
         Command::Delay { .. } => {
             if world.resource::<PhasesFlow>().delayed.contains(&unit) {
-                return Err(CommandError::AlreadyUsed { unit: who, what: "delayed".into() });
+                return Err(CommandError::AlreadyUsed {
+                    unit: who,
+                    what: "delayed".into(),
+                });
             }
             Ok(())
         }
@@ -130,13 +179,21 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
             let it = world
                 .get::<Items>(entity(world, unit))
                 .and_then(|i| i.0.iter().find(|i| &i.name == item))
-                .ok_or_else(|| CommandError::Unknown { unit: who.clone(), kind: "item", name: item.clone() })?;
+                .ok_or_else(|| CommandError::Unknown {
+                    unit: who.clone(),
+                    kind: "item",
+                    name: item.clone(),
+                })?;
             if it.uses == 0 {
-                return Err(CommandError::Forbidden(format!("{who}'s {item} has no uses left")));
+                return Err(CommandError::Forbidden(format!(
+                    "{who}'s {item} has no uses left"
+                )));
             }
             match (&it.effect, target) {
                 (ItemEffect::Power(p), Some(t)) => check_target(world, unit, *t, p),
-                (ItemEffect::Power(_), None) => Err(CommandError::NoSuchTarget(format!("{item} needs a target"))),
+                (ItemEffect::Power(_), None) => {
+                    Err(CommandError::NoSuchTarget(format!("{item} needs a target")))
+                }
                 _ => Ok(()),
             }
         }
@@ -145,17 +202,33 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
 }
 
 /// The unit's power with this name, or its first power.
-pub fn power_named(world: &World, unit: UnitId, power: Option<&str>) -> Result<PowerDef, CommandError> {
-    let powers = world.get::<Powers>(entity(world, unit)).map(|p| p.0.clone()).unwrap_or_default();
+pub fn power_named(
+    world: &World,
+    unit: UnitId,
+    power: Option<&str>,
+) -> Result<PowerDef, CommandError> {
+    let powers = world
+        .get::<Powers>(entity(world, unit))
+        .map(|p| p.0.clone())
+        .unwrap_or_default();
     match power {
-        None => powers.first().cloned().ok_or_else(|| CommandError::Unknown {
-            unit: name(world, unit),
-            kind: "power",
-            name: "(any)".into(),
-        }),
-        Some(p) => powers.iter().find(|d| d.name.eq_ignore_ascii_case(p)).cloned().ok_or_else(|| {
-            CommandError::Unknown { unit: name(world, unit), kind: "power", name: p.into() }
-        }),
+        None => powers
+            .first()
+            .cloned()
+            .ok_or_else(|| CommandError::Unknown {
+                unit: name(world, unit),
+                kind: "power",
+                name: "(any)".into(),
+            }),
+        Some(p) => powers
+            .iter()
+            .find(|d| d.name.eq_ignore_ascii_case(p))
+            .cloned()
+            .ok_or_else(|| CommandError::Unknown {
+                unit: name(world, unit),
+                kind: "power",
+                name: p.into(),
+            }),
     }
 }
 
@@ -167,30 +240,55 @@ pub fn disengage_power(world: &World) -> Result<MovementPowerDef, CommandError> 
         .iter()
         .find(|p| p.battle_action)
         .cloned()
-        .ok_or_else(|| CommandError::Forbidden("this configuration has no battle-action movement power".into()))
+        .ok_or_else(|| {
+            CommandError::Forbidden("this configuration has no battle-action movement power".into())
+        })
 }
 
-fn movement_power_of(world: &World, unit: UnitId, power: &str) -> Result<MovementPowerDef, CommandError> {
+fn movement_power_of(
+    world: &World,
+    unit: UnitId,
+    power: &str,
+) -> Result<MovementPowerDef, CommandError> {
     let known = world
         .get::<MovementPowers>(entity(world, unit))
         .is_some_and(|m| m.0.iter().any(|p| p.eq_ignore_ascii_case(power)));
-    let def = world.resource::<PhasesRules>().0.movement_power(power).cloned();
+    let def = world
+        .resource::<PhasesRules>()
+        .0
+        .movement_power(power)
+        .cloned();
     match def {
         Some(d) if known => Ok(d),
-        _ => Err(CommandError::Unknown { unit: name(world, unit), kind: "movement power", name: power.into() }),
+        _ => Err(CommandError::Unknown {
+            unit: name(world, unit),
+            kind: "movement power",
+            name: power.into(),
+        }),
     }
 }
 
-fn check_target(world: &World, unit: UnitId, target: UnitId, power: &PowerDef) -> Result<(), CommandError> {
+fn check_target(
+    world: &World,
+    unit: UnitId,
+    target: UnitId,
+    power: &PowerDef,
+) -> Result<(), CommandError> {
     if crate::engine::battle::find(world, target).is_none() {
-        return Err(CommandError::NoSuchTarget(format!("there is no unit #{}", target.0)));
+        return Err(CommandError::NoSuchTarget(format!(
+            "there is no unit #{}",
+            target.0
+        )));
     }
     let t = name(world, target);
     if !is_active(world, target) {
         return Err(CommandError::NoSuchTarget(format!("{t} has been defeated")));
     }
     if side_of(world, target) == side_of(world, unit) {
-        return Err(CommandError::NoSuchTarget(format!("{t} is on {}'s side", name(world, unit))));
+        return Err(CommandError::NoSuchTarget(format!(
+            "{t} is on {}'s side",
+            name(world, unit)
+        )));
     }
     let board = &world.resource::<Map>().0;
     let (from, to) = (cell_of(world, unit), cell_of(world, target));
@@ -202,7 +300,9 @@ fn check_target(world: &World, unit: UnitId, target: UnitId, power: &PowerDef) -
         )));
     }
     if power.ranged && !board.line_of_sight(from, to) {
-        return Err(CommandError::OutOfReach(format!("no line of sight from {from} to {t} at {to}")));
+        return Err(CommandError::OutOfReach(format!(
+            "no line of sight from {from} to {t} at {to}"
+        )));
     }
     Ok(())
 }
@@ -218,12 +318,19 @@ pub fn validate_path(
     let board = &world.resource::<Map>().0;
     let occupancy = occupancy_for(world, unit);
     let Some(&last) = path.last() else {
-        return Err(CommandError::PathBlocked("the path is empty (use EndTurn to stay put)".into()));
+        return Err(CommandError::PathBlocked(
+            "the path is empty (use EndTurn to stay put)".into(),
+        ));
     };
     let goal = if def.charge {
-        let t = target.ok_or_else(|| CommandError::NoSuchTarget(format!("{} needs an enemy to charge", def.name)))?;
+        let t = target.ok_or_else(|| {
+            CommandError::NoSuchTarget(format!("{} needs an enemy to charge", def.name))
+        })?;
         if !is_active(world, t) || side_of(world, t) == side_of(world, unit) {
-            return Err(CommandError::NoSuchTarget(format!("{} is not an enemy in play", name(world, t))));
+            return Err(CommandError::NoSuchTarget(format!(
+                "{} is not an enemy in play",
+                name(world, t)
+            )));
         }
         Some(cell_of(world, t))
     } else {
@@ -236,7 +343,9 @@ pub fn validate_path(
             return Err(CommandError::PathBlocked(format!("{c} is off the map")));
         }
         if board.distance(cur, c) != 1 {
-            return Err(CommandError::PathBlocked(format!("{c} is not next to {cur}")));
+            return Err(CommandError::PathBlocked(format!(
+                "{c} is not next to {cur}"
+            )));
         }
         let Some(step) = board.step_cost(c) else {
             return Err(CommandError::PathBlocked(format!("{c} is impassable")));
@@ -247,22 +356,32 @@ pub fn validate_path(
         if let Some(g) = goal
             && board.distance(c, g) >= board.distance(cur, g)
         {
-            return Err(CommandError::PathBlocked(format!("charging: the step to {c} does not end closer to the target")));
+            return Err(CommandError::PathBlocked(format!(
+                "charging: the step to {c} does not end closer to the target"
+            )));
         }
         cost += step;
         cur = c;
     }
     if occupancy(last) != Occupancy::Free {
-        return Err(CommandError::PathBlocked(format!("{last} is occupied: a move can't end there")));
+        return Err(CommandError::PathBlocked(format!(
+            "{last} is occupied: a move can't end there"
+        )));
     }
     let budget = def.distance.budget(speed(world, unit));
     if cost > budget {
-        return Err(CommandError::NotEnoughMovement { cost, budget, power: def.name.clone() });
+        return Err(CommandError::NotEnoughMovement {
+            cost,
+            budget,
+            power: def.name.clone(),
+        });
     }
     if let Some(g) = goal
         && board.distance(last, g) != 1
     {
-        return Err(CommandError::OutOfReach("a charge must end next to its target".into()));
+        return Err(CommandError::OutOfReach(
+            "a charge must end next to its target".into(),
+        ));
     }
     Ok(cost)
 }
@@ -273,12 +392,24 @@ pub fn legal(world: &World) -> Vec<Command> {
     if let Some(p) = &world.resource::<Pending>().0 {
         match &p.kind {
             DecisionKind::SeizeInitiative { eligible } => {
-                out.push(Command::Seize { side: p.side, units: vec![] });
-                out.extend(eligible.iter().map(|&u| Command::Seize { side: p.side, units: vec![u] }));
+                out.push(Command::Seize {
+                    side: p.side,
+                    units: vec![],
+                });
+                out.extend(eligible.iter().map(|&u| Command::Seize {
+                    side: p.side,
+                    units: vec![u],
+                }));
             }
             DecisionKind::ActFromDelay { held, .. } => {
-                out.push(Command::ActNow { side: p.side, units: vec![] });
-                out.extend(held.iter().map(|&u| Command::ActNow { side: p.side, units: vec![u] }));
+                out.push(Command::ActNow {
+                    side: p.side,
+                    units: vec![],
+                });
+                out.extend(held.iter().map(|&u| Command::ActNow {
+                    side: p.side,
+                    units: vec![u],
+                }));
             }
         }
         return out;
@@ -290,32 +421,50 @@ pub fn legal(world: &World) -> Vec<Command> {
     let occupancy = occupancy_for(world, unit);
     let start = cell_of(world, unit);
     let moves = |def: &MovementPowerDef| -> Vec<Vec<Cell>> {
-        let field = board.movement_field(start, def.distance.budget(speed(world, unit)), &occupancy);
+        let field =
+            board.movement_field(start, def.distance.budget(speed(world, unit)), &occupancy);
         field
             .keys()
             .filter(|&&c| c != start)
             .filter_map(|&c| board.path(start, c, &occupancy).map(|(p, _)| p))
             .collect()
     };
-    let enemies: Vec<UnitId> =
-        active_units(world).into_iter().filter(|&u| side_of(world, u) != side_of(world, unit)).collect();
+    let enemies: Vec<UnitId> = active_units(world)
+        .into_iter()
+        .filter(|&u| side_of(world, u) != side_of(world, unit))
+        .collect();
     match turn.stage {
         Stage::Movement => {
-            let names = world.get::<MovementPowers>(entity(world, unit)).map(|m| m.0.clone()).unwrap_or_default();
+            let names = world
+                .get::<MovementPowers>(entity(world, unit))
+                .map(|m| m.0.clone())
+                .unwrap_or_default();
             let config = &world.resource::<PhasesRules>().0;
             for n in names {
-                let Some(def) = config.movement_power(&n) else { continue };
+                let Some(def) = config.movement_power(&n) else {
+                    continue;
+                };
                 if def.charge {
                     for &t in &enemies {
                         for c in board.within(cell_of(world, t), 1) {
                             if let Some((path, _)) = board.path(start, c, &occupancy) {
-                                out.push(Command::Move { unit, power: def.name.clone(), path, target: Some(t) });
+                                out.push(Command::Move {
+                                    unit,
+                                    power: def.name.clone(),
+                                    path,
+                                    target: Some(t),
+                                });
                             }
                         }
                     }
                 } else {
                     for path in moves(def) {
-                        out.push(Command::Move { unit, power: def.name.clone(), path, target: None });
+                        out.push(Command::Move {
+                            unit,
+                            power: def.name.clone(),
+                            path,
+                            target: None,
+                        });
                     }
                 }
             }
@@ -323,10 +472,17 @@ pub fn legal(world: &World) -> Vec<Command> {
         Stage::Attack => {
             out.push(Command::Defend { unit });
             out.push(Command::Delay { unit });
-            let powers = world.get::<Powers>(entity(world, unit)).map(|p| p.0.clone()).unwrap_or_default();
+            let powers = world
+                .get::<Powers>(entity(world, unit))
+                .map(|p| p.0.clone())
+                .unwrap_or_default();
             for p in &powers {
                 for &t in &enemies {
-                    out.push(Command::Attack { unit, target: t, power: Some(p.name.clone()) });
+                    out.push(Command::Attack {
+                        unit,
+                        target: t,
+                        power: Some(p.name.clone()),
+                    });
                 }
             }
             if let Ok(def) = disengage_power(world) {
@@ -334,15 +490,24 @@ pub fn legal(world: &World) -> Vec<Command> {
                     out.push(Command::Disengage { unit, path });
                 }
             }
-            let items = world.get::<Items>(entity(world, unit)).map(|i| i.0.clone()).unwrap_or_default();
+            let items = world
+                .get::<Items>(entity(world, unit))
+                .map(|i| i.0.clone())
+                .unwrap_or_default();
             for it in items {
                 match it.effect {
-                    ItemEffect::Power(_) => out.extend(enemies.iter().map(|&t| Command::ActivateItem {
+                    ItemEffect::Power(_) => {
+                        out.extend(enemies.iter().map(|&t| Command::ActivateItem {
+                            unit,
+                            item: it.name.clone(),
+                            target: Some(t),
+                        }))
+                    }
+                    _ => out.push(Command::ActivateItem {
                         unit,
                         item: it.name.clone(),
-                        target: Some(t),
-                    })),
-                    _ => out.push(Command::ActivateItem { unit, item: it.name.clone(), target: None }),
+                        target: None,
+                    }),
                 }
             }
         }

@@ -77,25 +77,25 @@ fn yes() -> bool {
     true
 }
 
-/// Movement budget of a power, in squares.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Distance {
-    /// Exactly up to this many squares.
-    Squares(u32),
-    /// Up to Speed plus this many squares.
-    SpeedPlus(u32),
-    /// Up to Speed times this.
-    SpeedTimes(u32),
+/// Movement budget of a power: `speed_times` × Speed + `squares`.
+///
+/// A plain struct rather than an enum so that a level's `rules` overrides (merged as
+/// untyped RON values) can replace the movement power table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Distance {
+    /// Multiples of the unit's Speed.
+    #[serde(default)]
+    pub speed_times: u32,
+    /// Extra squares.
+    #[serde(default)]
+    pub squares: u32,
 }
 
 impl Distance {
     /// The budget for a unit with `speed`.
     pub fn budget(self, speed: u32) -> u32 {
-        match self {
-            Distance::Squares(n) => n,
-            Distance::SpeedPlus(n) => speed + n,
-            Distance::SpeedTimes(n) => speed * n,
-        }
+        speed * self.speed_times + self.squares
     }
 }
 
@@ -115,12 +115,8 @@ impl PhasesConfig {
 
     /// Parses a configuration; the error reads `line:col: message`.
     pub fn from_ron(text: &str) -> Result<Self, String> {
-        ron::from_str(text).map_err(|e| {
-            format!(
-                "{}:{}: {}",
-                e.span.start.line, e.span.start.col, e.code
-            )
-        })
+        ron::from_str(text)
+            .map_err(|e| format!("{}:{}: {}", e.span.start.line, e.span.start.col, e.code))
     }
 
     /// This configuration with a level's overrides applied, each key naming a field.
@@ -206,6 +202,11 @@ mod tests {
         let mut o = BTreeMap::new();
         o.insert("speed".to_string(), ron::Value::Number(ron::Number::U32(4)));
         assert_eq!(c.with_overrides(&o).unwrap().speed, 4);
+        // A whole table with nested structs survives the merge too.
+        let table = "[(name: \"Walk\", distance: (speed_times: 1, squares: 1))]";
+        o.insert("movement_powers".to_string(), ron::from_str(table).unwrap());
+        let merged = c.with_overrides(&o).unwrap();
+        assert_eq!(merged.movement_powers[0].distance.budget(merged.speed), 5);
         o.insert("sped".to_string(), ron::Value::Number(ron::Number::U32(4)));
         let err = c.with_overrides(&o).unwrap_err();
         assert!(err.contains("unknown rule constant `sped`"), "{err}");

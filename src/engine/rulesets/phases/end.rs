@@ -39,7 +39,10 @@ pub fn saving_throws(world: &mut World) -> Result<(), CommandError> {
         .parse()
         .map_err(|e| CommandError::Forbidden(format!("save_dice: {e}")))?;
     for bearer in active_units(world) {
-        let conditions = world.get::<Conditions>(entity(world, bearer)).cloned().unwrap_or_default();
+        let conditions = world
+            .get::<Conditions>(entity(world, bearer))
+            .cloned()
+            .unwrap_or_default();
         for c in conditions.0 {
             let roller = match c.duration {
                 Duration::SaveEnds => bearer,
@@ -78,7 +81,14 @@ pub fn saving_throws(world: &mut World) -> Result<(), CommandError> {
             };
             if ends {
                 let reason = if success { "saved" } else { "not sustained" };
-                emit(world, Event::ConditionRemoved { unit: bearer, name: c.name.clone(), reason: reason.into() });
+                emit(
+                    world,
+                    Event::ConditionRemoved {
+                        unit: bearer,
+                        name: c.name.clone(),
+                        reason: reason.into(),
+                    },
+                );
             }
         }
     }
@@ -89,10 +99,20 @@ pub fn saving_throws(world: &mut World) -> Result<(), CommandError> {
 pub fn expire(world: &mut World) {
     let round = world.resource::<TurnState>().round;
     for unit in active_units(world) {
-        let conditions = world.get::<Conditions>(entity(world, unit)).cloned().unwrap_or_default();
+        let conditions = world
+            .get::<Conditions>(entity(world, unit))
+            .cloned()
+            .unwrap_or_default();
         for c in conditions.0 {
             if matches!(c.duration, Duration::EndOfRound(r) if r <= round) {
-                emit(world, Event::ConditionRemoved { unit, name: c.name, reason: format!("end of round {round}") });
+                emit(
+                    world,
+                    Event::ConditionRemoved {
+                        unit,
+                        name: c.name,
+                        reason: format!("end of round {round}"),
+                    },
+                );
             }
         }
     }

@@ -20,7 +20,12 @@ pub fn start_round(world: &mut World) {
     guarded(world, |world| {
         let round = world.resource::<TurnState>().round + 1;
         emit(world, Event::RoundStarted { round });
-        emit(world, Event::StageStarted { stage: Stage::Initiative });
+        emit(
+            world,
+            Event::StageStarted {
+                stage: Stage::Initiative,
+            },
+        );
         let descending = roll_initiative(world)?;
         for &u in &descending {
             let e = entity(world, u);
@@ -46,7 +51,12 @@ pub fn start_round(world: &mut World) {
             to_ask: to_ask.into(),
             ..PhasesFlow::default()
         };
-        emit(world, Event::StageStarted { stage: Stage::Movement });
+        emit(
+            world,
+            Event::StageStarted {
+                stage: Stage::Movement,
+            },
+        );
         Ok(())
     });
 }
@@ -61,7 +71,10 @@ pub fn roll_initiative(world: &mut World) -> Result<Vec<UnitId>, CommandError> {
         .map_err(|e| CommandError::Forbidden(format!("initiative_dice: {e}")))?;
     let mut totals = Vec::new();
     for u in active_units(world) {
-        let stats = world.get::<Stats>(entity(world, u)).cloned().unwrap_or_default();
+        let stats = world
+            .get::<Stats>(entity(world, u))
+            .cloned()
+            .unwrap_or_default();
         let modifier = stats.get("INT") + stats.get("AGI");
         let roll = expr.roll(&mut world.resource_mut::<Dice>())?;
         let total = roll.total as i32 + modifier;
@@ -77,11 +90,15 @@ pub fn roll_initiative(world: &mut World) -> Result<Vec<UnitId>, CommandError> {
         totals.push((u, total));
     }
     // Stable sort keeps roster order inside a tie until the roll-off decides.
-    totals.sort_by(|a, b| b.1.cmp(&a.1));
+    totals.sort_by_key(|t| std::cmp::Reverse(t.1));
     let mut order = Vec::new();
     let mut i = 0;
     while i < totals.len() {
-        let j = totals[i..].iter().take_while(|t| t.1 == totals[i].1).count() + i;
+        let j = totals[i..]
+            .iter()
+            .take_while(|t| t.1 == totals[i].1)
+            .count()
+            + i;
         let mut group: Vec<UnitId> = totals[i..j].iter().map(|t| t.0).collect();
         group.sort();
         order.extend(break_tie(world, group, config.tie_die)?);
@@ -102,7 +119,7 @@ fn break_tie(world: &mut World, group: Vec<UnitId>, die: u32) -> Result<Vec<Unit
         emit(world, Event::TieBreakRolled { unit: u, face });
         faces.push((u, face));
     }
-    faces.sort_by(|a, b| b.1.cmp(&a.1));
+    faces.sort_by_key(|f| std::cmp::Reverse(f.1));
     let mut order = Vec::new();
     let mut i = 0;
     while i < faces.len() {
@@ -138,7 +155,10 @@ mod tests {
     fn p_12_p_13_p_15_orders_from_initiative() {
         // P-EX-4 ordering: Knight 0, Goblin 1, Rogue 2, Ogre 3 highest first.
         let d = [UnitId(0), UnitId(1), UnitId(2), UnitId(3)];
-        assert_eq!(movement_order(&d, &[]), [UnitId(3), UnitId(2), UnitId(1), UnitId(0)]);
+        assert_eq!(
+            movement_order(&d, &[]),
+            [UnitId(3), UnitId(2), UnitId(1), UnitId(0)]
+        );
         assert_eq!(battle_order(&d, &[]), d);
         // The Knight seizes: moves first, battles last.
         assert_eq!(

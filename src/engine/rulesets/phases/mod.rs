@@ -31,13 +31,41 @@ use crate::level::schema::Level;
 
 /// The stats a `phases` unit has (P-01, P-GAP-05).
 pub const STATS: &[StatSpec] = &[
-    StatSpec { name: "INT", required: true, about: "added to initiative (P-11)" },
-    StatSpec { name: "AGI", required: true, about: "added to initiative (P-11)" },
-    StatSpec { name: "ATK", required: true, about: "attack modifier: 2d6 + ATK (P-23)" },
-    StatSpec { name: "DEF", required: true, about: "defense: attacks hit on >= DEF (P-23)" },
-    StatSpec { name: "Tier", required: true, about: "1, 2 or 3; tier difference gives advantage (P-24)" },
-    StatSpec { name: "HP", required: false, about: "hit points; default 10 x Tier (P-GAP-05)" },
-    StatSpec { name: "Speed", required: false, about: "squares per Walk; default 6 (P-GAP-04)" },
+    StatSpec {
+        name: "INT",
+        required: true,
+        about: "added to initiative (P-11)",
+    },
+    StatSpec {
+        name: "AGI",
+        required: true,
+        about: "added to initiative (P-11)",
+    },
+    StatSpec {
+        name: "ATK",
+        required: true,
+        about: "attack modifier: 2d6 + ATK (P-23)",
+    },
+    StatSpec {
+        name: "DEF",
+        required: true,
+        about: "defense: attacks hit on >= DEF (P-23)",
+    },
+    StatSpec {
+        name: "Tier",
+        required: true,
+        about: "1, 2 or 3; tier difference gives advantage (P-24)",
+    },
+    StatSpec {
+        name: "HP",
+        required: false,
+        about: "hit points; default 10 x Tier (P-GAP-05)",
+    },
+    StatSpec {
+        name: "Speed",
+        required: false,
+        about: "squares per Walk; default 6 (P-GAP-04)",
+    },
 ];
 
 /// Condition names `phases` gives effects to.
@@ -181,7 +209,10 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
 }
 
 /// Runs a rules step, turning an error (the dice ran out) into the battle's fault.
-fn guarded(world: &mut World, step: impl FnOnce(&mut World) -> Result<(), crate::engine::command::CommandError>) {
+fn guarded(
+    world: &mut World,
+    step: impl FnOnce(&mut World) -> Result<(), crate::engine::command::CommandError>,
+) {
     if let Err(e) = step(world) {
         world.resource_mut::<crate::engine::battle::Fault>().0 = Some(e);
     }

@@ -6,15 +6,15 @@ use std::collections::BTreeSet;
 
 use bevy_ecs::prelude::*;
 
-use super::config::MovementPowerDef;
 use super::conditions::*;
+use super::config::MovementPowerDef;
 use super::initiative::{battle_order, movement_order};
 use super::{PhasesFlow, PhasesRules, Step, attack, guarded};
 use crate::engine::battle::{
-    Incoming, Map, Pending, Progress, Sides, TurnState, active_units, cell_of, emit, entity, halted,
-    is_active, side_of,
+    Incoming, Map, Pending, Progress, Sides, TurnState, active_units, cell_of, emit, entity,
+    halted, is_active, occupancy_for, side_of,
 };
-use crate::engine::board::Cell;
+use crate::engine::board::{Cell, Occupancy};
 use crate::engine::command::{Command, CommandError};
 use crate::engine::conditions::{Condition, Duration};
 use crate::engine::decision::{DecisionKind, PendingDecision};
@@ -49,14 +49,20 @@ pub fn movement_phase(world: &mut World) {
 /// One step of the seize declarations; false when waiting for an answer.
 fn seize_step(world: &mut World) -> bool {
     if world.resource::<Pending>().0.is_some() {
-        let Some(Command::Seize { units, .. }) = take_incoming(world, |c| matches!(c, Command::Seize { .. })) else {
+        let Some(Command::Seize { units, .. }) =
+            take_incoming(world, |c| matches!(c, Command::Seize { .. }))
+        else {
             return false;
         };
         world.resource_mut::<Pending>().0 = None;
         let round = world.resource::<TurnState>().round;
         for u in units {
             emit(world, Event::Seized { unit: u });
-            attack::add_condition(world, u, Condition::new(SEIZED, Duration::EndOfRound(round)));
+            attack::add_condition(
+                world,
+                u,
+                Condition::new(SEIZED, Duration::EndOfRound(round)),
+            );
             world.resource_mut::<PhasesFlow>().seizers.push(u);
         }
         return true;
@@ -84,7 +90,13 @@ fn seize_step(world: &mut World) -> bool {
     }
     let flow = world.resource::<PhasesFlow>();
     let order = movement_order(&flow.descending, &flow.seizers);
-    emit(world, Event::OrderSet { stage: Stage::Movement, order: order.clone() });
+    emit(
+        world,
+        Event::OrderSet {
+            stage: Stage::Movement,
+            order: order.clone(),
+        },
+    );
     let mut flow = world.resource_mut::<PhasesFlow>();
     flow.queue = order.into();
     flow.step = Step::Movement;
@@ -92,9 +104,16 @@ fn seize_step(world: &mut World) -> bool {
 }
 
 /// Takes the incoming command if it matches.
-pub(super) fn take_incoming(world: &mut World, matches: impl Fn(&Command) -> bool) -> Option<Command> {
+pub(super) fn take_incoming(
+    world: &mut World,
+    matches: impl Fn(&Command) -> bool,
+) -> Option<Command> {
     let mut incoming = world.resource_mut::<Incoming>();
-    if incoming.0.as_ref().is_some_and(matches) { incoming.0.take() } else { None }
+    if incoming.0.as_ref().is_some_and(matches) {
+        incoming.0.take()
+    } else {
+        None
+    }
 }
 
 /// One step of the movement turns; false when waiting for a command.
@@ -109,32 +128,66 @@ fn movement_step(world: &mut World) -> Result<bool, CommandError> {
         };
         let Some(unit) = next else {
             // Movement Phase over: Battle Phase in descending order (P-13).
-            emit(world, Event::StageStarted { stage: Stage::Attack });
+            emit(
+                world,
+                Event::StageStarted {
+                    stage: Stage::Attack,
+                },
+            );
             let flow = world.resource::<PhasesFlow>();
             let order = battle_order(&flow.descending, &flow.seizers);
-            emit(world, Event::OrderSet { stage: Stage::Attack, order: order.clone() });
+            emit(
+                world,
+                Event::OrderSet {
+                    stage: Stage::Attack,
+                    order: order.clone(),
+                },
+            );
             let mut flow = world.resource_mut::<PhasesFlow>();
             flow.queue = order.into();
             flow.step = Step::Battle;
             return Ok(false);
         };
-        emit(world, Event::TurnStarted { unit, stage: Stage::Movement });
+        emit(
+            world,
+            Event::TurnStarted {
+                unit,
+                stage: Stage::Movement,
+            },
+        );
         let blocked = world.resource::<PhasesRules>().0.slowed_at_start_blocks;
         if blocked && has(world, unit, SLOWED) {
             // P-18 / P-GAP-09: Slowed at the start of movement means no movement.
-            emit(world, Event::MovementStopped { unit, reason: "Slowed: it cannot move (P-18)".into() });
+            emit(
+                world,
+                Event::MovementStopped {
+                    unit,
+                    reason: "Slowed: it cannot move (P-18)".into(),
+                },
+            );
             emit(world, Event::TurnEnded { unit });
         }
         return Ok(true);
     };
-    match take_incoming(world, |c| matches!(c, Command::Move { .. } | Command::EndTurn { .. })) {
-        Some(Command::Move { unit, power, path, target }) => {
+    match take_incoming(world, |c| {
+        matches!(c, Command::Move { .. } | Command::EndTurn { .. })
+    }) {
+        Some(Command::Move {
+            unit,
+            power,
+            path,
+            target,
+        }) => {
             let def = world
                 .resource::<PhasesRules>()
                 .0
                 .movement_power(&power)
                 .cloned()
-                .ok_or_else(|| CommandError::Unknown { unit: String::new(), kind: "movement power", name: power })?;
+                .ok_or_else(|| CommandError::Unknown {
+                    unit: String::new(),
+                    kind: "movement power",
+                    name: power,
+                })?;
             spend(world, unit, Pool::MovementPower);
             execute_move(world, unit, &def, &path, target)?;
             if !halted(world) {
@@ -151,7 +204,9 @@ fn movement_step(world: &mut World) -> Result<bool, CommandError> {
 }
 
 pub(super) fn has(world: &World, unit: UnitId, condition: &str) -> bool {
-    world.get::<Conditions>(entity(world, unit)).is_some_and(|c| c.has(condition))
+    world
+        .get::<Conditions>(entity(world, unit))
+        .is_some_and(|c| c.has(condition))
 }
 
 /// Spends one unit of a pool.
@@ -215,7 +270,14 @@ pub fn execute_move(
     target: Option<UnitId>,
 ) -> Result<(), CommandError> {
     let speed = speed(world, unit);
-    emit(world, Event::MovementPowerUsed { unit, power: def.name.clone(), budget: def.distance.budget(speed) });
+    emit(
+        world,
+        Event::MovementPowerUsed {
+            unit,
+            power: def.name.clone(),
+            budget: def.distance.budget(speed),
+        },
+    );
     let round = world.resource::<TurnState>().round;
     for name in &def.applies {
         let duration = match name.as_str() {
@@ -232,29 +294,76 @@ pub fn execute_move(
     }
     let mut provoked = BTreeSet::new();
     let mut cur = cell_of(world, unit);
+    // Where the mover could last have stopped: it may pass allies but never end on one.
+    let mut last_free = cur;
     for &next in path {
         if def.provokes {
             for t in threateners(world, unit, cur) {
                 if !provoked.insert(t) {
                     continue;
                 }
-                emit(world, Event::OpportunityAttack { attacker: t, mover: unit, cell: cur });
-                let Some(power) = melee_power(world, t) else { continue };
+                emit(
+                    world,
+                    Event::OpportunityAttack {
+                        attacker: t,
+                        mover: unit,
+                        cell: cur,
+                    },
+                );
+                let Some(power) = melee_power(world, t) else {
+                    continue;
+                };
                 attack::resolve(world, t, unit, &power, true)?;
                 if !is_active(world, unit) || halted(world) {
                     return Ok(());
                 }
                 if has(world, unit, SLOWED) {
-                    emit(world, Event::MovementStopped { unit, reason: format!("Slowed at {cur}: movement ends (P-18)") });
+                    emit(
+                        world,
+                        Event::MovementStopped {
+                            unit,
+                            reason: format!("Slowed at {cur}: movement ends (P-18)"),
+                        },
+                    );
+                    step_back_off_ally(world, unit, cur, last_free);
                     return Ok(());
                 }
             }
         }
         let cost = world.resource::<Map>().0.step_cost(next).unwrap_or(1);
-        emit(world, Event::Moved { unit, from: cur, to: next, cost });
+        emit(
+            world,
+            Event::Moved {
+                unit,
+                from: cur,
+                to: next,
+                cost,
+            },
+        );
         cur = next;
+        if occupancy_for(world, unit)(cur) == Occupancy::Free {
+            last_free = cur;
+        }
     }
     Ok(())
+}
+
+/// A move stopped on an ally's square (Slowed while passing through) ends on the last
+/// square the mover could have stopped on instead, so no two units share a cell.
+fn step_back_off_ally(world: &mut World, unit: UnitId, cur: Cell, last_free: Cell) {
+    if cur != last_free && occupancy_for(world, unit)(cur) != Occupancy::Free {
+        let reason = format!("it cannot stop on an ally's square: back to {last_free}");
+        emit(world, Event::MovementStopped { unit, reason });
+        emit(
+            world,
+            Event::Moved {
+                unit,
+                from: cur,
+                to: last_free,
+                cost: 0,
+            },
+        );
+    }
 }
 
 /// A unit's Speed (stat, else the configured default).

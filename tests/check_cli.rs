@@ -1,0 +1,143 @@
+//! `skirmish check`: exit codes and `FILE:LINE:COL: message` output.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn manifest_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn check(files: &[PathBuf]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .current_dir(manifest_dir())
+        .arg("check")
+        .args(files)
+        .output()
+        .expect("run skirmish")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("check_cli")
+        .join(name);
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("create scratch dir");
+    dir
+}
+
+/// Whether `line` is `<file>:<digits>:<digits>: <message>`.
+fn is_problem_line(line: &str, file: &str) -> bool {
+    let Some(rest) = line.strip_prefix(file).and_then(|r| r.strip_prefix(':')) else {
+        return false;
+    };
+    let mut parts = rest.splitn(3, ':');
+    let number =
+        |s: Option<&str>| s.is_some_and(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()));
+    number(parts.next())
+        && number(parts.next())
+        && parts
+            .next()
+            .is_some_and(|m| m.starts_with(' ') && m.len() > 1)
+}
+
+#[test]
+fn shipped_levels_pass() {
+    let mut files: Vec<PathBuf> = fs::read_dir(manifest_dir().join("levels"))
+        .expect("levels/")
+        .map(|e| PathBuf::from("levels").join(e.expect("entry").file_name()))
+        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty());
+    let out = check(&files);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "stdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+    assert!(stdout.is_empty(), "no problems expected:\n{stdout}");
+    for file in &files {
+        assert!(
+            stderr.contains(&format!("ok: {} (", file.display())),
+            "no ok line for {}:\n{stderr}",
+            file.display()
+        );
+    }
+}
+
+#[test]
+fn broken_level_exits_1_with_one_located_line_per_problem() {
+    let dir = scratch("broken");
+    let path = dir.join("broken.ron");
+    fs::write(
+        &path,
+        r#"(
+    name: "Broken",
+    ruleset: "phases",
+    grid: Square,
+    size: (3, 3),
+    terrain: ["...", ".#.", "..?"],
+    sides: [(name: "A"), (name: "B")],
+    units: [
+        (name: "a", side: "A", pos: (1, 1), stats: {"INT": 1, "AGI": 1, "ATK": 1, "DEF": 10, "Tier": 1}),
+        (name: "b", side: "Q", pos: (7, 0), stats: {"INT": 1}),
+    ],
+)
+"#,
+    )
+    .expect("write");
+    let out = check(std::slice::from_ref(&path));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let file = path.display().to_string();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines.len() >= 5, "expected every problem:\n{stdout}");
+    for line in &lines {
+        assert!(
+            is_problem_line(line, &file),
+            "not FILE:LINE:COL: message: {line:?}"
+        );
+    }
+    assert!(
+        stdout.contains(&format!("{file}:6:32: bad terrain character")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!(
+            "{file}:9:32: unit `a` at (1, 1) stands on impassable"
+        )),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn syntax_error_and_unreadable_files_exit_1() {
+    let dir = scratch("syntax");
+    let bad = dir.join("bad.ron");
+    fs::write(&bad, "(name: \"x\" ruleset: \"phases\")").expect("write");
+    let binary = dir.join("binary.ron");
+    fs::write(&binary, [0xff, 0x00, 0xfe]).expect("write");
+    let missing = dir.join("missing.ron");
+    let good = manifest_dir().join("levels").join("bridge.ron");
+    let out = check(&[good.clone(), bad.clone(), binary.clone(), missing.clone()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{stdout}");
+    assert!(
+        is_problem_line(lines[0], &bad.display().to_string()),
+        "{stdout}"
+    );
+    assert!(
+        lines[1].starts_with(&format!("{}:1:1: cannot read: ", binary.display())),
+        "{stdout}"
+    );
+    assert!(
+        lines[2].starts_with(&format!("{}:1:1: cannot read: ", missing.display())),
+        "{stdout}"
+    );
+    assert!(!stdout.contains(&good.display().to_string()));
+}
