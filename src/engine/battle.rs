@@ -99,7 +99,8 @@ pub struct Fault(pub Option<CommandError>);
 #[derive(Resource, Clone, Copy, Debug, Default)]
 pub struct VictoryRule(pub Victory);
 
-/// The active ruleset's entry points that are not systems.
+/// The active ruleset's entry points that are not systems: legality, and the
+/// previews the UI and the AI read (exact odds, provocations, turn order, pools).
 #[derive(Resource, Clone, Copy)]
 pub struct ActiveRuleset {
     /// Ruleset id.
@@ -109,6 +110,42 @@ pub struct ActiveRuleset {
     /// Every legal command now (for the AI and property tests); large choices such as
     /// subsets of seizers are enumerated as "none" and each single unit.
     pub legal: fn(&World) -> Vec<Command>,
+    /// Exact odds of `attacker` attacking `target` with a power (its first if `None`)
+    /// as things stand; `None` if that attack is impossible.
+    pub preview_attack: fn(&World, UnitId, UnitId, Option<&str>) -> Option<AttackPreview>,
+    /// Cost and provocations of moving along a path with a movement power.
+    pub preview_move: fn(&World, UnitId, &str, &[Cell]) -> MovePreview,
+    /// The ruleset's own name for a stage ("Battle Phase", ...).
+    pub stage_name: fn(Stage) -> &'static str,
+    /// The turn order(s) of the current round in the ruleset's terms, labelled
+    /// (phases: "Movement order" and "Battle order").
+    pub turn_order: fn(&World) -> Vec<(String, Vec<UnitId>)>,
+    /// A unit's action pools and resources as labelled counters ("Movement power" 1, ...).
+    pub pools: fn(&World, UnitId) -> Vec<(String, i32)>,
+}
+
+/// What an attack would do, from the odds engine.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AttackPreview {
+    /// Exact chance to hit.
+    pub chance: f64,
+    /// Expected damage (chance × mean damage).
+    pub expected_damage: f64,
+    /// Exact chance the target is defeated by this attack.
+    pub kill_chance: f64,
+    /// The modifiers behind the chance, each a short phrase ("advantage: tier difference").
+    pub modifiers: Vec<String>,
+    /// The roll in one line, e.g. `2d6+1d8kh2 +3 vs DEF 12`.
+    pub roll: String,
+}
+
+/// What a move would cost and provoke.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MovePreview {
+    /// Movement spent.
+    pub cost: u32,
+    /// How many attacks (opportunity attacks, reactions) it provokes.
+    pub provocations: usize,
 }
 
 /// Run condition: the active ruleset is `id`.
@@ -324,8 +361,12 @@ pub enum Awaiting {
 }
 
 /// A running battle: the engine's front door for the UI, the AI, scripts and tests.
+///
+/// The rules' plugins are added to a Bevy `App` at set-up; the battle then keeps only
+/// the app's `World` (which holds the schedules), so a `Battle` is `Send + Sync`: the
+/// window stores it as a resource and the simulator runs battles on many threads.
 pub struct Battle {
-    app: App,
+    world: World,
 }
 
 impl Battle {
@@ -386,7 +427,9 @@ impl Battle {
             }
             other => return Err(format!("unknown ruleset `{other}`")),
         }
-        let mut battle = Battle { app };
+        let mut battle = Battle {
+            world: std::mem::take(app.world_mut()),
+        };
         battle.advance().map_err(|e| e.to_string())?;
         Ok(battle)
     }
@@ -394,7 +437,7 @@ impl Battle {
     /// Runs the rules until they need input. A dice failure is returned.
     fn advance(&mut self) -> Result<(), CommandError> {
         loop {
-            let world = self.app.world_mut();
+            let world = &mut self.world;
             world.resource_mut::<Progress>().0 = false;
             world.run_schedule(BattleSchedule);
             if let Some(err) = world.resource_mut::<Fault>().0.take() {
@@ -408,7 +451,7 @@ impl Battle {
 
     /// Whether `command` is legal now, and if not, why.
     pub fn check(&self, command: &Command) -> Result<(), CommandError> {
-        let world = self.app.world();
+        let world = &self.world;
         if world.resource::<TurnState>().ended.is_some() {
             return Err(CommandError::BattleOver);
         }
@@ -423,9 +466,9 @@ impl Battle {
     pub fn submit(&mut self, command: Command) -> Result<&[Event], CommandError> {
         self.check(&command)?;
         let before = self.events().len();
-        self.app.world_mut().resource_mut::<Incoming>().0 = Some(command);
+        self.world.resource_mut::<Incoming>().0 = Some(command);
         self.advance()?;
-        if let Some(cmd) = self.app.world_mut().resource_mut::<Incoming>().0.take() {
+        if let Some(cmd) = self.world.resource_mut::<Incoming>().0.take() {
             return Err(CommandError::WrongStage(format!(
                 "no rule handled {cmd:?} (engine bug)"
             )));
@@ -435,12 +478,12 @@ impl Battle {
 
     /// Every event so far.
     pub fn events(&self) -> &[Event] {
-        &self.app.world().resource::<EventLog>().0
+        &self.world.resource::<EventLog>().0
     }
 
     /// What the battle waits for.
     pub fn awaiting(&self) -> Awaiting {
-        let world = self.app.world();
+        let world = &self.world;
         let t = world.resource::<TurnState>();
         if let Some(w) = t.ended {
             return Awaiting::Over(w);
@@ -454,9 +497,48 @@ impl Battle {
         }
     }
 
+    /// Exact odds of an attack as things stand (see [`AttackPreview`]).
+    pub fn preview_attack(
+        &self,
+        attacker: UnitId,
+        target: UnitId,
+        power: Option<&str>,
+    ) -> Option<AttackPreview> {
+        let world = self.world();
+        (world.resource::<ActiveRuleset>().preview_attack)(world, attacker, target, power)
+    }
+
+    /// Cost and provocations of a move (see [`MovePreview`]).
+    pub fn preview_move(&self, unit: UnitId, power: &str, path: &[Cell]) -> MovePreview {
+        let world = self.world();
+        (world.resource::<ActiveRuleset>().preview_move)(world, unit, power, path)
+    }
+
+    /// The ruleset's own name for a stage.
+    pub fn stage_name(&self, stage: Stage) -> &'static str {
+        (self.world().resource::<ActiveRuleset>().stage_name)(stage)
+    }
+
+    /// This round's turn order(s), labelled in the ruleset's terms.
+    pub fn turn_order(&self) -> Vec<(String, Vec<UnitId>)> {
+        let world = self.world();
+        (world.resource::<ActiveRuleset>().turn_order)(world)
+    }
+
+    /// A unit's pools and resources.
+    pub fn pools(&self, unit: UnitId) -> Vec<(String, i32)> {
+        let world = self.world();
+        (world.resource::<ActiveRuleset>().pools)(world, unit)
+    }
+
+    /// The active ruleset's id.
+    pub fn ruleset(&self) -> &'static str {
+        self.world().resource::<ActiveRuleset>().id
+    }
+
     /// Every legal command now.
     pub fn legal_commands(&self) -> Vec<Command> {
-        let world = self.app.world();
+        let world = &self.world;
         if world.resource::<TurnState>().ended.is_some() {
             return Vec::new();
         }
@@ -465,12 +547,12 @@ impl Battle {
 
     /// The current round and stage.
     pub fn turn(&self) -> &TurnState {
-        self.app.world().resource::<TurnState>()
+        self.world.resource::<TurnState>()
     }
 
-    /// The world, read-only (for views and the AI).
+    /// The world, read-only (for views and the AI). Change it only through commands.
     pub fn world(&self) -> &World {
-        self.app.world()
+        &self.world
     }
 
     /// The id of the unit with this name (exact, then case-insensitive).
@@ -517,8 +599,7 @@ impl Battle {
         policy: DecisionPolicy,
     ) -> Result<(), CommandError> {
         if let Some(s) = self
-            .app
-            .world_mut()
+            .world
             .resource_mut::<Sides>()
             .0
             .get_mut(side.0 as usize)
@@ -557,10 +638,5 @@ impl Battle {
                 })
             })
             .collect()
-    }
-
-    /// The Bevy app, for adding the window's plugins around the rules.
-    pub fn app_mut(&mut self) -> &mut App {
-        &mut self.app
     }
 }

@@ -15,6 +15,7 @@ pub mod config;
 pub mod end;
 pub mod initiative;
 pub mod movement;
+pub mod preview;
 
 use std::collections::VecDeque;
 
@@ -204,6 +205,11 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
         id: "phases",
         check: check::check,
         legal: check::legal,
+        preview_attack: preview::attack,
+        preview_move: preview::movement,
+        stage_name: crate::engine::log::stage_name,
+        turn_order: preview::turn_order,
+        pools: preview::pools,
     });
     Ok(())
 }
