@@ -119,10 +119,13 @@ pub struct ActiveRuleset {
     pub stage_name: fn(Stage) -> &'static str,
     /// The turn order(s) of the current round in the ruleset's terms, labelled
     /// (phases: "Movement order" and "Battle order").
-    pub turn_order: fn(&World) -> Vec<(String, Vec<UnitId>)>,
+    pub turn_order: fn(&World) -> Vec<TurnOrder>,
     /// A unit's action pools and resources as labelled counters ("Movement power" 1, ...).
     pub pools: fn(&World, UnitId) -> Vec<(String, i32)>,
 }
+
+/// A labelled turn order ("Battle order", units in the order they act).
+pub type TurnOrder = (String, Vec<UnitId>);
 
 /// What an attack would do, from the odds engine.
 #[derive(Clone, Debug, PartialEq)]
@@ -520,7 +523,7 @@ impl Battle {
     }
 
     /// This round's turn order(s), labelled in the ruleset's terms.
-    pub fn turn_order(&self) -> Vec<(String, Vec<UnitId>)> {
+    pub fn turn_order(&self) -> Vec<TurnOrder> {
         let world = self.world();
         (world.resource::<ActiveRuleset>().turn_order)(world)
     }
