@@ -6,6 +6,7 @@
 //! scenarios; [`cli`] is the command line.
 
 pub mod cli;
+pub mod editor;
 pub mod engine;
 pub mod level;
 pub mod script;
