@@ -177,6 +177,13 @@ fn a_drag_stroke_is_one_undo_step() {
     assert!(doc.redo());
     assert_eq!(rows(&doc)[1], "~~~~~~");
 
+    // The revision moves with every change, and only then.
+    let revision = doc.revision();
+    assert_eq!(doc.paint(c(0, 1), 1, Terrain::Difficult), 0);
+    assert_eq!(doc.revision(), revision);
+    assert!(doc.undo() && doc.redo());
+    assert_eq!(doc.revision(), revision + 2);
+
     // A stroke that changes nothing records no step; undo ends an open stroke.
     doc.begin_stroke();
     doc.paint(c(0, 1), 1, Terrain::Difficult);

@@ -289,6 +289,8 @@ pub struct EditorDoc {
     /// `undo.len()` when the level was last saved or opened; `None` when that
     /// state can no longer be reached by undo or redo.
     clean: Option<usize>,
+    /// Counts changes of the level (edits, undos, redos).
+    revision: u64,
 }
 
 impl EditorDoc {
@@ -331,6 +333,7 @@ impl EditorDoc {
             redo: Vec::new(),
             stroke: None,
             clean: Some(0),
+            revision: 0,
         }
     }
 
@@ -368,6 +371,13 @@ impl EditorDoc {
     /// back to the saved state makes it clean again).
     pub fn is_dirty(&self) -> bool {
         self.stroke.as_ref().is_some_and(|s| !s.is_empty()) || self.clean != Some(self.undo.len())
+    }
+
+    /// A number that changes whenever the level changes (an edit, an undo, a
+    /// redo) and only then: the window recomputes [`Self::problems`] and redraws
+    /// the map when it differs from the one it last saw, instead of every frame.
+    pub fn revision(&self) -> u64 {
+        self.revision
     }
 
     /// Whether there is a step to undo.
@@ -415,6 +425,7 @@ impl EditorDoc {
         };
         let inverse = self.replay(step);
         self.redo.push(inverse);
+        self.revision += 1;
         true
     }
 
@@ -426,6 +437,7 @@ impl EditorDoc {
         };
         let inverse = self.replay(step);
         self.undo.push(inverse);
+        self.revision += 1;
         true
     }
 
@@ -465,6 +477,7 @@ impl EditorDoc {
         if inverses.is_empty() {
             return Ok(());
         }
+        self.revision += 1;
         match &mut self.stroke {
             Some(stroke) => {
                 if self.clean.is_some_and(|c| c > self.undo.len()) {
