@@ -5,6 +5,7 @@
 //! rulesets); [`level`] reads, checks and writes RON levels; [`script`] runs scripted
 //! scenarios; [`cli`] is the command line.
 
+pub mod ai;
 pub mod cli;
 pub mod editor;
 pub mod engine;

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 pub mod check;
 pub mod dice;
 pub mod script;
+pub mod sim;
 
 /// skirmish: tactical skirmishes and a workbench for tabletop combat rules.
 #[derive(Debug, Parser)]
@@ -44,6 +45,8 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Play AI-vs-AI battles headless on every core and print win rates and lengths.
+    Sim(sim::SimArgs),
 }
 
 /// Parses arguments and runs the chosen subcommand.
@@ -53,5 +56,6 @@ pub fn main() -> ExitCode {
         Command::Check { files } => check::run(&files),
         Command::Dice { expr, json } => dice::run(&expr, json),
         Command::Script { file, json } => script::run(&file, json),
+        Command::Sim(args) => sim::run(&args),
     }
 }

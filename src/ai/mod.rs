@@ -1,0 +1,90 @@
+//! Computer opponents. An AI reads the battle through the engine's public API and
+//! answers with the same [`Command`]s a player submits, so it plays any ruleset the
+//! engine implements and every command it returns passes [`Battle::check`].
+//!
+//! [`choose`] picks the next command for whoever the battle is waiting for (a unit's
+//! turn or a pending decision) under a policy:
+//!
+//! - [`AiPolicy::Random`]: a uniformly random command of [`Battle::legal_commands`]; a
+//!   baseline that wanders, rarely attacks and never plans.
+//! - [`AiPolicy::Easy`]: greedy. Attacks whatever gives the most expected damage (and
+//!   kill chance) right now, from the ruleset's exact odds; otherwise moves to the cell
+//!   with the best attack it could make from there, or toward the nearest enemy.
+//!   Ignores danger.
+//! - [`AiPolicy::Normal`]: weighs threats. Scores cells by the attack it could make
+//!   from them against how much damage the enemies that can reach them would deal,
+//!   avoids provoking attacks it doesn't have to (the ruleset's move preview counts
+//!   them; it takes a safer path or a non-provoking power when one fits), focuses fire
+//!   on wounded targets and on high kill chances, Defends when it can't attack but is
+//!   threatened, Disengages a badly hurt unit out of reach, drinks healing items when
+//!   low, and answers decisions (seizing the initiative when that enables a kill).
+//!
+//! Cost: instead of the ruleset's list of every legal path, moves come from one cost
+//! tree over the board (see `moves`), with each movement power's reach asked of the
+//! ruleset through `check`. [`sim`] plays whole AI-vs-AI battles.
+
+mod moves;
+pub mod sim;
+mod tactics;
+mod view;
+
+use rand::{Rng, RngExt};
+
+use crate::engine::battle::{Awaiting, Battle};
+use crate::engine::command::Command;
+pub use crate::level::schema::AiPolicy;
+
+/// The next command for whatever the battle is waiting for, under `policy`; `None`
+/// when the battle is over (or, defensively, when nothing is legal).
+///
+/// Deterministic: the same battle state, policy and generator state give the same
+/// command. All randomness (the `Random` policy, and tie-breaks of the others) comes
+/// from `rng`. The command always passes [`Battle::check`].
+pub fn choose(battle: &Battle, policy: AiPolicy, rng: &mut impl Rng) -> Option<Command> {
+    let picked = match battle.awaiting() {
+        Awaiting::Over(_) => return None,
+        _ if policy == AiPolicy::Random => None,
+        Awaiting::Decision(decision) => tactics::decide(battle, &decision, policy, rng),
+        Awaiting::Unit(unit, _) => tactics::turn(battle, unit, policy, rng),
+    };
+    if let Some(c) = picked.filter(|c| battle.check(c).is_ok()) {
+        return Some(c);
+    }
+    if policy != AiPolicy::Random
+        && let Awaiting::Unit(unit, _) = battle.awaiting()
+        && battle.check(&Command::EndTurn { unit }).is_ok()
+    {
+        return Some(Command::EndTurn { unit });
+    }
+    // Random, or a tactic that found nothing legal: any legal command, uniformly.
+    random(battle, rng)
+}
+
+/// A uniformly random legal command.
+fn random(battle: &Battle, rng: &mut impl Rng) -> Option<Command> {
+    let mut legal = battle.legal_commands();
+    if legal.is_empty() {
+        return None;
+    }
+    let i = rng.random_range(0..legal.len());
+    Some(legal.swap_remove(i))
+}
+
+/// Parses a policy name (`random`, `easy`, `normal`; any case).
+pub fn parse_policy(name: &str) -> Option<AiPolicy> {
+    match name.to_ascii_lowercase().as_str() {
+        "random" => Some(AiPolicy::Random),
+        "easy" => Some(AiPolicy::Easy),
+        "normal" => Some(AiPolicy::Normal),
+        _ => None,
+    }
+}
+
+/// The lower-case name of a policy, as `parse_policy` reads it.
+pub fn policy_name(policy: AiPolicy) -> &'static str {
+    match policy {
+        AiPolicy::Random => "random",
+        AiPolicy::Easy => "easy",
+        AiPolicy::Normal => "normal",
+    }
+}

@@ -1,0 +1,347 @@
+//! AI-vs-AI battles without a window: [`play_out`] plays one battle to its end,
+//! [`simulate`] plays many on every core and [`Summary`] aggregates them.
+//!
+//! Determinism: battle `i` of a run with seed `S` gets its own seed
+//! [`battle_seed`]`(S, i)`, from which its dice and its AI's choices are drawn, and
+//! results are aggregated in index order; so a run gives the same figures whatever
+//! the number of threads.
+//!
+//! A battle that doesn't end is cut off as a draw: at the level's
+//! `victory.max_rounds` (the engine declares the draw), or at [`DEFAULT_MAX_ROUNDS`]
+//! when the level sets no limit, or after `max_commands` commands as a last resort.
+
+use std::collections::BTreeMap;
+
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::{AiPolicy, choose, policy_name};
+use crate::engine::battle::Battle;
+use crate::engine::dice::Dice;
+use crate::engine::event::Event;
+use crate::engine::units::{SideId, UnitId};
+use crate::level::schema::{Controller, DecisionPolicy, Level};
+
+/// Round limit of a simulated battle on a level that sets none.
+pub const DEFAULT_MAX_ROUNDS: u32 = 50;
+
+/// Commands after which a simulated battle is cut off as a draw, whatever the rounds
+/// (a safety net against a ruleset that never advances).
+pub const DEFAULT_MAX_COMMANDS: usize = 20_000;
+
+/// How one battle went.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BattleResult {
+    /// The winning side (`None` = draw, including a battle cut off).
+    pub winner: Option<SideId>,
+    /// Rounds played.
+    pub rounds: u32,
+    /// Damage taken by each side's units, by side index.
+    pub damage_taken: Vec<i64>,
+    /// Commands submitted.
+    pub commands: usize,
+    /// Whether the battle was stopped at the round or command limit.
+    pub cut_off: bool,
+}
+
+impl BattleResult {
+    /// All damage dealt in the battle.
+    pub fn damage(&self) -> i64 {
+        self.damage_taken.iter().sum()
+    }
+}
+
+/// The seed of battle number `index` of a run seeded with `seed` (SplitMix64 of both,
+/// so neighbouring indices get unrelated seeds).
+pub fn battle_seed(seed: u64, index: u64) -> u64 {
+    splitmix(splitmix(seed) ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+fn splitmix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// `level` prepared for an AI-vs-AI battle: every side an AI with its policy (one per
+/// side, in side order; missing ones play `Normal`), asked for every decision (so the
+/// AI answers them instead of the level's automatic policy), and a round limit.
+pub fn ai_level(level: &Level, policies: &[AiPolicy]) -> Level {
+    let mut level = level.clone();
+    for (i, side) in level.sides.iter_mut().enumerate() {
+        let policy = policies.get(i).copied().unwrap_or(AiPolicy::Normal);
+        side.controller = Controller::Ai(policy);
+        side.decisions = DecisionPolicy::Ask;
+    }
+    if level.victory.max_rounds.is_none() {
+        level.victory.max_rounds = Some(DEFAULT_MAX_ROUNDS);
+    }
+    level
+}
+
+/// Plays one battle on `level` with AI `policies` (one per side, in side order) and
+/// dice and AI choices drawn from `seed`, to the end or to the limits (see the module
+/// docs). Errors if the level can't be played or the engine refuses a command.
+pub fn play_out(
+    level: &Level,
+    seed: u64,
+    policies: &[AiPolicy],
+    max_commands: usize,
+) -> Result<BattleResult, String> {
+    let level = ai_level(level, policies);
+    let mut battle = Battle::from_level(&level, Dice::seeded(splitmix(seed)))?;
+    let mut rng = ChaCha8Rng::seed_from_u64(splitmix(seed ^ 0x5EED));
+    play(&mut battle, &level, &mut rng, max_commands)
+}
+
+/// Plays `battle` (set up from `level`) to the end with each side's AI controller.
+pub fn play(
+    battle: &mut Battle,
+    level: &Level,
+    rng: &mut impl rand::Rng,
+    max_commands: usize,
+) -> Result<BattleResult, String> {
+    let policies: Vec<AiPolicy> = level
+        .sides
+        .iter()
+        .map(|s| match s.controller {
+            Controller::Ai(p) => p,
+            Controller::Human => AiPolicy::Normal,
+        })
+        .collect();
+    let sides = level.sides.len();
+    let side_of: Vec<usize> = level
+        .units
+        .iter()
+        .map(|u| {
+            level
+                .sides
+                .iter()
+                .position(|s| s.name == u.side)
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut damage_taken = vec![0_i64; sides];
+    let mut tally = |events: &[Event]| {
+        for e in events {
+            if let Event::Damaged { unit, amount, .. } = e
+                && let Some(&s) = side_of.get(unit.0 as usize)
+            {
+                damage_taken[s] += i64::from(*amount);
+            }
+        }
+    };
+    tally(battle.events());
+    let mut commands = 0;
+    loop {
+        let deciding = match battle.awaiting() {
+            crate::engine::battle::Awaiting::Over(winner) => {
+                let rounds = battle.turn().round;
+                return Ok(BattleResult {
+                    winner,
+                    rounds,
+                    damage_taken,
+                    commands,
+                    cut_off: winner.is_none()
+                        && level.victory.max_rounds.is_some_and(|m| rounds >= m),
+                });
+            }
+            crate::engine::battle::Awaiting::Decision(d) => d.side,
+            crate::engine::battle::Awaiting::Unit(u, _) => unit_side(battle, u),
+        };
+        if commands >= max_commands {
+            return Ok(BattleResult {
+                winner: None,
+                rounds: battle.turn().round,
+                damage_taken,
+                commands,
+                cut_off: true,
+            });
+        }
+        let policy = policies
+            .get(deciding.0 as usize)
+            .copied()
+            .unwrap_or_default();
+        let Some(command) = choose(battle, policy, rng) else {
+            return Err(format!(
+                "round {}: {} has no legal command",
+                battle.turn().round,
+                battle.side_name(deciding)
+            ));
+        };
+        let round = battle.turn().round;
+        let events = battle
+            .submit(command.clone())
+            .map_err(|e| format!("round {round}: {command:?} refused: {e}"))?;
+        tally(events);
+        commands += 1;
+    }
+}
+
+fn unit_side(battle: &Battle, unit: UnitId) -> SideId {
+    crate::engine::battle::side_of(battle.world(), unit)
+}
+
+/// What to simulate.
+#[derive(Clone, Debug)]
+pub struct SimConfig {
+    /// Number of battles.
+    pub battles: usize,
+    /// Seed of the run; battle `i` uses [`battle_seed`]`(seed, i)`.
+    pub seed: u64,
+    /// AI policy per side, in side order.
+    pub policies: Vec<AiPolicy>,
+    /// Commands after which a battle is cut off.
+    pub max_commands: usize,
+}
+
+/// Plays `config.battles` battles in parallel (rayon's current pool) and returns
+/// their results in index order; `on_done` is called after each battle (from any
+/// thread), e.g. to advance a progress bar. The first error in index order is
+/// returned.
+pub fn simulate(
+    level: &Level,
+    config: &SimConfig,
+    on_done: &(dyn Fn() + Sync),
+) -> Result<Vec<BattleResult>, String> {
+    (0..config.battles)
+        .into_par_iter()
+        .map(|i| {
+            let r = play_out(
+                level,
+                battle_seed(config.seed, i as u64),
+                &config.policies,
+                config.max_commands,
+            )
+            .map_err(|e| {
+                format!(
+                    "battle {i} (seed {}): {e}",
+                    battle_seed(config.seed, i as u64)
+                )
+            });
+            on_done();
+            r
+        })
+        .collect()
+}
+
+/// The figures of a run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    /// Level name.
+    pub level: String,
+    /// Ruleset played.
+    pub ruleset: String,
+    /// Seed of the run.
+    pub seed: u64,
+    /// Battles played.
+    pub battles: usize,
+    /// Policy of each side, by side name.
+    pub policies: BTreeMap<String, String>,
+    /// Wins by side name.
+    pub wins: BTreeMap<String, usize>,
+    /// Share of battles each side won, by side name.
+    pub win_rates: BTreeMap<String, f64>,
+    /// Battles nobody won (including those cut off).
+    pub draws: usize,
+    /// Battles stopped at the round or command limit.
+    pub cut_off: usize,
+    /// Mean rounds per battle.
+    pub mean_rounds: f64,
+    /// Standard deviation of rounds per battle.
+    pub std_rounds: f64,
+    /// Shortest battle, in rounds.
+    pub min_rounds: u32,
+    /// Longest battle, in rounds.
+    pub max_rounds: u32,
+    /// Battles by length: `[rounds, count]`, ascending.
+    pub rounds_histogram: Vec<(u32, usize)>,
+    /// Damage dealt per round, all sides together.
+    pub damage_per_round: f64,
+    /// Mean damage taken per battle, by side name.
+    pub damage_taken: BTreeMap<String, f64>,
+    /// Mean commands per battle.
+    pub mean_commands: f64,
+    /// Battles per second of wall-clock time (the one figure that varies between runs).
+    pub battles_per_second: f64,
+    /// Threads used.
+    pub threads: usize,
+}
+
+/// Aggregates results (in index order) of a run on `level`.
+pub fn summarize(
+    level: &Level,
+    config: &SimConfig,
+    results: &[BattleResult],
+    seconds: f64,
+    threads: usize,
+) -> Summary {
+    let names: Vec<String> = level.sides.iter().map(|s| s.name.clone()).collect();
+    let n = results.len();
+    let nf = n.max(1) as f64;
+    let mut wins: BTreeMap<String, usize> = names.iter().map(|s| (s.clone(), 0)).collect();
+    let mut draws = 0;
+    let mut hist: BTreeMap<u32, usize> = BTreeMap::new();
+    let mut damage_taken = vec![0_i64; names.len()];
+    for r in results {
+        match r.winner.and_then(|w| names.get(w.0 as usize)) {
+            Some(name) => *wins.entry(name.clone()).or_default() += 1,
+            None => draws += 1,
+        }
+        *hist.entry(r.rounds).or_default() += 1;
+        for (total, d) in damage_taken.iter_mut().zip(&r.damage_taken) {
+            *total += d;
+        }
+    }
+    let rounds: Vec<f64> = results.iter().map(|r| f64::from(r.rounds)).collect();
+    let mean = rounds.iter().sum::<f64>() / nf;
+    let var = rounds.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / nf;
+    let total_rounds: f64 = rounds.iter().sum();
+    let total_damage: i64 = results.iter().map(BattleResult::damage).sum();
+    Summary {
+        level: level.name.clone(),
+        ruleset: level.ruleset.clone(),
+        seed: config.seed,
+        battles: n,
+        policies: names
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let p = config.policies.get(i).copied().unwrap_or_default();
+                (s.clone(), policy_name(p).to_string())
+            })
+            .collect(),
+        win_rates: wins
+            .iter()
+            .map(|(s, &w)| (s.clone(), w as f64 / nf))
+            .collect(),
+        wins,
+        draws,
+        cut_off: results.iter().filter(|r| r.cut_off).count(),
+        mean_rounds: mean,
+        std_rounds: var.sqrt(),
+        min_rounds: results.iter().map(|r| r.rounds).min().unwrap_or(0),
+        max_rounds: results.iter().map(|r| r.rounds).max().unwrap_or(0),
+        rounds_histogram: hist.into_iter().collect(),
+        damage_per_round: if total_rounds > 0.0 {
+            total_damage as f64 / total_rounds
+        } else {
+            0.0
+        },
+        damage_taken: names
+            .iter()
+            .zip(&damage_taken)
+            .map(|(s, &d)| (s.clone(), d as f64 / nf))
+            .collect(),
+        mean_commands: results.iter().map(|r| r.commands as f64).sum::<f64>() / nf,
+        battles_per_second: if seconds > 0.0 {
+            n as f64 / seconds
+        } else {
+            0.0
+        },
+        threads,
+    }
+}

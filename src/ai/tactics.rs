@@ -1,0 +1,650 @@
+//! The `Easy` and `Normal` policies: score every kind of command the unit could give
+//! now (attacks, items, Defend, moves to cells of the cost tree, Disengage) on one
+//! scale, in expected hit points, and give the best one that passes `check`.
+//!
+//! Scale: an attack is worth its expected damage plus its kill chance times what the
+//! target is worth; a cell is worth the best attack the unit could make from it, less
+//! (for `Normal`) the damage the enemies that reach it could deal, less the
+//! opportunity attacks the path provokes, plus a small pull toward the enemy. Ending
+//! the turn is worth 0, a move the gain of the new cell over the current one.
+
+use std::collections::BTreeSet;
+
+use pathfinding::prelude::dijkstra_reach;
+use rand::{Rng, RngExt};
+
+use super::AiPolicy;
+use super::moves::{self, Power, Tree};
+use super::view::{UnitSnap, View};
+use crate::engine::battle::{Battle, Map, VictoryRule, occupancy_for};
+use crate::engine::board::Cell;
+use crate::engine::command::Command;
+use crate::engine::decision::{DecisionKind, PendingDecision};
+use crate::engine::odds::DiceExpr;
+use crate::engine::units::{Conditions, Items, MovementPowers, UnitId};
+use crate::level::schema::ItemEffect;
+
+/// Candidate cells scored exactly (paths, provocations, line of sight) after the
+/// cheap first pass.
+const REFINE: usize = 6;
+/// Pull toward the nearest enemy, per cell of distance.
+const APPROACH: f64 = 0.2;
+/// Jitter added to scores so exact ties break at random (from the seeded generator).
+const JITTER: f64 = 1e-6;
+
+/// What a movement power does to the unit beyond moving, as far as the AI knows.
+/// Unknown powers (and rulesets) are neutral.
+#[derive(Clone, Copy, Debug)]
+struct Hint {
+    /// Factor on the attacks the unit makes after this move.
+    attack: f64,
+    /// Factor on the damage it takes after this move.
+    exposure: f64,
+}
+
+const NEUTRAL: Hint = Hint {
+    attack: 1.0,
+    exposure: 1.0,
+};
+
+/// Side effects of movement powers (RULES.md P-GAP-04 for `phases`).
+fn hint(ruleset: &str, power: Option<&str>) -> Hint {
+    match (ruleset, power) {
+        // Run: no Attack action this round, attackers get advantage.
+        ("phases", Some("Run")) => Hint {
+            attack: 0.0,
+            exposure: 1.3,
+        },
+        // Hustle: own attacks at a disadvantage this round.
+        ("phases", Some("Hustle")) => Hint {
+            attack: 0.7,
+            exposure: 1.0,
+        },
+        // Charge: advantage on the first attack against the charged enemy.
+        ("phases", Some("Charge")) => Hint {
+            attack: 1.25,
+            exposure: 1.0,
+        },
+        // Disengage: own attacks at a disadvantage until the end of next round.
+        ("phases", None) => Hint {
+            attack: 0.7,
+            exposure: 1.0,
+        },
+        _ => NEUTRAL,
+    }
+}
+
+/// The best command for `unit`'s turn, or `None` if nothing scored (the caller falls
+/// back to a legal command).
+pub(crate) fn turn(
+    battle: &Battle,
+    unit: UnitId,
+    policy: AiPolicy,
+    rng: &mut impl Rng,
+) -> Option<Command> {
+    let mut view = View::new(battle);
+    let mut mind = Mind::new(&mut view, unit, policy);
+    let mut best = Best::default();
+    best.offer(0.0, Command::EndTurn { unit }, battle, rng);
+    mind.attacks(&mut best, rng);
+    mind.items(&mut best, rng);
+    if policy == AiPolicy::Normal {
+        mind.defend(&mut best, rng);
+        mind.disengage(&mut best, rng);
+    }
+    mind.movement(&mut best, rng);
+    best.command
+}
+
+/// The highest-scoring legal command so far.
+#[derive(Default)]
+struct Best {
+    value: f64,
+    command: Option<Command>,
+}
+
+impl Best {
+    /// Keeps `command` if it beats the best so far and is legal.
+    fn offer(&mut self, value: f64, command: Command, battle: &Battle, rng: &mut impl Rng) {
+        let value = value + rng.random::<f64>() * JITTER;
+        if (self.command.is_none() || value > self.value) && battle.check(&command).is_ok() {
+            self.value = value;
+            self.command = Some(command);
+        }
+    }
+}
+
+/// One unit's view of the fight.
+struct Mind<'v, 'a> {
+    view: &'v mut View<'a>,
+    me: UnitSnap,
+    policy: AiPolicy,
+    ruleset: &'static str,
+    /// Distance to the nearest enemy by cheapest path over terrain, by cell index
+    /// (computed when a move needs it).
+    approach: Option<Vec<u32>>,
+    /// Scale of [`Mind::risk`] from the balance of hit points and the round limit.
+    caution: f64,
+}
+
+impl<'v, 'a> Mind<'v, 'a> {
+    fn new(view: &'v mut View<'a>, unit: UnitId, policy: AiPolicy) -> Self {
+        let me = view.unit(unit).clone();
+        let ruleset = view.battle.ruleset();
+        let hp = |mine: bool| -> f64 {
+            view.units
+                .iter()
+                .filter(|u| u.active && (u.side == me.side) == mine)
+                .map(|u| f64::from(u.hp.max(0)))
+                .sum()
+        };
+        let balance = (hp(false) / hp(true).max(1.0)).clamp(0.25, 2.0);
+        let round = f64::from(view.battle.turn().round);
+        let limit = view
+            .world
+            .resource::<VictoryRule>()
+            .0
+            .max_rounds
+            .unwrap_or(super::sim::DEFAULT_MAX_ROUNDS);
+        let pressure = (round / f64::from(limit.max(1))).min(1.0);
+        Mind {
+            view,
+            me,
+            policy,
+            ruleset,
+            approach: None,
+            caution: balance * (1.0 - 0.9 * pressure),
+        }
+    }
+
+    fn normal(&self) -> bool {
+        self.policy == AiPolicy::Normal
+    }
+
+    fn enemies(&self) -> Vec<UnitSnap> {
+        self.view.enemies(self.me.side).cloned().collect()
+    }
+
+    /// How much removing `target` is worth beyond the damage: the damage it would
+    /// otherwise go on dealing.
+    fn worth(&mut self, target: UnitId) -> f64 {
+        if !self.normal() {
+            return 3.0;
+        }
+        2.0 + 3.0 * self.view.best_expected(target, self.me.id)
+    }
+
+    /// Value of attacking `target` with power number `power`, the odds scaled by `factor`.
+    fn attack_value(&mut self, target: &UnitSnap, power: usize, factor: f64) -> f64 {
+        let Some(odds) = self.view.odds(self.me.id, target.id, power) else {
+            return 0.0;
+        };
+        let worth = self.worth(target.id);
+        let focus = if self.normal() {
+            1.0 + 0.5 * target.wounded()
+        } else {
+            1.0
+        };
+        factor * (odds.expected * focus + odds.kill * worth)
+    }
+
+    /// The best attack from `cell` (exact line of sight when `exact`, else only range).
+    fn offense(&mut self, cell: Cell, factor: f64, exact: bool) -> (f64, Option<UnitId>) {
+        if factor <= 0.0 {
+            return (0.0, None);
+        }
+        let mut best = (0.0, None);
+        for t in self.enemies() {
+            let d = self.view.board.distance(cell, t.cell);
+            for (i, p) in self.me.powers.clone().iter().enumerate() {
+                // Line of sight costs a line trace: the first pass skips it for
+                // melee powers only when not `exact`.
+                if d > p.range || ((exact || p.ranged) && !self.view.in_range(p, cell, t.cell)) {
+                    continue;
+                }
+                let v = self.attack_value(&t, i, factor);
+                if v > best.0 {
+                    best = (v, Some(t.id));
+                }
+            }
+        }
+        best
+    }
+
+    /// Damage the enemies could deal to this unit at `cell` before its next turn:
+    /// in full from those already in range, in part from those that can come (and
+    /// not at all, with `direct`, from those).
+    fn threat_at(&mut self, cell: Cell, direct: bool) -> f64 {
+        let mut total = 0.0;
+        for e in self.enemies() {
+            let d = self.view.board.distance(cell, e.cell);
+            let range = e.max_range();
+            let weight = if d <= range {
+                1.0
+            } else if !direct && d <= e.speed + range {
+                0.75
+            } else {
+                continue;
+            };
+            total += weight * self.view.best_expected(e.id, self.me.id);
+        }
+        total
+    }
+
+    fn threat(&mut self, cell: Cell) -> f64 {
+        self.threat_at(cell, false)
+    }
+
+    /// How much the unit fears damage: more when hurt, less when its side is ahead
+    /// in hit points, and less as the round limit nears (a draw helps nobody).
+    fn risk(&self) -> f64 {
+        (0.3 + self.me.wounded()) * self.caution
+    }
+
+    /// Cheap score of standing on `cell` after a move with hint `h`.
+    fn cell_score(&mut self, cell: Cell, h: Hint, exact: bool) -> (f64, Option<UnitId>) {
+        let (off, target) = self.offense(cell, h.attack, exact);
+        let mut score = off - APPROACH * f64::from(self.approach_distance(cell));
+        if self.normal() {
+            score -= self.risk() * h.exposure * self.threat(cell);
+        }
+        (score, target)
+    }
+
+    /// Cells to go before some enemy is in range of this unit's longest power.
+    fn approach_distance(&mut self, cell: Cell) -> u32 {
+        let board = self.view.board;
+        let field = self.approach.get_or_insert_with(|| {
+            let sources: Vec<Cell> = self.view.enemies(self.me.side).map(|e| e.cell).collect();
+            let width = board.width() as i32;
+            let mut field = vec![u32::MAX; (board.width() * board.height()) as usize];
+            let reach = dijkstra_reach(&None::<Cell>, |c: &Option<Cell>| match c {
+                None => sources.iter().map(|&s| (Some(s), 0)).collect::<Vec<_>>(),
+                Some(c) => board
+                    .neighbors(*c)
+                    .into_iter()
+                    .filter_map(|n| board.step_cost(n).map(|cost| (Some(n), cost)))
+                    .collect(),
+            });
+            for item in reach {
+                if let Some(c) = item.node {
+                    field[(c.y * width + c.x) as usize] = item.total_cost;
+                }
+            }
+            field
+        });
+        let d = field[(cell.y * board.width() as i32 + cell.x) as usize];
+        if d == u32::MAX {
+            return board.width() + board.height();
+        }
+        d.saturating_sub(self.me.max_range())
+    }
+
+    /// Attacks from where the unit stands.
+    fn attacks(&mut self, best: &mut Best, rng: &mut impl Rng) {
+        let mut options: Vec<(f64, Command)> = Vec::new();
+        for t in self.enemies() {
+            for (i, p) in self.me.powers.clone().iter().enumerate() {
+                if !self.view.in_range(p, self.me.cell, t.cell) {
+                    continue;
+                }
+                let v = self.attack_value(&t, i, 1.0);
+                options.push((
+                    v,
+                    Command::Attack {
+                        unit: self.me.id,
+                        target: t.id,
+                        power: Some(p.name.clone()),
+                    },
+                ));
+            }
+        }
+        options.sort_by(|a, b| b.0.total_cmp(&a.0));
+        // The best legal one (an attack may be forbidden, e.g. after Run).
+        for (v, c) in options {
+            if self.view.battle.check(&c).is_ok() {
+                best.offer(v, c, self.view.battle, rng);
+                return;
+            }
+        }
+    }
+
+    /// Healing draughts when hurt, attacking items like an attack, Cleanse when Slowed.
+    fn items(&mut self, best: &mut Best, rng: &mut impl Rng) {
+        let world = self.view.world;
+        let entity = crate::engine::battle::entity(world, self.me.id);
+        let Some(items) = world.get::<Items>(entity).cloned() else {
+            return;
+        };
+        let slowed = world
+            .get::<Conditions>(entity)
+            .is_some_and(|c| c.has("Slowed"));
+        for item in items.0.iter().filter(|i| i.uses > 0) {
+            let unit = self.me.id;
+            match &item.effect {
+                ItemEffect::Heal(expr) => {
+                    let mean = expr.parse::<DiceExpr>().map_or(0.0, |e| e.mean());
+                    let missing = f64::from(self.me.max_hp - self.me.hp);
+                    if self.me.wounded() >= 0.5 {
+                        let v = mean.min(missing) * (0.4 + self.me.wounded());
+                        let c = Command::ActivateItem {
+                            unit,
+                            item: item.name.clone(),
+                            target: None,
+                        };
+                        best.offer(v, c, self.view.battle, rng);
+                    }
+                }
+                ItemEffect::Power(p) => {
+                    let mean = p.damage.parse::<DiceExpr>().map_or(0.0, |e| e.mean());
+                    for t in self.enemies() {
+                        let d = self.view.board.distance(self.me.cell, t.cell);
+                        if d > p.range
+                            || (p.ranged && !self.view.board.line_of_sight(self.me.cell, t.cell))
+                        {
+                            continue;
+                        }
+                        // The hit chance of the unit's own first power stands in for the
+                        // item's (the preview only knows powers).
+                        let chance = self.view.odds(unit, t.id, 0).map_or(0.5, |o| o.chance);
+                        let kill = if mean >= f64::from(t.hp) {
+                            chance * 0.5
+                        } else {
+                            0.0
+                        };
+                        let worth = self.worth(t.id);
+                        let v = chance * mean + kill * worth;
+                        let c = Command::ActivateItem {
+                            unit,
+                            item: item.name.clone(),
+                            target: Some(t.id),
+                        };
+                        best.offer(v, c, self.view.battle, rng);
+                    }
+                }
+                ItemEffect::Cleanse => {
+                    if slowed {
+                        let c = Command::ActivateItem {
+                            unit,
+                            item: item.name.clone(),
+                            target: None,
+                        };
+                        best.offer(1.0, c, self.view.battle, rng);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Defend: attacks against the unit are at a disadvantage, worth a fifth of the
+    /// damage the enemies in range now could deal (an attack usually beats it).
+    fn defend(&mut self, best: &mut Best, rng: &mut impl Rng) {
+        let c = Command::Defend { unit: self.me.id };
+        if self.view.battle.check(&c).is_err() {
+            return;
+        }
+        let v = 0.2 * self.risk() * self.threat_at(self.me.cell, true);
+        best.offer(v, c, self.view.battle, rng);
+    }
+
+    /// Disengage (a battle action) for a badly hurt unit that is threatened.
+    fn disengage(&mut self, best: &mut Best, rng: &mut impl Rng) {
+        if self.me.wounded() < 0.6 {
+            return;
+        }
+        let here = self.threat_at(self.me.cell, true);
+        if here <= 0.0 {
+            return;
+        }
+        let Some((tree, powers)) = moves::options(self.view.battle, self.me.id, &[None]) else {
+            return;
+        };
+        let Some(power) = powers.into_iter().next() else {
+            return;
+        };
+        let mut pick: Option<(f64, Cell)> = None;
+        for &c in &tree.ends {
+            if tree.cost(c).is_none_or(|k| k > power.budget) {
+                continue;
+            }
+            let gain = (here - self.threat_at(c, true)) * self.risk();
+            if pick.is_none_or(|(g, _)| gain > g) {
+                pick = Some((gain, c));
+            }
+        }
+        if let Some((gain, c)) = pick {
+            // Giving up this turn's attack and weakening the next ones.
+            let v = gain - 2.0;
+            best.offer(
+                v,
+                moves::command(self.me.id, &power, tree.path(c), None),
+                self.view.battle,
+                rng,
+            );
+        }
+    }
+
+    /// Movement powers: the best cell of the cost tree against staying put.
+    fn movement(&mut self, best: &mut Best, rng: &mut impl Rng) {
+        let world = self.view.world;
+        let names: Vec<Option<String>> = world
+            .get::<MovementPowers>(crate::engine::battle::entity(world, self.me.id))
+            .map(|m| m.0.iter().cloned().map(Some).collect())
+            .unwrap_or_default();
+        if names.is_empty() {
+            return;
+        }
+        let Some((tree, mut powers)) = moves::options(self.view.battle, self.me.id, &names) else {
+            return;
+        };
+        // Cheapest first: the least powerful power that reaches a cell has the fewest
+        // drawbacks.
+        powers.sort_by_key(|p| (p.budget, p.name.clone()));
+        let walkers: Vec<Power> = powers.iter().filter(|p| !p.charge).cloned().collect();
+        let charges: Vec<Power> = powers.iter().filter(|p| p.charge).cloned().collect();
+        let (here, _) = self.cell_score(self.me.cell, NEUTRAL, true);
+
+        // First pass: cheap scores of every reachable cell.
+        let mut scored: Vec<(f64, Cell)> = Vec::new();
+        for &c in &tree.ends {
+            let cost = tree.cost(c).unwrap_or(u32::MAX);
+            let Some(p) = walkers.iter().find(|p| p.budget >= cost) else {
+                continue;
+            };
+            let h = hint(self.ruleset, p.name.as_deref());
+            let (s, _) = self.cell_score(c, h, false);
+            scored.push((s, c));
+        }
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        scored.truncate(REFINE);
+
+        // Second pass: exact paths, provocations, line of sight, charges.
+        for (_, c) in scored {
+            if let Some((v, cmd)) = self.refine(&tree, &walkers, &charges, c) {
+                best.offer(v - here, cmd, self.view.battle, rng);
+            }
+        }
+    }
+
+    /// The best way to get to `cell` and what it is worth.
+    fn refine(
+        &mut self,
+        tree: &Tree,
+        walkers: &[Power],
+        charges: &[Power],
+        cell: Cell,
+    ) -> Option<(f64, Command)> {
+        let battle = self.view.battle;
+        let board = self.view.board;
+        let world = self.view.world;
+        let unit = self.me.id;
+        let cost = tree.cost(cell)?;
+        let cheap = tree.path(cell);
+        let mut paths = vec![cheap];
+        if self.normal() {
+            let enemies = self.enemies();
+            let threat = |c: Cell| {
+                enemies
+                    .iter()
+                    .filter(|e| board.distance(c, e.cell) <= e.reach)
+                    .count() as u32
+            };
+            let occupancy = occupancy_for(world, unit);
+            if let Some(safe) = moves::safe_path(board, self.me.cell, cell, &threat, &occupancy)
+                && safe != paths[0]
+            {
+                paths.push(safe);
+            }
+        }
+        let oa = self.oa_cost();
+        let mut best: Option<(f64, Command)> = None;
+        let mut tried = BTreeSet::new();
+        for p in walkers.iter().filter(|p| p.budget >= cost) {
+            let h = hint(self.ruleset, p.name.as_deref());
+            for path in &paths {
+                if moves::cost_of(board, path) > p.budget
+                    || !tried.insert((p.name.clone(), path.clone()))
+                {
+                    continue;
+                }
+                let name = p.name.clone().unwrap_or_default();
+                let provoked = battle.preview_move(unit, &name, path).provocations;
+                let (score, _) = self.cell_score(cell, h, true);
+                let v = score - oa * provoked as f64;
+                if best.as_ref().is_none_or(|(b, _)| v > *b) {
+                    best = Some((v, moves::command(unit, p, path.clone(), None)));
+                }
+            }
+        }
+        // A charge that ends next to the enemy it would attack.
+        if let Some(p) = charges.first() {
+            let h = hint(self.ruleset, p.name.as_deref());
+            let (score, target) = self.cell_score(cell, h, true);
+            if let Some(t) = target
+                && board.distance(cell, self.view.unit(t).cell) <= 1
+            {
+                let occupancy = occupancy_for(world, unit);
+                let tc = self.view.unit(t).cell;
+                if let Some(path) = moves::charge_path(board, self.me.cell, cell, tc, &occupancy) {
+                    let name = p.name.clone().unwrap_or_default();
+                    let provoked = battle.preview_move(unit, &name, &path).provocations;
+                    let v = score - oa * provoked as f64;
+                    let cmd = moves::command(unit, p, path, Some(t));
+                    if best.as_ref().is_none_or(|(b, _)| v > *b) && battle.check(&cmd).is_ok() {
+                        best = Some((v, cmd));
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// What one opportunity attack costs this unit: the mean of what the enemies
+    /// near it could deal (0 for `Easy`, which ignores them).
+    fn oa_cost(&mut self) -> f64 {
+        if !self.normal() {
+            return 0.0;
+        }
+        let near: Vec<UnitId> = self
+            .enemies()
+            .iter()
+            .filter(|e| {
+                self.view.board.distance(e.cell, self.me.cell) <= self.me.speed * 2 + e.reach
+            })
+            .map(|e| e.id)
+            .collect();
+        if near.is_empty() {
+            return 0.0;
+        }
+        let sum: f64 = near
+            .iter()
+            .map(|&e| self.view.best_expected(e, self.me.id))
+            .sum();
+        self.risk() * 1.5 * sum / near.len() as f64
+    }
+}
+
+/// Answers a pending decision.
+pub(crate) fn decide(
+    battle: &Battle,
+    decision: &PendingDecision,
+    policy: AiPolicy,
+    rng: &mut impl Rng,
+) -> Option<Command> {
+    let side = decision.side;
+    if let DecisionKind::SeizeInitiative { eligible } = &decision.kind {
+        let units = if policy == AiPolicy::Normal {
+            seizers(battle, eligible)
+        } else {
+            Vec::new()
+        };
+        return Some(Command::Seize { side, units });
+    }
+    if let DecisionKind::ActFromDelay { held, .. } = &decision.kind {
+        // The AI delays only to act later: act as soon as it is asked.
+        return Some(Command::ActNow {
+            side,
+            units: held.clone(),
+        });
+    }
+    // A decision this AI has no rule for (a reaction of a newer ruleset): attacks are
+    // scored like any attack, anything else is worth nothing; the first legal command
+    // (usually the ruleset's "decline") wins ties.
+    let legal = battle.legal_commands();
+    let mut view = View::new(battle);
+    let mut best: Option<(f64, Command)> = None;
+    for c in legal {
+        let mut v = 0.0;
+        if let Command::Attack {
+            unit,
+            target,
+            power,
+        } = &c
+        {
+            let me = view.unit(*unit).clone();
+            let idx = me
+                .powers
+                .iter()
+                .position(|p| Some(&p.name) == power.as_ref())
+                .unwrap_or(0);
+            if let Some(o) = view.odds(*unit, *target, idx) {
+                v = o.expected + 3.0 * o.kill;
+            }
+        }
+        let v = v + rng.random::<f64>() * JITTER;
+        if best.as_ref().is_none_or(|(b, _)| v > *b + 2.0 * JITTER) {
+            best = Some((v, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// The units that should seize the initiative: those with a likely kill on an enemy
+/// just out of reach that could otherwise walk away first, and not surrounded.
+fn seizers(battle: &Battle, eligible: &[UnitId]) -> Vec<UnitId> {
+    let mut view = View::new(battle);
+    let board = &battle.world().resource::<Map>().0;
+    let mut out = Vec::new();
+    for &u in eligible {
+        let me = view.unit(u).clone();
+        let enemies: Vec<UnitSnap> = view.enemies(me.side).cloned().collect();
+        let adjacent = enemies
+            .iter()
+            .filter(|e| board.distance(e.cell, me.cell) <= e.reach)
+            .count();
+        if adjacent > 0 {
+            continue;
+        }
+        let kill = enemies.iter().any(|t| {
+            let d = board.distance(me.cell, t.cell);
+            let reachable = d > me.max_range() && d <= me.speed + me.max_range();
+            reachable
+                && (0..me.powers.len())
+                    .any(|p| view.odds(u, t.id, p).is_some_and(|o| o.kill >= 0.5))
+        });
+        if kill {
+            out.push(u);
+        }
+    }
+    out
+}

@@ -1,0 +1,216 @@
+//! What the AI reads before choosing: a snapshot of the units (cells, hit points,
+//! powers, reach) taken from the engine's components, the board, and a cache of the
+//! exact attack odds the active ruleset's `preview_attack` gives.
+//!
+//! Everything here is ruleset-neutral: it reads the shared unit components and asks
+//! the ruleset only through [`Battle`]'s generic entry points.
+
+use bevy_ecs::world::World;
+
+use crate::engine::battle::{Battle, Map, Roster};
+use crate::engine::board::{Board, Cell};
+use crate::engine::units::{
+    Defeated, Health, Position, Powers, Reach, SideId, Stats, Unit, UnitId,
+};
+
+/// Movement assumed for a unit that has no `Speed` stat, when guessing how far an
+/// enemy can come next turn.
+const DEFAULT_SPEED: u32 = 6;
+
+/// One attack power as the AI sees it.
+#[derive(Clone, Debug)]
+pub(crate) struct PowerInfo {
+    /// Name, as commands give it.
+    pub name: String,
+    /// Range in cells.
+    pub range: u32,
+    /// Needs line of sight.
+    pub ranged: bool,
+}
+
+/// A unit as the AI sees it.
+#[derive(Clone, Debug)]
+pub(crate) struct UnitSnap {
+    /// Id.
+    pub id: UnitId,
+    /// Side.
+    pub side: SideId,
+    /// Cell.
+    pub cell: Cell,
+    /// Hit points left.
+    pub hp: i32,
+    /// Maximum hit points.
+    pub max_hp: i32,
+    /// Still in play.
+    pub active: bool,
+    /// Cells it threatens around it.
+    pub reach: u32,
+    /// Its attack powers, first = default.
+    pub powers: Vec<PowerInfo>,
+    /// How far it can come in a turn (its `Speed` stat, or a default).
+    pub speed: u32,
+}
+
+impl UnitSnap {
+    /// Fraction of hit points lost, 0 (unhurt) to 1.
+    pub fn wounded(&self) -> f64 {
+        if self.max_hp <= 0 {
+            return 0.0;
+        }
+        (1.0 - f64::from(self.hp) / f64::from(self.max_hp)).clamp(0.0, 1.0)
+    }
+
+    /// The longest range of its powers.
+    pub fn max_range(&self) -> u32 {
+        self.powers.iter().map(|p| p.range).max().unwrap_or(1)
+    }
+}
+
+/// Exact odds of one attack, as the ruleset's preview gives them.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Odds {
+    /// Chance to hit.
+    pub chance: f64,
+    /// Expected damage.
+    pub expected: f64,
+    /// Chance the target is defeated.
+    pub kill: f64,
+}
+
+/// The snapshot and caches one decision is made from.
+pub(crate) struct View<'a> {
+    /// The battle.
+    pub battle: &'a Battle,
+    /// Its world (read-only).
+    pub world: &'a World,
+    /// The board.
+    pub board: &'a Board,
+    /// Every unit, by roster index.
+    pub units: Vec<UnitSnap>,
+    /// Most powers any unit has (cache stride).
+    max_powers: usize,
+    /// `preview_attack` results by (attacker, target, power index), filled lazily.
+    odds: Vec<Option<Option<Odds>>>,
+    /// Best expected damage by (attacker, target) over its powers, filled lazily.
+    best: Vec<Option<f64>>,
+}
+
+impl<'a> View<'a> {
+    /// Reads the battle's units.
+    pub fn new(battle: &'a Battle) -> Self {
+        let world = battle.world();
+        let board = &world.resource::<Map>().0;
+        let units: Vec<UnitSnap> = world
+            .resource::<Roster>()
+            .0
+            .iter()
+            .enumerate()
+            .map(|(i, &e)| {
+                let hp = world.get::<Health>(e).copied();
+                UnitSnap {
+                    id: UnitId(i as u32),
+                    side: world.get::<Unit>(e).map_or(SideId(u32::MAX), |u| u.side),
+                    cell: world.get::<Position>(e).map_or(Cell::default(), |p| p.0),
+                    hp: hp.map_or(0, |h| h.hp),
+                    max_hp: hp.map_or(0, |h| h.max),
+                    active: world.get::<Defeated>(e).is_none(),
+                    reach: world.get::<Reach>(e).map_or(1, |r| r.0),
+                    powers: world
+                        .get::<Powers>(e)
+                        .map(|p| {
+                            p.0.iter()
+                                .map(|d| PowerInfo {
+                                    name: d.name.clone(),
+                                    range: d.range,
+                                    ranged: d.ranged,
+                                })
+                                .collect()
+                        })
+                        .unwrap_or_default(),
+                    speed: world
+                        .get::<Stats>(e)
+                        .and_then(|s| s.0.get("Speed").copied())
+                        .map_or(DEFAULT_SPEED, |s| s.max(0) as u32),
+                }
+            })
+            .collect();
+        let n = units.len();
+        let max_powers = units
+            .iter()
+            .map(|u| u.powers.len())
+            .max()
+            .unwrap_or(0)
+            .max(1);
+        View {
+            battle,
+            world,
+            board,
+            units,
+            max_powers,
+            odds: vec![None; n * n * max_powers],
+            best: vec![None; n * n],
+        }
+    }
+
+    /// The unit with this id.
+    pub fn unit(&self, id: UnitId) -> &UnitSnap {
+        &self.units[id.0 as usize]
+    }
+
+    /// Active enemies of `side`, in roster order.
+    pub fn enemies(&self, side: SideId) -> impl Iterator<Item = &UnitSnap> + '_ {
+        self.units
+            .iter()
+            .filter(move |u| u.active && u.side != side)
+    }
+
+    /// Exact odds of `attacker` hitting `target` with its power number `power`, as
+    /// things stand (the ruleset's preview ignores where the attacker stands, so the
+    /// AI also uses it for cells it could move to).
+    pub fn odds(&mut self, attacker: UnitId, target: UnitId, power: usize) -> Option<Odds> {
+        let n = self.units.len();
+        let key = (attacker.0 as usize * n + target.0 as usize) * self.max_powers + power;
+        if let Some(cached) = self.odds[key] {
+            return cached;
+        }
+        let name = self.units[attacker.0 as usize]
+            .powers
+            .get(power)
+            .map(|p| p.name.clone());
+        let result = name.and_then(|name| {
+            self.battle
+                .preview_attack(attacker, target, Some(&name))
+                .map(|p| Odds {
+                    chance: p.chance,
+                    expected: p.expected_damage,
+                    kill: p.kill_chance,
+                })
+        });
+        self.odds[key] = Some(result);
+        result
+    }
+
+    /// The most damage `attacker` can expect to deal `target` in one attack with any
+    /// of its powers (ignoring range).
+    pub fn best_expected(&mut self, attacker: UnitId, target: UnitId) -> f64 {
+        let n = self.units.len();
+        let key = attacker.0 as usize * n + target.0 as usize;
+        if let Some(v) = self.best[key] {
+            return v;
+        }
+        let count = self.units[attacker.0 as usize].powers.len();
+        let v = (0..count)
+            .filter_map(|p| self.odds(attacker, target, p))
+            .map(|o| o.expected)
+            .fold(0.0, f64::max);
+        self.best[key] = Some(v);
+        v
+    }
+
+    /// Whether a power of `attacker` could reach `target` from `from` (range, and line
+    /// of sight for ranged powers).
+    pub fn in_range(&self, power: &PowerInfo, from: Cell, to: Cell) -> bool {
+        let d = self.board.distance(from, to);
+        d <= power.range && (!power.ranged || self.board.line_of_sight(from, to))
+    }
+}

@@ -1,0 +1,364 @@
+//! `skirmish sim LEVEL [--battles N] [--seed S] [--ruleset R] [--ai SIDE=POLICY]...
+//! [--threads T] [--json] [--plot FILE.png]`: AI-vs-AI battles without a window, on
+//! every core, and their figures.
+//!
+//! Each side plays the policy `--ai` gives it, else its level controller's (`Human`
+//! sides play `normal`). The figures are the same for a seed whatever the number of
+//! threads (see [`crate::ai::sim`]); only `battles_per_second` varies. A progress bar
+//! shows on a terminal (stderr), never in a pipe. Exit 0 on success, 2 for bad
+//! arguments, 1 when the level doesn't load or a battle or the plot fails.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::ai::sim::{DEFAULT_MAX_COMMANDS, SimConfig, Summary, simulate, summarize};
+use crate::ai::{AiPolicy, parse_policy};
+use crate::level::schema::{Controller, Level};
+use crate::level::{load_file, validate::validate};
+
+/// The chart font (Fira Mono, SIL Open Font License; see assets/fonts/).
+const FONT: &[u8] = include_bytes!("../../assets/fonts/FiraMono-subset.ttf");
+
+/// Arguments of `skirmish sim`.
+#[derive(Debug, Args)]
+pub struct SimArgs {
+    /// The level file (RON).
+    pub level: PathBuf,
+    /// Number of battles.
+    #[arg(long, default_value_t = 100)]
+    pub battles: usize,
+    /// Seed of the run: battle i plays with a seed derived from (S, i).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Play under this ruleset instead of the level's (the units need its stats).
+    #[arg(long, value_name = "R")]
+    pub ruleset: Option<String>,
+    /// A side's AI policy: random, easy or normal (repeatable), e.g. `--ai Red=random`.
+    #[arg(long = "ai", value_name = "SIDE=POLICY")]
+    pub ai: Vec<String>,
+    /// Worker threads (default: every core).
+    #[arg(long, value_name = "T")]
+    pub threads: Option<usize>,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Write a PNG of the win rates and the distribution of battle length.
+    #[arg(long, value_name = "FILE.png")]
+    pub plot: Option<PathBuf>,
+}
+
+/// A usage problem (exit 2) or a failure (exit 1).
+enum Failure {
+    Usage(String),
+    Failed(String),
+}
+
+/// Runs `skirmish sim`.
+pub fn run(args: &SimArgs) -> ExitCode {
+    match sim(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Usage(m)) => {
+            eprintln!("skirmish sim: {m}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Failed(m)) => {
+            eprintln!("skirmish sim: {m}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn sim(args: &SimArgs) -> Result<(), Failure> {
+    if args.battles == 0 {
+        return Err(Failure::Usage("--battles must be at least 1".into()));
+    }
+    if args.threads == Some(0) {
+        return Err(Failure::Usage("--threads must be at least 1".into()));
+    }
+    let level = load_level(&args.level, args.ruleset.as_deref())?;
+    let policies = policies(&level, &args.ai)?;
+    let config = SimConfig {
+        battles: args.battles,
+        seed: args.seed,
+        policies,
+        max_commands: DEFAULT_MAX_COMMANDS,
+    };
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = args.threads {
+        pool = pool.num_threads(t);
+    }
+    let pool = pool
+        .build()
+        .map_err(|e| Failure::Failed(format!("cannot start worker threads: {e}")))?;
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(args.battles as u64);
+        if let Ok(style) =
+            ProgressStyle::with_template("{bar:40} {pos}/{len} battles, {per_sec}, eta {eta}")
+        {
+            bar.set_style(style);
+        }
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let start = Instant::now();
+    let results = pool
+        .install(|| simulate(&level, &config, &|| bar.inc(1)))
+        .map_err(Failure::Failed)?;
+    let seconds = start.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    let summary = summarize(
+        &level,
+        &config,
+        &results,
+        seconds,
+        pool.current_num_threads(),
+    );
+    if args.json {
+        let json = serde_json::to_string(&summary)
+            .map_err(|e| Failure::Failed(format!("cannot write JSON: {e}")))?;
+        println!("{json}");
+    } else {
+        print_table(&level, &summary);
+    }
+    if let Some(path) = &args.plot {
+        plot(&level, &summary, path).map_err(|e| {
+            Failure::Failed(format!("cannot write the plot {}: {e}", path.display()))
+        })?;
+        if !args.json {
+            println!("Plot: {}", path.display());
+        }
+    }
+    Ok(())
+}
+
+/// Loads and checks the level, with the ruleset overridden if asked.
+fn load_level(path: &Path, ruleset: Option<&str>) -> Result<Level, Failure> {
+    let mut level = load_file(path).map_err(|problems| {
+        let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+        Failure::Failed(lines.join("\n"))
+    })?;
+    if let Some(r) = ruleset {
+        level.ruleset = r.to_string();
+        let issues = validate(&level);
+        if !issues.is_empty() {
+            let lines: Vec<String> = issues.iter().map(|i| format!("  {}", i.message)).collect();
+            return Err(Failure::Usage(format!(
+                "{} can't be played under ruleset `{r}`:\n{}",
+                path.display(),
+                lines.join("\n")
+            )));
+        }
+    }
+    Ok(level)
+}
+
+/// Each side's policy: `--ai` first, else the level's AI controller, else `normal`.
+fn policies(level: &Level, ai: &[String]) -> Result<Vec<AiPolicy>, Failure> {
+    let mut out: Vec<AiPolicy> = level
+        .sides
+        .iter()
+        .map(|s| match s.controller {
+            Controller::Ai(p) => p,
+            Controller::Human => AiPolicy::Normal,
+        })
+        .collect();
+    let sides: Vec<&str> = level.sides.iter().map(|s| s.name.as_str()).collect();
+    for arg in ai {
+        let Some((side, policy)) = arg.split_once('=') else {
+            return Err(Failure::Usage(format!(
+                "--ai {arg}: expected SIDE=POLICY, e.g. --ai {}=random",
+                sides.first().unwrap_or(&"Red")
+            )));
+        };
+        let Some(i) = sides
+            .iter()
+            .position(|s| s.eq_ignore_ascii_case(side.trim()))
+        else {
+            return Err(Failure::Usage(format!(
+                "--ai {arg}: no side `{}` in this level; its sides are {}",
+                side.trim(),
+                sides.join(", ")
+            )));
+        };
+        let Some(p) = parse_policy(policy.trim()) else {
+            return Err(Failure::Usage(format!(
+                "--ai {arg}: unknown policy `{}`; expected random, easy or normal",
+                policy.trim()
+            )));
+        };
+        out[i] = p;
+    }
+    Ok(out)
+}
+
+fn print_table(level: &Level, s: &Summary) {
+    let pct = |n: usize| 100.0 * n as f64 / s.battles.max(1) as f64;
+    println!(
+        "{} ({}), {} battles, seed {}",
+        s.level, s.ruleset, s.battles, s.seed
+    );
+    for side in &level.sides {
+        let w = s.wins.get(&side.name).copied().unwrap_or(0);
+        let policy = s.policies.get(&side.name).map_or("?", String::as_str);
+        println!(
+            "  {:<16} {:<7} wins {:>6}  {:>5.1}%",
+            side.name,
+            policy,
+            w,
+            pct(w)
+        );
+    }
+    println!(
+        "  {:<16} {:<7}      {:>6}  {:>5.1}%  ({} cut off at the round limit)",
+        "draws",
+        "",
+        s.draws,
+        pct(s.draws),
+        s.cut_off
+    );
+    println!(
+        "Rounds: mean {:.2}, std dev {:.2}, min {}, max {}",
+        s.mean_rounds, s.std_rounds, s.min_rounds, s.max_rounds
+    );
+    let taken: Vec<String> = level
+        .sides
+        .iter()
+        .map(|side| {
+            let d = s.damage_taken.get(&side.name).copied().unwrap_or(0.0);
+            format!("{} {d:.1}", side.name)
+        })
+        .collect();
+    println!(
+        "Damage per round: {:.2} (taken per battle: {})",
+        s.damage_per_round,
+        taken.join(", ")
+    );
+    println!(
+        "Speed: {:.1} battles/s on {} thread{}",
+        s.battles_per_second,
+        s.threads,
+        if s.threads == 1 { "" } else { "s" }
+    );
+}
+
+/// Draws win rates (left) and the battle-length histogram (right) into a PNG.
+fn plot(level: &Level, s: &Summary, path: &Path) -> Result<(), String> {
+    use plotters::prelude::*;
+    use plotters::style::{FontStyle, register_font};
+
+    // Registering twice (a second plot in one process) is harmless.
+    register_font("sans-serif", FontStyle::Normal, FONT).map_err(|_| "bad font".to_string())?;
+    let root = BitMapBackend::new(path, (1100, 480)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    let root = root
+        .titled(
+            &format!(
+                "{} ({}): {} battles, seed {}",
+                s.level, s.ruleset, s.battles, s.seed
+            ),
+            ("sans-serif", 22),
+        )
+        .map_err(|e| e.to_string())?;
+    let (left, right) = root.split_horizontally(480);
+
+    // Win rates: one bar per side, then draws.
+    let mut bars: Vec<(String, f64)> = level
+        .sides
+        .iter()
+        .map(|side| {
+            let policy = s.policies.get(&side.name).map_or("?", String::as_str);
+            let rate = s.win_rates.get(&side.name).copied().unwrap_or(0.0);
+            (format!("{} ({policy})", side.name), rate)
+        })
+        .collect();
+    bars.push(("draws".into(), s.draws as f64 / s.battles.max(1) as f64));
+    let n = bars.len();
+    let mut chart = ChartBuilder::on(&left)
+        .caption("Win rate", ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(48)
+        .build_cartesian_2d((0..n).into_segmented(), 0.0..1.0_f64)
+        .map_err(|e| e.to_string())?;
+    let labels: Vec<String> = bars.iter().map(|(l, _)| l.clone()).collect();
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(n)
+        .x_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
+            _ => String::new(),
+        })
+        .y_label_formatter(&|v| format!("{:.0}%", v * 100.0))
+        .label_style(("sans-serif", 13))
+        .draw()
+        .map_err(|e| e.to_string())?;
+    let colors = [BLUE, RED, GREEN, MAGENTA, CYAN, BLACK];
+    chart
+        .draw_series(bars.iter().enumerate().map(|(i, (_, rate))| {
+            let color = if i + 1 == n {
+                RGBColor(150, 150, 150)
+            } else {
+                colors[i % colors.len()]
+            };
+            let mut bar = Rectangle::new(
+                [
+                    (SegmentValue::Exact(i), 0.0),
+                    (SegmentValue::Exact(i + 1), *rate),
+                ],
+                color.mix(0.7).filled(),
+            );
+            bar.set_margin(0, 0, 12, 12);
+            bar
+        }))
+        .map_err(|e| e.to_string())?;
+
+    // Battle length: battles per number of rounds.
+    let max_round = s.max_rounds.max(1);
+    let max_count = s
+        .rounds_histogram
+        .iter()
+        .map(|&(_, c)| c)
+        .max()
+        .unwrap_or(1);
+    let mut chart = ChartBuilder::on(&right)
+        .caption(
+            format!(
+                "Battle length (mean {:.1} rounds, std dev {:.1})",
+                s.mean_rounds, s.std_rounds
+            ),
+            ("sans-serif", 18),
+        )
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(48)
+        .build_cartesian_2d(
+            (0..max_round + 1).into_segmented(),
+            0..max_count + max_count / 10 + 1,
+        )
+        .map_err(|e| e.to_string())?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_desc("rounds")
+        .y_desc("battles")
+        .label_style(("sans-serif", 13))
+        .draw()
+        .map_err(|e| e.to_string())?;
+    chart
+        .draw_series(
+            Histogram::vertical(&chart)
+                .style(BLUE.mix(0.6).filled())
+                .margin(2)
+                .data(s.rounds_histogram.iter().map(|&(r, c)| (r, c))),
+        )
+        .map_err(|e| e.to_string())?;
+    root.present().map_err(|e| e.to_string())?;
+    Ok(())
+}

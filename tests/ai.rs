@@ -1,0 +1,289 @@
+//! The AI: every policy only ever submits legal commands (property test over the
+//! shipped levels), plays battles to an end, beats the random baseline; and
+//! `skirmish sim` is deterministic for a seed whatever the number of threads, with
+//! clear errors for bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use proptest::prelude::*;
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
+use skirmish::ai::sim::{ai_level, battle_seed, play_out};
+use skirmish::ai::{AiPolicy, choose};
+use skirmish::engine::Battle;
+use skirmish::engine::battle::Awaiting;
+use skirmish::engine::dice::Dice;
+use skirmish::level::schema::Level;
+
+const POLICIES: [AiPolicy; 3] = [AiPolicy::Random, AiPolicy::Easy, AiPolicy::Normal];
+
+fn level_files() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn levels() -> Vec<Level> {
+    level_files()
+        .iter()
+        .map(|p| skirmish::level::load_file(p).expect("shipped level loads"))
+        .collect()
+}
+
+/// Plays up to `max` commands with the AI, checking each command before submitting
+/// it; returns whether the battle ended.
+fn play_checked(level: &Level, policies: &[AiPolicy], seed: u64, max: usize) -> bool {
+    let level = ai_level(level, policies);
+    let mut battle = Battle::from_level(&level, Dice::seeded(seed)).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for _ in 0..max {
+        let side = match battle.awaiting() {
+            Awaiting::Over(_) => return true,
+            Awaiting::Decision(d) => d.side,
+            Awaiting::Unit(u, _) => skirmish::engine::battle::side_of(battle.world(), u),
+        };
+        let policy = policies[side.0 as usize];
+        let command = choose(&battle, policy, &mut rng)
+            .unwrap_or_else(|| panic!("{policy:?} found no command in {}", level.name));
+        if let Err(e) = battle.check(&command) {
+            panic!(
+                "{policy:?} chose an illegal command in {}: {command:?}: {e}",
+                level.name
+            );
+        }
+        battle
+            .submit(command.clone())
+            .unwrap_or_else(|e| panic!("{command:?} refused: {e}"));
+    }
+    matches!(battle.awaiting(), Awaiting::Over(_))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    /// Any pairing of policies, any seed, any shipped level: only legal commands.
+    #[test]
+    fn policies_only_submit_legal_commands(seed in any::<u64>(), a in 0..3usize, b in 0..3usize) {
+        for level in levels() {
+            let mut policies = vec![POLICIES[a]; level.sides.len()];
+            if let Some(p) = policies.get_mut(1) {
+                *p = POLICIES[b];
+            }
+            play_checked(&level, &policies, seed, 300);
+        }
+    }
+}
+
+#[test]
+fn normal_and_easy_finish_battles() {
+    for level in levels() {
+        for policy in [AiPolicy::Easy, AiPolicy::Normal] {
+            let policies = vec![policy; level.sides.len()];
+            assert!(
+                play_checked(&level, &policies, 11, 5_000),
+                "{policy:?} vs itself did not finish {} within its round limit",
+                level.name
+            );
+        }
+    }
+}
+
+#[test]
+fn play_out_is_deterministic() {
+    let level = &levels()[0];
+    let policies = [AiPolicy::Normal, AiPolicy::Easy];
+    let a = play_out(level, 99, &policies, 10_000).unwrap();
+    let b = play_out(level, 99, &policies, 10_000).unwrap();
+    assert_eq!(a, b);
+    assert!(a.rounds >= 1);
+    assert!(a.damage() > 0, "a whole battle without damage: {a:?}");
+}
+
+#[test]
+fn battle_seeds_differ_by_index_and_run() {
+    assert_ne!(battle_seed(1, 0), battle_seed(1, 1));
+    assert_ne!(battle_seed(1, 0), battle_seed(2, 0));
+    assert_eq!(battle_seed(5, 3), battle_seed(5, 3));
+}
+
+/// `normal` beats `random` on every shipped level from both seats (a quick version
+/// of the ≥ 90 % figure measured with `skirmish sim`).
+#[test]
+fn normal_beats_random_on_every_level() {
+    for level in levels() {
+        for seat in 0..2 {
+            let mut policies = vec![AiPolicy::Random; level.sides.len()];
+            policies[seat] = AiPolicy::Normal;
+            let battles = 10;
+            let results: Vec<_> = (0..battles)
+                .map(|i| play_out(&level, battle_seed(3, i), &policies, 20_000).unwrap())
+                .collect();
+            let wins = results
+                .iter()
+                .filter(|r| r.winner.is_some_and(|w| w.0 as usize == seat))
+                .count();
+            let losses = results
+                .iter()
+                .filter(|r| r.winner.is_some_and(|w| w.0 as usize != seat))
+                .count();
+            assert_eq!(
+                losses, 0,
+                "{}: normal in seat {seat} lost to random",
+                level.name
+            );
+            // The 90 % figure of the report is measured with `skirmish sim` over many
+            // battles; with ten, a clear majority of the decided ones is the bar
+            // (Hex Ruins' 12-round limit turns many Cult wins into draws).
+            assert!(
+                wins * 10 >= battles as usize * 3,
+                "{}: normal in seat {seat} won only {wins}/{battles} against random",
+                level.name
+            );
+        }
+    }
+}
+
+fn sim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .arg("sim")
+        .args(args)
+        .output()
+        .expect("run skirmish")
+}
+
+/// The JSON of a run without the figures that depend on the machine.
+fn figures(out: &Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "sim failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let obj = v.as_object_mut().unwrap();
+    assert!(obj["battles_per_second"].as_f64().unwrap() > 0.0);
+    obj.remove("battles_per_second");
+    obj.remove("threads");
+    v
+}
+
+#[test]
+fn sim_json_is_deterministic_across_runs_and_threads() {
+    let args = [
+        "levels/ford.ron",
+        "--battles",
+        "16",
+        "--seed",
+        "42",
+        "--json",
+    ];
+    let one = figures(&sim(&[&args[..], &["--threads", "1"]].concat()));
+    let again = figures(&sim(&[&args[..], &["--threads", "1"]].concat()));
+    let two = figures(&sim(&[&args[..], &["--threads", "2"]].concat()));
+    assert_eq!(one, again);
+    assert_eq!(one, two);
+    assert_eq!(one["battles"], 16);
+    let wins: u64 = one["wins"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(wins + one["draws"].as_u64().unwrap(), 16);
+    assert!(one["mean_rounds"].as_f64().unwrap() >= 1.0);
+    // Another seed gives another run.
+    let other = figures(&sim(&[
+        "levels/ford.ron",
+        "--battles",
+        "16",
+        "--seed",
+        "43",
+        "--json",
+    ]));
+    assert_ne!(one["rounds_histogram"], other["rounds_histogram"]);
+}
+
+#[test]
+fn sim_table_and_policies() {
+    let out = sim(&[
+        "levels/ford.ron",
+        "--battles",
+        "4",
+        "--ai",
+        "red=random",
+        "--ai",
+        "Blue=easy",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("4 battles"), "{text}");
+    assert!(text.contains("random") && text.contains("easy"), "{text}");
+    assert!(text.contains("Rounds: mean"), "{text}");
+    assert!(text.contains("battles/s"), "{text}");
+    // No progress bar outside a terminal.
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn sim_writes_a_png_plot() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sim_plot");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("ford.png");
+    let _ = std::fs::remove_file(&file);
+    let out = sim(&[
+        "levels/ford.ron",
+        "--battles",
+        "6",
+        "--plot",
+        file.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&file).expect("plot written");
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "not a PNG");
+    assert!(bytes.len() > 2_000, "suspiciously small PNG");
+}
+
+#[test]
+fn sim_bad_input_is_a_clear_error() {
+    let cases: [(&[&str], i32, &str); 6] = [
+        (&["levels/nope.ron"], 1, "cannot read"),
+        (
+            &["levels/ford.ron", "--ai", "Green=easy"],
+            2,
+            "no side `Green`",
+        ),
+        (
+            &["levels/ford.ron", "--ai", "Red=genius"],
+            2,
+            "unknown policy",
+        ),
+        (&["levels/ford.ron", "--ai", "Red"], 2, "SIDE=POLICY"),
+        (&["levels/ford.ron", "--ruleset", "chess"], 2, "ruleset"),
+        (&["levels/ford.ron", "--battles", "0"], 2, "at least 1"),
+    ];
+    for (args, code, message) in cases {
+        let out = sim(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {err}");
+        assert!(err.contains(message), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
