@@ -29,6 +29,9 @@ use crate::level::schema::ItemEffect;
 const REFINE: usize = 6;
 /// Pull toward the nearest enemy, per cell of distance.
 const APPROACH: f64 = 0.2;
+/// Share of an attack's value that threatening an enemy is worth (the chance it
+/// provokes by moving away, or stays pinned).
+const HOLD: f64 = 0.3;
 /// Jitter added to scores so exact ties break at random (from the seeded generator).
 const JITTER: f64 = 1e-6;
 
@@ -125,6 +128,23 @@ struct Mind<'v, 'a> {
     approach: Option<Vec<u32>>,
     /// Scale of [`Mind::risk`] from the balance of hit points and the round limit.
     caution: f64,
+    /// The enemies in play.
+    foes: Vec<Foe>,
+    /// Range and "needs line of sight" of each of the unit's powers.
+    ranges: Vec<(u32, bool)>,
+}
+
+/// An enemy, as the scoring reads it (small and `Copy`: scoring loops over the
+/// enemies for every cell).
+#[derive(Clone, Copy, Debug)]
+struct Foe {
+    id: UnitId,
+    cell: Cell,
+    hp: i32,
+    reach: u32,
+    max_range: u32,
+    speed: u32,
+    wounded: f64,
 }
 
 impl<'v, 'a> Mind<'v, 'a> {
@@ -147,6 +167,19 @@ impl<'v, 'a> Mind<'v, 'a> {
             .max_rounds
             .unwrap_or(super::sim::DEFAULT_MAX_ROUNDS);
         let pressure = (round / f64::from(limit.max(1))).min(1.0);
+        let foes = view
+            .enemies(me.side)
+            .map(|e| Foe {
+                id: e.id,
+                cell: e.cell,
+                hp: e.hp,
+                reach: e.reach,
+                max_range: e.max_range(),
+                speed: e.speed,
+                wounded: e.wounded(),
+            })
+            .collect();
+        let ranges = me.powers.iter().map(|p| (p.range, p.ranged)).collect();
         Mind {
             view,
             me,
@@ -154,6 +187,8 @@ impl<'v, 'a> Mind<'v, 'a> {
             ruleset,
             approach: None,
             caution: balance * (1.0 - 0.9 * pressure),
+            foes,
+            ranges,
         }
     }
 
@@ -161,8 +196,9 @@ impl<'v, 'a> Mind<'v, 'a> {
         self.policy == AiPolicy::Normal
     }
 
-    fn enemies(&self) -> Vec<UnitSnap> {
-        self.view.enemies(self.me.side).cloned().collect()
+    /// The enemies in play (copied out so callers can keep borrowing `self`).
+    fn enemies(&self) -> Vec<Foe> {
+        self.foes.clone()
     }
 
     /// How much removing `target` is worth beyond the damage: the damage it would
@@ -175,13 +211,13 @@ impl<'v, 'a> Mind<'v, 'a> {
     }
 
     /// Value of attacking `target` with power number `power`, the odds scaled by `factor`.
-    fn attack_value(&mut self, target: &UnitSnap, power: usize, factor: f64) -> f64 {
+    fn attack_value(&mut self, target: &Foe, power: usize, factor: f64) -> f64 {
         let Some(odds) = self.view.odds(self.me.id, target.id, power) else {
             return 0.0;
         };
         let worth = self.worth(target.id);
         let focus = if self.normal() {
-            1.0 + 0.5 * target.wounded()
+            1.0 + 0.5 * target.wounded
         } else {
             1.0
         };
@@ -194,12 +230,15 @@ impl<'v, 'a> Mind<'v, 'a> {
             return (0.0, None);
         }
         let mut best = (0.0, None);
-        for t in self.enemies() {
-            let d = self.view.board.distance(cell, t.cell);
-            for (i, p) in self.me.powers.clone().iter().enumerate() {
-                // Line of sight costs a line trace: the first pass skips it for
-                // melee powers only when not `exact`.
-                if d > p.range || ((exact || p.ranged) && !self.view.in_range(p, cell, t.cell)) {
+        let board = self.view.board;
+        for k in 0..self.foes.len() {
+            let t = self.foes[k];
+            let d = board.distance(cell, t.cell);
+            for i in 0..self.ranges.len() {
+                let (range, ranged) = self.ranges[i];
+                // Line of sight costs a line trace: only ranged powers need it, and
+                // the first pass does without it.
+                if d > range || (exact && ranged && !board.line_of_sight(cell, t.cell)) {
                     continue;
                 }
                 let v = self.attack_value(&t, i, factor);
@@ -216,9 +255,10 @@ impl<'v, 'a> Mind<'v, 'a> {
     /// not at all, with `direct`, from those).
     fn threat_at(&mut self, cell: Cell, direct: bool) -> f64 {
         let mut total = 0.0;
-        for e in self.enemies() {
+        for k in 0..self.foes.len() {
+            let e = self.foes[k];
             let d = self.view.board.distance(cell, e.cell);
-            let range = e.max_range();
+            let range = e.max_range;
             let weight = if d <= range {
                 1.0
             } else if !direct && d <= e.speed + range {
@@ -247,8 +287,25 @@ impl<'v, 'a> Mind<'v, 'a> {
         let mut score = off - APPROACH * f64::from(self.approach_distance(cell));
         if self.normal() {
             score -= self.risk() * h.exposure * self.threat(cell);
+            score += self.hold(cell);
         }
         (score, target)
+    }
+
+    /// What threatening enemies from `cell` is worth: an enemy that walks out of this
+    /// unit's reach provokes an attack, so standing next to it pins it or costs it.
+    fn hold(&mut self, cell: Cell) -> f64 {
+        let Some(melee) = self.me.powers.iter().position(|p| !p.ranged) else {
+            return 0.0;
+        };
+        let mut total = 0.0;
+        for k in 0..self.foes.len() {
+            let e = self.foes[k];
+            if self.view.board.distance(cell, e.cell) <= self.me.reach {
+                total += HOLD * self.attack_value(&e, melee, 1.0);
+            }
+        }
+        total
     }
 
     /// Cells to go before some enemy is in range of this unit's longest power.
