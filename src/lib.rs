@@ -9,5 +9,7 @@ pub mod ai;
 pub mod cli;
 pub mod editor;
 pub mod engine;
+#[cfg(feature = "render")]
+pub mod game;
 pub mod level;
 pub mod script;

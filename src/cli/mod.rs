@@ -14,14 +14,32 @@ pub mod sim;
 #[derive(Debug, Parser)]
 #[command(name = "skirmish", version, about)]
 pub struct Cli {
-    /// What to do.
+    /// What to do (default: play the bundled default level in a window).
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
+
+/// The level `skirmish` plays when run without a subcommand.
+pub const DEFAULT_LEVEL: &str = "levels/ford.ron";
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Play a level in a window.
+    Play {
+        /// The level (RON).
+        #[arg(default_value = DEFAULT_LEVEL)]
+        level: PathBuf,
+        /// Save a screenshot after the opening is drawn, then exit.
+        #[arg(long, value_name = "FILE.png")]
+        screenshot: Option<PathBuf>,
+        /// Window size, e.g. 1280x720.
+        #[arg(long, default_value = "1280x720", value_parser = parse_size)]
+        size: (u32, u32),
+        /// Dice seed (default: the level's seed).
+        #[arg(long)]
+        seed: Option<u64>,
+    },
     /// Validate level files; prints `FILE:LINE:COL: message` per problem.
     Check {
         /// Level files (RON).
@@ -52,10 +70,56 @@ pub enum Command {
 /// Parses arguments and runs the chosen subcommand.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
+    let command = cli.command.unwrap_or(Command::Play {
+        level: DEFAULT_LEVEL.into(),
+        screenshot: None,
+        size: (1280, 720),
+        seed: None,
+    });
+    match command {
+        Command::Play {
+            level,
+            screenshot,
+            size,
+            seed,
+        } => play(level, screenshot, size, seed),
         Command::Check { files } => check::run(&files),
         Command::Dice { expr, json } => dice::run(&expr, json),
         Command::Script { file, json } => script::run(&file, json),
         Command::Sim(args) => sim::run(&args),
     }
+}
+
+fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or("expected WIDTHxHEIGHT, e.g. 1280x720")?;
+    let w: u32 = w.trim().parse().map_err(|_| format!("bad width `{w}`"))?;
+    let h: u32 = h.trim().parse().map_err(|_| format!("bad height `{h}`"))?;
+    if !(200..=8000).contains(&w) || !(150..=8000).contains(&h) {
+        return Err(format!("{w}x{h} is out of range (200x150 to 8000x8000)"));
+    }
+    Ok((w, h))
+}
+
+#[cfg(feature = "render")]
+fn play(
+    level: PathBuf,
+    screenshot: Option<PathBuf>,
+    size: (u32, u32),
+    seed: Option<u64>,
+) -> ExitCode {
+    crate::game::run(crate::game::GameOptions {
+        level_path: level,
+        screenshot,
+        size,
+        seed,
+        any_thread: false,
+    })
+}
+
+#[cfg(not(feature = "render"))]
+fn play(_: PathBuf, _: Option<PathBuf>, _: (u32, u32), _: Option<u64>) -> ExitCode {
+    eprintln!("this build has no window: rebuild with the `render` feature (on by default)");
+    ExitCode::FAILURE
 }

@@ -1,0 +1,587 @@
+//! The HUD: turn state (round, stage, whose turn, the turn orders in the ruleset's
+//! terms, the active unit's pools and actions), the combat log, hover odds, decision
+//! prompts and the result screen. Panels sit around the map (see
+//! [`super::control::panels`]); everything on them is reachable by keyboard.
+
+use bevy::prelude::*;
+
+use super::Game;
+use super::control::{Choices, UiState, command_label, panels, submit};
+use super::units_view::{SIDE_SHAPES, side_color};
+use crate::engine::Command;
+use crate::engine::battle::{Awaiting, Sides};
+use crate::engine::event::{Event, Stage};
+
+const PANEL_BG: Color = Color::srgba(0.05, 0.06, 0.08, 0.94);
+const TEXT: Color = Color::srgb(0.92, 0.92, 0.9);
+const DIM: Color = Color::srgb(0.65, 0.67, 0.7);
+const GOOD: Color = Color::srgb(0.55, 0.9, 0.6);
+const BAD: Color = Color::srgb(1.0, 0.45, 0.4);
+
+/// A HUD element whose size follows the window: which edge panel it is.
+#[derive(Component, Clone, Copy)]
+pub enum Panel {
+    /// Left panel.
+    Left,
+    /// Right panel.
+    Right,
+    /// Bottom bar.
+    Bottom,
+    /// The decision prompt (over the bottom of the map).
+    Prompt,
+}
+
+/// Which HUD text an entity is.
+#[derive(Component, Clone, Copy, PartialEq, Eq, Debug)]
+pub enum HudText {
+    /// Top bar: level, ruleset, round, stage, whose turn.
+    Top,
+    /// Feedback line (errors in red).
+    Message,
+    /// Left panel: turn orders, the active unit, its actions.
+    Info,
+    /// Bottom bar: what the pointer is over (odds, move cost).
+    Hover,
+}
+
+/// Combat log text.
+#[derive(Component)]
+pub struct LogText;
+/// The decision prompt panel.
+#[derive(Component)]
+pub struct Prompt;
+/// A prompt option button (index into the decision's options).
+#[derive(Component)]
+pub struct PromptOption(pub usize);
+/// The result screen.
+#[derive(Component)]
+pub struct ResultScreen;
+/// Result screen buttons.
+#[derive(Component, Clone, Copy, PartialEq, Eq)]
+pub enum ResultButton {
+    /// Play again.
+    Restart,
+    /// Leave.
+    Quit,
+}
+
+fn font(size: f32) -> TextFont {
+    TextFont::from_font_size(size)
+}
+
+fn spawn_hud(mut commands: Commands) {
+    let (l, r, t, b) = panels(1280.0);
+    commands.spawn((
+        Node {
+            position_type: PositionType::Absolute,
+            left: px(0),
+            right: px(0),
+            top: px(0),
+            height: px(t),
+            padding: UiRect::axes(px(10), px(8)),
+            justify_content: JustifyContent::SpaceBetween,
+            ..default()
+        },
+        BackgroundColor(PANEL_BG),
+        children![
+            (Text::new(""), font(17.0), TextColor(TEXT), HudText::Top),
+            (Text::new(""), font(15.0), TextColor(BAD), HudText::Message),
+        ],
+    ));
+    commands.spawn((
+        Panel::Left,
+        Node {
+            position_type: PositionType::Absolute,
+            left: px(0),
+            top: px(t),
+            bottom: px(b),
+            width: px(l),
+            padding: UiRect::all(px(10)),
+            overflow: Overflow::clip(),
+            ..default()
+        },
+        BackgroundColor(PANEL_BG),
+        children![(Text::new(""), font(14.0), TextColor(TEXT), HudText::Info)],
+    ));
+    commands.spawn((
+        Panel::Right,
+        Node {
+            position_type: PositionType::Absolute,
+            right: px(0),
+            top: px(t),
+            bottom: px(b),
+            width: px(r),
+            padding: UiRect::all(px(10)),
+            flex_direction: FlexDirection::Column,
+            overflow: Overflow::clip(),
+            ..default()
+        },
+        BackgroundColor(PANEL_BG),
+        children![
+            (
+                Text::new("Combat log  (PgUp/PgDn)"),
+                font(15.0),
+                TextColor(DIM)
+            ),
+            // The newest line sits at the bottom; older lines are clipped at the top.
+            (
+                Node {
+                    flex_grow: 1.0,
+                    overflow: Overflow::clip(),
+                    ..default()
+                },
+                children![(
+                    Node {
+                        position_type: PositionType::Absolute,
+                        left: px(0),
+                        right: px(0),
+                        bottom: px(0),
+                        ..default()
+                    },
+                    children![(Text::new(""), font(13.0), TextColor(TEXT), LogText)]
+                )]
+            ),
+        ],
+    ));
+    commands.spawn((
+        Node {
+            position_type: PositionType::Absolute,
+            left: px(0),
+            right: px(0),
+            bottom: px(0),
+            height: px(b),
+            padding: UiRect::axes(px(10), px(6)),
+            ..default()
+        },
+        BackgroundColor(PANEL_BG),
+        children![(Text::new(""), font(15.0), TextColor(TEXT), HudText::Hover)],
+    ));
+    commands.spawn((
+        Prompt,
+        Panel::Prompt,
+        Node {
+            position_type: PositionType::Absolute,
+            left: px(l + 10.0),
+            right: px(r + 10.0),
+            bottom: px(b + 10.0),
+            padding: UiRect::all(px(16)),
+            flex_direction: FlexDirection::Column,
+            row_gap: px(8),
+            border: UiRect::all(px(2)),
+            ..default()
+        },
+        BackgroundColor(Color::srgba(0.08, 0.09, 0.13, 0.97)),
+        BorderColor::all(Color::srgb(1.0, 0.95, 0.3)),
+        Visibility::Hidden,
+        GlobalZIndex(10),
+    ));
+    commands.spawn((
+        ResultScreen,
+        Node {
+            position_type: PositionType::Absolute,
+            left: percent(25),
+            right: percent(25),
+            top: percent(25),
+            padding: UiRect::all(px(20)),
+            flex_direction: FlexDirection::Column,
+            row_gap: px(10),
+            border: UiRect::all(px(2)),
+            ..default()
+        },
+        BackgroundColor(Color::srgba(0.06, 0.07, 0.1, 0.97)),
+        BorderColor::all(Color::WHITE),
+        Visibility::Hidden,
+        GlobalZIndex(20),
+    ));
+}
+
+fn side_label(game: &Game, side: usize) -> String {
+    let sides = &game.battle.world().resource::<Sides>().0;
+    let name = sides.get(side).map_or("?", |s| s.name.as_str());
+    format!("{name} ({})", SIDE_SHAPES[side % SIDE_SHAPES.len()])
+}
+
+/// Top bar, left panel and hover text.
+fn update_texts(
+    game: Res<Game>,
+    ui: Res<UiState>,
+    choices: Res<Choices>,
+    mut texts: Query<(&HudText, &mut Text, &mut TextColor)>,
+) {
+    let mut set = |which: HudText, value: String, color: Option<Color>| {
+        for (kind, mut text, mut tc) in &mut texts {
+            if *kind == which {
+                if text.0 != value {
+                    text.0 = value.clone();
+                }
+                if let Some(c) = color {
+                    tc.0 = c;
+                }
+            }
+        }
+    };
+    let battle = &game.battle;
+    let world = battle.world();
+    let turn = battle.turn();
+    let who = match battle.awaiting() {
+        Awaiting::Unit(u, _) => {
+            let side = crate::engine::battle::side_of(world, u).0 as usize;
+            format!(
+                "{} of {} to act",
+                battle.unit_name(u),
+                side_label(&game, side)
+            )
+        }
+        Awaiting::Decision(d) => format!("{} to decide", side_label(&game, d.side.0 as usize)),
+        Awaiting::Over(_) => "battle over".into(),
+    };
+    let ai = if choices.human {
+        ""
+    } else {
+        "  |  AI thinking (hold X to fast-forward)"
+    };
+    let t = format!(
+        "{}  |  {}  |  Round {}  |  {}  |  {}{ai}",
+        game.level.name,
+        battle.ruleset(),
+        turn.round,
+        battle.stage_name(turn.stage),
+        who
+    );
+    set(HudText::Top, t, None);
+    let (msg, color) = match &ui.message {
+        Some((m, true)) => (m.clone(), BAD),
+        Some((m, false)) => (m.clone(), GOOD),
+        None => (String::new(), BAD),
+    };
+    set(HudText::Message, msg, Some(color));
+
+    // Left panel: orders, the active unit, its actions.
+    let mut s = String::new();
+    for (label, order) in battle.turn_order() {
+        s += &format!("{label}:\n");
+        for (i, u) in order.iter().enumerate() {
+            let mark = if turn.active == Some(*u) { ">" } else { " " };
+            let gone = if crate::engine::battle::is_active(world, *u) {
+                ""
+            } else {
+                " (out)"
+            };
+            s += &format!("{mark}{}. {}{gone}\n", i + 1, battle.unit_name(*u));
+        }
+        s += "\n";
+    }
+    if let Some(u) = choices.unit.or(turn.active) {
+        let view = battle.units().into_iter().find(|v| v.id == u);
+        if let Some(v) = view {
+            s += &format!("{}  HP {}/{}\n", v.name, v.hp, v.max_hp);
+            if !v.conditions.is_empty() {
+                s += &format!("  {}\n", v.conditions.join(", "));
+            }
+        }
+        for (name, left) in battle.pools(u) {
+            s += &format!("  {name}: {left}\n");
+        }
+        if choices.human {
+            s += "\nActions:\n";
+            match choices.stage {
+                Some(Stage::Movement) => {
+                    s += "  Click a blue cell to move\n  (amber = provokes, !n attacks)\n";
+                    for (i, p) in choices.powers.iter().enumerate() {
+                        let sel = if i == ui.power % choices.powers.len().max(1) {
+                            "[x]"
+                        } else {
+                            "[ ]"
+                        };
+                        s += &format!("  {sel} {p}\n");
+                    }
+                    s += "  Tab next power\n";
+                }
+                Some(_) if ui.disengage => s += "  Disengage: click a blue cell\n  Esc cancel\n",
+                Some(_) => {
+                    s += "  Click a ringed enemy to attack\n";
+                    for (i, p) in choices.powers.iter().enumerate() {
+                        let sel = if i == ui.power % choices.powers.len().max(1) {
+                            "[x]"
+                        } else {
+                            "[ ]"
+                        };
+                        s += &format!("  {sel} {p}\n");
+                    }
+                    s += "  Tab next power  T next target\n  F Defend  G Disengage  L Delay\n  U use item\n";
+                }
+                None => {}
+            }
+            s += "  Space end turn\n  WASD cursor, Enter confirm\n";
+        }
+    }
+    set(HudText::Info, s, None);
+
+    // Hover: move preview or exact attack odds.
+    let mut h = String::new();
+    if let (Some(cell), Some(u)) = (ui.hovered, choices.unit) {
+        if let Some((cmd, preview)) = choices.moves.get(&cell) {
+            let power = match cmd {
+                Command::Move { power, .. } => power.clone(),
+                _ => "Disengage".into(),
+            };
+            h = format!("{power} to {cell}: cost {}", preview.cost);
+            h += &match preview.provocations {
+                0 => "  |  provokes nothing".to_string(),
+                n => format!(
+                    "  |  provokes {n} opportunity attack{}",
+                    if n > 1 { "s" } else { "" }
+                ),
+            };
+        } else if let Some(Command::Attack { target, power, .. }) = choices.targets.get(&cell) {
+            if let Some(p) = battle.preview_attack(u, *target, power.as_deref()) {
+                h = format!(
+                    "{} -> {}: hit {:.1}%  |  expected damage {:.1}  |  defeat {:.1}%\n{}  |  {}",
+                    power.clone().unwrap_or_default(),
+                    battle.unit_name(*target),
+                    p.chance * 100.0,
+                    p.expected_damage,
+                    p.kill_chance * 100.0,
+                    p.roll,
+                    if p.modifiers.is_empty() {
+                        "no advantage or disadvantage".into()
+                    } else {
+                        p.modifiers.join("; ")
+                    }
+                );
+            }
+        } else if let Some(v) = battle
+            .units()
+            .into_iter()
+            .find(|v| !v.defeated && v.cell == cell)
+        {
+            h = format!(
+                "{} ({}) at {cell}: HP {}/{}  {}",
+                v.name,
+                v.side,
+                v.hp,
+                v.max_hp,
+                v.conditions.join(", ")
+            );
+        } else {
+            let board = &world.resource::<crate::engine::battle::Map>().0;
+            h = format!("{cell}: {:?}", board.terrain(cell));
+        }
+    }
+    set(HudText::Hover, h, None);
+}
+
+/// The combat log: the newest lines that fit, scrolled back on request.
+fn update_log(
+    game: Res<Game>,
+    ui: Res<UiState>,
+    mut log: Single<&mut Text, With<LogText>>,
+    mut shown: Local<(u64, usize)>,
+) {
+    if *shown == (game.version, ui.log_scroll) {
+        return;
+    }
+    *shown = (game.version, ui.log_scroll);
+    let events = game.battle.events();
+    let world = game.battle.world();
+    let lines: Vec<String> = events
+        .iter()
+        .filter(|e| !matches!(e, Event::TurnEnded { .. }))
+        .map(|e| crate::engine::log::describe(world, e))
+        .collect();
+    let end = lines.len().saturating_sub(ui.log_scroll);
+    let start = end.saturating_sub(34);
+    log.0 = lines[start..end].join("\n");
+}
+
+/// Shows the decision prompt with one button per option.
+fn update_prompt(
+    mut commands: Commands,
+    game: Res<Game>,
+    choices: Res<Choices>,
+    prompt: Single<(Entity, &mut Visibility), With<Prompt>>,
+    mut shown: Local<u64>,
+) {
+    let (entity, mut vis) = prompt.into_inner();
+    let decision = match game.battle.awaiting() {
+        Awaiting::Decision(d) if choices.human => Some(d),
+        _ => None,
+    };
+    *vis = if decision.is_some() {
+        Visibility::Visible
+    } else {
+        Visibility::Hidden
+    };
+    if *shown == choices.key.0 {
+        return;
+    }
+    *shown = choices.key.0;
+    commands.entity(entity).despawn_children();
+    let Some(d) = decision else { return };
+    let title = match &d.kind {
+        crate::engine::decision::DecisionKind::SeizeInitiative { .. } => "Seize the initiative? A seizer moves first and battles last; attackers gain advantage against it this round.".to_string(),
+        crate::engine::decision::DecisionKind::ActFromDelay { next, .. } => {
+            format!("Before {} acts: do your delayed units act now?", game.battle.unit_name(*next))
+        }
+        #[allow(unreachable_patterns)]
+        other => format!("{other:?}"),
+    };
+    let side = d.side.0 as usize;
+    commands.entity(entity).with_children(|p| {
+        p.spawn((
+            Text::new(format!("{}: {title}", side_label(&game, side))),
+            font(17.0),
+            TextColor(side_color(side).lighter(0.25)),
+        ));
+        for (i, cmd) in choices.other.iter().enumerate().take(9) {
+            p.spawn((
+                Button,
+                PromptOption(i),
+                Node {
+                    padding: UiRect::axes(px(10), px(6)),
+                    ..default()
+                },
+                BackgroundColor(Color::srgb(0.18, 0.2, 0.26)),
+                children![(
+                    Text::new(format!("[{}] {}", i + 1, command_label(&game.battle, cmd))),
+                    font(15.0),
+                    TextColor(TEXT)
+                )],
+            ));
+        }
+    });
+}
+
+/// Clicks on prompt and result buttons.
+fn buttons(
+    mut game: ResMut<Game>,
+    mut ui: ResMut<UiState>,
+    choices: Res<Choices>,
+    options: Query<(&Interaction, &PromptOption), Changed<Interaction>>,
+    results: Query<(&Interaction, &ResultButton), Changed<Interaction>>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    for (interaction, opt) in &options {
+        if *interaction == Interaction::Pressed
+            && let Some(cmd) = choices.other.get(opt.0).cloned()
+        {
+            submit(&mut game, &mut ui, cmd);
+            return;
+        }
+    }
+    for (interaction, b) in &results {
+        if *interaction == Interaction::Pressed {
+            match b {
+                ResultButton::Restart => {
+                    let r = game.restart();
+                    *ui = UiState::default();
+                    if let Err(e) = r {
+                        ui.message = Some((e, true));
+                    }
+                }
+                ResultButton::Quit => {
+                    exit.write(AppExit::Success);
+                }
+            }
+        }
+    }
+}
+
+/// The result screen: winner, rounds, losses; restart and quit.
+fn update_result(
+    mut commands: Commands,
+    game: Res<Game>,
+    screen: Single<(Entity, &mut Visibility), With<ResultScreen>>,
+    mut shown: Local<u64>,
+) {
+    let (entity, mut vis) = screen.into_inner();
+    let Awaiting::Over(winner) = game.battle.awaiting() else {
+        *vis = Visibility::Hidden;
+        return;
+    };
+    *vis = Visibility::Visible;
+    if *shown == game.version {
+        return;
+    }
+    *shown = game.version;
+    commands.entity(entity).despawn_children();
+    let battle = &game.battle;
+    let title = match winner {
+        Some(s) => format!("{} wins!", side_label(&game, s.0 as usize)),
+        None => "Draw".to_string(),
+    };
+    let sides = &battle.world().resource::<Sides>().0;
+    let units = battle.units();
+    let mut lines = format!("After {} round(s)\n\nLosses:\n", battle.turn().round);
+    for s in sides {
+        let lost: Vec<String> = units
+            .iter()
+            .filter(|u| u.side == s.name && u.defeated)
+            .map(|u| u.name.clone())
+            .collect();
+        let total = units.iter().filter(|u| u.side == s.name).count();
+        lines += &format!(
+            "  {}: {}/{} {}\n",
+            s.name,
+            lost.len(),
+            total,
+            if lost.is_empty() {
+                String::new()
+            } else {
+                format!("({})", lost.join(", "))
+            }
+        );
+    }
+    commands.entity(entity).with_children(|p| {
+        p.spawn((Text::new(title), font(28.0), TextColor(Color::WHITE)));
+        p.spawn((Text::new(lines), font(16.0), TextColor(TEXT)));
+        for (label, b) in [
+            ("[R] Restart", ResultButton::Restart),
+            ("[Q] Quit", ResultButton::Quit),
+        ] {
+            p.spawn((
+                Button,
+                b,
+                Node {
+                    padding: UiRect::axes(px(12), px(8)),
+                    ..default()
+                },
+                BackgroundColor(Color::srgb(0.18, 0.2, 0.26)),
+                children![(Text::new(label), font(16.0), TextColor(TEXT))],
+            ));
+        }
+    });
+}
+
+/// Keeps the panels' sizes in step with the window.
+fn layout(window: Single<&Window, Changed<Window>>, mut nodes: Query<(&Panel, &mut Node)>) {
+    let (l, r, _, b) = panels(window.width());
+    for (panel, mut node) in &mut nodes {
+        match panel {
+            Panel::Left => node.width = px(l),
+            Panel::Right => node.width = px(r),
+            Panel::Bottom => node.height = px(b),
+            Panel::Prompt => {
+                node.left = px(l + 10.0);
+                node.right = px(r + 10.0);
+                node.bottom = px(b + 10.0);
+            }
+        }
+    }
+}
+
+/// Registers the HUD.
+pub fn plugin(app: &mut App) {
+    app.add_systems(Startup, spawn_hud);
+    app.add_systems(
+        Update,
+        (
+            layout,
+            update_texts,
+            update_log,
+            update_prompt,
+            update_result,
+            buttons,
+        ),
+    );
+}

@@ -1,0 +1,141 @@
+//! The game window: plays any level with a tilemap board, unit markers, movement and
+//! attack previews with exact odds, prompts for decisions, a combat log and a result
+//! screen. It never decides a rule: every intent becomes an engine `Command`.
+//!
+//! Plugins, one per file (bevy_new_2d style): [`board_view`] (tilemap and cell
+//! geometry), [`units_view`] (unit markers), [`overlays`] (reachable cells, targets,
+//! path preview), [`hud`] (turn state, log, prompts, result), [`control`] (input,
+//! camera, submitting commands, AI pacing).
+
+pub mod board_view;
+pub mod control;
+pub mod hud;
+pub mod overlays;
+pub mod settings;
+pub mod units_view;
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use bevy::window::WindowResolution;
+
+use crate::engine::Battle;
+use crate::engine::dice::Dice;
+use crate::level::Level;
+
+/// What to play and how.
+#[derive(Clone, Debug, Default)]
+pub struct GameOptions {
+    /// The level file.
+    pub level_path: PathBuf,
+    /// Save a screenshot after the opening is drawn, then exit.
+    pub screenshot: Option<PathBuf>,
+    /// Window size in logical pixels.
+    pub size: (u32, u32),
+    /// Dice seed (the level's, or a fixed default, when `None`).
+    pub seed: Option<u64>,
+    /// Run the event loop off the main thread (tests).
+    pub any_thread: bool,
+}
+
+/// The battle being played, its level and where it came from.
+#[derive(Resource)]
+pub struct Game {
+    /// The running battle.
+    pub battle: Battle,
+    /// The level as loaded (for restarts).
+    pub level: Level,
+    /// The seed the dice started from.
+    pub seed: u64,
+    /// How many engine events the views have already shown.
+    pub shown_events: usize,
+    /// Bumped whenever the battle changes, so views know to refresh.
+    pub version: u64,
+}
+
+impl Game {
+    /// A fresh battle on `level`.
+    pub fn new(level: Level, seed: u64) -> Result<Self, String> {
+        let battle = Battle::from_level(&level, Dice::seeded(seed))?;
+        Ok(Self {
+            battle,
+            level,
+            seed,
+            shown_events: 0,
+            version: 1,
+        })
+    }
+
+    /// Starts the same level again from the same seed.
+    pub fn restart(&mut self) -> Result<(), String> {
+        self.battle = Battle::from_level(&self.level, Dice::seeded(self.seed))?;
+        self.shown_events = 0;
+        self.version += 1;
+        Ok(())
+    }
+}
+
+/// Options the systems read (screenshot path, ...).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Options(pub GameOptions);
+
+/// Loads the level and builds the app (not run), so tests can drive it.
+pub fn build_app(options: GameOptions) -> Result<App, String> {
+    let level = crate::level::load_file(&options.level_path).map_err(|problems| {
+        problems
+            .iter()
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    })?;
+    let seed = options.seed.or(level.seed).unwrap_or(1);
+    let game = Game::new(level.clone(), seed)?;
+    let (w, h) = if options.size.0 == 0 {
+        (1280, 720)
+    } else {
+        options.size
+    };
+    let mut app = App::new();
+    app.add_plugins(
+        DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: Some(Window {
+                    title: format!("skirmish — {}", level.name),
+                    resolution: WindowResolution::new(w, h),
+                    ..default()
+                }),
+                ..default()
+            })
+            .set(bevy::winit::WinitPlugin {
+                run_on_any_thread: options.any_thread,
+            })
+            .set(ImagePlugin::default_nearest()),
+    );
+    app.insert_resource(ClearColor(Color::srgb(0.08, 0.09, 0.11)));
+    app.insert_resource(game);
+    app.insert_resource(Options(options));
+    app.add_plugins((
+        bevy_ecs_tilemap::TilemapPlugin,
+        settings::plugin,
+        board_view::plugin,
+        units_view::plugin,
+        overlays::plugin,
+        hud::plugin,
+        control::plugin,
+    ));
+    Ok(app)
+}
+
+/// Opens the window and plays until it is closed.
+pub fn run(options: GameOptions) -> std::process::ExitCode {
+    match build_app(options) {
+        Ok(mut app) => match app.run() {
+            AppExit::Success => std::process::ExitCode::SUCCESS,
+            AppExit::Error(_) => std::process::ExitCode::FAILURE,
+        },
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,234 @@
+//! Input actions and their bindings, read from `assets/settings/input.ron`.
+//!
+//! Every action has keyboard bindings, so the whole game can be played without a
+//! mouse; the mouse adds pointing, clicking, dragging and the wheel.
+
+use std::collections::BTreeMap;
+
+use bevy::prelude::*;
+use leafwing_input_manager::prelude::*;
+
+/// The bindings file, relative to the assets directory.
+pub const BINDINGS_FILE: &str = "settings/input.ron";
+
+/// Everything a player can do in battle.
+#[derive(
+    Actionlike,
+    PartialEq,
+    Eq,
+    Clone,
+    Copy,
+    Hash,
+    Debug,
+    Reflect,
+    serde::Deserialize,
+    PartialOrd,
+    Ord,
+)]
+pub enum BattleAction {
+    /// Act on the cell under the pointer or keyboard cursor (move there, attack it).
+    Confirm,
+    /// Back out of the current mode / clear the selection.
+    Cancel,
+    /// End the active unit's turn.
+    EndTurn,
+    /// Next movement power (Movement Phase) or attack power (Battle Phase).
+    NextPower,
+    /// Defend (Battle Phase).
+    Defend,
+    /// Disengage mode (Battle Phase).
+    Disengage,
+    /// Delay (Battle Phase).
+    Delay,
+    /// Use the next usable item.
+    UseItem,
+    /// Keyboard cursor up / down / left / right.
+    CursorUp,
+    /// Keyboard cursor down.
+    CursorDown,
+    /// Keyboard cursor left.
+    CursorLeft,
+    /// Keyboard cursor right.
+    CursorRight,
+    /// Next target (jumps the cursor to the next legal target).
+    NextTarget,
+    /// Camera pan.
+    PanUp,
+    /// Camera pan.
+    PanDown,
+    /// Camera pan.
+    PanLeft,
+    /// Camera pan.
+    PanRight,
+    /// Zoom in.
+    ZoomIn,
+    /// Zoom out.
+    ZoomOut,
+    /// Fit the map in the window.
+    FitMap,
+    /// Scroll the combat log back.
+    LogOlder,
+    /// Scroll the combat log forward.
+    LogNewer,
+    /// Hold to fast-forward AI turns.
+    FastForward,
+    /// Decision options 1–9.
+    Option1,
+    /// Option 2.
+    Option2,
+    /// Option 3.
+    Option3,
+    /// Option 4.
+    Option4,
+    /// Option 5.
+    Option5,
+    /// Option 6.
+    Option6,
+    /// Option 7.
+    Option7,
+    /// Option 8.
+    Option8,
+    /// Option 9.
+    Option9,
+    /// Restart the battle (result screen).
+    Restart,
+    /// Quit.
+    Quit,
+}
+
+impl BattleAction {
+    /// Every action, in declaration order.
+    pub const ALL: [BattleAction; 34] = [
+        BattleAction::Confirm,
+        BattleAction::Cancel,
+        BattleAction::EndTurn,
+        BattleAction::NextPower,
+        BattleAction::Defend,
+        BattleAction::Disengage,
+        BattleAction::Delay,
+        BattleAction::UseItem,
+        BattleAction::CursorUp,
+        BattleAction::CursorDown,
+        BattleAction::CursorLeft,
+        BattleAction::CursorRight,
+        BattleAction::NextTarget,
+        BattleAction::PanUp,
+        BattleAction::PanDown,
+        BattleAction::PanLeft,
+        BattleAction::PanRight,
+        BattleAction::ZoomIn,
+        BattleAction::ZoomOut,
+        BattleAction::FitMap,
+        BattleAction::LogOlder,
+        BattleAction::LogNewer,
+        BattleAction::FastForward,
+        BattleAction::Option1,
+        BattleAction::Option2,
+        BattleAction::Option3,
+        BattleAction::Option4,
+        BattleAction::Option5,
+        BattleAction::Option6,
+        BattleAction::Option7,
+        BattleAction::Option8,
+        BattleAction::Option9,
+        BattleAction::Restart,
+        BattleAction::Quit,
+    ];
+
+    /// The decision options in order.
+    pub const OPTIONS: [BattleAction; 9] = [
+        BattleAction::Option1,
+        BattleAction::Option2,
+        BattleAction::Option3,
+        BattleAction::Option4,
+        BattleAction::Option5,
+        BattleAction::Option6,
+        BattleAction::Option7,
+        BattleAction::Option8,
+        BattleAction::Option9,
+    ];
+}
+
+/// A binding as written in the settings file.
+#[derive(Clone, Debug, serde::Deserialize)]
+pub enum Binding {
+    /// A key, by `KeyCode` name (`Space`, `KeyE`, `ArrowUp`, `Digit1`, ...).
+    Key(KeyCode),
+    /// A mouse button (`Left`, `Right`, `Middle`).
+    Mouse(MouseButton),
+}
+
+/// The compiled-in copy of the default bindings.
+pub const DEFAULT_BINDINGS: &str = include_str!("../../assets/settings/input.ron");
+
+/// Parses bindings; errors read `line:col: message`.
+pub fn parse_bindings(text: &str) -> Result<InputMap<BattleAction>, String> {
+    let map: BTreeMap<BattleAction, Vec<Binding>> = ron::from_str(text)
+        .map_err(|e| format!("{}:{}: {}", e.span.start.line, e.span.start.col, e.code))?;
+    let mut input = InputMap::default();
+    for (action, bindings) in map {
+        for b in bindings {
+            match b {
+                Binding::Key(k) => input.insert(action, k),
+                Binding::Mouse(m) => input.insert(action, m),
+            };
+        }
+    }
+    Ok(input)
+}
+
+/// Loads `assets/settings/input.ron` (or `$SKIRMISH_ASSETS/...`), falling back to
+/// the defaults with a warning if it is missing or broken.
+pub fn load_bindings() -> InputMap<BattleAction> {
+    let dir = std::env::var_os("SKIRMISH_ASSETS")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| "assets".into());
+    let path = dir.join(BINDINGS_FILE);
+    let from_file = std::fs::read_to_string(&path)
+        .ok()
+        .map(|t| parse_bindings(&t));
+    match from_file {
+        Some(Ok(map)) => map,
+        Some(Err(e)) => {
+            warn!("{}:{e}; using the default bindings", path.display());
+            parse_bindings(DEFAULT_BINDINGS).unwrap_or_default()
+        }
+        None => parse_bindings(DEFAULT_BINDINGS).unwrap_or_default(),
+    }
+}
+
+/// The entity whose `ActionState` holds the keyboard and mouse player's actions.
+#[derive(Component)]
+pub struct Player;
+
+/// Registers the input manager and spawns the player entity.
+pub fn plugin(app: &mut App) {
+    app.add_plugins(InputManagerPlugin::<BattleAction>::default());
+    app.add_systems(Startup, |mut commands: Commands| {
+        commands.spawn((Player, load_bindings()));
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_bindings_parse_and_cover_every_action_by_keyboard() {
+        let text = DEFAULT_BINDINGS;
+        let map: BTreeMap<BattleAction, Vec<Binding>> = ron::from_str(text).unwrap();
+        for action in BattleAction::ALL {
+            let keys = map.get(&action).map_or(0, |b| {
+                b.iter().filter(|b| matches!(b, Binding::Key(_))).count()
+            });
+            assert!(keys > 0, "{action:?} has no keyboard binding");
+        }
+        assert!(parse_bindings(text).is_ok());
+    }
+
+    #[test]
+    fn broken_bindings_say_where() {
+        let err = parse_bindings("{ EndTurn: [Key(Spcae)] }").unwrap_err();
+        assert!(err.starts_with("1:"), "{err}");
+    }
+}

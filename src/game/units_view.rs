@@ -1,0 +1,199 @@
+//! Unit markers: a side-coloured shape (each side also has its own shape, so sides
+//! stay distinguishable without colour), the unit's initial, its name, an HP bar and
+//! condition badges. Rebuilt whenever the battle changes.
+
+use bevy::asset::RenderAssetUsages;
+use bevy::prelude::*;
+use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
+
+use super::Game;
+use super::board_view::MapGeometry;
+
+/// Colour-blind-safe side colours (Okabe–Ito).
+pub const SIDE_COLORS: [Color; 4] = [
+    Color::srgb(0.0, 0.447, 0.698),
+    Color::srgb(0.902, 0.624, 0.0),
+    Color::srgb(0.0, 0.62, 0.451),
+    Color::srgb(0.8, 0.475, 0.655),
+];
+
+/// The colour of side `i`.
+pub fn side_color(i: usize) -> Color {
+    SIDE_COLORS[i % SIDE_COLORS.len()]
+}
+
+/// The shape names of sides, in the order of [`SIDE_COLORS`].
+pub const SIDE_SHAPES: [&str; 4] = ["circle", "diamond", "square", "triangle"];
+
+/// Root of one unit's marker.
+#[derive(Component)]
+pub struct UnitMarker;
+
+/// The generated shape textures, one per side shape.
+#[derive(Resource)]
+pub struct ShapeTextures(pub Vec<Handle<Image>>);
+
+/// Draws a white shape with a dark outline on a transparent 64×64 image.
+pub fn shape_image(shape: usize) -> Image {
+    let n = 64u32;
+    let mut data = vec![0u8; (n * n * 4) as usize];
+    let inside = |x: f32, y: f32, inset: f32| -> bool {
+        let (dx, dy) = (x - 32.0, y - 32.0);
+        let r = 30.0 - inset;
+        match shape % 4 {
+            0 => dx * dx + dy * dy <= r * r,
+            1 => dx.abs() + dy.abs() <= r * 1.15,
+            2 => dx.abs() <= r * 0.85 && dy.abs() <= r * 0.85,
+            _ => dy <= r * 0.75 && dy >= -r + 2.0 * dx.abs() * 0.9 - 0.0,
+        }
+    };
+    for y in 0..n {
+        for x in 0..n {
+            let (fx, fy) = (x as f32 + 0.5, y as f32 + 0.5);
+            let px = if inside(fx, fy, 3.5) {
+                [255, 255, 255, 255]
+            } else if inside(fx, fy, 0.0) {
+                [15, 15, 20, 255]
+            } else {
+                [0, 0, 0, 0]
+            };
+            let i = ((y * n + x) * 4) as usize;
+            data[i..i + 4].copy_from_slice(&px);
+        }
+    }
+    Image::new(
+        Extent3d {
+            width: n,
+            height: n,
+            depth_or_array_layers: 1,
+        },
+        TextureDimension::D2,
+        data,
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::RENDER_WORLD | RenderAssetUsages::MAIN_WORLD,
+    )
+}
+
+fn setup(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
+    let handles = (0..4).map(|i| images.add(shape_image(i))).collect();
+    commands.insert_resource(ShapeTextures(handles));
+}
+
+/// Short badge text for a condition.
+pub fn badge(condition: &str) -> String {
+    match condition {
+        "Slowed" => "SLOW".into(),
+        "Defending" => "DEF".into(),
+        "Seized" => "SEIZE".into(),
+        "Disengaged" => "DIS".into(),
+        "Hustled" => "HUST".into(),
+        "Running" => "RUN".into(),
+        "Charging" => "CHG".into(),
+        other => other.chars().take(4).collect::<String>().to_uppercase(),
+    }
+}
+
+fn text(value: impl Into<String>, size: f32, color: Color) -> impl Bundle {
+    (
+        Text2d::new(value),
+        TextFont::from_font_size(size),
+        TextColor(color),
+    )
+}
+
+/// Rebuilds every unit marker when the battle changed.
+fn sync_units(
+    mut commands: Commands,
+    game: Res<Game>,
+    geo: Option<Res<MapGeometry>>,
+    shapes: Res<ShapeTextures>,
+    markers: Query<Entity, With<UnitMarker>>,
+    mut shown: Local<u64>,
+) {
+    let Some(geo) = geo else { return };
+    if *shown == game.version {
+        return;
+    }
+    *shown = game.version;
+    for e in &markers {
+        commands.entity(e).despawn();
+    }
+    let battle = &game.battle;
+    let cell = geo.cell_size().min_element();
+    for u in battle.units().into_iter().filter(|u| !u.defeated) {
+        let side = battle.side_id(&u.side).map_or(0, |s| s.0 as usize);
+        let pos = geo.center(u.cell);
+        let frac = (u.hp.max(0) as f32 / u.max_hp.max(1) as f32).clamp(0.0, 1.0);
+        let bar_w = cell * 0.8;
+        let hp_color = if frac > 0.5 {
+            Color::srgb(0.35, 0.85, 0.45)
+        } else if frac > 0.25 {
+            Color::srgb(0.95, 0.8, 0.25)
+        } else {
+            Color::srgb(0.95, 0.3, 0.25)
+        };
+        let badges: Vec<String> = u.conditions.iter().map(|c| badge(c)).collect();
+        commands
+            .spawn((
+                UnitMarker,
+                Transform::from_xyz(pos.x, pos.y, 5.0),
+                Visibility::default(),
+            ))
+            .with_children(|p| {
+                p.spawn((
+                    Sprite {
+                        image: shapes.0[side % shapes.0.len()].clone(),
+                        color: side_color(side),
+                        custom_size: Some(Vec2::splat(cell * 0.62)),
+                        ..default()
+                    },
+                    Transform::from_xyz(0.0, 2.0, 0.0),
+                ));
+                let initial: String = u.name.chars().take(2).collect();
+                p.spawn((
+                    text(initial, 16.0, Color::WHITE),
+                    Transform::from_xyz(0.0, 2.0, 0.2),
+                ));
+                // Name plate under the marker.
+                p.spawn((
+                    Sprite::from_color(
+                        Color::srgba(0.0, 0.0, 0.0, 0.7),
+                        Vec2::new(cell * 0.98, 13.0),
+                    ),
+                    Transform::from_xyz(0.0, -cell * 0.36, 0.3),
+                ));
+                p.spawn((
+                    text(u.name.clone(), 11.0, Color::WHITE),
+                    Transform::from_xyz(0.0, -cell * 0.36, 0.4),
+                ));
+                // HP bar over the marker.
+                p.spawn((
+                    Sprite::from_color(Color::srgb(0.1, 0.1, 0.1), Vec2::new(bar_w + 2.0, 7.0)),
+                    Transform::from_xyz(0.0, cell * 0.36, 0.3),
+                ));
+                p.spawn((
+                    Sprite::from_color(hp_color, Vec2::new(bar_w * frac, 5.0)),
+                    Transform::from_xyz(-bar_w * (1.0 - frac) / 2.0, cell * 0.36, 0.4),
+                ));
+                if !badges.is_empty() {
+                    p.spawn((
+                        Sprite::from_color(
+                            Color::srgba(0.35, 0.05, 0.4, 0.9),
+                            Vec2::new(cell * 0.98, 12.0),
+                        ),
+                        Transform::from_xyz(0.0, cell * 0.36 + 10.0, 0.5),
+                    ));
+                    p.spawn((
+                        text(badges.join(" "), 10.0, Color::WHITE),
+                        Transform::from_xyz(0.0, cell * 0.36 + 10.0, 0.6),
+                    ));
+                }
+            });
+    }
+}
+
+/// Registers the unit view.
+pub fn plugin(app: &mut App) {
+    app.add_systems(Startup, setup);
+    app.add_systems(Update, sync_units);
+}

@@ -1,0 +1,282 @@
+//! End-to-end: the game in a real window (Xvfb + software Vulkan), driven by real
+//! keyboard input events through leafwing-input-manager, then a screenshot checked
+//! for the map and both sides' units.
+//!
+//! Runs without the test harness so the window's event loop owns the main thread.
+//! Needs an X display: uses `$DISPLAY`, or starts `Xvfb` itself (CI installs it).
+
+use std::path::PathBuf;
+use std::process::{Child, Command as Process};
+use std::time::{Duration, Instant};
+
+use bevy::input::ButtonState;
+use bevy::input::keyboard::{Key, KeyboardInput};
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use skirmish::engine::battle::{Awaiting, cell_of, side_of};
+use skirmish::engine::board::Cell;
+use skirmish::engine::event::{Event, Stage};
+use skirmish::game::control::{Choices, UiState, human_turn};
+use skirmish::game::{Game, GameOptions};
+
+const SHOT: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window.png");
+
+struct Xvfb(Option<Child>);
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        if let Some(c) = &mut self.0 {
+            let _ = c.kill();
+        }
+    }
+}
+
+fn display() -> Option<Xvfb> {
+    if std::env::var_os("DISPLAY").is_some() {
+        return Some(Xvfb(None));
+    }
+    let n = 90 + std::process::id() % 100;
+    let child = Process::new("Xvfb")
+        .args([
+            format!(":{n}"),
+            "-screen".into(),
+            "0".into(),
+            "1280x720x24".into(),
+            "-nolisten".into(),
+            "tcp".into(),
+        ])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .ok()?;
+    let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
+    let start = Instant::now();
+    while !socket.exists() && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // SAFETY: single-threaded here; nothing else reads the environment yet.
+    unsafe { std::env::set_var("DISPLAY", format!(":{n}")) };
+    Some(Xvfb(Some(child)))
+}
+
+/// What the driver has done and seen.
+#[derive(Resource, Default)]
+struct Drive {
+    frame: u32,
+    /// Key to release next frame.
+    held: Option<KeyCode>,
+    cooldown: u32,
+    moved: bool,
+    attacked: bool,
+    shot_at: Option<u32>,
+    log_seen: usize,
+}
+
+fn key(code: KeyCode) -> Key {
+    match code {
+        KeyCode::Enter => Key::Enter,
+        KeyCode::Space => Key::Space,
+        _ => Key::Unidentified(bevy::input::keyboard::NativeKey::Unidentified),
+    }
+}
+
+fn press(
+    writer: &mut MessageWriter<KeyboardInput>,
+    window: Entity,
+    code: KeyCode,
+    state: ButtonState,
+) {
+    writer.write(KeyboardInput {
+        key_code: code,
+        logical_key: key(code),
+        state,
+        text: None,
+        repeat: false,
+        window,
+    });
+}
+
+/// Decides the next key from what is on screen, like a player would.
+fn next_key(game: &Game, choices: &Choices, ui: &UiState, drive: &Drive) -> Option<KeyCode> {
+    let battle = &game.battle;
+    if !human_turn(battle) {
+        return Some(KeyCode::KeyX); // fast-forward the AI
+    }
+    match battle.awaiting() {
+        Awaiting::Decision(_) => Some(KeyCode::Digit1),
+        Awaiting::Unit(u, stage) => {
+            let goal: Option<Cell> = match stage {
+                Stage::Movement if !drive.moved => choices.moves.keys().next().copied(),
+                Stage::Attack if !drive.attacked => choices.targets.keys().next().copied(),
+                _ => None,
+            };
+            let Some(goal) = goal else {
+                return Some(KeyCode::Space);
+            };
+            let at = ui.cursor.unwrap_or_else(|| cell_of(battle.world(), u));
+            if ui.cursor.is_none() {
+                // The first cursor key starts the cursor at the unit.
+                return Some(if goal.x >= at.x {
+                    KeyCode::KeyD
+                } else {
+                    KeyCode::KeyA
+                });
+            }
+            Some(if at.x < goal.x {
+                KeyCode::KeyD
+            } else if at.x > goal.x {
+                KeyCode::KeyA
+            } else if at.y < goal.y {
+                KeyCode::KeyS
+            } else if at.y > goal.y {
+                KeyCode::KeyW
+            } else {
+                KeyCode::Enter
+            })
+        }
+        Awaiting::Over(_) => None,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn driver(
+    mut drive: ResMut<Drive>,
+    game: Res<Game>,
+    choices: Res<Choices>,
+    ui: Res<UiState>,
+    window: Single<Entity, With<PrimaryWindow>>,
+    mut keys: MessageWriter<KeyboardInput>,
+    mut commands: Commands,
+    mut exit: MessageWriter<AppExit>,
+) {
+    drive.frame += 1;
+    // Watch the log for a Blue move and a Blue attack made by our key presses.
+    let world = game.battle.world();
+    let blue = game.battle.side_id("Blue").expect("Blue side");
+    for e in &game.battle.events()[drive.log_seen.min(game.battle.events().len())..] {
+        match e {
+            Event::Moved { unit, .. } if side_of(world, *unit) == blue => drive.moved = true,
+            Event::AttackRolled { attacker, .. } if side_of(world, *attacker) == blue => {
+                drive.attacked = true
+            }
+            _ => {}
+        }
+    }
+    drive.log_seen = game.battle.events().len();
+    if let Some(k) = drive.held.take() {
+        press(&mut keys, *window, k, ButtonState::Released);
+        drive.cooldown = 2;
+        return;
+    }
+    if drive.cooldown > 0 {
+        drive.cooldown -= 1;
+        return;
+    }
+    if drive.moved && drive.attacked {
+        let frame = drive.frame;
+        let at = *drive.shot_at.get_or_insert(frame);
+        if drive.frame == at + 5 {
+            let path = PathBuf::from(SHOT);
+            commands
+                .spawn(bevy::render::view::screenshot::Screenshot::primary_window())
+                .observe(
+                    move |shot: On<bevy::render::view::screenshot::ScreenshotCaptured>,
+                          mut exit: MessageWriter<AppExit>| {
+                        let img = shot
+                            .image
+                            .clone()
+                            .try_into_dynamic()
+                            .expect("screenshot image");
+                        img.to_rgb8().save(&path).expect("save screenshot");
+                        exit.write(AppExit::Success);
+                    },
+                );
+        }
+        return;
+    }
+    if drive.frame > 6000 {
+        eprintln!(
+            "e2e: gave up after {} frames (moved {}, attacked {})",
+            drive.frame, drive.moved, drive.attacked
+        );
+        exit.write(AppExit::error());
+        return;
+    }
+    if drive.frame < 20 {
+        return;
+    }
+    if let Some(k) = next_key(&game, &choices, &ui, &drive) {
+        press(&mut keys, *window, k, ButtonState::Pressed);
+        drive.held = Some(k);
+    }
+}
+
+fn check_screenshot() -> Result<(), String> {
+    let img = image::open(SHOT)
+        .map_err(|e| format!("cannot open {SHOT}: {e}"))?
+        .to_rgb8();
+    let (w, h) = img.dimensions();
+    if (w, h) != (1280, 720) {
+        return Err(format!("screenshot is {w}x{h}"));
+    }
+    let count = |f: &dyn Fn([u8; 3]) -> bool| img.pixels().filter(|p| f(p.0)).count();
+    let near = |p: [u8; 3], c: [u8; 3], tol: i32| {
+        p.iter()
+            .zip(c)
+            .all(|(a, b)| (*a as i32 - b as i32).abs() <= tol)
+    };
+    let open_ground = count(&|p| near(p, [116, 128, 104], 12));
+    let blue = count(&|p| near(p, [0, 114, 178], 25));
+    let orange = count(&|p| near(p, [230, 159, 0], 25));
+    let distinct: std::collections::BTreeSet<[u8; 3]> =
+        img.pixels().step_by(7).map(|p| p.0).collect();
+    println!(
+        "e2e screenshot: open ground {open_ground} px, blue {blue} px, orange {orange} px, {} colours",
+        distinct.len()
+    );
+    if distinct.len() < 50 {
+        return Err("the screenshot is nearly blank".into());
+    }
+    if open_ground < 20_000 {
+        return Err(format!(
+            "the map is missing ({open_ground} px of open ground)"
+        ));
+    }
+    if blue < 300 || orange < 300 {
+        return Err(format!(
+            "units are missing (blue {blue} px, orange {orange} px)"
+        ));
+    }
+    Ok(())
+}
+
+fn main() {
+    let Some(_x) = display() else {
+        eprintln!("window e2e test: no $DISPLAY and no Xvfb: install xvfb (CI does) — FAILING");
+        std::process::exit(1);
+    };
+    let _ = std::fs::remove_file(SHOT);
+    let root = env!("CARGO_MANIFEST_DIR");
+    std::env::set_current_dir(root).expect("cd to the crate");
+    let mut app = skirmish::game::build_app(GameOptions {
+        level_path: "levels/ford.ron".into(),
+        screenshot: None,
+        size: (1280, 720),
+        seed: Some(7),
+        any_thread: false,
+    })
+    .expect("level loads");
+    app.init_resource::<Drive>();
+    app.add_systems(Update, driver);
+    // `run` hands the app to the event loop; the driver exits with success only after a
+    // Blue move and a Blue attack made by its key presses, then the screenshot.
+    let result = app.run();
+    if !matches!(result, AppExit::Success) {
+        eprintln!("window e2e test: the drive did not complete: {result:?}");
+        std::process::exit(1);
+    }
+    if let Err(e) = check_screenshot() {
+        eprintln!("window e2e test: {e}");
+        std::process::exit(1);
+    }
+    println!("window e2e test: ok (screenshot {SHOT})");
+}
