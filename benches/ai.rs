@@ -87,6 +87,7 @@ fn bench_level() -> Level {
                     vec![]
                 },
                 items: vec![],
+                ..Default::default()
             });
         }
     }

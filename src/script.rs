@@ -9,7 +9,7 @@ use serde::Deserialize;
 
 use crate::engine::battle::Battle;
 use crate::engine::board::Cell;
-use crate::engine::command::{Command, CommandError};
+use crate::engine::command::{Command, CommandError, FlowAction, Reaction, ShoveEffect};
 use crate::engine::dice::Dice;
 use crate::engine::event::Event;
 use crate::engine::units::UnitId;
@@ -64,9 +64,9 @@ pub enum ScriptCommand {
     Move {
         /// Mover.
         unit: String,
-        /// Movement power.
-        #[serde(default = "walk")]
-        power: String,
+        /// Movement power (`Walk` in phases, `Move` in flow when left out).
+        #[serde(default)]
+        power: Option<String>,
         /// Destination.
         to: (i32, i32),
         /// Exact cells entered (start excluded, destination last).
@@ -126,10 +126,139 @@ pub enum ScriptCommand {
         /// The unit.
         unit: String,
     },
-}
-
-fn walk() -> String {
-    "Walk".into()
+    /// Answer a reaction decision (flow): `unit` reacts with `reaction`; an Intercept
+    /// may name the hex to move to (`to`) and trade places with the ally (`swap`).
+    React {
+        /// Deciding side (the unit's side when left out).
+        #[serde(default)]
+        side: Option<String>,
+        /// The reacting unit.
+        unit: String,
+        /// Dodge, Parry, Block, ReactionAttack, Riposte or Intercept.
+        reaction: Reaction,
+        /// Intercept: the hex to move to.
+        #[serde(default)]
+        to: Option<(i32, i32)>,
+        /// Intercept: push the ally on and take its place.
+        #[serde(default)]
+        swap: bool,
+    },
+    /// Decline a pending decision (no reaction).
+    Pass {
+        /// Deciding side.
+        side: String,
+    },
+    /// Take a Step to an adjacent hex (flow, F-39).
+    Step {
+        /// The unit.
+        unit: String,
+        /// The hex.
+        to: (i32, i32),
+    },
+    /// Disarm (flow, F-32).
+    Disarm {
+        /// The unit.
+        unit: String,
+        /// The target.
+        target: String,
+        /// Take the item on a Hard success or better.
+        #[serde(default)]
+        take: bool,
+        /// Or put it here.
+        #[serde(default)]
+        to: Option<(i32, i32)>,
+    },
+    /// Draw a weapon (flow, F-33).
+    Draw {
+        /// The unit.
+        unit: String,
+        /// The weapon.
+        weapon: String,
+    },
+    /// Sheathe a weapon (flow, F-33).
+    Sheathe {
+        /// The unit.
+        unit: String,
+        /// The weapon.
+        weapon: String,
+    },
+    /// Feint (flow, F-34).
+    Feint {
+        /// The unit.
+        unit: String,
+        /// The target.
+        target: String,
+    },
+    /// Flow State (flow, F-35).
+    FlowState {
+        /// The unit.
+        unit: String,
+    },
+    /// Grapple (flow, F-36).
+    Grapple {
+        /// The unit.
+        unit: String,
+        /// The target.
+        target: String,
+    },
+    /// Try to break a grapple (flow, F-36).
+    BreakFree {
+        /// The unit.
+        unit: String,
+    },
+    /// Let go of a grappled unit.
+    Release {
+        /// The unit.
+        unit: String,
+    },
+    /// Ready an attack on the first enemy to come in reach (flow, F-37).
+    Ready {
+        /// The unit.
+        unit: String,
+        /// Weapon.
+        #[serde(default)]
+        weapon: Option<String>,
+    },
+    /// Shove (flow, F-38).
+    Shove {
+        /// The unit.
+        unit: String,
+        /// The target.
+        target: String,
+        /// PushBack or KnockProne.
+        effect: ShoveEffect,
+    },
+    /// Total Defense (flow, F-40).
+    TotalDefense {
+        /// The unit.
+        unit: String,
+    },
+    /// Tumble Through an adjacent enemy (flow, F-41).
+    Tumble {
+        /// The unit.
+        unit: String,
+        /// The enemy.
+        through: String,
+    },
+    /// Stand up from prone (flow).
+    StandUp {
+        /// The unit.
+        unit: String,
+    },
+    /// Pick up an item (flow).
+    PickUp {
+        /// The unit.
+        unit: String,
+        /// Item name.
+        item: String,
+    },
+    /// Drop an item: a free action (flow, F-42).
+    Drop {
+        /// The unit.
+        unit: String,
+        /// Item name.
+        item: String,
+    },
 }
 
 /// Why a scenario stopped.
@@ -232,10 +361,11 @@ pub fn run(scenario: &Scenario, level: &Level) -> Result<Run, ScriptError> {
     let mut caused_by = vec![0; battle.events().len()];
     for (i, sc) in scenario.commands.iter().enumerate() {
         let index = i + 1;
+        let waiting = describe_awaiting(&battle);
         let fail = |reason: String| ScriptError::Command {
             index,
             command: brief(sc),
-            reason,
+            reason: format!("{reason} (the battle waits for {waiting})"),
         };
         let result = resolve(&battle, sc)
             .map_err(|e| fail(e.to_string()))
@@ -304,6 +434,13 @@ pub fn resolve(battle: &Battle, c: &ScriptCommand) -> Result<Command, CommandErr
             target,
         } => {
             let id = unit(battle, u)?;
+            let power = power.clone().unwrap_or_else(|| {
+                if battle.ruleset() == "flow" {
+                    "Move".into()
+                } else {
+                    "Walk".into()
+                }
+            });
             let path = match path {
                 Some(p) => p.iter().map(|&(x, y)| Cell::new(x, y)).collect(),
                 None => route(battle, id, Cell::new(to.0, to.1))?,
@@ -311,7 +448,7 @@ pub fn resolve(battle: &Battle, c: &ScriptCommand) -> Result<Command, CommandErr
             let target = target.as_deref().map(|t| unit(battle, t)).transpose()?;
             Command::Move {
                 unit: id,
-                power: power.clone(),
+                power,
                 path,
                 target,
             }
@@ -350,7 +487,180 @@ pub fn resolve(battle: &Battle, c: &ScriptCommand) -> Result<Command, CommandErr
         ScriptCommand::EndTurn { unit: u } => Command::EndTurn {
             unit: unit(battle, u)?,
         },
+        ScriptCommand::React {
+            side: s,
+            unit: u,
+            reaction,
+            to,
+            swap,
+        } => {
+            let id = unit(battle, u)?;
+            let side = match s {
+                Some(s) => side(battle, s)?,
+                None => crate::engine::battle::side_of(battle.world(), id),
+            };
+            Command::React {
+                side,
+                unit: id,
+                reaction: *reaction,
+                to: to.map(|(x, y)| Cell::new(x, y)),
+                swap: *swap,
+            }
+        }
+        ScriptCommand::Pass { side: s } => Command::Pass {
+            side: side(battle, s)?,
+        },
+        ScriptCommand::Step { unit: u, to } => Command::Move {
+            unit: unit(battle, u)?,
+            power: "Step".into(),
+            path: vec![Cell::new(to.0, to.1)],
+            target: None,
+        },
+        ScriptCommand::Disarm {
+            unit: u,
+            target,
+            take,
+            to,
+        } => flow(
+            battle,
+            u,
+            FlowAction::Disarm {
+                target: unit(battle, target)?,
+                take: *take,
+                to: to.map(|(x, y)| Cell::new(x, y)),
+            },
+        )?,
+        ScriptCommand::Draw { unit: u, weapon } => flow(
+            battle,
+            u,
+            FlowAction::Draw {
+                weapon: weapon.clone(),
+            },
+        )?,
+        ScriptCommand::Sheathe { unit: u, weapon } => flow(
+            battle,
+            u,
+            FlowAction::Sheathe {
+                weapon: weapon.clone(),
+            },
+        )?,
+        ScriptCommand::Feint { unit: u, target } => flow(
+            battle,
+            u,
+            FlowAction::Feint {
+                target: unit(battle, target)?,
+            },
+        )?,
+        ScriptCommand::FlowState { unit: u } => flow(battle, u, FlowAction::FlowState)?,
+        ScriptCommand::Grapple { unit: u, target } => flow(
+            battle,
+            u,
+            FlowAction::Grapple {
+                target: unit(battle, target)?,
+            },
+        )?,
+        ScriptCommand::BreakFree { unit: u } => flow(battle, u, FlowAction::BreakFree)?,
+        ScriptCommand::Release { unit: u } => flow(battle, u, FlowAction::Release)?,
+        ScriptCommand::Ready { unit: u, weapon } => flow(
+            battle,
+            u,
+            FlowAction::Ready {
+                weapon: weapon.clone(),
+            },
+        )?,
+        ScriptCommand::Shove {
+            unit: u,
+            target,
+            effect,
+        } => flow(
+            battle,
+            u,
+            FlowAction::Shove {
+                target: unit(battle, target)?,
+                effect: *effect,
+            },
+        )?,
+        ScriptCommand::TotalDefense { unit: u } => flow(battle, u, FlowAction::TotalDefense)?,
+        ScriptCommand::Tumble { unit: u, through } => flow(
+            battle,
+            u,
+            FlowAction::Tumble {
+                through: unit(battle, through)?,
+            },
+        )?,
+        ScriptCommand::StandUp { unit: u } => flow(battle, u, FlowAction::StandUp)?,
+        ScriptCommand::PickUp { unit: u, item } => {
+            flow(battle, u, FlowAction::PickUp { item: item.clone() })?
+        }
+        ScriptCommand::Drop { unit: u, item } => {
+            flow(battle, u, FlowAction::Drop { item: item.clone() })?
+        }
     })
+}
+
+fn flow(battle: &Battle, u: &str, action: FlowAction) -> Result<Command, CommandError> {
+    Ok(Command::Flow {
+        unit: unit(battle, u)?,
+        action,
+    })
+}
+
+/// What the battle waits for, in words: whose turn, or the pending decision with its
+/// options and their odds (for pointed error messages).
+pub fn describe_awaiting(battle: &Battle) -> String {
+    use crate::engine::Awaiting;
+    use crate::engine::decision::{DecisionKind, Trigger};
+    match battle.awaiting() {
+        Awaiting::Unit(u, _) => format!("{}'s turn", battle.unit_name(u)),
+        Awaiting::Over(_) => "nothing: the battle is over".into(),
+        Awaiting::Decision(d) => {
+            let side = battle.side_name(d.side);
+            match d.kind {
+                DecisionKind::Reaction { trigger, options } => {
+                    let what = match trigger {
+                        Trigger::Attack {
+                            attacker,
+                            target,
+                            level,
+                            ..
+                        } => format!(
+                            "{}'s attack ({level}) on {}",
+                            battle.unit_name(attacker),
+                            battle.unit_name(target)
+                        ),
+                        Trigger::Provoked { mover, action } => {
+                            format!("{} {action}", battle.unit_name(mover))
+                        }
+                    };
+                    let opts: Vec<String> = options
+                        .iter()
+                        .map(|o| {
+                            let mut s = format!(
+                                "React(unit: \"{}\", reaction: {:?}) {:.1}%",
+                                battle.unit_name(o.unit),
+                                o.reaction,
+                                o.chance * 100.0
+                            );
+                            if !o.cells.is_empty() {
+                                let cells: Vec<String> = o
+                                    .cells
+                                    .iter()
+                                    .map(|c| format!("({}, {})", c.x, c.y))
+                                    .collect();
+                                s += &format!(" to one of {}", cells.join(" "));
+                            }
+                            s
+                        })
+                        .collect();
+                    format!(
+                        "{side} to react to {what}: {} or Pass(side: \"{side}\")",
+                        opts.join(", ")
+                    )
+                }
+                other => format!("{side} to decide {other:?}"),
+            }
+        }
+    }
 }
 
 /// The cheapest path for a unit to a cell, or why there is none.

@@ -16,6 +16,7 @@ use crate::engine::command::{Command, CommandError};
 use crate::engine::decision::PendingDecision;
 use crate::engine::dice::Dice;
 use crate::engine::event::{Event, Stage};
+use crate::engine::rulesets::flow::FlowPlugin;
 use crate::engine::rulesets::phases::PhasesPlugin;
 use crate::engine::units::*;
 use crate::level::schema::{Controller, DecisionPolicy, Level, Victory};
@@ -160,6 +161,16 @@ pub fn ruleset_is(id: &'static str) -> impl Fn(Option<Res<ActiveRuleset>>) -> bo
 /// rules change state that the log describes.
 pub fn emit(world: &mut World, event: Event) {
     apply(world, &event);
+    match &event {
+        Event::HeldChanged { unit, .. }
+        | Event::ItemDropped { unit, .. }
+        | Event::ItemPickedUp { unit, .. } => sync_powers(world, *unit),
+        Event::ItemTaken { unit, from, .. } => {
+            sync_powers(world, *unit);
+            sync_powers(world, *from);
+        }
+        _ => {}
+    }
     world.resource_mut::<EventLog>().0.push(event);
     world.resource_mut::<Progress>().0 = true;
 }
@@ -228,7 +239,71 @@ fn apply(world: &mut World, event: &Event) {
             t.ended = Some(*winner);
             t.active = None;
         }
+        Event::ActionDeclared { unit, left, .. } => set_pool(world, *unit, Pool::AP, *left),
+        Event::PointsChanged {
+            unit, pool, now, ..
+        } => set_pool(world, *unit, *pool, *now),
+        Event::HeldChanged { unit, item, hand } => {
+            let e = entity(world, *unit);
+            if let Some(mut eq) = world.get_mut::<Equipment>(e)
+                && let Some(w) = eq.0.iter_mut().find(|w| &w.name == item)
+            {
+                w.held = *hand;
+            }
+        }
+        Event::ItemDropped { unit, item, cell } => {
+            if let Some(w) = take_item(world, *unit, item) {
+                world
+                    .get_resource_or_init::<GroundItems>()
+                    .0
+                    .push((*cell, w));
+            }
+        }
+        Event::ItemPickedUp {
+            unit,
+            item,
+            cell,
+            hand,
+        } => {
+            let mut ground = world.get_resource_or_init::<GroundItems>();
+            let found = ground
+                .0
+                .iter()
+                .position(|(c, w)| c == cell && &w.name == item);
+            if let Some(i) = found {
+                let (_, mut w) = ground.0.remove(i);
+                w.held = *hand;
+                let e = entity(world, *unit);
+                if let Some(mut eq) = world.get_mut::<Equipment>(e) {
+                    eq.0.push(w);
+                }
+            }
+        }
+        Event::ItemTaken {
+            unit,
+            from,
+            item,
+            hand,
+        } => {
+            if let Some(mut w) = take_item(world, *from, item) {
+                w.held = *hand;
+                let e = entity(world, *unit);
+                if let Some(mut eq) = world.get_mut::<Equipment>(e) {
+                    eq.0.push(w);
+                }
+            }
+        }
         Event::OrderSet { .. }
+        | Event::SkillChecked { .. }
+        | Event::OpposedCheck { .. }
+        | Event::Reacted { .. }
+        | Event::ReactionAttackProvoked { .. }
+        | Event::Struck { .. }
+        | Event::Missed { .. }
+        | Event::Intercepted { .. }
+        | Event::Readied { .. }
+        | Event::ReadyTriggered { .. }
+        | Event::SurpriseRound { .. }
         | Event::Seized { .. }
         | Event::MovementPowerUsed { .. }
         | Event::OpportunityAttack { .. }
@@ -239,6 +314,42 @@ fn apply(world: &mut World, event: &Event) {
         | Event::Delayed { .. }
         | Event::ActedFromDelay { .. } => {}
     }
+}
+
+/// Keeps a flow unit's [`Powers`] in step with what it holds; the trailing `Unarmed`
+/// power (not a carried item) stays last.
+fn sync_powers(world: &mut World, unit: UnitId) {
+    let e = entity(world, unit);
+    let (Some(eq), Some(size)) = (world.get::<Equipment>(e), world.get::<BodySize>(e)) else {
+        return;
+    };
+    let mut powers = eq.as_powers(size.0);
+    if let Some(unarmed) = world
+        .get::<Powers>(e)
+        .and_then(|p| p.0.iter().find(|p| p.name == "Unarmed").cloned())
+    {
+        powers.push(unarmed);
+    }
+    world.entity_mut(e).insert(Powers(powers));
+}
+
+fn set_pool(world: &mut World, unit: UnitId, pool: Pool, value: i32) {
+    let e = entity(world, unit);
+    if let Some(mut p) = world.get_mut::<ActionPool>(e) {
+        p.0.insert(pool, value);
+    }
+}
+
+/// Removes a carried item from a unit, returning it.
+fn take_item(
+    world: &mut World,
+    unit: UnitId,
+    item: &str,
+) -> Option<crate::level::schema::WeaponDef> {
+    let e = entity(world, unit);
+    let mut eq = world.get_mut::<Equipment>(e)?;
+    let i = eq.0.iter().position(|w| w.name == item)?;
+    Some(eq.0.remove(i))
 }
 
 /// The entity of a unit id. Ids come from the roster, so this never fails for ids
@@ -427,6 +538,10 @@ impl Battle {
             "phases" => {
                 app.add_plugins(PhasesPlugin);
                 crate::engine::rulesets::phases::setup(app.world_mut(), level)?;
+            }
+            "flow" => {
+                app.add_plugins(FlowPlugin);
+                crate::engine::rulesets::flow::setup(app.world_mut(), level)?;
             }
             other => return Err(format!("unknown ruleset `{other}`")),
         }

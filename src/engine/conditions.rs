@@ -43,6 +43,11 @@ pub enum Duration {
     SaveEnds,
     /// Lasts while the given unit makes its sustain saves.
     Sustained(UnitId),
+    /// Ends at the end of its owner's n-th turn of the battle (flow: Feint lasts to
+    /// the end of the feinter's next turn, Flow State to the end of this one).
+    EndOfOwnTurn(u32),
+    /// Lasts until a rule removes it (grappled, prone).
+    UntilRemoved,
 }
 
 impl std::fmt::Display for Condition {
@@ -53,6 +58,8 @@ impl std::fmt::Display for Condition {
             Duration::UntilOwnNextTurn => write!(f, " (until its next turn)"),
             Duration::SaveEnds => write!(f, " (save ends)"),
             Duration::Sustained(_) => write!(f, " (sustained)"),
+            Duration::EndOfOwnTurn(_) => write!(f, " (until the end of its turn)"),
+            Duration::UntilRemoved => Ok(()),
         }
     }
 }

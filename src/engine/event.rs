@@ -5,8 +5,11 @@
 use serde::Serialize;
 
 use crate::engine::board::Cell;
+use crate::engine::command::Reaction;
 use crate::engine::conditions::Condition;
-use crate::engine::units::{SideId, UnitId};
+use crate::engine::skill::{Edge, SuccessLevel};
+use crate::engine::units::{Pool, SideId, UnitId};
+use crate::level::schema::Hand;
 
 /// The stages of a round, shared by every ruleset (each names them its own way).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -231,6 +234,181 @@ pub enum Event {
     TurnEnded {
         /// The unit.
         unit: UnitId,
+    },
+    /// A unit declared an action and spent its AP (flow, F-03, F-08).
+    ActionDeclared {
+        /// The unit.
+        unit: UnitId,
+        /// The action ("Move", "Attack", "Feint", ...).
+        action: String,
+        /// AP spent.
+        ap: i32,
+        /// AP left.
+        left: i32,
+    },
+    /// A pool changed other than by declaring an action: RP spent or refilled, FP
+    /// gained or decayed, AP refilled (flow).
+    PointsChanged {
+        /// The unit.
+        unit: UnitId,
+        /// The pool.
+        pool: Pool,
+        /// The change.
+        delta: i32,
+        /// The new value.
+        now: i32,
+        /// Why ("hit", "decay", "turn start", ...).
+        reason: String,
+    },
+    /// A percentile skill check (flow, F-GAP-01, F-GAP-02).
+    SkillChecked {
+        /// Who rolled.
+        unit: UnitId,
+        /// The skill.
+        skill: String,
+        /// What for ("attack on Orc", "Parry", ...).
+        purpose: String,
+        /// Effective skill: succeed at or under it.
+        target: i32,
+        /// The modifiers behind the target ("gang-up +10", ...).
+        modifiers: Vec<String>,
+        /// Advantage or disadvantage, if any.
+        edge: Option<Edge>,
+        /// Faces in the order drawn.
+        faces: Vec<u32>,
+        /// The roll that counts.
+        roll: u32,
+        /// Its level.
+        level: SuccessLevel,
+    },
+    /// An opposed check was settled (flow, F-GAP-03).
+    OpposedCheck {
+        /// The acting side (attacker, feinter, shover, grappler).
+        actor: UnitId,
+        /// The responding side (defender, target).
+        responder: UnitId,
+        /// The actor's level.
+        actor_level: SuccessLevel,
+        /// What the actor's level counts as (a larger attacker against a Parry, F-24).
+        counted_as: SuccessLevel,
+        /// The responder's level.
+        responder_level: SuccessLevel,
+        /// Whether the responder won (ties go to the responder).
+        responder_wins: bool,
+    },
+    /// A unit reacted (flow, F-10).
+    Reacted {
+        /// The reacting unit.
+        unit: UnitId,
+        /// The reaction.
+        reaction: Reaction,
+        /// The enemy it reacts to.
+        against: UnitId,
+    },
+    /// An enemy's action in a unit's threat range provoked a Reaction Attack (F-25 … F-26, F-47).
+    ReactionAttackProvoked {
+        /// The unit that may attack.
+        attacker: UnitId,
+        /// The enemy that provoked it.
+        target: UnitId,
+        /// What it did.
+        trigger: String,
+    },
+    /// An attack hit: how its damage is worked out (flow, F-GAP-06).
+    Struck {
+        /// Attacker.
+        attacker: UnitId,
+        /// The unit hit.
+        target: UnitId,
+        /// Weapon.
+        weapon: String,
+        /// The attack's real success level (damage follows it, F-24).
+        level: SuccessLevel,
+        /// Damage bonus of the level.
+        bonus: i32,
+        /// 1, or 2 for a critical, 3 against a critically failed Dodge/Parry (F-23).
+        multiplier: i32,
+        /// Armor subtracted after the multiplier.
+        armor: i32,
+    },
+    /// An attack did no harm.
+    Missed {
+        /// Attacker.
+        attacker: UnitId,
+        /// Target.
+        target: UnitId,
+        /// Why ("the check failed", "parried", ...).
+        reason: String,
+    },
+    /// An ally took an attack in the target's place (F-31).
+    Intercepted {
+        /// The interceptor.
+        interceptor: UnitId,
+        /// The ally it protected.
+        ally: UnitId,
+        /// The attacker.
+        attacker: UnitId,
+    },
+    /// A carried weapon changed hands: drawn, sheathed (F-33).
+    HeldChanged {
+        /// The unit.
+        unit: UnitId,
+        /// The weapon.
+        item: String,
+        /// Where it is now.
+        hand: Hand,
+    },
+    /// A unit dropped an item, or had it knocked away (F-32, F-42).
+    ItemDropped {
+        /// The unit that had it.
+        unit: UnitId,
+        /// The item.
+        item: String,
+        /// Where it lies.
+        cell: Cell,
+    },
+    /// A unit picked an item up from the ground.
+    ItemPickedUp {
+        /// The unit.
+        unit: UnitId,
+        /// The item.
+        item: String,
+        /// Where it lay.
+        cell: Cell,
+        /// The hand it went to.
+        hand: Hand,
+    },
+    /// A disarmer took its target's item into a free hand (F-32).
+    ItemTaken {
+        /// The disarmer.
+        unit: UnitId,
+        /// The disarmed unit.
+        from: UnitId,
+        /// The item.
+        item: String,
+        /// The hand it went to.
+        hand: Hand,
+    },
+    /// A unit readied an attack on the first enemy to enter its reach (F-37).
+    Readied {
+        /// The unit.
+        unit: UnitId,
+        /// The weapon.
+        weapon: String,
+        /// AP set aside.
+        ap: i32,
+    },
+    /// A readied action went off; the unit now acts just before `by` (F-37, F-GAP-18).
+    ReadyTriggered {
+        /// The readied unit.
+        unit: UnitId,
+        /// The unit that triggered it.
+        by: UnitId,
+    },
+    /// A surprise round: only these sides act (F-43).
+    SurpriseRound {
+        /// The surprising sides.
+        surprisers: Vec<SideId>,
     },
     /// The battle ended.
     BattleEnded {

@@ -2,7 +2,7 @@
 
 use bevy_ecs::world::World;
 
-use crate::engine::battle::{Sides, name};
+use crate::engine::battle::{ActiveRuleset, Sides, name};
 use crate::engine::event::{Event, Stage};
 use crate::engine::units::{SideId, UnitId};
 
@@ -21,8 +21,16 @@ fn faces(f: &[u32]) -> String {
     format!("[{}]", v.join(", "))
 }
 
+/// The active ruleset's name for a stage (phases' names when none is set up).
+fn ruleset_stage_name(world: &World, stage: Stage) -> &'static str {
+    world
+        .get_resource::<ActiveRuleset>()
+        .map_or(stage_name(stage), |r| (r.stage_name)(stage))
+}
+
 /// One log line for an event.
 pub fn describe(world: &World, event: &Event) -> String {
+    let stage_name = |s: Stage| ruleset_stage_name(world, s);
     let n = |u: &UnitId| name(world, *u);
     let side = |s: &SideId| {
         world
@@ -178,6 +186,151 @@ pub fn describe(world: &World, event: &Event) -> String {
             uses_left,
         } => format!("{} uses {item} ({uses_left} left)", n(unit)),
         Event::TurnEnded { unit } => format!("{} ends its turn", n(unit)),
+        Event::ActionDeclared {
+            unit,
+            action,
+            ap,
+            left,
+        } => format!("{}: {action} ({ap} AP, {left} left)", n(unit)),
+        Event::PointsChanged {
+            unit,
+            pool,
+            delta,
+            now,
+            reason,
+        } => format!("{} {delta:+} {pool} ({reason}) -> {now}", n(unit)),
+        Event::SkillChecked {
+            unit,
+            skill,
+            purpose,
+            target,
+            modifiers,
+            edge,
+            faces: f,
+            roll,
+            level,
+        } => {
+            let mods = if modifiers.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", modifiers.join("; "))
+            };
+            let rolled = match edge {
+                None => format!("rolls {roll}"),
+                Some(e) => format!("rolls {} with {e:?}, keeps {roll}", faces(f)),
+            };
+            format!(
+                "{} {purpose}: {skill} {target}{mods}, {rolled}: {level}",
+                n(unit)
+            )
+        }
+        Event::OpposedCheck {
+            actor,
+            responder,
+            actor_level,
+            counted_as,
+            responder_level,
+            responder_wins,
+        } => {
+            let bump = if counted_as != actor_level {
+                format!(" (counts as {counted_as}: larger attacker)")
+            } else {
+                String::new()
+            };
+            let winner = if *responder_wins { responder } else { actor };
+            format!(
+                "{} {actor_level}{bump} vs {} {responder_level}: {} wins",
+                n(actor),
+                n(responder),
+                n(winner)
+            )
+        }
+        Event::Reacted {
+            unit,
+            reaction,
+            against,
+        } => format!("{} reacts to {}: {reaction}!", n(unit), n(against)),
+        Event::ReactionAttackProvoked {
+            attacker,
+            target,
+            trigger,
+        } => format!(
+            "{} {trigger} in {}'s threat range: a Reaction Attack is possible",
+            n(target),
+            n(attacker)
+        ),
+        Event::Struck {
+            attacker,
+            target,
+            weapon,
+            level,
+            bonus,
+            multiplier,
+            armor,
+        } => {
+            let mut s = format!(
+                "{} hits {} with {weapon} ({level}): damage = roll {bonus:+}",
+                n(attacker),
+                n(target)
+            );
+            if *multiplier != 1 {
+                s = format!(
+                    "{} hits {} with {weapon} ({level}): damage = (roll {bonus:+}) x{multiplier}",
+                    n(attacker),
+                    n(target)
+                );
+            }
+            if *armor != 0 {
+                s += &format!(" - armor {armor}");
+            }
+            s
+        }
+        Event::Missed {
+            attacker,
+            target,
+            reason,
+        } => format!(
+            "{}'s attack on {} does no harm: {reason}",
+            n(attacker),
+            n(target)
+        ),
+        Event::Intercepted {
+            interceptor,
+            ally,
+            attacker,
+        } => format!(
+            "{} intercepts {}'s attack in place of {}",
+            n(interceptor),
+            n(attacker),
+            n(ally)
+        ),
+        Event::HeldChanged { unit, item, hand } => match hand {
+            crate::level::schema::Hand::Stowed => format!("{} sheathes {item}", n(unit)),
+            h => format!("{} draws {item} ({h:?} hand)", n(unit)),
+        },
+        Event::ItemDropped { unit, item, cell } => {
+            format!("{}'s {item} drops at {cell}", n(unit))
+        }
+        Event::ItemPickedUp {
+            unit, item, cell, ..
+        } => format!("{} picks up {item} at {cell}", n(unit)),
+        Event::ItemTaken {
+            unit, from, item, ..
+        } => format!("{} takes {item} from {}", n(unit), n(from)),
+        Event::Readied { unit, weapon, ap } => format!(
+            "{} readies an attack with {weapon} on the first enemy to come in reach ({ap} AP set aside)",
+            n(unit)
+        ),
+        Event::ReadyTriggered { unit, by } => format!(
+            "{}'s readied attack goes off as {} comes in reach; it now acts just before {}",
+            n(unit),
+            n(by),
+            n(by)
+        ),
+        Event::SurpriseRound { surprisers } => {
+            let names: Vec<String> = surprisers.iter().map(&side).collect();
+            format!("Surprise Round: only {} act", names.join(", "))
+        }
         Event::BattleEnded { winner, rounds } => match winner {
             Some(s) => format!("*** {} wins after {rounds} round(s) ***", side(s)),
             None => format!("*** Draw after {rounds} round(s) ***"),

@@ -11,6 +11,7 @@ pub mod event;
 pub mod log;
 pub mod odds;
 pub mod rulesets;
+pub mod skill;
 pub mod units;
 
 pub use battle::{Awaiting, Battle};

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::board::Cell;
 use crate::engine::conditions::Condition;
-use crate::level::schema::{ItemDef, PowerDef};
+use crate::level::schema::{Hand, ItemDef, PowerDef, Size, WeaponDef};
 
 /// Stable id of a unit: its index in the level's roster. Commands and events name
 /// units by id so logs are deterministic and serialisable.
@@ -97,7 +97,90 @@ pub enum Pool {
     MovementPower,
     /// phases: one battle action per Battle Phase.
     BattleAction,
+    /// flow: Action Points, refilled at the start of the unit's turn (F-07).
+    AP,
+    /// flow: Reaction Points, refilled at the start of the unit's turn (F-09).
+    RP,
+    /// flow: Flow Points, earned and decaying (F-12 … F-16).
+    FP,
 }
+
+impl std::fmt::Display for Pool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Pool::MovementPower => "movement power",
+            Pool::BattleAction => "battle action",
+            Pool::AP => "AP",
+            Pool::RP => "RP",
+            Pool::FP => "FP",
+        })
+    }
+}
+
+/// Percentile skills by name (flow: Melee, Agility, ...).
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Skills(pub BTreeMap<String, i32>);
+
+/// A unit's size category.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BodySize(pub Size);
+
+/// Flat damage reduction (flow armor, F-GAP-06).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Armor(pub i32);
+
+/// Weapons and shields a unit carries, with where each is held.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Equipment(pub Vec<WeaponDef>);
+
+impl Equipment {
+    /// The carried weapon with this name (case-insensitive).
+    pub fn get(&self, name: &str) -> Option<&WeaponDef> {
+        self.0.iter().find(|w| w.name.eq_ignore_ascii_case(name))
+    }
+
+    /// Weapons in hand, main hand first.
+    pub fn held(&self) -> impl Iterator<Item = &WeaponDef> {
+        let main = self.0.iter().filter(|w| w.held == Hand::Main);
+        main.chain(self.0.iter().filter(|w| w.held == Hand::Off))
+    }
+
+    /// Whether a hand is free (a two-handed weapon fills both).
+    pub fn hand_free(&self, hand: Hand) -> bool {
+        !self
+            .0
+            .iter()
+            .any(|w| w.held == hand || (w.two_handed && w.held != Hand::Stowed))
+    }
+}
+
+impl Equipment {
+    /// The held weapons as attack powers (flow units list their attacks this way so
+    /// that views and AIs that read [`Powers`] see them): melee reach is the higher of
+    /// the weapon's and the size's (F-46); a ranged weapon's range is three range
+    /// increments (−20 at the far end, F-48). Shields are left out.
+    pub fn as_powers(&self, size: Size) -> Vec<PowerDef> {
+        self.held()
+            .filter(|w| w.attacks())
+            .map(|w| PowerDef {
+                name: w.name.clone(),
+                range: if w.ranged() {
+                    w.range * 3
+                } else {
+                    w.reach.max(size.reach())
+                },
+                ranged: w.ranged(),
+                damage: w.damage.clone(),
+                add_tier: false,
+                on_hit: vec![],
+            })
+            .collect()
+    }
+}
+
+/// Items lying on the map (dropped or disarmed), by cell, in the order dropped.
+#[derive(bevy_ecs::resource::Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct GroundItems(pub Vec<(Cell, WeaponDef)>);
 
 /// Attack powers a unit can use, first = default melee power.
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq)]

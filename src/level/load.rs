@@ -348,6 +348,10 @@ fn layout(level: &Level) -> ron::Result<String> {
                 powers,
                 movement,
                 items,
+                size,
+                skills,
+                weapons,
+                armor,
             } = unit;
             w.open("(");
             w.field("name", name)?;
@@ -362,6 +366,18 @@ fn layout(level: &Level) -> ron::Result<String> {
             }
             if !items.is_empty() {
                 w.list("items", items)?;
+            }
+            if *size != Default::default() {
+                w.field("size", size)?;
+            }
+            if !skills.is_empty() {
+                w.field("skills", skills)?;
+            }
+            if !weapons.is_empty() {
+                w.list("weapons", weapons)?;
+            }
+            if *armor != 0 {
+                w.field("armor", armor)?;
             }
             w.close("),");
         }

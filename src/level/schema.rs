@@ -19,7 +19,7 @@ pub struct Level {
     /// Format version; only 1 exists.
     #[serde(default = "default_version")]
     pub version: u32,
-    /// Ruleset id: `phases` (more rulesets plug in later).
+    /// Ruleset id: `phases` or `flow`.
     pub ruleset: String,
     /// Square or hex grid.
     pub grid: GridKind,
@@ -92,12 +92,20 @@ pub enum DecisionPolicy {
     /// The engine stops with a pending decision and waits for an answer.
     #[default]
     Ask,
-    /// The engine always declines (never seizes, never acts early from a delay).
+    /// The engine always declines (never seizes, never acts early from a delay,
+    /// never reacts).
     Never,
+    /// The engine answers by itself with the option of best expected value (`flow`
+    /// reactions). In `phases` this is the same as `Never`: seizing and acting early
+    /// from a delay are never trivially good, so an automatic side declines them.
+    Auto,
 }
 
 /// A unit as placed in a level.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// The `flow` fields (`size`, `skills`, `weapons`, `armor`) are optional and ignored
+/// by `phases`; build one in code with `UnitDef { name, side, ..Default::default() }`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct UnitDef {
     /// Display name; unique within the level.
@@ -120,6 +128,120 @@ pub struct UnitDef {
     /// Items the unit can activate.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<ItemDef>,
+    /// Size category (`flow`: sets Reach and what it may parry, grapple, shove).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub size: Size,
+    /// Percentile skills by name (`flow`: Agility, Athletics, Melee, Ranged,
+    /// Endurance, Deception, Knowledge).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub skills: BTreeMap<String, i32>,
+    /// Weapons and shields carried, held or stowed (`flow`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub weapons: Vec<WeaponDef>,
+    /// Flat damage reduction after multipliers (`flow`, F-GAP-06).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub armor: i32,
+}
+
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+
+/// Size categories, smallest first (F-01, F-24, F-46).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+pub enum Size {
+    /// Reach 1.
+    Small,
+    /// Reach 1 (player characters).
+    #[default]
+    Medium,
+    /// Reach 2.
+    Large,
+    /// Reach 3.
+    Huge,
+    /// Reach 4 (F-GAP-11: +1 per size above Huge).
+    Gargantuan,
+}
+
+impl Size {
+    /// Reach from size alone: 1 up to Medium, +1 per category above (F-46, F-GAP-11).
+    pub fn reach(self) -> u32 {
+        (self as u32).saturating_sub(Size::Medium as u32) + 1
+    }
+}
+
+/// A weapon or shield a unit carries (`flow`, F-01, F-GAP-06).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeaponDef {
+    /// Display name; commands refer to it.
+    pub name: String,
+    /// Damage dice (F-GAP-06 defaults: dagger 1d4, sword 1d8, polearm 1d10, shortbow 1d6).
+    #[serde(default = "default_damage")]
+    pub damage: String,
+    /// Melee reach in hexes (F-46: a 2h polearm has Reach 2). Ignored when ranged.
+    #[serde(default = "one")]
+    pub reach: u32,
+    /// Range value of a ranged weapon in hexes (F-48); 0 = a melee weapon.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub range: u32,
+    /// Category: Finesse and Brawl weapons ignore the off-hand penalty (F-51); a
+    /// Shield is needed to Block (F-20) and is not an attack.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub category: WeaponCategory,
+    /// Needs both hands.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub two_handed: bool,
+    /// Where it is: in the main hand, the off hand, or stowed (F-33).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub held: Hand,
+    /// Ongoing conditions a hit puts on the target (F-GAP-22), by name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub on_hit: Vec<String>,
+}
+
+impl WeaponDef {
+    /// Whether it is a ranged weapon.
+    pub fn ranged(&self) -> bool {
+        self.range > 0
+    }
+
+    /// Whether it can be attacked with (shields can't).
+    pub fn attacks(&self) -> bool {
+        self.category != WeaponCategory::Shield
+    }
+}
+
+/// Weapon categories the rules look at.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum WeaponCategory {
+    /// Any other weapon.
+    #[default]
+    Standard,
+    /// No off-hand penalty (F-51).
+    Finesse,
+    /// No off-hand penalty (F-51); unarmed strikes are Brawl.
+    Brawl,
+    /// A 2h polearm (usually Reach 2).
+    Polearm,
+    /// A single-target spell: casting provokes Reaction Attacks (F-26, F-27).
+    Spell,
+    /// A shield: enables Block (F-20).
+    Shield,
+}
+
+/// Where a carried weapon is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Hand {
+    /// The dominant hand.
+    #[default]
+    Main,
+    /// The non-dominant hand: −10 Melee unless Finesse or Brawl (F-51).
+    Off,
+    /// Sheathed or in the bag: Draw (1 AP) to use it (F-33).
+    Stowed,
 }
 
 impl UnitDef {

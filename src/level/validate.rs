@@ -13,7 +13,8 @@ use crate::engine::odds::DiceExpr;
 use crate::engine::rulesets::phases::PhasesConfig;
 use crate::engine::rulesets::{RULESETS, StatSpec, check_overrides, stat_specs};
 
-use super::schema::{ItemEffect, Level, PowerDef};
+use super::schema::{Hand, ItemEffect, Level, PowerDef};
+use crate::engine::rulesets::flow::SKILLS as FLOW_SKILLS;
 
 /// Condition names a power's `on_hit` may apply.
 ///
@@ -122,6 +123,22 @@ pub enum Where {
         /// Field name, or `None` for the whole item.
         field: Option<&'static str>,
     },
+    /// A skill of a unit, by name (flow).
+    Skill {
+        /// Index in `units`.
+        unit: usize,
+        /// The skill name as written.
+        skill: String,
+    },
+    /// A weapon of a unit, or one of its fields (flow).
+    Weapon {
+        /// Index in `units`.
+        unit: usize,
+        /// Index in the unit's `weapons`.
+        weapon: usize,
+        /// Field name, or `None` for the whole weapon.
+        field: Option<&'static str>,
+    },
     /// An entry of the level's `rules` overrides, by key.
     Rule(String),
     /// The `victory` conditions, or one of their fields.
@@ -175,6 +192,21 @@ impl Where {
             Where::Item { unit, item, field } => {
                 let mut p = unit_path(*unit);
                 p.extend([Field("items"), Index(*item)]);
+                p.extend(opt(field));
+                p
+            }
+            Where::Skill { unit, skill } => {
+                let mut p = unit_path(*unit);
+                p.extend([Field("skills"), Key(skill.clone())]);
+                p
+            }
+            Where::Weapon {
+                unit,
+                weapon,
+                field,
+            } => {
+                let mut p = unit_path(*unit);
+                p.extend([Field("weapons"), Index(*weapon)]);
                 p.extend(opt(field));
                 p
             }
@@ -465,6 +497,9 @@ impl Checker<'_> {
             }
 
             self.stats(index, &label);
+            if level.ruleset == "flow" {
+                self.flow_unit(index, &label);
+            }
 
             for (p, power) in unit.powers.iter().enumerate() {
                 self.power(index, PowerRef::Listed(p), power, &label);
@@ -604,6 +639,122 @@ impl Checker<'_> {
         }
     }
 
+    /// flow: known skills in 0..=200, weapons with valid dice and sensible hands,
+    /// no phases powers or movement powers.
+    fn flow_unit(&mut self, index: usize, label: &str) {
+        let unit = &self.level.units[index];
+        for (name, &v) in &unit.skills {
+            let at = Where::Skill {
+                unit: index,
+                skill: name.clone(),
+            };
+            if !FLOW_SKILLS.contains(&name.as_str()) {
+                let hint = FLOW_SKILLS
+                    .iter()
+                    .find(|s| s.eq_ignore_ascii_case(name))
+                    .map(|s| format!(" (did you mean `{s}`?)"))
+                    .unwrap_or_default();
+                self.push(
+                    at,
+                    format!(
+                        "unknown skill `{name}`{hint} for {label}; expected: {}",
+                        FLOW_SKILLS.join(", ")
+                    ),
+                );
+            } else if !(0..=200).contains(&v) {
+                self.push(
+                    at,
+                    format!("{label} has {name} {v}; expected a percentile from 0 to 200"),
+                );
+            }
+        }
+        if !unit.powers.is_empty() {
+            self.push(
+                Where::Unit {
+                    index,
+                    field: Some("powers"),
+                },
+                format!("{label} lists powers, which flow does not use; expected `weapons`"),
+            );
+        }
+        if !unit.movement.is_empty() {
+            self.push(
+                Where::Unit {
+                    index,
+                    field: Some("movement"),
+                },
+                format!(
+                    "{label} lists movement powers, which flow does not use (every unit has Move and Step)"
+                ),
+            );
+        }
+        let mut names: Vec<&str> = Vec::new();
+        // In hand: two-handed items, and one-handed items per hand.
+        let (mut two, mut main, mut off) = (0, 0, 0);
+        for (i, w) in unit.weapons.iter().enumerate() {
+            let at = |field| Where::Weapon {
+                unit: index,
+                weapon: i,
+                field: Some(field),
+            };
+            if names.iter().any(|n| n.eq_ignore_ascii_case(&w.name)) {
+                self.push(
+                    at("name"),
+                    format!(
+                        "{label} carries two weapons named `{}`; expected unique names",
+                        w.name
+                    ),
+                );
+            }
+            names.push(&w.name);
+            if let Err(e) = w.damage.parse::<DiceExpr>() {
+                self.push(
+                    at("damage"),
+                    format!(
+                        "weapon `{}` of {label} has damage `{}`, which is not a dice expression \
+                         ({e}); expected e.g. `1d8`",
+                        w.name, w.damage
+                    ),
+                );
+            }
+            if w.reach == 0 {
+                self.push(
+                    at("reach"),
+                    format!(
+                        "weapon `{}` of {label} has reach 0; expected 1 or more",
+                        w.name
+                    ),
+                );
+            }
+            match w.held {
+                Hand::Stowed => {}
+                _ if w.two_handed => two += 1,
+                Hand::Main => main += 1,
+                Hand::Off => off += 1,
+            }
+            if w.two_handed && w.held == Hand::Off {
+                self.push(
+                    at("held"),
+                    format!(
+                        "two-handed `{}` of {label} is held in the off hand; expected Main or Stowed",
+                        w.name
+                    ),
+                );
+            }
+        }
+        if two > 1 || (two == 1 && main + off > 0) || main > 1 || off > 1 {
+            self.push(
+                Where::Unit {
+                    index,
+                    field: Some("weapons"),
+                },
+                format!(
+                    "{label} holds more than two hands can (one item per hand, two-handed weapons fill both); stow some with `held: Stowed`"
+                ),
+            );
+        }
+    }
+
     fn power(&mut self, unit: usize, power: PowerRef, def: &PowerDef, label: &str) {
         let at = |field| Where::Power {
             unit,
@@ -648,6 +799,12 @@ impl Checker<'_> {
 
     fn rules(&mut self) {
         let level = self.level;
+        if level.ruleset == "flow" && level.grid != crate::engine::board::GridKind::Hex {
+            self.push(
+                Where::Field("grid"),
+                "ruleset flow is played on hexes (RULES.md §5); expected `grid: Hex`".into(),
+            );
+        }
         if !RULESETS.contains(&level.ruleset.as_str()) {
             return; // reported at `ruleset`
         }
@@ -688,6 +845,7 @@ mod tests {
             powers: vec![],
             movement: vec![],
             items: vec![],
+            ..Default::default()
         }
     }
 

@@ -38,6 +38,7 @@ pub fn unit(
         powers: vec![],
         movement: vec![],
         items: vec![],
+        ..Default::default()
     }
 }
 

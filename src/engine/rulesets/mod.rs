@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+pub mod flow;
 pub mod phases;
 
 /// A unit stat a ruleset reads.
@@ -21,12 +22,13 @@ pub struct StatSpec {
 }
 
 /// Ids of the rulesets this build plays.
-pub const RULESETS: &[&str] = &["phases"];
+pub const RULESETS: &[&str] = &["phases", "flow"];
 
 /// The stats a ruleset reads, or `None` for an unknown ruleset id.
 pub fn stat_specs(ruleset: &str) -> Option<&'static [StatSpec]> {
     match ruleset {
         "phases" => Some(phases::STATS),
+        "flow" => Some(flow::STATS),
         _ => None,
     }
 }
@@ -39,6 +41,9 @@ pub fn check_overrides(
 ) -> Result<(), String> {
     match ruleset {
         "phases" => phases::PhasesConfig::load_default()
+            .and_then(|base| base.with_overrides(overrides))
+            .map(|_| ()),
+        "flow" => flow::FlowConfig::load_default()
             .and_then(|base| base.with_overrides(overrides))
             .map(|_| ()),
         other => Err(format!("unknown ruleset `{other}`")),

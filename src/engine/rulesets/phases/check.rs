@@ -81,6 +81,11 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
             }
             return Ok(());
         }
+        Command::React { .. } | Command::Pass { .. } => {
+            return Err(CommandError::WrongStage(
+                "phases has no reactions (React and Pass answer flow decisions)".into(),
+            ));
+        }
         _ => {}
     }
     if let Some(p) = pending {
@@ -89,6 +94,7 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
             DecisionKind::ActFromDelay { .. } => {
                 "whether delayed units act now (answer with ActNow)"
             }
+            DecisionKind::Reaction { .. } => "a reaction",
         };
         return Err(CommandError::DecisionPending {
             side: side_name(p.side),
@@ -198,6 +204,9 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
             }
         }
         Command::Seize { .. } | Command::ActNow { .. } => Ok(()),
+        Command::React { .. } | Command::Pass { .. } | Command::Flow { .. } => Err(
+            CommandError::WrongStage("phases has no reactions or flow actions".into()),
+        ),
     }
 }
 
@@ -411,6 +420,7 @@ pub fn legal(world: &World) -> Vec<Command> {
                     units: vec![u],
                 }));
             }
+            DecisionKind::Reaction { .. } => {}
         }
         return out;
     }

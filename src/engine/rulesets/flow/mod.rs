@@ -1,0 +1,649 @@
+//! The `flow` ruleset (seed 004, RULES.md §5): initiative 1d10 + Agility Modifier
+//! rolled once; each unit spends 5 AP one action at a time; other units interrupt
+//! with reactions paid from 2 RP; Flow Points are earned by hits, crits, reactions
+//! and kills and decay each turn. Attacks and most actions are d100 roll-under skill
+//! checks with success levels, settled against reactions by opposed checks.
+//!
+//! A unit's turn is a sequence of commands. Anything that can be interrupted — a
+//! move that provokes Reaction Attacks, an attack that may be dodged, a riposte that
+//! may itself be dodged — runs as a stack of [`Frame`]s in [`FlowState`]: when a
+//! frame needs a reaction decision the engine stops with a
+//! [`crate::engine::decision::PendingDecision`] and picks the frame up again when
+//! the answer comes in, so reactions nest inside turns without blocking.
+//!
+//! Systems: [`turn::round_start`] in `Initiative`, [`turn::drive`] (turns, actions,
+//! movement, attacks and reactions) in `Attack`, [`turn::end_steps`] (end of turn and
+//! end of round) in `EndOfTurn`. Legality lives in [`check`], attack maths and the
+//! odds every decision shows in [`attack`].
+
+pub mod actions;
+pub mod attack;
+pub mod check;
+pub mod config;
+pub mod movement;
+pub mod preview;
+pub mod turn;
+
+use std::collections::VecDeque;
+
+use bevy_app::{App, Plugin};
+use bevy_ecs::prelude::*;
+
+pub use config::FlowConfig;
+
+use super::StatSpec;
+use crate::engine::battle::{
+    ActiveRuleset, BattleSchedule, BattleStage, Fault, Map, Roster, Sides, active_units, cell_of,
+    emit, entity, is_active, ruleset_is,
+};
+use crate::engine::board::Cell;
+use crate::engine::command::{CommandError, FlowAction};
+use crate::engine::event::{Event, Stage};
+use crate::engine::units::*;
+use crate::level::schema::{Controller, Hand, Level, Size, WeaponCategory, WeaponDef};
+
+/// The stats a `flow` unit has (F-01); skills, size, weapons and armor have their own
+/// fields in the level.
+pub const STATS: &[StatSpec] = &[
+    StatSpec {
+        name: "AgiMod",
+        required: true,
+        about: "Agility Modifier, added to the 1d10 initiative roll (F-02)",
+    },
+    StatSpec {
+        name: "HP",
+        required: false,
+        about: "hit points; default 20 for player characters, 12 otherwise (F-GAP-07)",
+    },
+    StatSpec {
+        name: "Speed",
+        required: false,
+        about: "hexes per Move action; default 6 (F-44)",
+    },
+    StatSpec {
+        name: "AP",
+        required: false,
+        about: "Action Points per turn; default 5 (F-07)",
+    },
+    StatSpec {
+        name: "RP",
+        required: false,
+        about: "Reaction Points; default 2 (F-09)",
+    },
+    StatSpec {
+        name: "PC",
+        required: false,
+        about: "1 for a player character (initiative ties, default HP); default 1 on a human side",
+    },
+];
+
+/// The skills `flow` rolls (F-01).
+pub const SKILLS: &[&str] = &[
+    "Agility",
+    "Athletics",
+    "Melee",
+    "Ranged",
+    "Endurance",
+    "Deception",
+    "Knowledge",
+];
+
+/// Condition names `flow` gives effects to.
+pub mod conditions {
+    /// +RP and Advantage on reactions until the unit's next turn (F-40).
+    pub const TOTAL_DEFENSE: &str = "Total Defense";
+    /// No FP decay at the end of this turn (F-35).
+    pub const FLOW_STATE: &str = "Flow State";
+    /// Advantage on the next physical attack on the unit in `about` (F-34).
+    pub const FEINTING: &str = "Feinting";
+    /// Holding a grappled unit (`about`) (F-36).
+    pub const GRAPPLING: &str = "Grappling";
+    /// Held by a grappler (`source`): no actions but breaking free, no moves, no reactions.
+    pub const GRAPPLED: &str = "Grappled";
+    /// Knocked down: must stand up before moving (F-38).
+    pub const PRONE: &str = "Prone";
+}
+
+/// The configuration in force for this battle.
+#[derive(Resource, Clone, Debug)]
+pub struct FlowRules(pub FlowConfig);
+
+/// Where the round is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Step {
+    /// A new round must start.
+    #[default]
+    RoundStart,
+    /// Units take their turns in initiative order.
+    Turns,
+    /// The active unit's turn is ending (ongoing effects, FP decay).
+    TurnEnd,
+    /// The round is over.
+    RoundEnd,
+}
+
+/// How an attack came about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AttackKind {
+    /// An Attack action.
+    Normal,
+    /// A Reaction Attack: unmodified, no advanced reactions against it (F-25, F-29).
+    Reaction,
+    /// The attack of a Riposte (a Reaction Attack, F-30).
+    Riposte,
+    /// A Disarm attempt (F-32).
+    Disarm {
+        /// Take the item on a Hard success or better.
+        take: bool,
+        /// Or put it here.
+        to: Option<Cell>,
+    },
+    /// A readied attack going off (F-37).
+    Readied,
+}
+
+impl AttackKind {
+    /// Whether it counts as a Reaction Attack (F-28, F-29, F-30).
+    pub fn is_reaction(&self) -> bool {
+        matches!(self, AttackKind::Reaction | AttackKind::Riposte)
+    }
+}
+
+/// An attack in flight, after its check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttackCtx {
+    /// Sequence number, for "one reaction per attack".
+    pub id: u32,
+    /// Attacker.
+    pub attacker: UnitId,
+    /// Target.
+    pub target: UnitId,
+    /// Weapon.
+    pub weapon: WeaponDef,
+    /// How it came about.
+    pub kind: AttackKind,
+    /// Its success level.
+    pub level: crate::engine::skill::SuccessLevel,
+}
+
+/// Something that happens once the frames above it are done.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Later {
+    /// An attack (after the Reaction Attacks a ranged attack or spell provoked).
+    Attack {
+        /// Attacker.
+        attacker: UnitId,
+        /// Target.
+        target: UnitId,
+        /// Weapon.
+        weapon: WeaponDef,
+        /// Kind.
+        kind: AttackKind,
+    },
+    /// A special action (after the Reaction Attacks it provoked).
+    Action {
+        /// The unit.
+        unit: UnitId,
+        /// The action.
+        action: FlowAction,
+    },
+    /// Drinking a potion / using an item.
+    Item {
+        /// The unit.
+        unit: UnitId,
+        /// Item name.
+        item: String,
+        /// Target of an attacking item.
+        target: Option<UnitId>,
+    },
+}
+
+/// A suspended piece of rules work (see the module docs).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Frame {
+    /// A move in progress, one hex at a time.
+    Move {
+        /// The mover.
+        unit: UnitId,
+        /// Hexes still to enter.
+        path: VecDeque<Cell>,
+        /// Whether leaving a threatened hex provokes (not for Take a Step).
+        provokes: bool,
+        /// Threateners already offered a Reaction Attack during this action.
+        provoked: Vec<UnitId>,
+        /// Whether the hex it is about to leave has been dealt with.
+        asked_here: bool,
+        /// A grappled unit dragged along (F-GAP-15).
+        dragging: Option<UnitId>,
+    },
+    /// Enemies that may make a Reaction Attack, asked one at a time.
+    Provoke {
+        /// The unit that provoked.
+        mover: UnitId,
+        /// What it did.
+        trigger: String,
+        /// Who may still be asked.
+        candidates: VecDeque<UnitId>,
+        /// Who is being asked now.
+        asking: Option<UnitId>,
+    },
+    /// An attack that succeeded, waiting for the target side's reaction.
+    Attack(AttackCtx),
+    /// Work to do once the frames above are done.
+    Then(Later),
+}
+
+/// The battle's `flow` bookkeeping: order, round, suspended frames.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct FlowState {
+    /// Where the round is.
+    pub step: Step,
+    /// Initiative order, highest first (F-02, F-05); Ready moves units in it.
+    pub order: Vec<UnitId>,
+    /// Index in `order` of the next unit to act this round.
+    pub next: usize,
+    /// Whether this round is a Surprise Round (F-43).
+    pub surprise_round: bool,
+    /// Suspended work, innermost last.
+    pub frames: Vec<Frame>,
+    /// Readied units to move before their triggerers at the next round (F-37).
+    pub reorders: Vec<(UnitId, UnitId)>,
+    /// The active unit asked to end its turn.
+    pub end_turn: bool,
+    /// Attacks made so far.
+    pub attack_seq: u32,
+    /// The last attack reacted to, and who reacted (F-11).
+    pub last_reaction: Option<(u32, UnitId)>,
+}
+
+/// A readied attack (F-37).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Readied {
+    /// Weapon name.
+    pub weapon: String,
+    /// AP set aside (F-GAP-18).
+    pub ap: i32,
+}
+
+/// Per-unit `flow` bookkeeping not shown as a condition or pool.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct FlowUnit {
+    /// Turns started so far.
+    pub turns: u32,
+    /// Move actions declared this turn (F-08: at most 2).
+    pub moves: u32,
+    /// Hexes left of the current Move action (F-GAP-10).
+    pub allowance: u32,
+    /// Round of the last Take a Step (once per round, F-39).
+    pub stepped: Option<u32>,
+    /// Round of the last Feint (F-34).
+    pub feinted: Option<u32>,
+    /// Round of the last Shove (F-38).
+    pub shoved: Option<u32>,
+    /// Round of the last break-free attempt (F-36).
+    pub broke_free: Option<u32>,
+    /// Round the unit last gained FP from a reaction (F-14).
+    pub reaction_fp: Option<u32>,
+    /// Surprised and not yet had a turn: 0 RP (F-43, F-GAP-19).
+    pub surprised: bool,
+    /// A player character (F-GAP-08).
+    pub pc: bool,
+    /// A readied attack waiting for an enemy (F-37).
+    pub ready: Option<Readied>,
+}
+
+/// The `flow` systems in the engine's stage sets.
+pub struct FlowPlugin;
+
+impl Plugin for FlowPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(
+            BattleSchedule,
+            (
+                turn::round_start.in_set(BattleStage::Initiative),
+                turn::drive.in_set(BattleStage::Attack),
+                turn::end_steps.in_set(BattleStage::EndOfTurn),
+            )
+                .run_if(ruleset_is("flow")),
+        );
+    }
+}
+
+/// How `flow` names the stages: it has turns, not phases.
+pub fn stage_name(stage: Stage) -> &'static str {
+    match stage {
+        Stage::Initiative => "Initiative",
+        Stage::Movement | Stage::Attack => "Turn",
+        Stage::EndOfTurn => "End of round",
+    }
+}
+
+/// Spawns the level's units with `flow` data and inserts the ruleset's resources.
+pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
+    let config = FlowConfig::load_default()?.with_overrides(&level.rules)?;
+    for s in &config.surprisers {
+        if !level.sides.iter().any(|d| d.name.eq_ignore_ascii_case(s)) {
+            return Err(format!("surprisers: no side named `{s}`"));
+        }
+    }
+    let mut roster = Vec::new();
+    for (i, def) in level.units.iter().enumerate() {
+        let side = level
+            .sides
+            .iter()
+            .position(|s| s.name == def.side)
+            .ok_or_else(|| format!("unit {} has unknown side {}", def.name, def.side))?;
+        let stats = Stats(def.stats.clone());
+        let human = level.sides[side].controller == Controller::Human;
+        let pc = def.stats.get("PC").map_or(human, |&v| v != 0);
+        let max = match def.stats.get("HP") {
+            Some(&hp) => hp,
+            None if pc => config.hp_pc,
+            None => config.hp_npc,
+        };
+        let e = world
+            .spawn((
+                UnitId(i as u32),
+                Unit {
+                    name: def.name.clone(),
+                    side: SideId(side as u32),
+                },
+                Position(Cell::new(def.pos.0, def.pos.1)),
+                stats,
+                Health { hp: max, max },
+                Conditions::default(),
+                Reach(def.size.reach()),
+                ActionPool::default(),
+                Powers::default(),
+                MovementPowers(vec!["Move".into(), "Step".into()]),
+                Items(def.items.clone()),
+                Initiative::default(),
+            ))
+            .id();
+        let equipment = Equipment(def.weapons.clone());
+        let mut powers = equipment.as_powers(def.size);
+        powers.push(crate::level::schema::PowerDef {
+            name: "Unarmed".into(),
+            range: def.size.reach(),
+            ranged: false,
+            damage: config.unarmed_damage.clone(),
+            add_tier: false,
+            on_hit: vec![],
+        });
+        world.entity_mut(e).insert(Powers(powers));
+        world.entity_mut(e).insert((
+            Skills(def.skills.clone()),
+            BodySize(def.size),
+            Armor(def.armor),
+            equipment,
+            FlowUnit {
+                pc,
+                ..FlowUnit::default()
+            },
+        ));
+        roster.push(e);
+    }
+    world.insert_resource(Roster(roster));
+    world.insert_resource(FlowRules(config));
+    world.insert_resource(FlowState::default());
+    world.insert_resource(GroundItems::default());
+    world.insert_resource(ActiveRuleset {
+        id: "flow",
+        check: check::check,
+        legal: check::legal,
+        preview_attack: preview::attack,
+        preview_move: preview::movement,
+        stage_name,
+        turn_order: preview::turn_order,
+        pools: preview::pools,
+    });
+    Ok(())
+}
+
+/// Runs a rules step, turning an error (the dice ran out) into the battle's fault.
+fn guarded(world: &mut World, step: impl FnOnce(&mut World) -> Result<(), CommandError>) {
+    if let Err(e) = step(world) {
+        world.resource_mut::<Fault>().0 = Some(e);
+    }
+}
+
+// ------------------------------------------------------------------ shared helpers
+
+/// The configuration in force.
+pub fn rules(world: &World) -> &FlowConfig {
+    &world.resource::<FlowRules>().0
+}
+
+/// A unit's skill (the configured untrained value if it lists none).
+pub fn skill(world: &World, unit: UnitId, name: &str) -> i32 {
+    world
+        .get::<Skills>(entity(world, unit))
+        .and_then(|s| s.0.get(name).copied())
+        .unwrap_or(rules(world).untrained_skill)
+}
+
+/// A unit's size.
+pub fn size(world: &World, unit: UnitId) -> Size {
+    world
+        .get::<BodySize>(entity(world, unit))
+        .map_or(Size::Medium, |s| s.0)
+}
+
+/// What is left in a pool.
+pub fn pool(world: &World, unit: UnitId, pool: Pool) -> i32 {
+    world
+        .get::<ActionPool>(entity(world, unit))
+        .map_or(0, |p| p.left(pool))
+}
+
+/// A unit's per-turn bookkeeping.
+pub fn flow_unit(world: &World, unit: UnitId) -> FlowUnit {
+    world
+        .get::<FlowUnit>(entity(world, unit))
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// Changes a unit's per-turn bookkeeping.
+pub fn with_flow_unit(world: &mut World, unit: UnitId, f: impl FnOnce(&mut FlowUnit)) {
+    let e = entity(world, unit);
+    if let Some(mut fu) = world.get_mut::<FlowUnit>(e) {
+        f(&mut fu);
+    }
+}
+
+/// Changes a pool by `delta` (never below 0) and logs why.
+pub fn change_points(world: &mut World, unit: UnitId, p: Pool, delta: i32, reason: &str) {
+    let before = pool(world, unit, p);
+    let now = (before + delta).max(0);
+    if now == before {
+        return;
+    }
+    emit(
+        world,
+        Event::PointsChanged {
+            unit,
+            pool: p,
+            delta: now - before,
+            now,
+            reason: reason.into(),
+        },
+    );
+}
+
+/// Sets a pool to a value and logs why.
+pub fn set_points(world: &mut World, unit: UnitId, p: Pool, value: i32, reason: &str) {
+    let before = pool(world, unit, p);
+    change_points(world, unit, p, value - before, reason);
+}
+
+/// Declares an action and spends its AP (F-03, F-08). Any action but a move or a
+/// tumble ends the current Move action's leftover hexes (F-GAP-10).
+pub fn declare(world: &mut World, unit: UnitId, action: &str, ap: i32) {
+    let left = pool(world, unit, Pool::AP) - ap;
+    emit(
+        world,
+        Event::ActionDeclared {
+            unit,
+            action: action.into(),
+            ap,
+            left: left.max(0),
+        },
+    );
+    if action != "Move" && action != "Tumble Through" {
+        with_flow_unit(world, unit, |f| f.allowance = 0);
+    }
+}
+
+/// Gains FP for a successful reaction, once per round (F-14).
+pub fn reaction_fp(world: &mut World, unit: UnitId) {
+    let round = world.resource::<crate::engine::battle::TurnState>().round;
+    if flow_unit(world, unit).reaction_fp == Some(round) {
+        return;
+    }
+    with_flow_unit(world, unit, |f| f.reaction_fp = Some(round));
+    let fp = rules(world).fp_reaction;
+    change_points(
+        world,
+        unit,
+        Pool::FP,
+        fp,
+        "successful reaction (once per round)",
+    );
+}
+
+/// Whether a unit has a condition.
+pub fn has(world: &World, unit: UnitId, condition: &str) -> bool {
+    world
+        .get::<Conditions>(entity(world, unit))
+        .is_some_and(|c| c.has(condition))
+}
+
+/// The unit a condition of `unit` is about (Feinting, Grappling) or comes from (Grappled).
+pub fn condition_link(world: &World, unit: UnitId, condition: &str) -> Option<UnitId> {
+    let c = world
+        .get::<Conditions>(entity(world, unit))?
+        .get(condition)?;
+    c.about.or(c.source)
+}
+
+/// Whether two units are enemies.
+pub fn enemies(world: &World, a: UnitId, b: UnitId) -> bool {
+    crate::engine::battle::side_of(world, a) != crate::engine::battle::side_of(world, b)
+}
+
+/// Unarmed strikes: Brawl, Reach by size (F-GAP-06).
+pub fn unarmed(world: &World) -> WeaponDef {
+    WeaponDef {
+        name: "Unarmed".into(),
+        damage: rules(world).unarmed_damage.clone(),
+        reach: 1,
+        range: 0,
+        category: WeaponCategory::Brawl,
+        two_handed: false,
+        held: Hand::Main,
+        on_hit: vec![],
+    }
+}
+
+/// Weapons a unit can attack with now: held weapons that attack, then Unarmed.
+pub fn attack_weapons(world: &World, unit: UnitId) -> Vec<WeaponDef> {
+    let mut out: Vec<WeaponDef> = world
+        .get::<Equipment>(entity(world, unit))
+        .map(|e| e.held().filter(|w| w.attacks()).cloned().collect())
+        .unwrap_or_default();
+    out.push(unarmed(world));
+    out
+}
+
+/// The weapon a command names (the first held one if `None`), or why not.
+pub fn weapon_named(
+    world: &World,
+    unit: UnitId,
+    name: Option<&str>,
+) -> Result<WeaponDef, CommandError> {
+    let weapons = attack_weapons(world, unit);
+    let Some(n) = name else {
+        return Ok(weapons[0].clone());
+    };
+    if let Some(w) = weapons.iter().find(|w| w.name.eq_ignore_ascii_case(n)) {
+        return Ok(w.clone());
+    }
+    let who = crate::engine::battle::name(world, unit);
+    match world
+        .get::<Equipment>(entity(world, unit))
+        .and_then(|e| e.get(n).cloned())
+    {
+        Some(w) if w.held == Hand::Stowed => Err(CommandError::Forbidden(format!(
+            "{who}'s {} is stowed: Draw it first (1 AP, F-33)",
+            w.name
+        ))),
+        Some(w) => Err(CommandError::Forbidden(format!(
+            "{who} cannot attack with {} (a shield)",
+            w.name
+        ))),
+        None => Err(CommandError::Unknown {
+            unit: who,
+            kind: "weapon",
+            name: n.into(),
+        }),
+    }
+}
+
+/// Reach with a melee weapon: the higher of size reach and weapon reach (F-46).
+pub fn reach_with(world: &World, unit: UnitId, weapon: &WeaponDef) -> u32 {
+    size(world, unit).reach().max(weapon.reach)
+}
+
+/// Threat range: the highest reach of any melee attack the unit can make now (F-46, F-47).
+pub fn threat_reach(world: &World, unit: UnitId) -> u32 {
+    attack_weapons(world, unit)
+        .iter()
+        .filter(|w| !w.ranged() && w.category != WeaponCategory::Spell)
+        .map(|w| reach_with(world, unit, w))
+        .max()
+        .unwrap_or(1)
+}
+
+/// The best melee weapon for a Reaction Attack on a unit at `cell`: held melee
+/// weapons that reach it, longest reach first, else Unarmed if in reach.
+pub fn reaction_weapon(world: &World, unit: UnitId, cell: Cell) -> Option<WeaponDef> {
+    let d = world
+        .resource::<Map>()
+        .0
+        .distance(cell_of(world, unit), cell);
+    attack_weapons(world, unit)
+        .into_iter()
+        .filter(|w| !w.ranged() && w.category != WeaponCategory::Spell)
+        .find(|w| reach_with(world, unit, w) >= d)
+}
+
+/// Whether `unit` threatens `cell` (F-47).
+pub fn threatens(world: &World, unit: UnitId, cell: Cell) -> bool {
+    is_active(world, unit)
+        && cell_of(world, unit) != cell
+        && world
+            .resource::<Map>()
+            .0
+            .distance(cell_of(world, unit), cell)
+            <= threat_reach(world, unit)
+}
+
+/// Enemies of `unit` in play that threaten `cell`, in roster order.
+pub fn threateners(world: &World, unit: UnitId, cell: Cell) -> Vec<UnitId> {
+    active_units(world)
+        .into_iter()
+        .filter(|&u| u != unit && enemies(world, u, unit) && threatens(world, u, cell))
+        .collect()
+}
+
+/// Whether a unit may react at all now: in play and not held in a grapple (F-GAP-15).
+pub fn can_react(world: &World, unit: UnitId) -> bool {
+    is_active(world, unit) && !has(world, unit, conditions::GRAPPLED)
+}
+
+/// How a side answers decisions.
+pub fn policy(world: &World, unit: UnitId) -> crate::level::schema::DecisionPolicy {
+    let side = crate::engine::battle::side_of(world, unit);
+    world.resource::<Sides>().0[side.0 as usize].decisions
+}

@@ -1,0 +1,393 @@
+//! Movement and what it provokes (F-26, F-37, F-39, F-41, F-44 … F-47, F-GAP-10,
+//! F-GAP-12, F-GAP-13, F-GAP-23): moves run one hex at a time as [`Frame::Move`];
+//! before a unit leaves a hex that enemies threaten, each of them is offered one
+//! Reaction Attack per action ([`Frame::Provoke`]); readied enemies fire when it
+//! enters their reach.
+
+use std::collections::VecDeque;
+
+use bevy_ecs::prelude::*;
+
+use crate::engine::event::Event;
+
+use super::attack::{Choice, make_attack, reaction_attack_option};
+use super::*;
+use crate::engine::battle::{Map, Pending, Progress, emit, occupancy_for, side_of};
+use crate::engine::board::{Board, Occupancy};
+use crate::engine::command::Reaction;
+use crate::engine::decision::{DecisionKind, PendingDecision, Trigger};
+use crate::level::schema::DecisionPolicy;
+
+/// Hexes an ally can Intercept from (F-31, F-GAP-13): open hexes it reaches with
+/// `intercept_distance` hexes of movement along a free path that are next to both
+/// the ally and a melee attacker, or directly between a ranged attacker and the ally.
+/// Cheapest first.
+pub fn intercept_cells(world: &World, ctx: &AttackCtx, unit: UnitId) -> Vec<Cell> {
+    let board = &world.resource::<Map>().0;
+    let ally = cell_of(world, ctx.target);
+    let from = cell_of(world, ctx.attacker);
+    let occupancy = occupancy_for(world, unit);
+    let field = board.movement_field(
+        cell_of(world, unit),
+        rules(world).intercept_distance,
+        &occupancy,
+    );
+    let melee = !ctx.weapon.ranged() && ctx.weapon.category != WeaponCategory::Spell;
+    let candidates: Vec<Cell> = if melee {
+        board
+            .neighbors(ally)
+            .into_iter()
+            .filter(|&c| board.distance(c, from) == 1)
+            .collect()
+    } else {
+        let line = board.line(from, ally);
+        line[1..line.len().saturating_sub(1).max(1)].to_vec()
+    };
+    let mut out: Vec<(u32, Cell)> = candidates
+        .into_iter()
+        .filter_map(|c| field.get(&c).map(|&cost| (cost, c)))
+        .collect();
+    out.sort();
+    out.into_iter().map(|(_, c)| c).collect()
+}
+
+/// Moves a unit along the cheapest free path to `to` without provoking (Intercept
+/// movement, F-GAP-13).
+pub fn slide(world: &mut World, unit: UnitId, to: Cell) {
+    let from = cell_of(world, unit);
+    let occupancy = occupancy_for(world, unit);
+    let Some((path, _)) = world.resource::<Map>().0.path(from, to, &occupancy) else {
+        return;
+    };
+    let mut cur = from;
+    for next in path {
+        let cost = world.resource::<Map>().0.step_cost(next).unwrap_or(1);
+        emit(
+            world,
+            Event::Moved {
+                unit,
+                from: cur,
+                to: next,
+                cost,
+            },
+        );
+        cur = next;
+    }
+}
+
+/// Where a Tumble Through past `through` lands: straight through its hex (F-GAP-23).
+pub fn tumble_destination(world: &World, unit: UnitId, through: UnitId) -> Cell {
+    let a = Board::to_axial(cell_of(world, unit));
+    let e = Board::to_axial(cell_of(world, through));
+    Board::from_axial(e + (e - a))
+}
+
+/// Where a Shove pushes: the hex directly away from the shover (F-GAP-16).
+pub fn push_destination(world: &World, unit: UnitId, target: UnitId) -> Cell {
+    tumble_destination(world, unit, target)
+}
+
+/// Starts a move along a checked path.
+pub fn start_move(world: &mut World, unit: UnitId, path: Vec<Cell>, provokes: bool) {
+    let dragging = condition_link(world, unit, conditions::GRAPPLING);
+    world.resource_mut::<FlowState>().frames.push(Frame::Move {
+        unit,
+        path: path.into(),
+        provokes,
+        provoked: Vec::new(),
+        asked_here: false,
+        dragging,
+    });
+}
+
+/// Offers Reaction Attacks on `mover` to these enemies, one at a time (F-25, F-26).
+pub fn provoke(world: &mut World, mover: UnitId, trigger: String, candidates: Vec<UnitId>) {
+    if candidates.is_empty() {
+        return;
+    }
+    world
+        .resource_mut::<FlowState>()
+        .frames
+        .push(Frame::Provoke {
+            mover,
+            trigger,
+            candidates: candidates.into(),
+            asking: None,
+        });
+}
+
+/// One step of the move on top of the frame stack.
+pub fn advance_move(world: &mut World) -> Result<(), CommandError> {
+    let Some(Frame::Move {
+        unit,
+        path,
+        provokes,
+        provoked,
+        asked_here,
+        dragging,
+    }) = world.resource::<FlowState>().frames.last().cloned()
+    else {
+        return Ok(());
+    };
+    let pop = |world: &mut World| {
+        world.resource_mut::<FlowState>().frames.pop();
+    };
+    if !is_active(world, unit) || path.is_empty() {
+        pop(world);
+        return Ok(());
+    }
+    let cur = cell_of(world, unit);
+    if provokes && !asked_here {
+        // F-47, F-GAP-12: before it leaves a threatened hex, each threatener (once
+        // per action) may make a Reaction Attack; it resolves before the move goes on.
+        let fresh: Vec<UnitId> = threateners(world, unit, cur)
+            .into_iter()
+            .filter(|u| !provoked.contains(u))
+            .collect();
+        if let Some(Frame::Move {
+            provoked,
+            asked_here,
+            ..
+        }) = world.resource_mut::<FlowState>().frames.last_mut()
+        {
+            provoked.extend(fresh.iter().copied());
+            *asked_here = true;
+        }
+        provoke(world, unit, format!("leaves {cur}"), fresh);
+        return Ok(());
+    }
+    let mut path: VecDeque<Cell> = path;
+    let next = path.pop_front().expect("checked non-empty");
+    if let Some(Frame::Move {
+        path: p,
+        asked_here,
+        ..
+    }) = world.resource_mut::<FlowState>().frames.last_mut()
+    {
+        *p = path;
+        *asked_here = false;
+    }
+    let cost = world.resource::<Map>().0.step_cost(next).unwrap_or(1);
+    emit(
+        world,
+        Event::Moved {
+            unit,
+            from: cur,
+            to: next,
+            cost,
+        },
+    );
+    if let Some(d) = dragging.filter(|&d| is_active(world, d)) {
+        let from = cell_of(world, d);
+        if from != cur {
+            emit(
+                world,
+                Event::Moved {
+                    unit: d,
+                    from,
+                    to: cur,
+                    cost: 0,
+                },
+            );
+        }
+    }
+    readied_triggers(world, unit, cur, next);
+    Ok(())
+}
+
+/// F-37, F-GAP-18: an enemy readied against movement fires when `mover` enters its
+/// reach; its initiative slot moves to just before the mover from the next round.
+fn readied_triggers(world: &mut World, mover: UnitId, from: Cell, to: Cell) {
+    let board = world.resource::<Map>().0.clone();
+    for r in active_units(world) {
+        if !enemies(world, r, mover) {
+            continue;
+        }
+        let Some(ready) = flow_unit(world, r).ready else {
+            continue;
+        };
+        let Ok(weapon) = weapon_named(world, r, Some(&ready.weapon)) else {
+            continue;
+        };
+        let here = cell_of(world, r);
+        let reach = if weapon.ranged() {
+            weapon.range
+        } else {
+            reach_with(world, r, &weapon)
+        };
+        if board.distance(here, to) <= reach && board.distance(here, from) > reach {
+            with_flow_unit(world, r, |f| f.ready = None);
+            emit(world, Event::ReadyTriggered { unit: r, by: mover });
+            world.resource_mut::<FlowState>().reorders.push((r, mover));
+            world
+                .resource_mut::<FlowState>()
+                .frames
+                .push(Frame::Then(Later::Attack {
+                    attacker: r,
+                    target: mover,
+                    weapon,
+                    kind: AttackKind::Readied,
+                }));
+        }
+    }
+}
+
+/// One step of the Reaction-Attack offers on top of the frame stack.
+pub fn advance_provoke(world: &mut World) -> Result<(), CommandError> {
+    let Some(Frame::Provoke {
+        mover,
+        trigger,
+        mut candidates,
+        ..
+    }) = world.resource::<FlowState>().frames.last().cloned()
+    else {
+        return Ok(());
+    };
+    let cost = rules(world).reaction_costs.reaction_attack;
+    while let Some(c) = candidates.pop_front() {
+        if !is_active(world, mover) {
+            break;
+        }
+        if !can_react(world, c)
+            || pool(world, c, Pool::RP) < cost
+            || !threatens(world, c, cell_of(world, mover))
+        {
+            continue;
+        }
+        let Some(option) = reaction_attack_option(world, c, mover) else {
+            continue;
+        };
+        if let Some(Frame::Provoke {
+            candidates: left, ..
+        }) = world.resource_mut::<FlowState>().frames.last_mut()
+        {
+            *left = candidates.clone();
+        }
+        emit(
+            world,
+            Event::ReactionAttackProvoked {
+                attacker: c,
+                target: mover,
+                trigger: trigger.clone(),
+            },
+        );
+        match policy(world, c) {
+            DecisionPolicy::Never => continue,
+            DecisionPolicy::Auto => {
+                if option.value > 1e-9 {
+                    return take_reaction_attack(world, c, mover);
+                }
+                continue;
+            }
+            DecisionPolicy::Ask => {
+                if let Some(Frame::Provoke { asking, .. }) =
+                    world.resource_mut::<FlowState>().frames.last_mut()
+                {
+                    *asking = Some(c);
+                }
+                world.resource_mut::<Pending>().0 = Some(PendingDecision {
+                    side: side_of(world, c),
+                    kind: DecisionKind::Reaction {
+                        trigger: Trigger::Provoked {
+                            mover,
+                            action: trigger,
+                        },
+                        options: vec![option],
+                    },
+                });
+                world.resource_mut::<Progress>().0 = true;
+                return Ok(());
+            }
+        }
+    }
+    world.resource_mut::<FlowState>().frames.pop();
+    Ok(())
+}
+
+/// Answers a pending Reaction-Attack offer.
+pub fn answer_provoke(world: &mut World, choice: Option<Choice>) -> Result<(), CommandError> {
+    let Some(Frame::Provoke { mover, asking, .. }) =
+        world.resource::<FlowState>().frames.last().cloned()
+    else {
+        return Ok(());
+    };
+    if let Some(Frame::Provoke { asking, .. }) = world.resource_mut::<FlowState>().frames.last_mut()
+    {
+        *asking = None;
+    }
+    match (choice, asking) {
+        (Some(c), Some(a)) if c.unit == a && c.reaction == Reaction::ReactionAttack => {
+            take_reaction_attack(world, a, mover)
+        }
+        _ => Ok(()),
+    }
+}
+
+fn take_reaction_attack(
+    world: &mut World,
+    unit: UnitId,
+    mover: UnitId,
+) -> Result<(), CommandError> {
+    let Some(weapon) = reaction_weapon(world, unit, cell_of(world, mover)) else {
+        return Ok(());
+    };
+    emit(
+        world,
+        Event::Reacted {
+            unit,
+            reaction: Reaction::ReactionAttack,
+            against: mover,
+        },
+    );
+    let cost = rules(world).reaction_costs.reaction_attack;
+    change_points(world, unit, Pool::RP, -cost, "Reaction Attack");
+    make_attack(world, unit, mover, weapon, AttackKind::Reaction)
+}
+
+/// The cost of entering each hex of a path, or why it can't be walked (F-45: allies
+/// may be passed, enemies not; the move must end on an open hex).
+pub fn path_cost(world: &World, unit: UnitId, path: &[Cell]) -> Result<u32, CommandError> {
+    let board = &world.resource::<Map>().0;
+    let occupancy = occupancy_for(world, unit);
+    let Some(&last) = path.last() else {
+        return Err(CommandError::PathBlocked(
+            "the path is empty (use EndTurn to stay put)".into(),
+        ));
+    };
+    let mut cur = cell_of(world, unit);
+    let mut cost = 0;
+    for &c in path {
+        if !board.contains(c) {
+            return Err(CommandError::PathBlocked(format!("{c} is off the map")));
+        }
+        if board.distance(cur, c) != 1 {
+            return Err(CommandError::PathBlocked(format!(
+                "{c} is not next to {cur}"
+            )));
+        }
+        let Some(step) = board.step_cost(c) else {
+            return Err(CommandError::PathBlocked(format!("{c} is impassable")));
+        };
+        if occupancy(c) == Occupancy::Blocked {
+            return Err(CommandError::PathBlocked(format!(
+                "an enemy stands on {c} (only Tumble Through passes an enemy, F-45)"
+            )));
+        }
+        cost += step;
+        cur = c;
+    }
+    if occupancy(last) != Occupancy::Free {
+        return Err(CommandError::PathBlocked(format!(
+            "{last} is occupied: a move can't end there (F-45)"
+        )));
+    }
+    Ok(cost)
+}
+
+/// A unit's hexes per Move action (F-44).
+pub fn speed(world: &World, unit: UnitId) -> u32 {
+    world
+        .get::<Stats>(crate::engine::battle::entity(world, unit))
+        .and_then(|s| s.0.get("Speed").copied())
+        .map_or(rules(world).speed, |s| s.max(0) as u32)
+}

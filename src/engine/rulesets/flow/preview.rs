@@ -1,0 +1,88 @@
+//! What the UI and the AI ask `flow` before acting: exact odds of an attack's check
+//! with the modifiers behind it, damage and kill chances over every success level,
+//! move costs and the Reaction Attacks a move would offer, the initiative order and
+//! a unit's AP / RP / FP.
+
+use std::collections::BTreeSet;
+
+use bevy_ecs::prelude::*;
+
+use super::attack::{attack_odds, plan};
+use super::movement::path_cost;
+use super::*;
+use crate::engine::battle::{AttackPreview, MovePreview};
+
+/// Exact odds of an attack as things stand (F-GAP-01, F-GAP-02, F-GAP-06); the chance
+/// is that the check succeeds, before the target's optional reaction.
+pub fn attack(
+    world: &World,
+    attacker: UnitId,
+    target: UnitId,
+    power: Option<&str>,
+) -> Option<AttackPreview> {
+    let weapon = weapon_named(world, attacker, power).ok()?;
+    let p = plan(world, attacker, target, &weapon, &AttackKind::Normal);
+    let (chance, expected_damage, kill_chance) =
+        attack_odds(world, attacker, target, &weapon, &AttackKind::Normal);
+    let edge = match p.edge {
+        Some(crate::engine::skill::Edge::Advantage) => " with advantage",
+        Some(crate::engine::skill::Edge::Disadvantage) => " with disadvantage",
+        None => "",
+    };
+    Some(AttackPreview {
+        chance,
+        expected_damage,
+        kill_chance,
+        modifiers: p.modifiers.clone(),
+        roll: format!("d100{edge} <= {} {} {}", p.target, p.skill, weapon.damage),
+    })
+}
+
+/// Cost and provocations of a move: `Move` costs hexes (AP aside), `Step` provokes
+/// nothing (F-39); otherwise every enemy threatening a hex left may react (F-47).
+pub fn movement(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> MovePreview {
+    let cost = path_cost(world, unit, path).unwrap_or_else(|_| {
+        let board = &world.resource::<Map>().0;
+        path.iter().filter_map(|&c| board.step_cost(c)).sum()
+    });
+    if power.eq_ignore_ascii_case("Step") {
+        return MovePreview {
+            cost,
+            provocations: 0,
+        };
+    }
+    let mut seen = BTreeSet::new();
+    let mut cur = cell_of(world, unit);
+    for &next in path {
+        seen.extend(threateners(world, unit, cur));
+        cur = next;
+    }
+    MovePreview {
+        cost,
+        provocations: seen.len(),
+    }
+}
+
+/// The initiative order (F-02, F-05), rolled once for the battle.
+pub fn turn_order(world: &World) -> Vec<(String, Vec<UnitId>)> {
+    let st = world.resource::<FlowState>();
+    if st.order.is_empty() {
+        return Vec::new();
+    }
+    let label = if st.surprise_round {
+        "Initiative (Surprise Round: surprisers only)"
+    } else {
+        "Initiative"
+    };
+    vec![(label.into(), st.order.clone())]
+}
+
+/// AP, RP and FP (F-07, F-09, F-12), and hexes left of the current Move action.
+pub fn pools(world: &World, unit: UnitId) -> Vec<(String, i32)> {
+    vec![
+        ("AP".into(), pool(world, unit, Pool::AP)),
+        ("RP".into(), pool(world, unit, Pool::RP)),
+        ("FP".into(), pool(world, unit, Pool::FP)),
+        ("Move left".into(), flow_unit(world, unit).allowance as i32),
+    ]
+}

@@ -1,0 +1,497 @@
+//! Rounds and turns (F-02 … F-09, F-12, F-16, F-35, F-37, F-40, F-43, F-GAP-08,
+//! F-GAP-09, F-GAP-18, F-GAP-19, F-GAP-22): initiative once per battle, the
+//! surprise round, turn start refills, the driver that runs commands and frames and
+//! answers reaction decisions, and the end of each turn and round.
+
+use bevy_ecs::prelude::*;
+
+use crate::engine::event::{Event, Stage};
+
+use super::actions::{execute, remove_condition, run_deferred};
+use super::attack::{Choice, resolve};
+use super::conditions::*;
+use super::movement::{advance_move, advance_provoke, answer_provoke};
+use super::*;
+use crate::engine::battle::{
+    Incoming, Pending, TurnState, check_round_limit, check_victory, emit, halted, side_of,
+};
+use crate::engine::command::Command;
+use crate::engine::conditions::Duration;
+use crate::engine::dice::Dice;
+use crate::engine::odds::DiceExpr;
+
+fn max_points(world: &World, unit: UnitId, p: Pool) -> i32 {
+    let stats = world.get::<Stats>(entity(world, unit));
+    let (stat, default) = match p {
+        Pool::AP => ("AP", rules(world).ap),
+        _ => ("RP", rules(world).rp),
+    };
+    stats
+        .and_then(|s| s.0.get(stat).copied())
+        .unwrap_or(default)
+}
+
+fn surprisers(world: &World) -> Vec<SideId> {
+    let names = &rules(world).surprisers;
+    world
+        .resource::<Sides>()
+        .0
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| names.iter().any(|n| n.eq_ignore_ascii_case(&s.name)))
+        .map(|(i, _)| SideId(i as u32))
+        .collect()
+}
+
+/// Starts a round: the first rolls initiative and fills the pools (F-02, F-09,
+/// F-12, F-43); later ones apply Ready's moves in the order (F-37) and give the
+/// surprised their FP after a Surprise Round.
+pub fn round_start(world: &mut World) {
+    if halted(world) || world.resource::<FlowState>().step != Step::RoundStart {
+        return;
+    }
+    guarded(world, |world| {
+        let round = world.resource::<TurnState>().round + 1;
+        emit(world, Event::RoundStarted { round });
+        if round == 1 {
+            emit(
+                world,
+                Event::StageStarted {
+                    stage: Stage::Initiative,
+                },
+            );
+            let order = roll_initiative(world)?;
+            emit(
+                world,
+                Event::OrderSet {
+                    stage: Stage::Attack,
+                    order: order.clone(),
+                },
+            );
+            world.resource_mut::<FlowState>().order = order;
+            let surprising = surprisers(world);
+            let start_fp = rules(world).start_fp;
+            for u in active_units(world) {
+                let surprised = !surprising.is_empty() && !surprising.contains(&side_of(world, u));
+                with_flow_unit(world, u, |f| f.surprised = surprised);
+                let (ap, rp, fp) = if surprised {
+                    (0, 0, 0)
+                } else {
+                    (
+                        max_points(world, u, Pool::AP),
+                        max_points(world, u, Pool::RP),
+                        start_fp,
+                    )
+                };
+                set_points(world, u, Pool::AP, ap, "start of combat");
+                set_points(world, u, Pool::RP, rp, "start of combat");
+                set_points(world, u, Pool::FP, fp, "start of combat");
+            }
+            if !surprising.is_empty() {
+                emit(
+                    world,
+                    Event::SurpriseRound {
+                        surprisers: surprising,
+                    },
+                );
+                world.resource_mut::<FlowState>().surprise_round = true;
+            }
+        } else {
+            let reorders = std::mem::take(&mut world.resource_mut::<FlowState>().reorders);
+            if !reorders.is_empty() {
+                let mut order = world.resource::<FlowState>().order.clone();
+                for (unit, before) in reorders {
+                    order.retain(|&u| u != unit);
+                    let at = order
+                        .iter()
+                        .position(|&u| u == before)
+                        .unwrap_or(order.len());
+                    order.insert(at, unit);
+                }
+                emit(
+                    world,
+                    Event::OrderSet {
+                        stage: Stage::Attack,
+                        order: order.clone(),
+                    },
+                );
+                world.resource_mut::<FlowState>().order = order;
+            }
+            if std::mem::take(&mut world.resource_mut::<FlowState>().surprise_round) {
+                // F-43: the surprised get their FP at the start of the first normal round.
+                let start_fp = rules(world).start_fp;
+                for u in active_units(world) {
+                    if flow_unit(world, u).surprised {
+                        change_points(world, u, Pool::FP, start_fp, "first normal round");
+                    }
+                }
+            }
+        }
+        emit(
+            world,
+            Event::StageStarted {
+                stage: Stage::Attack,
+            },
+        );
+        let mut st = world.resource_mut::<FlowState>();
+        st.next = 0;
+        st.step = Step::Turns;
+        Ok(())
+    });
+}
+
+/// Rolls 1d10 + AgiMod for every unit (roster order) and orders them: total, then
+/// AgiMod, then PCs first, then roll-offs (F-02, F-GAP-08).
+pub fn roll_initiative(world: &mut World) -> Result<Vec<UnitId>, CommandError> {
+    let die = rules(world).initiative_die;
+    let tie_die = rules(world).tie_die;
+    let mut rows = Vec::new();
+    for u in active_units(world) {
+        let agi = world
+            .get::<Stats>(entity(world, u))
+            .map_or(0, |s| s.get("AgiMod"));
+        let face = world.resource_mut::<Dice>().roll(die)?;
+        let total = face as i32 + agi;
+        emit(
+            world,
+            Event::InitiativeRolled {
+                unit: u,
+                faces: vec![face],
+                modifier: agi,
+                total,
+            },
+        );
+        rows.push((u, (total, agi, flow_unit(world, u).pc)));
+    }
+    rows.sort_by_key(|r| std::cmp::Reverse(r.1));
+    let mut order = Vec::new();
+    let mut i = 0;
+    while i < rows.len() {
+        let j = rows[i..].iter().take_while(|r| r.1 == rows[i].1).count() + i;
+        let group: Vec<UnitId> = rows[i..j].iter().map(|r| r.0).collect();
+        order.extend(roll_off(world, group, tie_die)?);
+        i = j;
+    }
+    Ok(order)
+}
+
+fn roll_off(world: &mut World, group: Vec<UnitId>, die: u32) -> Result<Vec<UnitId>, CommandError> {
+    if group.len() < 2 {
+        return Ok(group);
+    }
+    let mut faces = Vec::new();
+    for &u in &group {
+        let face = world.resource_mut::<Dice>().roll(die)?;
+        emit(world, Event::TieBreakRolled { unit: u, face });
+        faces.push((u, face));
+    }
+    faces.sort_by_key(|f| std::cmp::Reverse(f.1));
+    let mut order = Vec::new();
+    let mut i = 0;
+    while i < faces.len() {
+        let j = faces[i..].iter().take_while(|f| f.1 == faces[i].1).count() + i;
+        order.extend(roll_off(
+            world,
+            faces[i..j].iter().map(|f| f.0).collect(),
+            die,
+        )?);
+        i = j;
+    }
+    Ok(order)
+}
+
+/// Runs turns: answers pending reactions, advances suspended frames, starts turns
+/// and executes the active unit's commands, until input is needed.
+pub fn drive(world: &mut World) {
+    guarded(world, |world| {
+        loop {
+            if halted(world) {
+                return Ok(());
+            }
+            if world.resource::<Pending>().0.is_some() {
+                if !answer(world)? {
+                    return Ok(());
+                }
+                continue;
+            }
+            let top = world.resource::<FlowState>().frames.last().cloned();
+            if let Some(frame) = top {
+                advance(world, frame)?;
+                continue;
+            }
+            if world.resource::<FlowState>().step != Step::Turns {
+                return Ok(());
+            }
+            let Some(active) = world.resource::<TurnState>().active else {
+                if !next_turn(world) {
+                    return Ok(());
+                }
+                continue;
+            };
+            let out_of_ap = rules(world).auto_end_turn && pool(world, active, Pool::AP) <= 0;
+            if world.resource::<FlowState>().end_turn || out_of_ap || !is_active(world, active) {
+                world.resource_mut::<FlowState>().step = Step::TurnEnd;
+                return Ok(());
+            }
+            let cmd = {
+                let mut incoming = world.resource_mut::<Incoming>();
+                if incoming
+                    .0
+                    .as_ref()
+                    .is_some_and(|c| c.unit() == Some(active))
+                {
+                    incoming.0.take()
+                } else {
+                    None
+                }
+            };
+            let Some(cmd) = cmd else { return Ok(()) };
+            execute(world, active, cmd)?;
+        }
+    });
+}
+
+fn advance(world: &mut World, frame: Frame) -> Result<(), CommandError> {
+    match frame {
+        Frame::Move { .. } => advance_move(world),
+        Frame::Provoke {
+            asking: Some(_), ..
+        } => answer_provoke(world, None),
+        Frame::Provoke { .. } => advance_provoke(world),
+        Frame::Attack(ctx) => {
+            world.resource_mut::<FlowState>().frames.pop();
+            resolve(world, ctx, None)
+        }
+        Frame::Then(d) => {
+            world.resource_mut::<FlowState>().frames.pop();
+            run_deferred(world, d)
+        }
+    }
+}
+
+/// Applies the answer to a pending reaction decision; false if none came in.
+fn answer(world: &mut World) -> Result<bool, CommandError> {
+    let cmd = {
+        let mut incoming = world.resource_mut::<Incoming>();
+        if incoming
+            .0
+            .as_ref()
+            .is_some_and(|c| matches!(c, Command::React { .. } | Command::Pass { .. }))
+        {
+            incoming.0.take()
+        } else {
+            None
+        }
+    };
+    let Some(cmd) = cmd else { return Ok(false) };
+    world.resource_mut::<Pending>().0 = None;
+    let choice = match cmd {
+        Command::React {
+            unit,
+            reaction,
+            to,
+            swap,
+            ..
+        } => Some(Choice {
+            unit,
+            reaction,
+            to,
+            swap,
+        }),
+        _ => None,
+    };
+    match world.resource::<FlowState>().frames.last().cloned() {
+        Some(Frame::Attack(ctx)) => {
+            world.resource_mut::<FlowState>().frames.pop();
+            resolve(world, ctx, choice)?;
+        }
+        Some(Frame::Provoke { .. }) => answer_provoke(world, choice)?,
+        _ => {}
+    }
+    Ok(true)
+}
+
+/// Starts the next unit's turn, or ends the round; false when the round ended.
+fn next_turn(world: &mut World) -> bool {
+    let surprising = surprisers(world);
+    loop {
+        let (order, next, surprise) = {
+            let st = world.resource::<FlowState>();
+            (st.order.clone(), st.next, st.surprise_round)
+        };
+        let Some(&u) = order.get(next) else {
+            world.resource_mut::<FlowState>().step = Step::RoundEnd;
+            return false;
+        };
+        world.resource_mut::<FlowState>().next += 1;
+        if !is_active(world, u) || (surprise && !surprising.contains(&side_of(world, u))) {
+            continue;
+        }
+        start_turn(world, u);
+        return true;
+    }
+}
+
+/// F-09, F-GAP-09: AP and RP refill to their maximum (temporary RP lapse), Total
+/// Defense and an untriggered Ready end, a grappler pays its upkeep (F-GAP-15).
+fn start_turn(world: &mut World, unit: UnitId) {
+    emit(
+        world,
+        Event::TurnStarted {
+            unit,
+            stage: Stage::Attack,
+        },
+    );
+    with_flow_unit(world, unit, |f| {
+        f.turns += 1;
+        f.moves = 0;
+        f.allowance = 0;
+        f.surprised = false;
+    });
+    world.resource_mut::<FlowState>().end_turn = false;
+    let ap = max_points(world, unit, Pool::AP);
+    let rp = max_points(world, unit, Pool::RP);
+    set_points(world, unit, Pool::AP, ap, "turn start");
+    set_points(world, unit, Pool::RP, rp, "turn start");
+    let until_turn: Vec<String> = world
+        .get::<Conditions>(entity(world, unit))
+        .map(|c| {
+            c.0.iter()
+                .filter(|c| c.duration == Duration::UntilOwnNextTurn)
+                .map(|c| c.name.clone())
+                .collect()
+        })
+        .unwrap_or_default();
+    for c in until_turn {
+        remove_condition(world, unit, &c, "its turn started");
+    }
+    if flow_unit(world, unit).ready.is_some() {
+        with_flow_unit(world, unit, |f| f.ready = None);
+        emit(
+            world,
+            Event::MovementStopped {
+                unit,
+                reason: "its readied attack lapsed; the AP set aside are lost (F-GAP-18)".into(),
+            },
+        );
+    }
+    if has(world, unit, GRAPPLING) {
+        let upkeep = rules(world).costs.grapple_upkeep;
+        if pool(world, unit, Pool::AP) >= upkeep {
+            declare(world, unit, "Keep the grapple", upkeep);
+        } else if let Some(t) = condition_link(world, unit, GRAPPLING) {
+            remove_condition(world, unit, GRAPPLING, "could not pay the upkeep");
+            remove_condition(world, t, GRAPPLED, "the grappler let go");
+        }
+    }
+}
+
+/// End of a turn, then end of the round.
+pub fn end_steps(world: &mut World) {
+    if halted(world) {
+        return;
+    }
+    let step = world.resource::<FlowState>().step;
+    guarded(world, |world| {
+        match step {
+            Step::TurnEnd => {
+                if let Some(u) = world.resource::<TurnState>().active {
+                    end_turn(world, u)?;
+                }
+                if !halted(world) {
+                    world.resource_mut::<FlowState>().step = Step::Turns;
+                }
+            }
+            Step::RoundEnd => {
+                emit(
+                    world,
+                    Event::StageStarted {
+                        stage: Stage::EndOfTurn,
+                    },
+                );
+                expire(world);
+                if !check_round_limit(world) {
+                    world.resource_mut::<FlowState>().step = Step::RoundStart;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    });
+}
+
+/// F-06, F-16, F-35, F-GAP-22: ongoing effects, then FP decay (not after Flow
+/// State), then effects lasting to the end of this turn, unused AP, TurnEnded.
+fn end_turn(world: &mut World, unit: UnitId) -> Result<(), CommandError> {
+    world.resource_mut::<FlowState>().end_turn = false;
+    if is_active(world, unit) {
+        let ongoing = rules(world).ongoing.clone();
+        for (cond, dice) in ongoing {
+            if !has(world, unit, &cond) || !is_active(world, unit) {
+                continue;
+            }
+            let expr: DiceExpr = dice
+                .parse()
+                .map_err(|e| CommandError::Forbidden(format!("ongoing {cond}: {e}")))?;
+            let roll = expr.roll(&mut world.resource_mut::<Dice>())?;
+            let amount = roll.total.max(0) as i32;
+            let hp = world.get::<Health>(entity(world, unit)).map_or(0, |h| h.hp) - amount;
+            emit(
+                world,
+                Event::Damaged {
+                    unit,
+                    faces: roll.faces.iter().map(|&(_, f)| f).collect(),
+                    amount,
+                    hp,
+                },
+            );
+            if hp <= 0 {
+                emit(world, Event::Defeated { unit });
+                super::attack::release_grapples(world, unit);
+                if check_victory(world) {
+                    return Ok(());
+                }
+            }
+        }
+    }
+    if is_active(world, unit) {
+        if has(world, unit, FLOW_STATE) {
+            remove_condition(world, unit, FLOW_STATE, "FP kept (F-35)");
+        } else {
+            let decay = rules(world).fp_decay;
+            change_points(world, unit, Pool::FP, -decay, "end-of-turn decay (F-16)");
+        }
+        let turns = flow_unit(world, unit).turns;
+        let ending: Vec<String> = world
+            .get::<Conditions>(entity(world, unit))
+            .map(|c| {
+                c.0.iter()
+                    .filter(|c| matches!(c.duration, Duration::EndOfOwnTurn(n) if n <= turns))
+                    .map(|c| c.name.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
+        for c in ending {
+            remove_condition(world, unit, &c, "end of its turn");
+        }
+        set_points(world, unit, Pool::AP, 0, "unused AP lost (F-07)");
+    }
+    emit(world, Event::TurnEnded { unit });
+    Ok(())
+}
+
+/// Ends conditions lasting until the end of this round (F-05).
+fn expire(world: &mut World) {
+    let round = world.resource::<TurnState>().round;
+    for unit in active_units(world) {
+        let conditions = world
+            .get::<Conditions>(entity(world, unit))
+            .cloned()
+            .unwrap_or_default();
+        for c in conditions.0 {
+            if matches!(c.duration, Duration::EndOfRound(r) if r <= round) {
+                remove_condition(world, unit, &c.name, &format!("end of round {round}"));
+            }
+        }
+    }
+}
