@@ -8,6 +8,7 @@ use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy_ecs_tilemap::prelude::*;
 
 use super::Game;
+use super::screen::Screen;
 use crate::engine::battle::Map;
 use crate::engine::board::{Cell, GridKind, Terrain};
 
@@ -230,22 +231,47 @@ fn in_hex_inset(x: f32, y: f32, w: f32, h: f32, d: f32) -> bool {
     dx <= cx - d && dy <= (h / 2.0 - d) - dx * (h / 4.0) / cx
 }
 
-/// Spawns the terrain tilemap and the map geometry.
-fn spawn_board(mut commands: Commands, game: Res<Game>, mut images: ResMut<Assets<Image>>) {
+/// Spawns the terrain tilemap and the map geometry when a battle starts, and again
+/// when a different level is loaded into it (hot reload).
+fn spawn_board(
+    mut commands: Commands,
+    game: Res<Game>,
+    mut images: ResMut<Assets<Image>>,
+    old: Query<Entity, With<TerrainTile>>,
+    mut shown: Local<Option<u64>>,
+) {
+    if *shown == Some(game.generation()) && !old.is_empty() {
+        return;
+    }
+    *shown = Some(game.generation());
+    for e in &old {
+        commands.entity(e).despawn();
+    }
     let board = &game.battle.world().resource::<Map>().0;
     let geo = MapGeometry::new(board.kind(), board.width(), board.height());
     let texture = images.add(terrain_texture(board.kind()));
-    let map = commands.spawn((TerrainMap, Name::new("Terrain"))).id();
+    let map = commands
+        .spawn((
+            TerrainMap,
+            TerrainTile,
+            Name::new("Terrain"),
+            DespawnOnExit(Screen::Battle),
+        ))
+        .id();
     let mut storage = TileStorage::empty(geo.size);
     for cell in board.cells() {
         let position = geo.tile_pos(cell);
         let tile = commands
-            .spawn(TileBundle {
-                position,
-                tilemap_id: TilemapId(map),
-                texture_index: TileTextureIndex(terrain_index(board.terrain(cell))),
-                ..default()
-            })
+            .spawn((
+                TileBundle {
+                    position,
+                    tilemap_id: TilemapId(map),
+                    texture_index: TileTextureIndex(terrain_index(board.terrain(cell))),
+                    ..default()
+                },
+                TerrainTile,
+                DespawnOnExit(Screen::Battle),
+            ))
             .id();
         storage.set(&position, tile);
     }
@@ -262,9 +288,21 @@ fn spawn_board(mut commands: Commands, game: Res<Game>, mut images: ResMut<Asset
     commands.insert_resource(geo);
 }
 
+/// The tilemap and its tiles (despawned together when the board is rebuilt).
+#[derive(Component)]
+pub struct TerrainTile;
+
 /// Registers the board view.
 pub fn plugin(app: &mut App) {
-    app.add_systems(Startup, spawn_board);
+    app.add_systems(
+        Update,
+        spawn_board
+            .run_if(in_state(Screen::Battle))
+            .run_if(resource_exists::<Game>),
+    );
+    app.add_systems(OnExit(Screen::Battle), |mut commands: Commands| {
+        commands.remove_resource::<MapGeometry>();
+    });
 }
 
 #[cfg(test)]

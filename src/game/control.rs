@@ -11,6 +11,7 @@ use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use leafwing_input_manager::prelude::*;
 
 use super::board_view::MapGeometry;
+use super::screen::{ReturnTo, Screen};
 use super::settings::{BattleAction, Player};
 use super::{Game, Options};
 use crate::engine::battle::{Awaiting, MovePreview, Sides};
@@ -297,12 +298,12 @@ fn handle_actions(
     mut ui: ResMut<UiState>,
     choices: Res<Choices>,
     geo: Option<Res<MapGeometry>>,
-    mut exit: MessageWriter<AppExit>,
+    mut leave: Leave,
 ) {
     use BattleAction as A;
     let a = *actions;
     if a.just_pressed(&A::Quit) {
-        exit.write(AppExit::Success);
+        leave.leave();
         return;
     }
     if a.just_pressed(&A::LogOlder) {
@@ -440,6 +441,27 @@ fn handle_actions(
             submit(&mut game, &mut ui, cmd);
         } else {
             ui.message = Some((explain_illegal(&game.battle, &choices, unit, cell), true));
+        }
+    }
+}
+
+/// Leaving the battle: out of the program, or back where it was started from.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct Leave<'w> {
+    return_to: Res<'w, ReturnTo>,
+    next: ResMut<'w, NextState<Screen>>,
+    exit: MessageWriter<'w, AppExit>,
+}
+
+impl Leave<'_> {
+    /// Leaves the battle.
+    pub fn leave(&mut self) {
+        match *self.return_to {
+            ReturnTo::Exit => {
+                self.exit.write(AppExit::Success);
+            }
+            ReturnTo::Setup => self.next.set(Screen::Setup),
+            ReturnTo::Editor => self.next.set(Screen::Editor),
         }
     }
 }
@@ -611,8 +633,9 @@ pub fn plugin(app: &mut App) {
             drive_ai,
             update_choices,
             camera_control,
-            screenshot,
         )
-            .chain(),
+            .chain()
+            .run_if(in_state(Screen::Battle)),
     );
+    app.add_systems(Update, screenshot);
 }

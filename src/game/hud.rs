@@ -6,7 +6,8 @@
 use bevy::prelude::*;
 
 use super::Game;
-use super::control::{Choices, UiState, command_label, panels, submit};
+use super::control::{Choices, Leave, UiState, command_label, panels, submit};
+use super::screen::Screen;
 use super::units_view::{SIDE_SHAPES, side_color};
 use crate::engine::Command;
 use crate::engine::battle::{Awaiting, Sides};
@@ -72,6 +73,7 @@ fn font(size: f32) -> TextFont {
 fn spawn_hud(mut commands: Commands) {
     let (l, r, t, b) = panels(1280.0);
     commands.spawn((
+        DespawnOnExit(Screen::Battle),
         Node {
             position_type: PositionType::Absolute,
             left: px(0),
@@ -89,6 +91,7 @@ fn spawn_hud(mut commands: Commands) {
         ],
     ));
     commands.spawn((
+        DespawnOnExit(Screen::Battle),
         Panel::Left,
         Node {
             position_type: PositionType::Absolute,
@@ -104,6 +107,7 @@ fn spawn_hud(mut commands: Commands) {
         children![(Text::new(""), font(14.0), TextColor(TEXT), HudText::Info)],
     ));
     commands.spawn((
+        DespawnOnExit(Screen::Battle),
         Panel::Right,
         Node {
             position_type: PositionType::Absolute,
@@ -144,6 +148,7 @@ fn spawn_hud(mut commands: Commands) {
         ],
     ));
     commands.spawn((
+        DespawnOnExit(Screen::Battle),
         Node {
             position_type: PositionType::Absolute,
             left: px(0),
@@ -157,6 +162,7 @@ fn spawn_hud(mut commands: Commands) {
         children![(Text::new(""), font(15.0), TextColor(TEXT), HudText::Hover)],
     ));
     commands.spawn((
+        DespawnOnExit(Screen::Battle),
         Prompt,
         Panel::Prompt,
         Node {
@@ -176,6 +182,7 @@ fn spawn_hud(mut commands: Commands) {
         GlobalZIndex(10),
     ));
     commands.spawn((
+        DespawnOnExit(Screen::Battle),
         ResultScreen,
         Node {
             position_type: PositionType::Absolute,
@@ -459,7 +466,7 @@ fn buttons(
     choices: Res<Choices>,
     options: Query<(&Interaction, &PromptOption), Changed<Interaction>>,
     results: Query<(&Interaction, &ResultButton), Changed<Interaction>>,
-    mut exit: MessageWriter<AppExit>,
+    mut leave: Leave,
 ) {
     for (interaction, opt) in &options {
         if *interaction == Interaction::Pressed
@@ -479,9 +486,7 @@ fn buttons(
                         ui.message = Some((e, true));
                     }
                 }
-                ResultButton::Quit => {
-                    exit.write(AppExit::Success);
-                }
+                ResultButton::Quit => leave.leave(),
             }
         }
     }
@@ -572,7 +577,7 @@ fn layout(window: Single<&Window, Changed<Window>>, mut nodes: Query<(&Panel, &m
 
 /// Registers the HUD.
 pub fn plugin(app: &mut App) {
-    app.add_systems(Startup, spawn_hud);
+    app.add_systems(OnEnter(Screen::Battle), spawn_hud);
     app.add_systems(
         Update,
         (
@@ -582,6 +587,7 @@ pub fn plugin(app: &mut App) {
             update_prompt,
             update_result,
             buttons,
-        ),
+        )
+            .run_if(in_state(Screen::Battle)),
     );
 }

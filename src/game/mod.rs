@@ -11,6 +11,7 @@ pub mod board_view;
 pub mod control;
 pub mod hud;
 pub mod overlays;
+pub mod screen;
 pub mod settings;
 pub mod units_view;
 
@@ -49,9 +50,14 @@ pub struct Game {
     pub seed: u64,
     /// How many engine events the views have already shown.
     pub shown_events: usize,
-    /// Bumped whenever the battle changes, so views know to refresh.
+    /// Bumped whenever the battle changes, so views know to refresh. The high 32 bits
+    /// are the game's generation (see [`Game::generation`]), so versions never repeat
+    /// across games and a view can't mistake a new battle for one it already shows.
     pub version: u64,
 }
+
+/// Counts the games created in this process (see [`Game::generation`]).
+static GENERATIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl Game {
     /// A fresh battle on `level`.
@@ -62,8 +68,14 @@ impl Game {
             level,
             seed,
             shown_events: 0,
-            version: 1,
+            version: GENERATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) << 32,
         })
+    }
+
+    /// Which game this is: different for every `Game::new`, the same across restarts
+    /// (the board view rebuilds the terrain only when this changes).
+    pub fn generation(&self) -> u64 {
+        self.version >> 32
     }
 
     /// Starts the same level again from the same seed.
@@ -116,6 +128,7 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
     app.insert_resource(Options(options));
     app.add_plugins((
         bevy_ecs_tilemap::TilemapPlugin,
+        screen::plugin,
         settings::plugin,
         board_view::plugin,
         units_view::plugin,
@@ -123,6 +136,7 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
         hud::plugin,
         control::plugin,
     ));
+    app.insert_state(screen::Screen::Battle);
     Ok(app)
 }
 

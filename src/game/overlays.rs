@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use super::Game;
 use super::board_view::MapGeometry;
 use super::control::{Choices, UiState};
+use super::screen::Screen;
 use crate::engine::Command;
 use crate::engine::battle::{Awaiting, cell_of};
 use crate::engine::board::GridKind;
@@ -56,6 +57,7 @@ fn sync_overlays(
         };
         let mut e = commands.spawn((
             OverlayTile,
+            DespawnOnExit(Screen::Battle),
             tile_sprite(&geo, color),
             Transform::from_xyz(p.x, p.y, 1.0),
         ));
@@ -142,5 +144,8 @@ fn draw(
 
 /// Registers the overlays.
 pub fn plugin(app: &mut App) {
-    app.add_systems(Update, (sync_overlays, draw));
+    app.add_systems(
+        Update,
+        (sync_overlays, draw).run_if(in_state(Screen::Battle)),
+    );
 }

@@ -8,6 +8,7 @@ use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 
 use super::Game;
 use super::board_view::MapGeometry;
+use super::screen::Screen;
 
 /// Colour-blind-safe side colours (Okabe–Ito).
 pub const SIDE_COLORS: [Color; 4] = [
@@ -136,6 +137,7 @@ fn sync_units(
         commands
             .spawn((
                 UnitMarker,
+                DespawnOnExit(Screen::Battle),
                 Transform::from_xyz(pos.x, pos.y, 5.0),
                 Visibility::default(),
             ))
@@ -195,5 +197,5 @@ fn sync_units(
 /// Registers the unit view.
 pub fn plugin(app: &mut App) {
     app.add_systems(Startup, setup);
-    app.add_systems(Update, sync_units);
+    app.add_systems(Update, sync_units.run_if(in_state(Screen::Battle)));
 }

@@ -1,0 +1,38 @@
+//! The window's screens, as a Bevy state: the pre-battle menu ([`Screen::Setup`]),
+//! the battle ([`Screen::Battle`]) and the level editor ([`Screen::Editor`]).
+//!
+//! Everything a screen spawns carries [`DespawnOnExit`] with that screen, so leaving
+//! a screen cleans up after it, and each screen's systems run only while it is shown
+//! (`run_if(in_state(...))`). The camera and the input entity live across screens.
+
+use bevy::prelude::*;
+
+/// Which screen the window shows.
+#[derive(States, Clone, Copy, Default, PartialEq, Eq, Hash, Debug)]
+pub enum Screen {
+    /// Pick the level, who plays each side and their reaction policies.
+    #[default]
+    Setup,
+    /// The battle.
+    Battle,
+    /// The level editor.
+    Editor,
+}
+
+/// Where leaving the battle (Quit on the result screen, or the quit key) goes: out
+/// of the program, or back to the screen that started it (the editor's playtest).
+#[derive(Resource, Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub enum ReturnTo {
+    /// Quit the program.
+    #[default]
+    Exit,
+    /// Back to the pre-battle menu.
+    Setup,
+    /// Back to the editor (after a playtest).
+    Editor,
+}
+
+/// Registers what the screens share (the app inserts the first [`Screen`] itself).
+pub fn plugin(app: &mut App) {
+    app.init_resource::<ReturnTo>();
+}
