@@ -263,6 +263,7 @@ fn main() {
         size: (1280, 720),
         seed: Some(7),
         any_thread: false,
+        ..Default::default()
     })
     .expect("level loads");
     app.init_resource::<Drive>();

@@ -115,6 +115,7 @@ fn play(
         size,
         seed,
         any_thread: false,
+        start: crate::game::screen::Screen::Battle,
     })
 }
 

@@ -37,6 +37,8 @@ pub struct GameOptions {
     pub seed: Option<u64>,
     /// Run the event loop off the main thread (tests).
     pub any_thread: bool,
+    /// The first screen (the battle by default).
+    pub start: screen::Screen,
 }
 
 /// The battle being played, its level and where it came from.
@@ -101,6 +103,7 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
             .join("\n")
     })?;
     let seed = options.seed.or(level.seed).unwrap_or(1);
+    let start = options.start;
     let game = Game::new(level.clone(), seed)?;
     let (w, h) = if options.size.0 == 0 {
         (1280, 720)
@@ -136,7 +139,7 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
         hud::plugin,
         control::plugin,
     ));
-    app.insert_state(screen::Screen::Battle);
+    app.insert_state(start);
     Ok(app)
 }
 

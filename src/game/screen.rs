@@ -11,9 +11,9 @@ use bevy::prelude::*;
 #[derive(States, Clone, Copy, Default, PartialEq, Eq, Hash, Debug)]
 pub enum Screen {
     /// Pick the level, who plays each side and their reaction policies.
-    #[default]
     Setup,
     /// The battle.
+    #[default]
     Battle,
     /// The level editor.
     Editor,
