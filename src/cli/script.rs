@@ -5,7 +5,6 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use crate::engine::battle::Awaiting;
-use crate::engine::log::stage_name;
 use crate::script::{self, Run};
 
 /// Runs `skirmish script`.
@@ -82,9 +81,9 @@ fn waiting(run: &Run) -> String {
     let b = &run.battle;
     match b.awaiting() {
         Awaiting::Unit(u, stage) => {
-            format!("{}'s turn in the {}", b.unit_name(u), stage_name(stage))
+            format!("{}'s turn ({})", b.unit_name(u), b.stage_name(stage))
         }
-        Awaiting::Decision(d) => format!("{} to decide: {:?}", b.side_name(d.side), d.kind),
+        Awaiting::Decision(_) => crate::script::describe_awaiting(b),
         Awaiting::Over(Some(w)) => format!("nothing: {} won", b.side_name(w)),
         Awaiting::Over(None) => "nothing: the battle is over".to_string(),
     }

@@ -17,7 +17,7 @@ use super::{Game, Options};
 use crate::engine::battle::{Awaiting, MovePreview, Sides};
 use crate::engine::board::Cell;
 use crate::engine::event::Stage;
-use crate::engine::units::{Items, MovementPowers, Powers, UnitId};
+use crate::engine::units::{Items, UnitId};
 use crate::engine::{Battle, Command};
 use crate::level::schema::Controller;
 
@@ -40,10 +40,8 @@ pub struct UiState {
     pub hovered: Option<Cell>,
     /// The keyboard cursor.
     pub cursor: Option<Cell>,
-    /// Index of the selected movement or attack power.
+    /// Index of the selected mode (see [`Choices`]).
     pub power: usize,
-    /// Disengage mode in the Battle Phase.
-    pub disengage: bool,
     /// Feedback line: text and whether it is an error.
     pub message: Option<(String, bool)>,
     /// Log lines scrolled back from the newest.
@@ -52,25 +50,59 @@ pub struct UiState {
     pub ai_wait: f32,
 }
 
-/// What the active unit can do now, derived from the engine's legal commands.
+/// What the active unit can do now, derived from the engine's legal commands, so
+/// it works the same for every ruleset.
+///
+/// Commands that go somewhere (moves, Disengage) or at someone (attacks, targeted
+/// special actions such as `flow`'s Feint or Shove, items used on an enemy) are
+/// grouped into *modes*, one per movement power, weapon or action; Tab cycles them.
+/// The selected mode decides what a click on the map does: a move mode shows its
+/// reachable cells (plus the first weapon's targets), a target mode rings its
+/// targets (plus the first movement power's cells). Everything else (Defend,
+/// Delay, items, `flow`'s Total Defense, Draw, Ready ...) is a numbered action.
 #[derive(Resource, Default, Debug)]
 pub struct Choices {
-    /// The battle version and selection these were computed for.
-    pub key: (u64, usize, bool),
-    /// The unit whose turn it is, if a human plays it.
+    /// The battle version and selected mode these were computed for.
+    pub key: (u64, usize),
+    /// The unit whose turn it is.
     pub unit: Option<UnitId>,
     /// The stage of its turn.
     pub stage: Option<Stage>,
-    /// Names of the powers the selector cycles through (movement or attack powers).
-    pub powers: Vec<String>,
-    /// Destination → move command and its preview, for the selected power.
+    /// Every mode, in the order the engine lists their commands.
+    pub powers: Vec<Mode>,
+    /// Index of the selected mode in `powers`.
+    pub selected: usize,
+    /// Destination → move command and its preview, for the shown move mode.
     pub moves: BTreeMap<Cell, (Command, MovePreview)>,
-    /// Target cell → attack command, for the selected power.
+    /// Target cell → command, for the shown target mode.
     pub targets: BTreeMap<Cell, Command>,
-    /// Other legal commands (Defend, Delay, items, EndTurn, decision answers).
+    /// Numbered actions: decision answers, or a unit's untargeted commands
+    /// (End turn last).
     pub other: Vec<Command>,
     /// Whether a person plays the side that must act.
     pub human: bool,
+}
+
+/// A group of commands picked on the map: one movement power, weapon or targeted
+/// action.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mode {
+    /// What the HUD shows: `Walk`, `Rapier`, `Feint`, `Use Bomb` ...
+    pub label: String,
+    /// Whether its commands go to a cell (moves) rather than at a unit.
+    pub moves: bool,
+}
+
+impl Choices {
+    /// Index of the mode with this label.
+    pub fn mode(&self, label: &str) -> Option<usize> {
+        self.powers.iter().position(|m| m.label == label)
+    }
+
+    /// The selected mode's label.
+    pub fn selected_label(&self) -> Option<&str> {
+        self.powers.get(self.selected).map(|m| m.label.as_str())
+    }
 }
 
 /// Whether the side that must act now is played by a person.
@@ -88,86 +120,152 @@ pub fn human_turn(battle: &Battle) -> bool {
         .is_none_or(|s| s.controller == Controller::Human)
 }
 
+/// The mode a unit's command belongs to, with the cell it is picked on; `None` for
+/// numbered actions.
+pub fn mode_of(battle: &Battle, cmd: &Command) -> Option<(Mode, Cell)> {
+    use crate::engine::command::{FlowAction as F, ShoveEffect};
+    let at = |label: String, target: UnitId| {
+        Some((
+            Mode {
+                label,
+                moves: false,
+            },
+            crate::engine::battle::cell_of(battle.world(), target),
+        ))
+    };
+    let to = |label: &str, path: &[Cell]| {
+        path.last().map(|&c| {
+            (
+                Mode {
+                    label: label.to_string(),
+                    moves: true,
+                },
+                c,
+            )
+        })
+    };
+    match cmd {
+        Command::Move { power, path, .. } => to(power, path),
+        Command::Disengage { path, .. } => to(DISENGAGE, path),
+        Command::Attack { target, power, .. } => {
+            at(power.clone().unwrap_or_else(|| "Attack".into()), *target)
+        }
+        Command::ActivateItem {
+            item,
+            target: Some(t),
+            ..
+        } => at(format!("Use {item}"), *t),
+        Command::Flow { action, .. } => match action {
+            F::Feint { target } => at("Feint".into(), *target),
+            F::Grapple { target } => at("Grapple".into(), *target),
+            F::Disarm { target, .. } => at("Disarm".into(), *target),
+            F::Shove {
+                target,
+                effect: ShoveEffect::PushBack,
+            } => at("Shove back".into(), *target),
+            F::Shove {
+                target,
+                effect: ShoveEffect::KnockProne,
+            } => at("Knock prone".into(), *target),
+            F::Tumble { through } => at("Tumble past".into(), *through),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The label of the Disengage mode (a `phases` Battle-Phase action).
+pub const DISENGAGE: &str = "Disengage";
+
 fn compute_choices(game: &Game, ui: &UiState) -> Choices {
     let battle = &game.battle;
     let mut c = Choices {
-        key: (game.version, ui.power, ui.disengage),
+        key: (game.version, ui.power),
         human: human_turn(battle),
         ..default()
     };
     let legal = battle.legal_commands();
-    let world = battle.world();
-    match battle.awaiting() {
-        Awaiting::Unit(u, stage) => {
-            c.unit = Some(u);
-            c.stage = Some(stage);
-            let e = crate::engine::battle::entity(world, u);
-            c.powers = if stage == Stage::Movement {
-                world
-                    .get::<MovementPowers>(e)
-                    .map(|m| m.0.clone())
-                    .unwrap_or_default()
-            } else {
-                world
-                    .get::<Powers>(e)
-                    .map(|p| p.0.iter().map(|p| p.name.clone()).collect())
-                    .unwrap_or_default()
-            };
-            let power = c
-                .powers
-                .get(ui.power % c.powers.len().max(1))
-                .cloned()
-                .unwrap_or_default();
-            for cmd in legal {
-                match &cmd {
-                    Command::Move { power: p, path, .. }
-                        if stage == Stage::Movement && *p == power =>
-                    {
-                        if let Some(&dest) = path.last() {
-                            let preview = battle.preview_move(u, p, path);
-                            c.moves.entry(dest).or_insert((cmd.clone(), preview));
-                        }
-                    }
-                    Command::Disengage { path, .. } if ui.disengage => {
-                        if let Some(&dest) = path.last() {
-                            c.moves.entry(dest).or_insert((
-                                cmd.clone(),
-                                MovePreview {
-                                    cost: path.len() as u32,
-                                    provocations: 0,
-                                },
-                            ));
-                        }
-                    }
-                    Command::Attack {
-                        target,
-                        power: Some(p),
-                        ..
-                    } if !ui.disengage && *p == power => {
-                        let cell = crate::engine::battle::cell_of(world, *target);
-                        c.targets.insert(cell, cmd.clone());
-                    }
-                    Command::Move { .. } | Command::Disengage { .. } | Command::Attack { .. } => {}
-                    _ => c.other.push(cmd),
-                }
-            }
+    let Awaiting::Unit(u, stage) = battle.awaiting() else {
+        if let Awaiting::Decision(_) = battle.awaiting() {
+            c.other = legal;
         }
-        Awaiting::Decision(_) => c.other = legal,
-        Awaiting::Over(_) => {}
+        return c;
+    };
+    c.unit = Some(u);
+    c.stage = Some(stage);
+    let mut grouped: Vec<(Mode, Cell, Command)> = Vec::new();
+    let mut end = None;
+    for cmd in legal {
+        match mode_of(battle, &cmd) {
+            Some((mode, cell)) => {
+                if !c.powers.contains(&mode) {
+                    c.powers.push(mode.clone());
+                }
+                grouped.push((mode, cell, cmd));
+            }
+            None if matches!(cmd, Command::EndTurn { .. }) => end = Some(cmd),
+            None => c.other.push(cmd),
+        }
+    }
+    // Rarely wanted actions last; End turn (Space) closes the list.
+    c.other.sort_by_key(|cmd| {
+        matches!(
+            cmd,
+            Command::Flow {
+                action: crate::engine::command::FlowAction::Drop { .. },
+                ..
+            }
+        )
+    });
+    c.other.extend(end);
+    c.selected = ui.power % c.powers.len().max(1);
+    let selected = c.powers.get(c.selected).cloned();
+    let shown_move = match &selected {
+        Some(m) if m.moves => Some(m.label.clone()),
+        _ => c
+            .powers
+            .iter()
+            .find(|m| m.moves && m.label != DISENGAGE)
+            .map(|m| m.label.clone()),
+    };
+    let shown_target = match &selected {
+        Some(m) if !m.moves => Some(m.label.clone()),
+        Some(m) if m.label == DISENGAGE => None,
+        _ => c.powers.iter().find(|m| !m.moves).map(|m| m.label.clone()),
+    };
+    for (mode, cell, cmd) in grouped {
+        if mode.moves && Some(&mode.label) == shown_move.as_ref() {
+            if let std::collections::btree_map::Entry::Vacant(slot) = c.moves.entry(cell) {
+                let preview = match &cmd {
+                    Command::Move { power, path, .. } => battle.preview_move(u, power, path),
+                    Command::Disengage { path, .. } => MovePreview {
+                        cost: path.len() as u32,
+                        provocations: 0,
+                    },
+                    _ => continue,
+                };
+                slot.insert((cmd, preview));
+            }
+        } else if !mode.moves && Some(&mode.label) == shown_target.as_ref() {
+            c.targets.entry(cell).or_insert(cmd);
+        }
     }
     c
 }
 
 /// Recomputes [`Choices`] when the battle or the selection changed.
 fn update_choices(game: Res<Game>, ui: Res<UiState>, mut choices: ResMut<Choices>) {
-    let key = (game.version, ui.power, ui.disengage);
+    let key = (game.version, ui.power);
     if choices.key != key {
         *choices = compute_choices(&game, &ui);
     }
 }
 
-/// A short label for a command offered in a menu or prompt.
+/// A short label for a command offered in a menu or prompt; reactions carry their
+/// exact chance and RP cost from the pending decision.
 pub fn command_label(battle: &Battle, cmd: &Command) -> String {
+    use crate::engine::command::FlowAction as F;
+    use crate::engine::decision::DecisionKind;
     let names = |us: &[UnitId]| {
         us.iter()
             .map(|u| battle.unit_name(*u))
@@ -182,6 +280,41 @@ pub fn command_label(battle: &Battle, cmd: &Command) -> String {
         Command::EndTurn { .. } => "End turn".into(),
         Command::Defend { .. } => "Defend".into(),
         Command::Delay { .. } => "Delay".into(),
+        Command::Pass { .. } => "No reaction".into(),
+        Command::React {
+            unit, reaction, to, ..
+        } => {
+            let mut s = format!("{} {reaction}", battle.unit_name(*unit));
+            if let Some(c) = to {
+                s += &format!(" to {c}");
+            }
+            if let Awaiting::Decision(d) = battle.awaiting()
+                && let DecisionKind::Reaction { options, .. } = &d.kind
+                && let Some(o) = options
+                    .iter()
+                    .find(|o| o.unit == *unit && o.reaction == *reaction)
+            {
+                s += &format!(": {:.0}% ({} RP)", o.chance * 100.0, o.rp);
+            }
+            s
+        }
+        Command::Flow { action, .. } => match action {
+            F::FlowState => "Flow State".into(),
+            F::TotalDefense => "Total Defense".into(),
+            F::BreakFree => "Break free".into(),
+            F::Release => "Release grapple".into(),
+            F::StandUp => "Stand up".into(),
+            F::Ready { weapon: None } => "Ready an attack".into(),
+            F::Ready { weapon: Some(w) } => format!("Ready {w}"),
+            F::Draw { weapon } => format!("Draw {weapon}"),
+            F::Sheathe { weapon } => format!("Sheathe {weapon}"),
+            F::Drop { item } => format!("Drop {item}"),
+            F::PickUp { item } => format!("Pick up {item}"),
+            _ => match mode_of(battle, cmd) {
+                Some((mode, _)) => mode.label,
+                None => format!("{action:?}"),
+            },
+        },
         Command::ActivateItem {
             item, target: None, ..
         } => format!("Use {item}"),
@@ -197,7 +330,14 @@ pub fn command_label(battle: &Battle, cmd: &Command) -> String {
                 battle.unit_name(*target)
             )
         }
-        other => format!("{other:?}"),
+        Command::Move { power, path, .. } => match path.last() {
+            Some(c) => format!("{power} to {c}"),
+            None => power.clone(),
+        },
+        Command::Disengage { path, .. } => match path.last() {
+            Some(c) => format!("Disengage to {c}"),
+            None => "Disengage".into(),
+        },
     }
 }
 
@@ -208,7 +348,6 @@ pub fn submit(game: &mut Game, ui: &mut UiState, cmd: Command) {
         Ok(_) => {
             game.version += 1;
             ui.power = 0;
-            ui.disengage = false;
             ui.message = None;
             ui.log_scroll = 0;
         }
@@ -327,16 +466,17 @@ fn handle_actions(
     if !choices.human {
         return;
     }
-    // Decisions: number keys pick an option.
-    if let Awaiting::Decision(_) = game.battle.awaiting() {
-        for (i, key) in A::OPTIONS.iter().enumerate() {
-            if a.just_pressed(key)
-                && let Some(cmd) = choices.other.get(i).cloned()
-            {
-                submit(&mut game, &mut ui, cmd);
-                return;
+    // Number keys pick a decision's option or a numbered action.
+    for (i, key) in A::OPTIONS.iter().enumerate() {
+        if a.just_pressed(key) {
+            match choices.other.get(i).cloned() {
+                Some(cmd) => submit(&mut game, &mut ui, cmd),
+                None => ui.message = Some((format!("There is no option {}", i + 1), true)),
             }
+            return;
         }
+    }
+    if let Awaiting::Decision(_) = game.battle.awaiting() {
         return;
     }
     let Some(unit) = choices.unit else { return };
@@ -378,13 +518,12 @@ fn handle_actions(
         }
     }
     if a.just_pressed(&A::Cancel) {
-        ui.disengage = false;
+        ui.power = 0;
         ui.cursor = None;
         ui.message = None;
     }
     if a.just_pressed(&A::NextPower) && !choices.powers.is_empty() {
-        ui.power = (ui.power + 1) % choices.powers.len();
-        ui.disengage = false;
+        ui.power = (choices.selected + 1) % choices.powers.len();
     }
     let find = |f: &dyn Fn(&Command) -> bool| choices.other.iter().find(|c| f(c)).cloned();
     let pick = if a.just_pressed(&A::EndTurn) {
@@ -419,10 +558,15 @@ fn handle_actions(
         None
     };
     if a.just_pressed(&A::Disengage) {
-        if choices.stage == Some(Stage::Attack) {
-            ui.disengage = !ui.disengage;
-        } else {
-            ui.message = Some(("Disengage as a battle action is for the Battle Phase; in the Movement Phase pick it with Tab".into(), true));
+        match choices.mode(DISENGAGE) {
+            Some(i) if i == choices.selected => ui.power = 0,
+            Some(i) => ui.power = i,
+            None => {
+                ui.message = Some((
+                    "Disengage is not possible now (a Battle-Phase action in phases)".into(),
+                    true,
+                ))
+            }
         }
     }
     if let Some(cmd) = pick {
@@ -472,27 +616,49 @@ fn explain_illegal(battle: &Battle, choices: &Choices, unit: UnitId, cell: Cell)
     let occupant = crate::engine::battle::active_units(world)
         .into_iter()
         .find(|&u| crate::engine::battle::cell_of(world, u) == cell);
-    match (choices.stage, occupant) {
-        (Some(Stage::Attack), Some(t)) if t != unit => {
-            let power = choices.powers.first().cloned();
-            let cmd = Command::Attack { unit, target: t, power };
+    let attack_power = choices
+        .targets
+        .values()
+        .find_map(|c| match c {
+            Command::Attack { power, .. } => Some(power.clone()),
+            _ => None,
+        })
+        .flatten();
+    let move_power = choices.moves.values().find_map(|(c, _)| match c {
+        Command::Move { power, .. } => Some(power.clone()),
+        _ => None,
+    });
+    match occupant {
+        Some(t) if t == unit => "That is the unit whose turn it is".into(),
+        Some(t) if choices.stage == Some(Stage::Movement) && move_power.is_some() => {
+            format!("{} stands there", battle.unit_name(t))
+        }
+        Some(t) => {
+            let cmd = Command::Attack {
+                unit,
+                target: t,
+                power: attack_power,
+            };
             match battle.check(&cmd) {
                 Err(e) => format!("Can't attack {}: {e}", battle.unit_name(t)),
-                Ok(()) => "Select that power with Tab first".into(),
+                Ok(()) => "Select that weapon or action with Tab first".into(),
             }
         }
-        (Some(Stage::Movement), _) => {
-            let p = choices.powers.first().cloned().unwrap_or_default();
-            match crate::script::route(battle, unit, cell) {
+        None => match move_power {
+            None => "Nothing to do there: pick a ringed enemy, a numbered action, or Space to end the turn".into(),
+            Some(p) => match crate::script::route(battle, unit, cell) {
                 Err(e) => format!("Can't move there: {e}"),
-                Ok(path) => match battle.check(&Command::Move { unit, power: p.clone(), path, target: None }) {
+                Ok(path) => match battle.check(&Command::Move {
+                    unit,
+                    power: p.clone(),
+                    path,
+                    target: None,
+                }) {
                     Err(e) => format!("Can't move there: {e}"),
-                    Ok(()) => format!("Out of reach for the selected power (Tab changes it; {p} is the first)"),
+                    Ok(()) => format!("Out of reach for {p} (Tab changes the mode)"),
                 },
-            }
-        }
-        (Some(Stage::Attack), _) => "Nothing to do there: pick an enemy in reach, or F Defend, G Disengage, L Delay, Space end turn".into(),
-        _ => "Nothing to do there".into(),
+            },
+        },
     }
 }
 

@@ -11,7 +11,7 @@ use super::screen::Screen;
 use super::units_view::{SIDE_SHAPES, side_color};
 use crate::engine::Command;
 use crate::engine::battle::{Awaiting, Sides};
-use crate::engine::event::{Event, Stage};
+use crate::engine::event::Event;
 
 const PANEL_BG: Color = Color::srgba(0.05, 0.06, 0.08, 0.94);
 const TEXT: Color = Color::srgb(0.92, 0.92, 0.9);
@@ -208,6 +208,35 @@ fn side_label(game: &Game, side: usize) -> String {
     format!("{name} ({})", SIDE_SHAPES[side % SIDE_SHAPES.len()])
 }
 
+/// The left panel's list of what the active unit can do: the modes Tab cycles
+/// (the selected one marked), what a click does, and the numbered actions.
+fn actions_text(game: &Game, choices: &Choices) -> String {
+    let mut s = "\nActions:\n".to_string();
+    if !choices.moves.is_empty() {
+        s += "  Click a blue cell to move\n  (amber = provokes, !n attacks)\n";
+    }
+    if !choices.targets.is_empty() {
+        s += "  Click a ringed enemy\n";
+    }
+    if choices.powers.len() > 1 {
+        s += "  Tab cycles:\n";
+    }
+    for (i, m) in choices.powers.iter().enumerate() {
+        let sel = if i == choices.selected { "[x]" } else { "[ ]" };
+        s += &format!("  {sel} {}\n", m.label);
+    }
+    for (i, cmd) in choices.other.iter().enumerate() {
+        let key = if i < 9 {
+            format!("{}", i + 1)
+        } else {
+            " ".into()
+        };
+        s += &format!("  {key} {}\n", command_label(&game.battle, cmd));
+    }
+    s += "  Space end turn  T next target\n  WASD cursor, Enter confirm\n";
+    s
+}
+
 /// Top bar, left panel and hover text.
 fn update_texts(
     game: Res<Game>,
@@ -289,37 +318,8 @@ fn update_texts(
         for (name, left) in battle.pools(u) {
             s += &format!("  {name}: {left}\n");
         }
-        if choices.human {
-            s += "\nActions:\n";
-            match choices.stage {
-                Some(Stage::Movement) => {
-                    s += "  Click a blue cell to move\n  (amber = provokes, !n attacks)\n";
-                    for (i, p) in choices.powers.iter().enumerate() {
-                        let sel = if i == ui.power % choices.powers.len().max(1) {
-                            "[x]"
-                        } else {
-                            "[ ]"
-                        };
-                        s += &format!("  {sel} {p}\n");
-                    }
-                    s += "  Tab next power\n";
-                }
-                Some(_) if ui.disengage => s += "  Disengage: click a blue cell\n  Esc cancel\n",
-                Some(_) => {
-                    s += "  Click a ringed enemy to attack\n";
-                    for (i, p) in choices.powers.iter().enumerate() {
-                        let sel = if i == ui.power % choices.powers.len().max(1) {
-                            "[x]"
-                        } else {
-                            "[ ]"
-                        };
-                        s += &format!("  {sel} {p}\n");
-                    }
-                    s += "  Tab next power  T next target\n  F Defend  G Disengage  L Delay\n  U use item\n";
-                }
-                None => {}
-            }
-            s += "  Space end turn\n  WASD cursor, Enter confirm\n";
+        if choices.human && choices.unit.is_some() {
+            s += &actions_text(&game, &choices);
         }
     }
     set(HudText::Info, s, None);
@@ -357,6 +357,8 @@ fn update_texts(
                     }
                 );
             }
+        } else if let Some(cmd) = choices.targets.get(&cell) {
+            h = command_label(battle, cmd);
         } else if let Some(v) = battle
             .units()
             .into_iter()
@@ -430,8 +432,25 @@ fn update_prompt(
         crate::engine::decision::DecisionKind::ActFromDelay { next, .. } => {
             format!("Before {} acts: do your delayed units act now?", game.battle.unit_name(*next))
         }
-        #[allow(unreachable_patterns)]
-        other => format!("{other:?}"),
+        crate::engine::decision::DecisionKind::Reaction { trigger, .. } => {
+            let b = &game.battle;
+            match trigger {
+                crate::engine::decision::Trigger::Attack {
+                    attacker,
+                    target,
+                    weapon,
+                    level,
+                    ..
+                } => format!(
+                    "{} hits {} with {weapon} ({level}). React?",
+                    b.unit_name(*attacker),
+                    b.unit_name(*target)
+                ),
+                crate::engine::decision::Trigger::Provoked { mover, action } => {
+                    format!("{} {action}: make a Reaction Attack?", b.unit_name(*mover))
+                }
+            }
+        }
     };
     let side = d.side.0 as usize;
     commands.entity(entity).with_children(|p| {
@@ -440,7 +459,12 @@ fn update_prompt(
             font(17.0),
             TextColor(side_color(side).lighter(0.25)),
         ));
-        for (i, cmd) in choices.other.iter().enumerate().take(9) {
+        for (i, cmd) in choices.other.iter().enumerate() {
+            let key = if i < 9 {
+                format!("[{}] ", i + 1)
+            } else {
+                String::new()
+            };
             p.spawn((
                 Button,
                 PromptOption(i),
@@ -450,7 +474,7 @@ fn update_prompt(
                 },
                 BackgroundColor(Color::srgb(0.18, 0.2, 0.26)),
                 children![(
-                    Text::new(format!("[{}] {}", i + 1, command_label(&game.battle, cmd))),
+                    Text::new(format!("{key}{}", command_label(&game.battle, cmd))),
                     font(15.0),
                     TextColor(TEXT)
                 )],

@@ -35,7 +35,7 @@ fn sync_overlays(
     choices: Res<Choices>,
     geo: Option<Res<MapGeometry>>,
     tiles: Query<Entity, With<OverlayTile>>,
-    mut shown: Local<(u64, usize, bool)>,
+    mut shown: Local<(u64, usize)>,
 ) {
     let Some(geo) = geo else { return };
     if *shown == choices.key {
