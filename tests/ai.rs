@@ -13,7 +13,10 @@ use skirmish::ai::sim::{ai_level, battle_seed, play_out};
 use skirmish::ai::{AiPolicy, choose};
 use skirmish::engine::Battle;
 use skirmish::engine::battle::Awaiting;
+use skirmish::engine::command::Command as Cmd;
+use skirmish::engine::decision::DecisionKind;
 use skirmish::engine::dice::Dice;
+use skirmish::engine::rulesets::flow::attack::best;
 use skirmish::level::schema::Level;
 
 const POLICIES: [AiPolicy; 3] = [AiPolicy::Random, AiPolicy::Easy, AiPolicy::Normal];
@@ -78,6 +81,64 @@ proptest! {
             play_checked(&level, &policies, seed, 300);
         }
     }
+}
+
+/// Flow reaction decisions: `normal` and `easy` answer each with the option of best
+/// expected value (as the ruleset's `Auto` policy would), or pass when none pays.
+#[test]
+fn normal_answers_flow_reactions_with_the_best_option() {
+    let level = levels()
+        .into_iter()
+        .find(|l| l.ruleset == "flow")
+        .expect("a shipped flow level");
+    let (mut reacted, mut passed) = (0, 0);
+    for seed in 0..6 {
+        let policies = [AiPolicy::Normal, AiPolicy::Easy];
+        let level = ai_level(&level, &policies);
+        let mut battle = Battle::from_level(&level, Dice::seeded(seed)).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for _ in 0..3_000 {
+            let (side, options) = match battle.awaiting() {
+                Awaiting::Over(_) => break,
+                Awaiting::Decision(d) => match d.kind {
+                    DecisionKind::Reaction { options, .. } => (d.side, Some(options)),
+                    _ => (d.side, None),
+                },
+                Awaiting::Unit(u, _) => {
+                    (skirmish::engine::battle::side_of(battle.world(), u), None)
+                }
+            };
+            let policy = policies[side.0 as usize];
+            let command = choose(&battle, policy, &mut rng).expect("a command");
+            if let Some(options) = options {
+                match best(&options) {
+                    Some(o) => {
+                        assert_eq!(
+                            command,
+                            Cmd::React {
+                                side,
+                                unit: o.unit,
+                                reaction: o.reaction,
+                                to: o.cells.first().copied(),
+                                swap: false,
+                            },
+                            "{policy:?} did not take the best of {options:?}"
+                        );
+                        reacted += 1;
+                    }
+                    None => {
+                        assert_eq!(command, Cmd::Pass { side });
+                        passed += 1;
+                    }
+                }
+            }
+            battle.submit(command).unwrap();
+        }
+    }
+    assert!(
+        reacted >= 5,
+        "only {reacted} reactions taken ({passed} passed)"
+    );
 }
 
 #[test]

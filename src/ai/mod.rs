@@ -18,10 +18,18 @@
 //!   on wounded targets and on high kill chances, Defends when it can't attack but is
 //!   threatened, Disengages a badly hurt unit out of reach, drinks healing items when
 //!   low, and answers decisions (seizing the initiative when that enables a kill).
+//!   It hurries when the round limit would come before it can beat the enemy at its
+//!   current rate of damage (less caution, a stronger pull toward the enemy: a draw
+//!   is not a win). In `flow` it ends a threatened turn with Total Defense rather
+//!   than doing nothing.
+//!
+//! Both `Easy` and `Normal` answer `flow` reaction decisions with the option of best
+//! expected value (what the ruleset's `Auto` policy takes), or pass.
 //!
 //! Cost: instead of the ruleset's list of every legal path, moves come from one cost
 //! tree over the board (see `moves`), with each movement power's reach asked of the
-//! ruleset through `check`. [`sim`] plays whole AI-vs-AI battles.
+//! ruleset through `check`; searches run on flat per-cell arrays built once per
+//! decision. [`sim`] plays whole AI-vs-AI battles.
 
 mod moves;
 pub mod sim;

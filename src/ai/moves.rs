@@ -7,25 +7,155 @@
 //! refusal (`NotEnoughMovement { budget }`) names the power's budget; a power that
 //! wants a target (`NoSuchTarget`) is a charge. Every command built here is checked
 //! again before the AI submits it.
+//!
+//! Speed: the searches run on [`Grid`], flat per-cell arrays (neighbours by index,
+//! step costs, who stands where) built once per decision, with a binary heap and no
+//! allocation per step.
 
-use pathfinding::prelude::{dijkstra, dijkstra_reach};
+use std::cell::RefCell;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+use std::rc::Rc;
 
-use crate::engine::battle::{Battle, occupancy_for};
-use crate::engine::board::{Board, Cell, Occupancy};
+use crate::engine::battle::Battle;
+use crate::engine::board::{Board, Cell, GridKind, Occupancy};
 use crate::engine::command::{Command, CommandError};
-use crate::engine::units::UnitId;
+use crate::engine::units::{SideId, UnitId};
 
 /// The first cost cap of the tree; doubled while some power goes farther.
 const FIRST_CAP: u32 = 16;
 /// Extra cost per threatened cell left on a "safe" path (dominates movement cost).
 const LEAVE_PENALTY: u32 = 64;
 
+/// Neighbour indices by cell index.
+type Adjacency = Rc<Vec<Vec<u32>>>;
+
+thread_local! {
+    /// Neighbour lists by board shape (hex?, width, height): they depend only on the
+    /// grid kind and size.
+    static ADJACENCY: RefCell<BTreeMap<(bool, u32, u32), Adjacency>> =
+        const { RefCell::new(BTreeMap::new()) };
+}
+
+/// The board as flat arrays, for searches.
+pub(crate) struct Grid {
+    width: i32,
+    /// Neighbour indices by cell index (as `Board::neighbors` gives them).
+    adjacency: Adjacency,
+    /// Step cost by cell index (`None` = impassable).
+    cost: Vec<Option<u32>>,
+    /// Who stands on each cell: side and unit, by cell index.
+    standing: Vec<Option<(SideId, UnitId)>>,
+}
+
+impl Grid {
+    /// Reads `board` and where the active `units` (side, id, cell) stand.
+    pub fn new(board: &Board, units: impl Iterator<Item = (SideId, UnitId, Cell)>) -> Grid {
+        let (w, h) = (board.width(), board.height());
+        let key = (board.kind() == GridKind::Hex, w, h);
+        let adjacency = ADJACENCY.with(|cache| {
+            cache
+                .borrow_mut()
+                .entry(key)
+                .or_insert_with(|| {
+                    let mut adj = Vec::with_capacity((w * h) as usize);
+                    for y in 0..h as i32 {
+                        for x in 0..w as i32 {
+                            adj.push(
+                                board
+                                    .neighbors(Cell::new(x, y))
+                                    .into_iter()
+                                    .map(|n| (n.y * w as i32 + n.x) as u32)
+                                    .collect(),
+                            );
+                        }
+                    }
+                    Rc::new(adj)
+                })
+                .clone()
+        });
+        let mut cost = Vec::with_capacity((w * h) as usize);
+        for y in 0..h as i32 {
+            for x in 0..w as i32 {
+                cost.push(board.step_cost(Cell::new(x, y)));
+            }
+        }
+        let mut standing = vec![None; (w * h) as usize];
+        for (side, id, cell) in units {
+            if board.contains(cell) {
+                standing[(cell.y * w as i32 + cell.x) as usize] = Some((side, id));
+            }
+        }
+        Grid {
+            width: w as i32,
+            adjacency,
+            cost,
+            standing,
+        }
+    }
+
+    /// Index of a cell on the map.
+    pub fn index(&self, cell: Cell) -> usize {
+        (cell.y * self.width + cell.x) as usize
+    }
+
+    fn cell(&self, index: usize) -> Cell {
+        Cell::new(index as i32 % self.width, index as i32 / self.width)
+    }
+
+    /// Number of cells.
+    pub fn len(&self) -> usize {
+        self.cost.len()
+    }
+
+    /// Who stands on `cell` as `mover` (of `side`) sees it: allies passable, enemies
+    /// blocking (as `occupancy_for` says).
+    pub fn occupancy(&self, index: usize, side: SideId, mover: UnitId) -> Occupancy {
+        match self.standing[index] {
+            None => Occupancy::Free,
+            Some((_, id)) if id == mover => Occupancy::Free,
+            Some((s, _)) if s == side => Occupancy::Ally,
+            Some(_) => Occupancy::Blocked,
+        }
+    }
+
+    /// Cheapest cost from any of `sources` to every cell over terrain, ignoring units
+    /// (`u32::MAX` = unreachable).
+    pub fn field(&self, sources: impl Iterator<Item = Cell>) -> Vec<u32> {
+        let mut dist = vec![u32::MAX; self.len()];
+        let mut heap = BinaryHeap::new();
+        for s in sources {
+            let i = self.index(s);
+            if i < dist.len() {
+                dist[i] = 0;
+                heap.push(Reverse((0, i as u32)));
+            }
+        }
+        while let Some(Reverse((d, i))) = heap.pop() {
+            if d > dist[i as usize] {
+                continue;
+            }
+            for &n in &self.adjacency[i as usize] {
+                let Some(c) = self.cost[n as usize] else {
+                    continue;
+                };
+                let nd = d + c;
+                if nd < dist[n as usize] {
+                    dist[n as usize] = nd;
+                    heap.push(Reverse((nd, n)));
+                }
+            }
+        }
+        dist
+    }
+}
+
 /// Every cell the mover can reach, with the cheapest cost and the step it came from.
 pub(crate) struct Tree {
     width: i32,
     start: Cell,
-    /// By cell index: `(parent, cost)` once reached.
-    nodes: Vec<Option<(Cell, u32)>>,
+    /// By cell index: `(parent index, cost)` once reached.
+    nodes: Vec<Option<(u32, u32)>>,
     /// Cells the mover may end on, in order of cost (the start excluded).
     pub ends: Vec<Cell>,
     /// Whether the cap cut the search short.
@@ -34,38 +164,58 @@ pub(crate) struct Tree {
 
 impl Tree {
     /// Cheapest paths from `start` up to `cap`, passing allies, never entering
-    /// enemies (as `occupancy` says).
+    /// enemies. With `leave`, leaving a cell also costs `leave(cell) ×
+    /// LEAVE_PENALTY` (a path that leaves as few threatened cells as it can).
     pub fn build(
-        board: &Board,
+        grid: &Grid,
         start: Cell,
         cap: u32,
-        occupancy: &dyn Fn(Cell) -> Occupancy,
+        (side, mover): (SideId, UnitId),
+        leave: Option<&[u32]>,
     ) -> Tree {
-        let width = board.width() as i32;
-        let mut nodes = vec![None; (board.width() * board.height()) as usize];
+        let mut nodes: Vec<Option<(u32, u32)>> = vec![None; grid.len()];
+        let mut done = vec![false; grid.len()];
         let mut ends = Vec::new();
         let mut truncated = false;
-        let reach = dijkstra_reach(&start, |&c: &Cell| {
-            board
-                .neighbors(c)
-                .into_iter()
-                .filter(|&n| occupancy(n) != Occupancy::Blocked)
-                .filter_map(|n| board.step_cost(n).map(|cost| (n, cost)))
-                .collect::<Vec<_>>()
-        });
-        for item in reach {
-            if item.total_cost > cap {
+        let mut heap = BinaryHeap::new();
+        let s = grid.index(start);
+        nodes[s] = Some((s as u32, 0));
+        heap.push(Reverse((0_u32, s as u32)));
+        while let Some(Reverse((d, i))) = heap.pop() {
+            let i = i as usize;
+            if done[i] || nodes[i].is_some_and(|(_, c)| c < d) {
+                continue;
+            }
+            if d > cap {
                 truncated = true;
                 break;
             }
-            let c = item.node;
-            nodes[(c.y * width + c.x) as usize] = Some((item.parent.unwrap_or(c), item.total_cost));
-            if c != start && occupancy(c) == Occupancy::Free {
-                ends.push(c);
+            done[i] = true;
+            if i != s && grid.occupancy(i, side, mover) == Occupancy::Free {
+                ends.push(grid.cell(i));
+            }
+            let extra = leave.map_or(0, |l| l[i] * LEAVE_PENALTY);
+            for &n in &grid.adjacency[i] {
+                let n = n as usize;
+                if done[n] || grid.occupancy(n, side, mover) == Occupancy::Blocked {
+                    continue;
+                }
+                let Some(c) = grid.cost[n] else { continue };
+                let nd = d + c + extra;
+                if nodes[n].is_none_or(|(_, old)| nd < old) {
+                    nodes[n] = Some((i as u32, nd));
+                    heap.push(Reverse((nd, n as u32)));
+                }
+            }
+        }
+        // Unsettled cells beyond the cap are not reached.
+        for (i, n) in nodes.iter_mut().enumerate() {
+            if !done[i] {
+                *n = None;
             }
         }
         Tree {
-            width,
+            width: grid.width,
             start,
             nodes,
             ends,
@@ -75,6 +225,9 @@ impl Tree {
 
     /// The cheapest cost to `cell`, if reached.
     pub fn cost(&self, cell: Cell) -> Option<u32> {
+        if cell.x < 0 || cell.y < 0 || cell.x >= self.width {
+            return None;
+        }
         self.nodes
             .get((cell.y * self.width + cell.x) as usize)
             .and_then(|n| n.map(|(_, c)| c))
@@ -87,7 +240,9 @@ impl Tree {
         while cur != self.start {
             out.push(cur);
             match self.nodes[(cur.y * self.width + cur.x) as usize] {
-                Some((parent, _)) => cur = parent,
+                Some((parent, _)) => {
+                    cur = Cell::new(parent as i32 % self.width, parent as i32 / self.width)
+                }
                 None => return Vec::new(),
             }
         }
@@ -151,24 +306,23 @@ fn probe(battle: &Battle, unit: UnitId, power: &Power, path: Vec<Cell>) -> Probe
     }
 }
 
-/// The movement options of `unit` now: the tree of cells and the powers that can
-/// be used, each with its budget. `names` are the movement powers to try (`None`
-/// for the Disengage battle action). Empty when the unit can't move now.
+/// The movement options of `unit` (of `side`, at `start`) now: the tree of cells and
+/// the powers that can be used, each with its budget. `names` are the movement
+/// powers to try (`None` for the Disengage battle action). Empty when the unit can't
+/// move now.
 pub(crate) fn options(
     battle: &Battle,
-    unit: UnitId,
+    grid: &Grid,
+    (side, unit, start): (SideId, UnitId, Cell),
     names: &[Option<String>],
 ) -> Option<(Tree, Vec<Power>)> {
-    let world = battle.world();
-    let board = &world.resource::<crate::engine::battle::Map>().0;
-    let occupancy = occupancy_for(world, unit);
-    let start = crate::engine::battle::cell_of(world, unit);
     // A one-step probe first: most of the time (wrong stage, slowed, used) nothing
     // moves and no tree is needed.
-    let step = board
-        .neighbors(start)
-        .into_iter()
-        .find(|&n| occupancy(n) == Occupancy::Free && board.step_cost(n) == Some(1));
+    let step = grid.adjacency[grid.index(start)]
+        .iter()
+        .map(|&n| n as usize)
+        .find(|&n| grid.occupancy(n, side, unit) == Occupancy::Free && grid.cost[n] == Some(1))
+        .map(|n| grid.cell(n));
     let mut candidates: Vec<Power> = Vec::new();
     for name in names {
         let power = Power {
@@ -188,10 +342,10 @@ pub(crate) fn options(
     if candidates.is_empty() {
         return None;
     }
-    let limit = (board.width() + board.height()) * 2;
+    let limit = (grid.width as u32 + (grid.len() as u32 / grid.width as u32)) * 2;
     let mut cap = FIRST_CAP;
     loop {
-        let tree = Tree::build(board, start, cap, &occupancy);
+        let tree = Tree::build(grid, start, cap, (side, unit), None);
         let far = tree.farthest()?;
         let far_cost = tree.cost(far).unwrap_or(0);
         let mut powers = Vec::new();
@@ -233,45 +387,22 @@ pub(crate) fn options(
 /// (what a charge needs), cheapest first.
 pub(crate) fn charge_path(
     board: &Board,
+    grid: &Grid,
+    (side, unit): (SideId, UnitId),
     start: Cell,
     goal: Cell,
     target: Cell,
-    occupancy: &dyn Fn(Cell) -> Occupancy,
 ) -> Option<Vec<Cell>> {
-    let (cells, _) = dijkstra(
+    let (cells, _) = pathfinding::prelude::dijkstra(
         &start,
         |&c: &Cell| {
             let d = board.distance(c, target);
-            board
-                .neighbors(c)
-                .into_iter()
-                .filter(|&n| board.distance(n, target) < d && occupancy(n) != Occupancy::Blocked)
-                .filter_map(|n| board.step_cost(n).map(|cost| (n, cost)))
-                .collect::<Vec<_>>()
-        },
-        |&c| c == goal,
-    )?;
-    Some(cells[1..].to_vec())
-}
-
-/// The cheapest path from `start` to `goal` that leaves as few threatened cells as it
-/// can (`threat(cell)` = how many enemies threaten it).
-pub(crate) fn safe_path(
-    board: &Board,
-    start: Cell,
-    goal: Cell,
-    threat: &dyn Fn(Cell) -> u32,
-    occupancy: &dyn Fn(Cell) -> Occupancy,
-) -> Option<Vec<Cell>> {
-    let (cells, _) = dijkstra(
-        &start,
-        |&c: &Cell| {
-            let leave = threat(c) * LEAVE_PENALTY;
-            board
-                .neighbors(c)
-                .into_iter()
-                .filter(|&n| occupancy(n) != Occupancy::Blocked)
-                .filter_map(|n| board.step_cost(n).map(|cost| (n, cost + leave)))
+            grid.adjacency[grid.index(c)]
+                .iter()
+                .map(|&n| n as usize)
+                .filter(|&n| grid.occupancy(n, side, unit) != Occupancy::Blocked)
+                .filter_map(|n| grid.cost[n].map(|cost| (grid.cell(n), cost)))
+                .filter(|&(n, _)| board.distance(n, target) < d)
                 .collect::<Vec<_>>()
         },
         |&c| c == goal,

@@ -10,15 +10,14 @@
 
 use std::collections::BTreeSet;
 
-use pathfinding::prelude::dijkstra_reach;
 use rand::{Rng, RngExt};
 
 use super::AiPolicy;
 use super::moves::{self, Power, Tree};
 use super::view::{UnitSnap, View};
-use crate::engine::battle::{Battle, Map, VictoryRule, occupancy_for};
+use crate::engine::battle::{Battle, Map, VictoryRule};
 use crate::engine::board::Cell;
-use crate::engine::command::Command;
+use crate::engine::command::{Command, FlowAction};
 use crate::engine::decision::{DecisionKind, PendingDecision};
 use crate::engine::odds::DiceExpr;
 use crate::engine::units::{Conditions, Items, MovementPowers, UnitId};
@@ -32,6 +31,14 @@ const APPROACH: f64 = 0.2;
 /// Share of an attack's value that threatening an enemy is worth (the chance it
 /// provokes by moving away, or stays pinned).
 const HOLD: f64 = 0.3;
+/// Extra pull toward the enemy at full urgency (a multiple of [`APPROACH`]).
+const URGENT_APPROACH: f64 = 2.0;
+/// Share of the rounds left the side may need to beat the enemy before it hurries.
+const URGENCY_START: f64 = 0.3;
+/// Weight of the damage from enemies that must move to reach a cell.
+const COME: f64 = 0.75;
+/// Factor on attacks after Disengage (disadvantage for two rounds).
+const DISENGAGED: f64 = 0.6;
 /// Jitter added to scores so exact ties break at random (from the seeded generator).
 const JITTER: f64 = 1e-6;
 
@@ -68,9 +75,10 @@ fn hint(ruleset: &str, power: Option<&str>) -> Hint {
             attack: 1.25,
             exposure: 1.0,
         },
-        // Disengage: own attacks at a disadvantage until the end of next round.
-        ("phases", None) => Hint {
-            attack: 0.7,
+        // Disengage (battle action or movement power): own attacks at a
+        // disadvantage until the end of next round.
+        ("phases", None | Some("Disengage")) => Hint {
+            attack: DISENGAGED,
             exposure: 1.0,
         },
         _ => NEUTRAL,
@@ -94,6 +102,7 @@ pub(crate) fn turn(
     if policy == AiPolicy::Normal {
         mind.defend(&mut best, rng);
         mind.disengage(&mut best, rng);
+        mind.total_defense(&mut best, rng);
     }
     mind.movement(&mut best, rng);
     best.command
@@ -132,6 +141,9 @@ struct Mind<'v, 'a> {
     foes: Vec<Foe>,
     /// Range and "needs line of sight" of each of the unit's powers.
     ranges: Vec<(u32, bool)>,
+    /// 0 (time enough) to 1 (the round limit comes before the enemy can be beaten at
+    /// this rate): turns caution into haste.
+    urgency: f64,
 }
 
 /// An enemy, as the scoring reads it (small and `Copy`: scoring loops over the
@@ -167,7 +179,7 @@ impl<'v, 'a> Mind<'v, 'a> {
             .max_rounds
             .unwrap_or(super::sim::DEFAULT_MAX_ROUNDS);
         let pressure = (round / f64::from(limit.max(1))).min(1.0);
-        let foes = view
+        let foes: Vec<Foe> = view
             .enemies(me.side)
             .map(|e| Foe {
                 id: e.id,
@@ -180,13 +192,32 @@ impl<'v, 'a> Mind<'v, 'a> {
             })
             .collect();
         let ranges = me.powers.iter().map(|p| (p.range, p.ranged)).collect();
+        // The rate the side deals damage at, guessed from this unit's best attack on
+        // each enemy times the side's numbers, against the enemy's hit points and the
+        // rounds left.
+        let mine = view
+            .units
+            .iter()
+            .filter(|u| u.active && u.side == me.side)
+            .count() as f64;
+        let best_rate = foes
+            .iter()
+            .map(|f| view.best_expected(me.id, f.id))
+            .fold(0.0, f64::max);
+        let enemy_hp: f64 = foes.iter().map(|f| f64::from(f.hp.max(0))).sum();
+        let left = (f64::from(limit) - round + 1.0).max(1.0);
+        let needed = enemy_hp / (best_rate * mine).max(0.05);
+        let start = URGENCY_START;
+        let urgency = ((needed / left - start) / (1.0 - start)).clamp(0.0, 1.0);
+        let haste = pressure.max(urgency);
         Mind {
             view,
+            urgency,
             me,
             policy,
             ruleset,
             approach: None,
-            caution: balance * (1.0 - 0.9 * pressure),
+            caution: balance * (1.0 - 0.9 * haste),
             foes,
             ranges,
         }
@@ -250,11 +281,11 @@ impl<'v, 'a> Mind<'v, 'a> {
         best
     }
 
-    /// Damage the enemies could deal to this unit at `cell` before its next turn:
-    /// in full from those already in range, in part from those that can come (and
-    /// not at all, with `direct`, from those).
+    /// What standing on `cell` risks: the damage the enemies could deal the unit
+    /// there before its next turn (in full from those already in range, in part from
+    /// those that can come, not at all with `direct`), scaled by [`Mind::risk`].
     fn threat_at(&mut self, cell: Cell, direct: bool) -> f64 {
-        let mut total = 0.0;
+        let mut damage = 0.0;
         for k in 0..self.foes.len() {
             let e = self.foes[k];
             let d = self.view.board.distance(cell, e.cell);
@@ -262,13 +293,13 @@ impl<'v, 'a> Mind<'v, 'a> {
             let weight = if d <= range {
                 1.0
             } else if !direct && d <= e.speed + range {
-                0.75
+                COME
             } else {
                 continue;
             };
-            total += weight * self.view.best_expected(e.id, self.me.id);
+            damage += weight * self.view.best_expected(e.id, self.me.id);
         }
-        total
+        self.risk() * damage
     }
 
     fn threat(&mut self, cell: Cell) -> f64 {
@@ -284,9 +315,10 @@ impl<'v, 'a> Mind<'v, 'a> {
     /// Cheap score of standing on `cell` after a move with hint `h`.
     fn cell_score(&mut self, cell: Cell, h: Hint, exact: bool) -> (f64, Option<UnitId>) {
         let (off, target) = self.offense(cell, h.attack, exact);
-        let mut score = off - APPROACH * f64::from(self.approach_distance(cell));
+        let approach = APPROACH * (1.0 + URGENT_APPROACH * self.urgency);
+        let mut score = off - approach * f64::from(self.approach_distance(cell));
         if self.normal() {
-            score -= self.risk() * h.exposure * self.threat(cell);
+            score -= h.exposure * self.threat(cell);
             score += self.hold(cell);
         }
         (score, target)
@@ -311,26 +343,12 @@ impl<'v, 'a> Mind<'v, 'a> {
     /// Cells to go before some enemy is in range of this unit's longest power.
     fn approach_distance(&mut self, cell: Cell) -> u32 {
         let board = self.view.board;
-        let field = self.approach.get_or_insert_with(|| {
-            let sources: Vec<Cell> = self.view.enemies(self.me.side).map(|e| e.cell).collect();
-            let width = board.width() as i32;
-            let mut field = vec![u32::MAX; (board.width() * board.height()) as usize];
-            let reach = dijkstra_reach(&None::<Cell>, |c: &Option<Cell>| match c {
-                None => sources.iter().map(|&s| (Some(s), 0)).collect::<Vec<_>>(),
-                Some(c) => board
-                    .neighbors(*c)
-                    .into_iter()
-                    .filter_map(|n| board.step_cost(n).map(|cost| (Some(n), cost)))
-                    .collect(),
-            });
-            for item in reach {
-                if let Some(c) = item.node {
-                    field[(c.y * width + c.x) as usize] = item.total_cost;
-                }
-            }
-            field
-        });
-        let d = field[(cell.y * board.width() as i32 + cell.x) as usize];
+        let view = &*self.view;
+        let foes = &self.foes;
+        let field = self
+            .approach
+            .get_or_insert_with(|| view.grid.field(foes.iter().map(|f| f.cell)));
+        let d = field[self.view.grid.index(cell)];
         if d == u32::MAX {
             return board.width() + board.height();
         }
@@ -440,8 +458,26 @@ impl<'v, 'a> Mind<'v, 'a> {
         if self.view.battle.check(&c).is_err() {
             return;
         }
-        let v = 0.2 * self.risk() * self.threat_at(self.me.cell, true);
+        let v = 0.2 * self.threat_at(self.me.cell, true);
         best.offer(v, c, self.view.battle, rng);
+    }
+
+    /// `flow` Total Defense (F-40): ends the turn with +1 RP and Advantage on
+    /// reactions; better than ending the turn with nothing done when enemies can
+    /// attack the unit before its next turn.
+    fn total_defense(&mut self, best: &mut Best, rng: &mut impl Rng) {
+        if self.ruleset != "flow" {
+            return;
+        }
+        let c = Command::Flow {
+            unit: self.me.id,
+            action: FlowAction::TotalDefense,
+        };
+        let threat = self.threat_at(self.me.cell, false);
+        if threat <= 0.0 || self.view.battle.check(&c).is_err() {
+            return;
+        }
+        best.offer(0.25 * threat, c, self.view.battle, rng);
     }
 
     /// Disengage (a battle action) for a badly hurt unit that is threatened.
@@ -453,7 +489,12 @@ impl<'v, 'a> Mind<'v, 'a> {
         if here <= 0.0 {
             return;
         }
-        let Some((tree, powers)) = moves::options(self.view.battle, self.me.id, &[None]) else {
+        let Some((tree, powers)) = moves::options(
+            self.view.battle,
+            &self.view.grid,
+            (self.me.side, self.me.id, self.me.cell),
+            &[None],
+        ) else {
             return;
         };
         let Some(power) = powers.into_iter().next() else {
@@ -464,7 +505,7 @@ impl<'v, 'a> Mind<'v, 'a> {
             if tree.cost(c).is_none_or(|k| k > power.budget) {
                 continue;
             }
-            let gain = (here - self.threat_at(c, true)) * self.risk();
+            let gain = here - self.threat_at(c, true);
             if pick.is_none_or(|(g, _)| gain > g) {
                 pick = Some((gain, c));
             }
@@ -491,7 +532,12 @@ impl<'v, 'a> Mind<'v, 'a> {
         if names.is_empty() {
             return;
         }
-        let Some((tree, mut powers)) = moves::options(self.view.battle, self.me.id, &names) else {
+        let Some((tree, mut powers)) = moves::options(
+            self.view.battle,
+            &self.view.grid,
+            (self.me.side, self.me.id, self.me.cell),
+            &names,
+        ) else {
             return;
         };
         // Cheapest first: the least powerful power that reaches a cell has the fewest
@@ -515,9 +561,26 @@ impl<'v, 'a> Mind<'v, 'a> {
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         scored.truncate(REFINE);
 
-        // Second pass: exact paths, provocations, line of sight, charges.
+        // Second pass: exact paths, provocations, line of sight, charges. Safe paths
+        // come from one tree that charges for leaving threatened cells.
+        let safe = self.normal().then(|| {
+            let grid = &self.view.grid;
+            let mut leave = vec![0_u32; grid.len()];
+            for e in &self.foes {
+                for c in self.view.board.within(e.cell, e.reach) {
+                    leave[grid.index(c)] += 1;
+                }
+            }
+            Tree::build(
+                grid,
+                self.me.cell,
+                u32::MAX,
+                (self.me.side, self.me.id),
+                Some(&leave),
+            )
+        });
         for (_, c) in scored {
-            if let Some((v, cmd)) = self.refine(&tree, &walkers, &charges, c) {
+            if let Some((v, cmd)) = self.refine(&tree, safe.as_ref(), &walkers, &charges, c) {
                 best.offer(v - here, cmd, self.view.battle, rng);
             }
         }
@@ -527,37 +590,41 @@ impl<'v, 'a> Mind<'v, 'a> {
     fn refine(
         &mut self,
         tree: &Tree,
+        safe: Option<&Tree>,
         walkers: &[Power],
         charges: &[Power],
         cell: Cell,
     ) -> Option<(f64, Command)> {
         let battle = self.view.battle;
         let board = self.view.board;
-        let world = self.view.world;
         let unit = self.me.id;
         let cost = tree.cost(cell)?;
         let cheap = tree.path(cell);
         let mut paths = vec![cheap];
-        if self.normal() {
-            let enemies = self.enemies();
-            let threat = |c: Cell| {
-                enemies
-                    .iter()
-                    .filter(|e| board.distance(c, e.cell) <= e.reach)
-                    .count() as u32
-            };
-            let occupancy = occupancy_for(world, unit);
-            if let Some(safe) = moves::safe_path(board, self.me.cell, cell, &threat, &occupancy)
-                && safe != paths[0]
-            {
-                paths.push(safe);
+        if let Some(safe) = safe {
+            let path = safe.path(cell);
+            if !path.is_empty() && path != paths[0] {
+                paths.push(path);
             }
         }
         let oa = self.oa_cost();
         let mut best: Option<(f64, Command)> = None;
         let mut tried = BTreeSet::new();
-        for p in walkers.iter().filter(|p| p.budget >= cost) {
+        // The cell's score by hint (most powers share one).
+        let mut scores: Vec<(f64, f64, f64)> = Vec::new();
+        'powers: for p in walkers.iter().filter(|p| p.budget >= cost) {
             let h = hint(self.ruleset, p.name.as_deref());
+            let score = match scores
+                .iter()
+                .find(|(a, e, _)| *a == h.attack && *e == h.exposure)
+            {
+                Some(&(_, _, s)) => s,
+                None => {
+                    let (s, _) = self.cell_score(cell, h, true);
+                    scores.push((h.attack, h.exposure, s));
+                    s
+                }
+            };
             for path in &paths {
                 if moves::cost_of(board, path) > p.budget
                     || !tried.insert((p.name.clone(), path.clone()))
@@ -566,10 +633,14 @@ impl<'v, 'a> Mind<'v, 'a> {
                 }
                 let name = p.name.clone().unwrap_or_default();
                 let provoked = battle.preview_move(unit, &name, path).provocations;
-                let (score, _) = self.cell_score(cell, h, true);
                 let v = score - oa * provoked as f64;
                 if best.as_ref().is_none_or(|(b, _)| v > *b) {
                     best = Some((v, moves::command(unit, p, path.clone(), None)));
+                }
+                // Powers are tried cheapest first and none beats a neutral one that
+                // provokes nothing.
+                if provoked == 0 && h.attack >= 1.0 && h.exposure <= 1.0 {
+                    break 'powers;
                 }
             }
         }
@@ -580,9 +651,15 @@ impl<'v, 'a> Mind<'v, 'a> {
             if let Some(t) = target
                 && board.distance(cell, self.view.unit(t).cell) <= 1
             {
-                let occupancy = occupancy_for(world, unit);
                 let tc = self.view.unit(t).cell;
-                if let Some(path) = moves::charge_path(board, self.me.cell, cell, tc, &occupancy) {
+                if let Some(path) = moves::charge_path(
+                    board,
+                    &self.view.grid,
+                    (self.me.side, unit),
+                    self.me.cell,
+                    cell,
+                    tc,
+                ) {
                     let name = p.name.clone().unwrap_or_default();
                     let provoked = battle.preview_move(unit, &name, &path).provocations;
                     let v = score - oa * provoked as f64;
@@ -636,6 +713,20 @@ pub(crate) fn decide(
             Vec::new()
         };
         return Some(Command::Seize { side, units });
+    }
+    if let DecisionKind::Reaction { options, .. } = &decision.kind {
+        // The option with the best expected value in hit points (what the ruleset's
+        // `Auto` policy takes); an Intercept moves to the first hex it offers.
+        return Some(match crate::engine::rulesets::flow::attack::best(options) {
+            Some(o) => Command::React {
+                side,
+                unit: o.unit,
+                reaction: o.reaction,
+                to: o.cells.first().copied(),
+                swap: false,
+            },
+            None => Command::Pass { side },
+        });
     }
     if let DecisionKind::ActFromDelay { held, .. } = &decision.kind {
         // The AI delays only to act later: act as soon as it is asked.

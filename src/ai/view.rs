@@ -7,6 +7,7 @@
 
 use bevy_ecs::world::World;
 
+use super::moves::Grid;
 use crate::engine::battle::{Battle, Map, Roster};
 use crate::engine::board::{Board, Cell};
 use crate::engine::units::{
@@ -87,6 +88,8 @@ pub(crate) struct View<'a> {
     pub board: &'a Board,
     /// Every unit, by roster index.
     pub units: Vec<UnitSnap>,
+    /// The board and who stands where, as flat arrays for searches.
+    pub grid: Grid,
     /// Most powers any unit has (cache stride).
     max_powers: usize,
     /// `preview_attack` results by (attacker, target, power index), filled lazily.
@@ -141,11 +144,19 @@ impl<'a> View<'a> {
             .max()
             .unwrap_or(0)
             .max(1);
+        let grid = Grid::new(
+            board,
+            units
+                .iter()
+                .filter(|u| u.active)
+                .map(|u| (u.side, u.id, u.cell)),
+        );
         View {
             battle,
             world,
             board,
             units,
+            grid,
             max_powers,
             odds: vec![None; n * n * max_powers],
             best: vec![None; n * n],

@@ -30,21 +30,21 @@ const MAX_WORK: u64 = 600_000_000;
 const MAX_POOL_WORK: f64 = 1.0e7;
 
 /// A parsed dice expression.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct DiceExpr {
     /// The terms, in the order written.
     items: Vec<Item>,
 }
 
 /// One signed term of an expression.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Item {
     /// Written after a `-` (or a leading `-`).
     negative: bool,
     term: Term,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Term {
     /// A constant, unsigned (the sign is on the item).
     Constant(u64),
@@ -57,7 +57,7 @@ enum Term {
 }
 
 /// `khK` (highest) or `klK` (lowest).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Keep {
     highest: bool,
     count: u32,
@@ -689,7 +689,29 @@ impl DiceExpr {
     }
 
     /// The exact distribution of the expression's total.
+    ///
+    /// Memoised per thread (previews and the AI ask for the same few expressions
+    /// over and over); the cache is bounded and only ever returns the exact result.
     pub fn distribution(&self) -> Distribution {
+        thread_local! {
+            static CACHE: std::cell::RefCell<std::collections::HashMap<DiceExpr, Distribution>> =
+                std::cell::RefCell::new(std::collections::HashMap::new());
+        }
+        if let Some(d) = CACHE.with(|c| c.borrow().get(self).cloned()) {
+            return d;
+        }
+        let d = self.compute_distribution();
+        CACHE.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.len() >= 1024 {
+                c.clear();
+            }
+            c.insert(self.clone(), d.clone());
+        });
+        d
+    }
+
+    fn compute_distribution(&self) -> Distribution {
         let mut dist = Distribution::constant(0);
         let mut shift = 0_i64;
         for part in self.parts() {

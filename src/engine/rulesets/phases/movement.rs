@@ -250,13 +250,30 @@ pub fn provocations(world: &World, mover: UnitId, def: &MovementPowerDef, path: 
     if !def.provokes {
         return 0;
     }
-    let mut seen = BTreeSet::new();
+    // The enemies that could make an opportunity attack (as `threateners` picks
+    // them), read once; then each cell left is checked against them.
+    let side = side_of(world, mover);
+    let board = &world.resource::<Map>().0;
+    let foes: Vec<(Cell, u32)> = active_units(world)
+        .into_iter()
+        .filter(|&u| u != mover && side_of(world, u) != side)
+        .filter(|&u| world.get::<Powers>(entity(world, u)).is_some())
+        .map(|u| {
+            let reach = world.get::<Reach>(entity(world, u)).map_or(1, |r| r.0);
+            (cell_of(world, u), reach)
+        })
+        .collect();
+    let mut seen = vec![false; foes.len()];
     let mut cur = cell_of(world, mover);
     for &next in path {
-        seen.extend(threateners(world, mover, cur));
+        for (i, &(c, reach)) in foes.iter().enumerate() {
+            if !seen[i] && board.distance(c, cur) <= reach {
+                seen[i] = true;
+            }
+        }
         cur = next;
     }
-    seen.len()
+    seen.iter().filter(|&&s| s).count()
 }
 
 /// Moves `unit` along a checked `path` with movement power `def`, resolving
