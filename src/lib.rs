@@ -11,5 +11,6 @@ pub mod editor;
 pub mod engine;
 #[cfg(feature = "render")]
 pub mod game;
+pub mod hotseat;
 pub mod level;
 pub mod script;
