@@ -1,6 +1,7 @@
 //! End-to-end: the game in a real window (Xvfb + software Vulkan), driven by real
-//! keyboard input events through leafwing-input-manager, then a screenshot checked
-//! for the map and both sides' units.
+//! keyboard input events through leafwing-input-manager — the pre-battle menu (a
+//! side's decision policy changed, then Enter), a move and an attack — then a
+//! screenshot checked for the map and both sides' units.
 //!
 //! Runs without the test harness so the window's event loop owns the main thread.
 //! Needs an X display: uses `$DISPLAY`, or starts `Xvfb` itself (CI installs it).
@@ -13,11 +14,13 @@ use bevy::input::ButtonState;
 use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
-use skirmish::engine::battle::{Awaiting, cell_of, side_of};
+use skirmish::engine::battle::{Awaiting, Sides, cell_of, side_of};
 use skirmish::engine::board::Cell;
 use skirmish::engine::event::{Event, Stage};
 use skirmish::game::control::{Choices, UiState, human_turn};
+use skirmish::game::screen::Screen;
 use skirmish::game::{Game, GameOptions};
+use skirmish::level::schema::{Controller, DecisionPolicy};
 
 const SHOT: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window.png");
 
@@ -69,12 +72,15 @@ struct Drive {
     attacked: bool,
     shot_at: Option<u32>,
     log_seen: usize,
+    menu_keys: u32,
+    checked_menu: bool,
 }
 
 fn key(code: KeyCode) -> Key {
     match code {
         KeyCode::Enter => Key::Enter,
         KeyCode::Space => Key::Space,
+        KeyCode::Tab => Key::Tab,
         _ => Key::Unidentified(bevy::input::keyboard::NativeKey::Unidentified),
     }
 }
@@ -140,7 +146,8 @@ fn next_key(game: &Game, choices: &Choices, ui: &UiState, drive: &Drive) -> Opti
 #[allow(clippy::too_many_arguments)]
 fn driver(
     mut drive: ResMut<Drive>,
-    game: Res<Game>,
+    screen: Res<State<Screen>>,
+    game: Option<Res<Game>>,
     choices: Res<Choices>,
     ui: Res<UiState>,
     window: Single<Entity, With<PrimaryWindow>>,
@@ -149,6 +156,46 @@ fn driver(
     mut exit: MessageWriter<AppExit>,
 ) {
     drive.frame += 1;
+    if let Some(k) = drive.held.take() {
+        press(&mut keys, *window, k, ButtonState::Released);
+        drive.cooldown = 2;
+        return;
+    }
+    if drive.cooldown > 0 {
+        drive.cooldown -= 1;
+        return;
+    }
+    // The pre-battle menu: Tab makes Blue's decisions automatic, Enter starts.
+    if *screen.get() == Screen::Setup {
+        if drive.frame >= 20 {
+            let k = if drive.menu_keys == 0 {
+                KeyCode::Tab
+            } else {
+                KeyCode::Enter
+            };
+            drive.menu_keys += 1;
+            press(&mut keys, *window, k, ButtonState::Pressed);
+            drive.held = Some(k);
+        }
+        return;
+    }
+    let Some(game) = game else {
+        eprintln!("e2e: the battle started without a game");
+        exit.write(AppExit::error());
+        return;
+    };
+    if !drive.checked_menu {
+        drive.checked_menu = true;
+        let sides = &game.battle.world().resource::<Sides>().0;
+        if sides[0].decisions != DecisionPolicy::Auto || sides[0].controller != Controller::Human {
+            eprintln!(
+                "e2e: the menu's choice did not reach the battle: {:?}",
+                sides[0]
+            );
+            exit.write(AppExit::error());
+            return;
+        }
+    }
     // Watch the log for a Blue move and a Blue attack made by our key presses.
     let world = game.battle.world();
     let blue = game.battle.side_id("Blue").expect("Blue side");
@@ -162,15 +209,6 @@ fn driver(
         }
     }
     drive.log_seen = game.battle.events().len();
-    if let Some(k) = drive.held.take() {
-        press(&mut keys, *window, k, ButtonState::Released);
-        drive.cooldown = 2;
-        return;
-    }
-    if drive.cooldown > 0 {
-        drive.cooldown -= 1;
-        return;
-    }
     if drive.moved && drive.attacked {
         let frame = drive.frame;
         let at = *drive.shot_at.get_or_insert(frame);
@@ -263,7 +301,7 @@ fn main() {
         size: (1280, 720),
         seed: Some(7),
         any_thread: false,
-        ..Default::default()
+        start: Screen::Setup,
     })
     .expect("level loads");
     app.init_resource::<Drive>();

@@ -39,6 +39,9 @@ pub enum Command {
         /// Dice seed (default: the level's seed).
         #[arg(long)]
         seed: Option<u64>,
+        /// Skip the pre-battle menu: the sides play as the level says.
+        #[arg(long)]
+        no_menu: bool,
     },
     /// Validate level files; prints `FILE:LINE:COL: message` per problem.
     Check {
@@ -75,6 +78,7 @@ pub fn main() -> ExitCode {
         screenshot: None,
         size: (1280, 720),
         seed: None,
+        no_menu: false,
     });
     match command {
         Command::Play {
@@ -82,7 +86,8 @@ pub fn main() -> ExitCode {
             screenshot,
             size,
             seed,
-        } => play(level, screenshot, size, seed),
+            no_menu,
+        } => play(level, screenshot, size, seed, no_menu),
         Command::Check { files } => check::run(&files),
         Command::Dice { expr, json } => dice::run(&expr, json),
         Command::Script { file, json } => script::run(&file, json),
@@ -108,19 +113,25 @@ fn play(
     screenshot: Option<PathBuf>,
     size: (u32, u32),
     seed: Option<u64>,
+    no_menu: bool,
 ) -> ExitCode {
+    use crate::game::screen::Screen;
     crate::game::run(crate::game::GameOptions {
         level_path: level,
         screenshot,
         size,
         seed,
         any_thread: false,
-        start: crate::game::screen::Screen::Battle,
+        start: if no_menu {
+            Screen::Battle
+        } else {
+            Screen::Setup
+        },
     })
 }
 
 #[cfg(not(feature = "render"))]
-fn play(_: PathBuf, _: Option<PathBuf>, _: (u32, u32), _: Option<u64>) -> ExitCode {
+fn play(_: PathBuf, _: Option<PathBuf>, _: (u32, u32), _: Option<u64>, _: bool) -> ExitCode {
     eprintln!("this build has no window: rebuild with the `render` feature (on by default)");
     ExitCode::FAILURE
 }

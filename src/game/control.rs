@@ -431,18 +431,23 @@ fn hover(
 }
 
 /// Turns actions into commands and UI changes.
-fn handle_actions(
+pub fn handle_actions(
     actions: Single<&ActionState<BattleAction>, With<Player>>,
     mut game: ResMut<Game>,
     mut ui: ResMut<UiState>,
     choices: Res<Choices>,
     geo: Option<Res<MapGeometry>>,
     mut leave: Leave,
+    seat: Res<super::handoff::Seat>,
 ) {
     use BattleAction as A;
     let a = *actions;
     if a.just_pressed(&A::Quit) {
         leave.leave();
+        return;
+    }
+    // During a hot-seat hand-off only its confirmation counts.
+    if !seat.seat.map_visible() {
         return;
     }
     if a.just_pressed(&A::LogOlder) {

@@ -9,10 +9,12 @@
 
 pub mod board_view;
 pub mod control;
+pub mod handoff;
 pub mod hud;
 pub mod overlays;
 pub mod screen;
 pub mod settings;
+pub mod setup;
 pub mod units_view;
 
 use std::path::PathBuf;
@@ -127,7 +129,10 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
             .set(ImagePlugin::default_nearest()),
     );
     app.insert_resource(ClearColor(Color::srgb(0.08, 0.09, 0.11)));
-    app.insert_resource(game);
+    app.insert_resource(setup::Setup::new(&options.level_path, options.seed));
+    if start == screen::Screen::Battle {
+        app.insert_resource(game);
+    }
     app.insert_resource(Options(options));
     app.add_plugins((
         bevy_ecs_tilemap::TilemapPlugin,
@@ -138,6 +143,8 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
         overlays::plugin,
         hud::plugin,
         control::plugin,
+        handoff::plugin,
+        setup::plugin,
     ));
     app.insert_state(start);
     Ok(app)
