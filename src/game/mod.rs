@@ -12,6 +12,7 @@ pub mod control;
 pub mod handoff;
 pub mod hud;
 pub mod overlays;
+pub mod reload;
 pub mod screen;
 pub mod settings;
 pub mod setup;
@@ -52,6 +53,9 @@ pub struct Game {
     pub level: Level,
     /// The seed the dice started from.
     pub seed: u64,
+    /// The level file, watched for hot reload (`None` for a level that only lives
+    /// in the editor).
+    pub path: Option<PathBuf>,
     /// How many engine events the views have already shown.
     pub shown_events: usize,
     /// Bumped whenever the battle changes, so views know to refresh. The high 32 bits
@@ -71,9 +75,16 @@ impl Game {
             battle,
             level,
             seed,
+            path: None,
             shown_events: 0,
             version: GENERATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) << 32,
         })
+    }
+
+    /// The same game, watching `path` for hot reload.
+    pub fn with_path(mut self, path: Option<PathBuf>) -> Self {
+        self.path = path;
+        self
     }
 
     /// Which game this is: different for every `Game::new`, the same across restarts
@@ -106,7 +117,7 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
     })?;
     let seed = options.seed.or(level.seed).unwrap_or(1);
     let start = options.start;
-    let game = Game::new(level.clone(), seed)?;
+    let game = Game::new(level.clone(), seed)?.with_path(Some(options.level_path.clone()));
     let (w, h) = if options.size.0 == 0 {
         (1280, 720)
     } else {
@@ -144,6 +155,7 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
         hud::plugin,
         control::plugin,
         handoff::plugin,
+        reload::plugin,
         setup::plugin,
     ));
     app.insert_state(start);

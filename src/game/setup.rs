@@ -173,7 +173,7 @@ impl Setup {
     pub fn game(&self) -> Result<Game, String> {
         let level = self.level.clone()?;
         let seed = self.seed.or(level.seed).unwrap_or(1);
-        Game::new(level, seed)
+        Ok(Game::new(level, seed)?.with_path(Some(self.path.clone())))
     }
 }
 
