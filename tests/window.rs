@@ -14,15 +14,46 @@ use bevy::input::ButtonState;
 use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
-use skirmish::engine::battle::{Awaiting, Sides, cell_of, side_of};
+use skirmish::engine::battle::{Awaiting, Map, Sides, cell_of, side_of};
 use skirmish::engine::board::Cell;
-use skirmish::engine::event::{Event, Stage};
+use skirmish::engine::event::Event;
 use skirmish::game::control::{Choices, UiState, human_turn};
 use skirmish::game::screen::Screen;
 use skirmish::game::{Game, GameOptions};
 use skirmish::level::schema::{Controller, DecisionPolicy};
 
-const SHOT: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window.png");
+/// One end-to-end run: a level played by keys through the menu.
+#[derive(Resource, Clone, Copy)]
+struct Case {
+    /// The level file.
+    level: &'static str,
+    /// The side the keys play.
+    side: &'static str,
+    /// Press Tab in the menu (the first side's decisions: ask → automatic) and check
+    /// the battle got it.
+    tab_in_menu: bool,
+    /// Also wait for a reaction prompt and answer it by key.
+    react: bool,
+    /// Where the screenshot goes.
+    shot: &'static str,
+}
+
+const CASES: [Case; 2] = [
+    Case {
+        level: "levels/ford.ron",
+        side: "Blue",
+        tab_in_menu: true,
+        react: false,
+        shot: concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window.png"),
+    },
+    Case {
+        level: "levels/flow_ogre_ford.ron",
+        side: "Wardens",
+        tab_in_menu: false,
+        react: true,
+        shot: concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window-flow.png"),
+    },
+];
 
 struct Xvfb(Option<Child>);
 
@@ -74,6 +105,9 @@ struct Drive {
     log_seen: usize,
     menu_keys: u32,
     checked_menu: bool,
+    reacted: bool,
+    /// A reaction prompt was on screen (screenshot it).
+    prompt_shot: bool,
 }
 
 fn key(code: KeyCode) -> Key {
@@ -108,12 +142,27 @@ fn next_key(game: &Game, choices: &Choices, ui: &UiState, drive: &Drive) -> Opti
         return Some(KeyCode::KeyX); // fast-forward the AI
     }
     match battle.awaiting() {
-        Awaiting::Decision(_) => Some(KeyCode::Digit1),
-        Awaiting::Unit(u, stage) => {
-            let goal: Option<Cell> = match stage {
-                Stage::Movement if !drive.moved => choices.moves.keys().next().copied(),
-                Stage::Attack if !drive.attacked => choices.targets.keys().next().copied(),
-                _ => None,
+        Awaiting::Decision(_) => Some(KeyCode::Digit1), // the first reaction or choice
+        Awaiting::Unit(u, _) => {
+            // Attack when an enemy is ringed, else move once (toward the enemy: the
+            // reachable cell nearest to the first enemy), else end the turn.
+            let board = &battle.world().resource::<Map>().0;
+            let me = side_of(battle.world(), u);
+            let enemy = battle
+                .units()
+                .into_iter()
+                .find(|v| !v.defeated && battle.side_id(&v.side) != Some(me))
+                .map(|v| v.cell);
+            let goal: Option<Cell> = if !drive.attacked && !choices.targets.is_empty() {
+                choices.targets.keys().next().copied()
+            } else if !drive.moved {
+                choices
+                    .moves
+                    .keys()
+                    .min_by_key(|c| enemy.map_or(0, |e| board.distance(**c, e)))
+                    .copied()
+            } else {
+                None
             };
             let Some(goal) = goal else {
                 return Some(KeyCode::Space);
@@ -145,6 +194,7 @@ fn next_key(game: &Game, choices: &Choices, ui: &UiState, drive: &Drive) -> Opti
 
 #[allow(clippy::too_many_arguments)]
 fn driver(
+    case: Res<Case>,
     mut drive: ResMut<Drive>,
     screen: Res<State<Screen>>,
     game: Option<Res<Game>>,
@@ -168,7 +218,7 @@ fn driver(
     // The pre-battle menu: Tab makes Blue's decisions automatic, Enter starts.
     if *screen.get() == Screen::Setup {
         if drive.frame >= 20 {
-            let k = if drive.menu_keys == 0 {
+            let k = if drive.menu_keys == 0 && case.tab_in_menu {
                 KeyCode::Tab
             } else {
                 KeyCode::Enter
@@ -184,7 +234,7 @@ fn driver(
         exit.write(AppExit::error());
         return;
     };
-    if !drive.checked_menu {
+    if !drive.checked_menu && case.tab_in_menu {
         drive.checked_menu = true;
         let sides = &game.battle.world().resource::<Sides>().0;
         if sides[0].decisions != DecisionPolicy::Auto || sides[0].controller != Controller::Human {
@@ -196,24 +246,51 @@ fn driver(
             return;
         }
     }
-    // Watch the log for a Blue move and a Blue attack made by our key presses.
+    // Watch the log for a move, an attack and (if asked) a reaction of our side made
+    // by our key presses.
     let world = game.battle.world();
-    let blue = game.battle.side_id("Blue").expect("Blue side");
+    let us = game.battle.side_id(case.side).expect("the played side");
     for e in &game.battle.events()[drive.log_seen.min(game.battle.events().len())..] {
         match e {
-            Event::Moved { unit, .. } if side_of(world, *unit) == blue => drive.moved = true,
-            Event::AttackRolled { attacker, .. } if side_of(world, *attacker) == blue => {
+            Event::Moved { unit, .. } if side_of(world, *unit) == us => drive.moved = true,
+            Event::AttackRolled { attacker, .. } if side_of(world, *attacker) == us => {
                 drive.attacked = true
             }
+            Event::SkillChecked { unit, purpose, .. }
+                if side_of(world, *unit) == us && purpose.starts_with("attack") =>
+            {
+                drive.attacked = true
+            }
+            Event::Reacted { unit, .. } if side_of(world, *unit) == us => drive.reacted = true,
             _ => {}
         }
     }
     drive.log_seen = game.battle.events().len();
-    if drive.moved && drive.attacked {
+    // Keep a picture of the first reaction prompt.
+    if case.react
+        && !drive.prompt_shot
+        && human_turn(&game.battle)
+        && matches!(game.battle.awaiting(), Awaiting::Decision(_))
+    {
+        drive.prompt_shot = true;
+        let path = PathBuf::from(case.shot.replace(".png", "-prompt.png"));
+        commands
+            .spawn(bevy::render::view::screenshot::Screenshot::primary_window())
+            .observe(
+                move |shot: On<bevy::render::view::screenshot::ScreenshotCaptured>| {
+                    if let Ok(img) = shot.image.clone().try_into_dynamic() {
+                        let _ = img.to_rgb8().save(&path);
+                    }
+                },
+            );
+        drive.cooldown = 10;
+        return;
+    }
+    if drive.moved && drive.attacked && (drive.reacted || !case.react) {
         let frame = drive.frame;
         let at = *drive.shot_at.get_or_insert(frame);
         if drive.frame == at + 5 {
-            let path = PathBuf::from(SHOT);
+            let path = PathBuf::from(case.shot);
             commands
                 .spawn(bevy::render::view::screenshot::Screenshot::primary_window())
                 .observe(
@@ -233,8 +310,8 @@ fn driver(
     }
     if drive.frame > 6000 {
         eprintln!(
-            "e2e: gave up after {} frames (moved {}, attacked {})",
-            drive.frame, drive.moved, drive.attacked
+            "e2e: gave up after {} frames on {} (moved {}, attacked {}, reacted {})",
+            drive.frame, case.level, drive.moved, drive.attacked, drive.reacted
         );
         exit.write(AppExit::error());
         return;
@@ -248,9 +325,9 @@ fn driver(
     }
 }
 
-fn check_screenshot() -> Result<(), String> {
-    let img = image::open(SHOT)
-        .map_err(|e| format!("cannot open {SHOT}: {e}"))?
+fn check_screenshot(shot: &str) -> Result<(), String> {
+    let img = image::open(shot)
+        .map_err(|e| format!("cannot open {shot}: {e}"))?
         .to_rgb8();
     let (w, h) = img.dimensions();
     if (w, h) != (1280, 720) {
@@ -287,35 +364,65 @@ fn check_screenshot() -> Result<(), String> {
     Ok(())
 }
 
-fn main() {
-    let Some(_x) = display() else {
-        eprintln!("window e2e test: no $DISPLAY and no Xvfb: install xvfb (CI does) — FAILING");
-        std::process::exit(1);
-    };
-    let _ = std::fs::remove_file(SHOT);
-    let root = env!("CARGO_MANIFEST_DIR");
-    std::env::set_current_dir(root).expect("cd to the crate");
+/// Runs one case in this process (the window's event loop can run once per process).
+fn run_case(case: Case) -> Result<(), String> {
+    let _ = std::fs::remove_file(case.shot);
     let mut app = skirmish::game::build_app(GameOptions {
-        level_path: "levels/ford.ron".into(),
+        level_path: case.level.into(),
         screenshot: None,
         size: (1280, 720),
         seed: Some(7),
         any_thread: false,
         start: Screen::Setup,
-    })
-    .expect("level loads");
+    })?;
+    app.insert_resource(case);
     app.init_resource::<Drive>();
     app.add_systems(Update, driver);
-    // `run` hands the app to the event loop; the driver exits with success only after a
-    // Blue move and a Blue attack made by its key presses, then the screenshot.
+    // `run` hands the app to the event loop; the driver exits with success only after
+    // the moves, attacks and reactions made by its key presses, then the screenshot.
     let result = app.run();
     if !matches!(result, AppExit::Success) {
-        eprintln!("window e2e test: the drive did not complete: {result:?}");
+        return Err(format!("the drive did not complete: {result:?}"));
+    }
+    check_screenshot(case.shot)
+}
+
+fn main() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    std::env::set_current_dir(root).expect("cd to the crate");
+    // A child runs one case: `window --case N`.
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--case") {
+        let n: usize = args
+            .get(i + 1)
+            .and_then(|n| n.parse().ok())
+            .expect("case number");
+        match run_case(CASES[n]) {
+            Ok(()) => println!(
+                "window e2e test: {} ok (screenshot {})",
+                CASES[n].level, CASES[n].shot
+            ),
+            Err(e) => {
+                eprintln!("window e2e test: {}: {e}", CASES[n].level);
+                std::process::exit(1);
+            }
+        }
+        return;
+    }
+    let Some(_x) = display() else {
+        eprintln!("window e2e test: no $DISPLAY and no Xvfb: install xvfb (CI does) — FAILING");
+        std::process::exit(1);
+    };
+    let exe = std::env::current_exe().expect("the test binary");
+    let mut failed = false;
+    for n in 0..CASES.len() {
+        let status = Process::new(&exe)
+            .args(["--case", &n.to_string()])
+            .status()
+            .expect("run a case");
+        failed |= !status.success();
+    }
+    if failed {
         std::process::exit(1);
     }
-    if let Err(e) = check_screenshot() {
-        eprintln!("window e2e test: {e}");
-        std::process::exit(1);
-    }
-    println!("window e2e test: ok (screenshot {SHOT})");
 }

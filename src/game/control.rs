@@ -187,7 +187,10 @@ fn compute_choices(game: &Game, ui: &UiState) -> Choices {
     let legal = battle.legal_commands();
     let Awaiting::Unit(u, stage) = battle.awaiting() else {
         if let Awaiting::Decision(_) = battle.awaiting() {
+            // Reactions first, "No reaction" last.
             c.other = legal;
+            c.other
+                .sort_by_key(|cmd| matches!(cmd, Command::Pass { .. }));
         }
         return c;
     };
