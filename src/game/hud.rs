@@ -7,7 +7,7 @@ use bevy::prelude::*;
 
 use super::Game;
 use super::control::{Choices, Leave, UiState, command_label, panels, submit};
-use super::screen::Screen;
+use super::screen::{ReturnTo, Screen};
 use super::units_view::{SIDE_SHAPES, side_color};
 use crate::engine::Command;
 use crate::engine::battle::{Awaiting, Sides};
@@ -521,6 +521,7 @@ fn update_result(
     mut commands: Commands,
     game: Res<Game>,
     screen: Single<(Entity, &mut Visibility), With<ResultScreen>>,
+    return_to: Res<ReturnTo>,
     mut shown: Local<u64>,
 ) {
     let (entity, mut vis) = screen.into_inner();
@@ -566,7 +567,14 @@ fn update_result(
         p.spawn((Text::new(lines), font(16.0), TextColor(TEXT)));
         for (label, b) in [
             ("[R] Restart", ResultButton::Restart),
-            ("[Q] Quit", ResultButton::Quit),
+            (
+                match *return_to {
+                    ReturnTo::Exit => "[Q] Quit",
+                    ReturnTo::Setup => "[Q] Menu",
+                    ReturnTo::Editor => "[Q] Back to the editor",
+                },
+                ResultButton::Quit,
+            ),
         ] {
             p.spawn((
                 Button,
