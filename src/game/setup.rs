@@ -449,3 +449,72 @@ pub fn plugin(app: &mut App) {
             .run_if(resource_exists::<Setup>),
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ford() -> Setup {
+        Setup::new(
+            Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/ford.ron")),
+            Some(3),
+        )
+    }
+
+    #[test]
+    fn the_menu_starts_from_the_level_and_its_choices_reach_the_battle() {
+        let mut setup = ford();
+        let level = setup.level.clone().unwrap();
+        assert_eq!(level.name, "The Ford");
+        assert!(setup.levels.len() >= 4, "the folder's levels are listed");
+        // Blue: Human → AI random; Red: its policy cycles ask → automatic.
+        setup.cycle_controller(0, 1);
+        setup.cycle_policy(1);
+        let game = setup.game().unwrap();
+        let sides = &game.level.sides;
+        assert_eq!(sides[0].controller, Controller::Ai(AiPolicy::Random));
+        assert_eq!(
+            sides[1].decisions,
+            cycle(&POLICIES, level.sides[1].decisions, 1)
+        );
+        assert_eq!(game.seed, 3);
+        assert_eq!(game.path.as_deref(), Some(setup.path.as_path()));
+        // Cycling wraps both ways.
+        setup.cycle_controller(0, -1);
+        setup.cycle_controller(0, -1);
+        assert_eq!(
+            setup.level.as_ref().unwrap().sides[0].controller,
+            Controller::Ai(AiPolicy::Normal)
+        );
+    }
+
+    #[test]
+    fn switching_levels_walks_the_folder_and_wraps() {
+        let mut setup = ford();
+        let start = setup.path.clone();
+        let mut seen = vec![];
+        for _ in 0..setup.levels.len() {
+            setup.switch_level(1);
+            seen.push(setup.path.clone());
+        }
+        assert_eq!(setup.path, start, "a full cycle comes back");
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen.len(), setup.levels.len());
+        setup.switch_level(-1);
+        assert_ne!(setup.path, start);
+    }
+
+    #[test]
+    fn a_broken_level_is_shown_not_started() {
+        let dir = std::env::temp_dir().join(format!("skirmish-setup-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bad = dir.join("bad.ron");
+        std::fs::write(&bad, "(name: \"x\", ruleset: \"nope\"").unwrap();
+        let setup = Setup::new(&bad, None);
+        let err = setup.level.clone().unwrap_err();
+        assert!(err.contains("bad.ron:"), "says where: {err}");
+        assert!(setup.game().is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
