@@ -1442,6 +1442,34 @@ fn f_36_f_gap_15_grapple() {
     assert!(act(&mut b, "A", |b| FlowAction::Grapple { target: id(b, "T") }).is_err());
 }
 
+/// Covers F-GAP-15: a grappler drags its target along (both move together), so it
+/// can't pass through an ally's hex the way a lone mover may (F-45) — the dragged
+/// unit would follow into the ally's hex.
+#[test]
+fn f_gap_15_a_dragging_grappler_passes_nobody() {
+    let a = fu("A", "Blue", (5, 5), 5);
+    let t = fu("T", "Red", (6, 5), 0);
+    let ally = fu("B", "Blue", (5, 6), 3);
+    let mut b = start(&lvl(vec![a, t, ally]), &[1, 1, 1, 10, 90]);
+    act(&mut b, "A", |b| FlowAction::Grapple { target: id(b, "T") }).unwrap();
+    assert!(conds(&b, "A").contains(&"Grappling".to_string()));
+    let err = walk(&mut b, "A", &[cell(5, 6), cell(5, 7)]).unwrap_err();
+    assert!(err.to_string().contains("both move together"), "{err}");
+    for c in b.legal_commands() {
+        if let Command::Move { path, .. } = c {
+            assert!(
+                !path.contains(&cell(5, 6)),
+                "no legal move passes B: {path:?}"
+            );
+        }
+    }
+    // Along a free path the target follows into the hex the grappler left.
+    walk(&mut b, "A", &[cell(4, 5)]).unwrap();
+    assert_eq!(at(&b, "A"), cell(4, 5));
+    assert_eq!(at(&b, "T"), cell(5, 5));
+    assert_eq!(at(&b, "B"), cell(5, 6));
+}
+
 /// Covers F-37, F-GAP-18.
 #[test]
 fn f_37_f_gap_18_ready_moves_the_initiative_slot() {

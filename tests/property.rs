@@ -27,19 +27,14 @@ fn levels() -> Vec<Level> {
 
 fn check_invariants(b: &Battle) {
     let world = b.world();
-    // A flow mover interrupted by a Reaction Attack (the offer, or the reaction
-    // window against it) while passing through an ally's hex stands there until the
-    // reactions are settled (F-45, F-GAP-12).
+    // A flow mover interrupted while passing through an ally's hex — by a Reaction
+    // Attack (its offer, or the reaction window against it) or by a readied attack
+    // going off (F-37) — stands there until the reactions are settled (F-45,
+    // F-GAP-12). The next command's check sees it moved on.
     let passing = match b.awaiting() {
         Awaiting::Decision(d) => match d.kind {
             DecisionKind::Reaction {
-                trigger:
-                    Trigger::Provoked { mover, .. }
-                    | Trigger::Attack {
-                        target: mover,
-                        reaction_attack: true,
-                        ..
-                    },
+                trigger: Trigger::Provoked { mover, .. } | Trigger::Attack { target: mover, .. },
                 ..
             } => Some(world.resource::<Roster>().0[mover.0 as usize]),
             _ => None,

@@ -723,7 +723,7 @@ pub fn legal(world: &World) -> Vec<Command> {
     };
     out.push(Command::EndTurn { unit });
     let board = &world.resource::<Map>().0;
-    let occupancy = crate::engine::battle::occupancy_for(world, unit);
+    let occupancy = super::movement::move_occupancy(world, unit);
     let start = cell_of(world, unit);
     let fu = flow_unit(world, unit);
     let budget = if fu.allowance > 0 && fu.moves >= rules(world).max_move_actions {

@@ -158,6 +158,40 @@ pub fn advance_move(world: &mut World) -> Result<(), CommandError> {
     }
     let mut path: VecDeque<Cell> = path;
     let next = path.pop_front().expect("checked non-empty");
+    // The path was checked when the move began, but a reaction on the way (an
+    // Intercept, a Shove) can put a unit on it. An enemy can't be passed and a move
+    // can't end on anyone (F-45), so the mover stops; if it was passing through an
+    // ally's hex it steps back to the nearest open hex (PROPOSED, like F-GAP-12).
+    let occupancy = move_occupancy(world, unit);
+    let taken = match occupancy(next) {
+        Occupancy::Free => false,
+        Occupancy::Ally => path.is_empty(),
+        Occupancy::Blocked => true,
+    };
+    if taken {
+        pop(world);
+        emit(
+            world,
+            Event::MovementStopped {
+                unit,
+                reason: format!("{next} was taken during the move"),
+            },
+        );
+        if occupancy(cur) != Occupancy::Free
+            && let Some(open) = nearest_open(world, cur, &occupancy)
+        {
+            emit(
+                world,
+                Event::Moved {
+                    unit,
+                    from: cur,
+                    to: open,
+                    cost: 0,
+                },
+            );
+        }
+        return Ok(());
+    }
     if let Some(Frame::Move {
         path: p,
         asked_here,
@@ -193,6 +227,18 @@ pub fn advance_move(world: &mut World) -> Result<(), CommandError> {
     }
     readied_triggers(world, unit, cur, next);
     Ok(())
+}
+
+/// The open hex nearest to `from` that a unit can step to (allies passable), for a
+/// mover that must not stay where another unit stands.
+fn nearest_open(world: &World, from: Cell, occupancy: &impl Fn(Cell) -> Occupancy) -> Option<Cell> {
+    let board = &world.resource::<Map>().0;
+    let field = board.movement_field(from, 6, occupancy);
+    field
+        .iter()
+        .filter(|&(&c, _)| c != from && occupancy(c) == Occupancy::Free)
+        .min_by_key(|&(&c, &cost)| (cost, c))
+        .map(|(&c, _)| c)
 }
 
 /// F-37, F-GAP-18: an enemy readied against movement fires when `mover` enters its
@@ -344,11 +390,26 @@ fn take_reaction_attack(
     make_attack(world, unit, mover, weapon, AttackKind::Reaction)
 }
 
+/// How other units stand in the way of `unit`'s move: allies may be passed and
+/// enemies not (F-45) — except that a grappler dragging its target can't pass
+/// anyone, since both move together and the dragged unit follows into every hex the
+/// grappler leaves (F-GAP-15).
+pub fn move_occupancy(world: &World, unit: UnitId) -> impl Fn(Cell) -> Occupancy + use<> {
+    let occupancy = occupancy_for(world, unit);
+    let dragging = condition_link(world, unit, conditions::GRAPPLING).is_some();
+    move |cell| match occupancy(cell) {
+        Occupancy::Ally if dragging => Occupancy::Blocked,
+        other => other,
+    }
+}
+
 /// The cost of entering each hex of a path, or why it can't be walked (F-45: allies
-/// may be passed, enemies not; the move must end on an open hex).
+/// may be passed, enemies not; the move must end on an open hex; F-GAP-15: a
+/// grappler dragging its target passes nobody).
 pub fn path_cost(world: &World, unit: UnitId, path: &[Cell]) -> Result<u32, CommandError> {
     let board = &world.resource::<Map>().0;
     let occupancy = occupancy_for(world, unit);
+    let dragging = condition_link(world, unit, conditions::GRAPPLING);
     let Some(&last) = path.last() else {
         return Err(CommandError::PathBlocked(
             "the path is empty (use EndTurn to stay put)".into(),
@@ -371,6 +432,14 @@ pub fn path_cost(world: &World, unit: UnitId, path: &[Cell]) -> Result<u32, Comm
         if occupancy(c) == Occupancy::Blocked {
             return Err(CommandError::PathBlocked(format!(
                 "an enemy stands on {c} (only Tumble Through passes an enemy, F-45)"
+            )));
+        }
+        if let Some(d) = dragging
+            && occupancy(c) == Occupancy::Ally
+        {
+            return Err(CommandError::PathBlocked(format!(
+                "dragging {} it can't pass the ally on {c}: both move together (F-GAP-15)",
+                crate::engine::battle::name(world, d)
             )));
         }
         cost += step;
