@@ -97,6 +97,21 @@ pub fn play_out(
     play(&mut battle, &level, &mut rng, max_commands)
 }
 
+/// Plays the same battle as [`play_out`] and also returns its event log as text
+/// lines (what `skirmish sim --log INDEX` prints).
+pub fn play_logged(
+    level: &Level,
+    seed: u64,
+    policies: &[AiPolicy],
+    max_commands: usize,
+) -> Result<(BattleResult, Vec<String>), String> {
+    let level = ai_level(level, policies);
+    let mut battle = Battle::from_level(&level, Dice::seeded(splitmix(seed)))?;
+    let mut rng = ChaCha8Rng::seed_from_u64(splitmix(seed ^ 0x5EED));
+    let result = play(&mut battle, &level, &mut rng, max_commands)?;
+    Ok((result, crate::script::log_lines(&battle)))
+}
+
 /// Plays `battle` (set up from `level`) to the end with each side's AI controller.
 pub fn play(
     battle: &mut Battle,

@@ -39,6 +39,8 @@ const URGENCY_START: f64 = 0.3;
 const COME: f64 = 0.75;
 /// Factor on attacks after Disengage (disadvantage for two rounds).
 const DISENGAGED: f64 = 0.6;
+/// Share of the gain of charging next round that standing where one can is worth.
+const CHARGE_NEXT: f64 = 0.5;
 /// Jitter added to scores so exact ties break at random (from the seeded generator).
 const JITTER: f64 = 1e-6;
 
@@ -144,6 +146,8 @@ struct Mind<'v, 'a> {
     /// 0 (time enough) to 1 (the round limit comes before the enemy can be beaten at
     /// this rate): turns caution into haste.
     urgency: f64,
+    /// The unit's movement power that charges (better odds on the next attack), if any.
+    charger: Option<String>,
 }
 
 /// An enemy, as the scoring reads it (small and `Copy`: scoring loops over the
@@ -192,6 +196,14 @@ impl<'v, 'a> Mind<'v, 'a> {
             })
             .collect();
         let ranges = me.powers.iter().map(|p| (p.range, p.ranged)).collect();
+        let charger = view
+            .world
+            .get::<MovementPowers>(crate::engine::battle::entity(view.world, unit))
+            .and_then(|m| {
+                m.0.iter()
+                    .find(|n| hint(ruleset, Some(n)).attack > 1.0)
+                    .cloned()
+            });
         // The rate the side deals damage at, guessed from this unit's best attack on
         // each enemy times the side's numbers, against the enemy's hit points and the
         // rounds left.
@@ -220,6 +232,7 @@ impl<'v, 'a> Mind<'v, 'a> {
             caution: balance * (1.0 - 0.9 * haste),
             foes,
             ranges,
+            charger,
         }
     }
 
@@ -241,9 +254,10 @@ impl<'v, 'a> Mind<'v, 'a> {
         2.0 + 3.0 * self.view.best_expected(target, self.me.id)
     }
 
-    /// Value of attacking `target` with power number `power`, the odds scaled by `factor`.
-    fn attack_value(&mut self, target: &Foe, power: usize, factor: f64) -> f64 {
-        let Some(odds) = self.view.odds(self.me.id, target.id, power) else {
+    /// Value of attacking `target` with power number `power`, after moving with
+    /// movement power `moved` this round (the ruleset's exact odds under that move).
+    fn attack_value(&mut self, target: &Foe, power: usize, moved: Option<&str>) -> f64 {
+        let Some(odds) = self.view.odds_after(self.me.id, target.id, power, moved) else {
             return 0.0;
         };
         let worth = self.worth(target.id);
@@ -252,14 +266,12 @@ impl<'v, 'a> Mind<'v, 'a> {
         } else {
             1.0
         };
-        factor * (odds.expected * focus + odds.kill * worth)
+        odds.expected * focus + odds.kill * worth
     }
 
-    /// The best attack from `cell` (exact line of sight when `exact`, else only range).
-    fn offense(&mut self, cell: Cell, factor: f64, exact: bool) -> (f64, Option<UnitId>) {
-        if factor <= 0.0 {
-            return (0.0, None);
-        }
+    /// The best attack from `cell` after moving there with `moved` (exact line of
+    /// sight when `exact`, else only range).
+    fn offense(&mut self, cell: Cell, moved: Option<&str>, exact: bool) -> (f64, Option<UnitId>) {
         let mut best = (0.0, None);
         let board = self.view.board;
         for k in 0..self.foes.len() {
@@ -272,7 +284,7 @@ impl<'v, 'a> Mind<'v, 'a> {
                 if d > range || (exact && ranged && !board.line_of_sight(cell, t.cell)) {
                     continue;
                 }
-                let v = self.attack_value(&t, i, factor);
+                let v = self.attack_value(&t, i, moved);
                 if v > best.0 {
                     best = (v, Some(t.id));
                 }
@@ -312,16 +324,46 @@ impl<'v, 'a> Mind<'v, 'a> {
         (0.3 + self.me.wounded()) * self.caution
     }
 
-    /// Cheap score of standing on `cell` after a move with hint `h`.
-    fn cell_score(&mut self, cell: Cell, h: Hint, exact: bool) -> (f64, Option<UnitId>) {
-        let (off, target) = self.offense(cell, h.attack, exact);
+    /// Cheap score of standing on `cell` after a move with movement power `moved`
+    /// (hint `h`).
+    fn cell_score(
+        &mut self,
+        cell: Cell,
+        moved: Option<&str>,
+        h: Hint,
+        exact: bool,
+    ) -> (f64, Option<UnitId>) {
+        let (off, target) = self.offense(cell, moved, exact);
         let approach = APPROACH * (1.0 + URGENT_APPROACH * self.urgency);
         let mut score = off - approach * f64::from(self.approach_distance(cell));
         if self.normal() {
             score -= h.exposure * self.threat(cell);
             score += self.hold(cell);
+            score += self.charge_next(cell);
         }
         (score, target)
+    }
+
+    /// What standing on `cell` is worth for next round's charge: a unit that starts
+    /// its move out of reach of an enemy it can reach can charge it (better odds),
+    /// one that starts next to it can't. A share of the best gain a charge adds.
+    fn charge_next(&mut self, cell: Cell) -> f64 {
+        let Some(charger) = self.charger.clone() else {
+            return 0.0;
+        };
+        let mut gain: f64 = 0.0;
+        for k in 0..self.foes.len() {
+            let f = self.foes[k];
+            let d = self.view.board.distance(cell, f.cell);
+            if d < 2 || d > self.me.speed {
+                continue;
+            }
+            for i in 0..self.ranges.len() {
+                let g = self.attack_value(&f, i, Some(&charger)) - self.attack_value(&f, i, None);
+                gain = gain.max(g);
+            }
+        }
+        CHARGE_NEXT * gain
     }
 
     /// What threatening enemies from `cell` is worth: an enemy that walks out of this
@@ -334,7 +376,7 @@ impl<'v, 'a> Mind<'v, 'a> {
         for k in 0..self.foes.len() {
             let e = self.foes[k];
             if self.view.board.distance(cell, e.cell) <= self.me.reach {
-                total += HOLD * self.attack_value(&e, melee, 1.0);
+                total += HOLD * self.attack_value(&e, melee, None);
             }
         }
         total
@@ -363,7 +405,7 @@ impl<'v, 'a> Mind<'v, 'a> {
                 if !self.view.in_range(p, self.me.cell, t.cell) {
                     continue;
                 }
-                let v = self.attack_value(&t, i, 1.0);
+                let v = self.attack_value(&t, i, None);
                 options.push((
                     v,
                     Command::Attack {
@@ -545,7 +587,7 @@ impl<'v, 'a> Mind<'v, 'a> {
         powers.sort_by_key(|p| (p.budget, p.name.clone()));
         let walkers: Vec<Power> = powers.iter().filter(|p| !p.charge).cloned().collect();
         let charges: Vec<Power> = powers.iter().filter(|p| p.charge).cloned().collect();
-        let (here, _) = self.cell_score(self.me.cell, NEUTRAL, true);
+        let (here, _) = self.cell_score(self.me.cell, None, NEUTRAL, true);
 
         // First pass: cheap scores of every reachable cell.
         let mut scored: Vec<(f64, Cell)> = Vec::new();
@@ -555,7 +597,17 @@ impl<'v, 'a> Mind<'v, 'a> {
                 continue;
             };
             let h = hint(self.ruleset, p.name.as_deref());
-            let (s, _) = self.cell_score(c, h, false);
+            let (mut s, _) = self.cell_score(c, p.name.as_deref(), h, false);
+            // A charge that could end here next to an enemy (refined exactly below).
+            if let Some(ch) = charges.iter().find(|ch| ch.budget >= cost)
+                && self
+                    .foes
+                    .iter()
+                    .any(|f| self.view.board.distance(c, f.cell) <= 1)
+            {
+                let hc = hint(self.ruleset, ch.name.as_deref());
+                s = s.max(self.cell_score(c, ch.name.as_deref(), hc, false).0);
+            }
             scored.push((s, c));
         }
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
@@ -611,20 +663,9 @@ impl<'v, 'a> Mind<'v, 'a> {
         let mut best: Option<(f64, Command)> = None;
         let mut tried = BTreeSet::new();
         // The cell's score by hint (most powers share one).
-        let mut scores: Vec<(f64, f64, f64)> = Vec::new();
         'powers: for p in walkers.iter().filter(|p| p.budget >= cost) {
             let h = hint(self.ruleset, p.name.as_deref());
-            let score = match scores
-                .iter()
-                .find(|(a, e, _)| *a == h.attack && *e == h.exposure)
-            {
-                Some(&(_, _, s)) => s,
-                None => {
-                    let (s, _) = self.cell_score(cell, h, true);
-                    scores.push((h.attack, h.exposure, s));
-                    s
-                }
-            };
+            let (score, _) = self.cell_score(cell, p.name.as_deref(), h, true);
             for path in &paths {
                 if moves::cost_of(board, path) > p.budget
                     || !tried.insert((p.name.clone(), path.clone()))
@@ -647,7 +688,7 @@ impl<'v, 'a> Mind<'v, 'a> {
         // A charge that ends next to the enemy it would attack.
         if let Some(p) = charges.first() {
             let h = hint(self.ruleset, p.name.as_deref());
-            let (score, target) = self.cell_score(cell, h, true);
+            let (score, target) = self.cell_score(cell, p.name.as_deref(), h, true);
             if let Some(t) = target
                 && board.distance(cell, self.view.unit(t).cell) <= 1
             {

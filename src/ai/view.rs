@@ -5,10 +5,12 @@
 //! Everything here is ruleset-neutral: it reads the shared unit components and asks
 //! the ruleset only through [`Battle`]'s generic entry points.
 
+use std::collections::HashMap;
+
 use bevy_ecs::world::World;
 
 use super::moves::Grid;
-use crate::engine::battle::{Battle, Map, Roster};
+use crate::engine::battle::{Assume, Battle, Map, Roster};
 use crate::engine::board::{Board, Cell};
 use crate::engine::units::{
     Defeated, Health, Position, Powers, Reach, SideId, Stats, Unit, UnitId,
@@ -96,6 +98,9 @@ pub(crate) struct View<'a> {
     odds: Vec<Option<Option<Odds>>>,
     /// Best expected damage by (attacker, target) over its powers, filled lazily.
     best: Vec<Option<f64>>,
+    /// Odds after an assumed move of the attacker, by (attacker, target, power,
+    /// movement power name), filled lazily.
+    after: HashMap<(UnitId, UnitId, usize, String), Option<Odds>>,
 }
 
 impl<'a> View<'a> {
@@ -160,6 +165,7 @@ impl<'a> View<'a> {
             max_powers,
             odds: vec![None; n * n * max_powers],
             best: vec![None; n * n],
+            after: HashMap::new(),
         }
     }
 
@@ -184,20 +190,52 @@ impl<'a> View<'a> {
         if let Some(cached) = self.odds[key] {
             return cached;
         }
-        let name = self.units[attacker.0 as usize]
-            .powers
-            .get(power)
-            .map(|p| p.name.clone());
-        let result = name.and_then(|name| {
-            self.battle
-                .preview_attack(attacker, target, Some(&name))
-                .map(|p| Odds {
-                    chance: p.chance,
-                    expected: p.expected_damage,
-                    kill: p.kill_chance,
-                })
-        });
+        let result = self.ask(attacker, target, power, None);
         self.odds[key] = Some(result);
+        result
+    }
+
+    fn ask(
+        &self,
+        attacker: UnitId,
+        target: UnitId,
+        power: usize,
+        moved: Option<&str>,
+    ) -> Option<Odds> {
+        let name = &self.units[attacker.0 as usize].powers.get(power)?.name;
+        let assume = Assume {
+            attacker_moved: moved,
+            target_moved: None,
+        };
+        self.battle
+            .attack_odds(attacker, target, Some(name), assume)
+            .map(|p| Odds {
+                chance: p.chance,
+                expected: p.expected_damage,
+                kill: p.kill_chance,
+            })
+    }
+
+    /// Like [`View::odds`], as they would be after `attacker` moved with movement
+    /// power `moved` this round (the ruleset says what that changes: e.g. `phases`
+    /// Hustle gives disadvantage, Charge advantage against the target, Run forbids
+    /// attacking).
+    pub fn odds_after(
+        &mut self,
+        attacker: UnitId,
+        target: UnitId,
+        power: usize,
+        moved: Option<&str>,
+    ) -> Option<Odds> {
+        let Some(name) = moved else {
+            return self.odds(attacker, target, power);
+        };
+        let key = (attacker, target, power, name.to_string());
+        if let Some(&cached) = self.after.get(&key) {
+            return cached;
+        }
+        let result = self.ask(attacker, target, power, Some(name));
+        self.after.insert(key, result);
         result
     }
 

@@ -1,5 +1,5 @@
 //! `skirmish sim LEVEL [--battles N] [--seed S] [--ruleset R] [--ai SIDE=POLICY]...
-//! [--threads T] [--json] [--plot FILE.png]`: AI-vs-AI battles without a window, on
+//! [--threads T] [--json] [--plot FILE.png] [--log INDEX]`: AI-vs-AI battles without a window, on
 //! every core, and their figures.
 //!
 //! Each side plays the policy `--ai` gives it, else its level controller's (`Human`
@@ -16,7 +16,9 @@ use std::time::Instant;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::ai::sim::{DEFAULT_MAX_COMMANDS, SimConfig, Summary, simulate, summarize};
+use crate::ai::sim::{
+    DEFAULT_MAX_COMMANDS, SimConfig, Summary, battle_seed, play_logged, simulate, summarize,
+};
 use crate::ai::{AiPolicy, parse_policy};
 use crate::level::schema::{Controller, Level};
 use crate::level::{load_file, validate::validate};
@@ -50,6 +52,10 @@ pub struct SimArgs {
     /// Write a PNG of the win rates and the distribution of battle length.
     #[arg(long, value_name = "FILE.png")]
     pub plot: Option<PathBuf>,
+    /// Print the event log of battle number INDEX of the run (0-based) and its
+    /// result instead of the figures.
+    #[arg(long, value_name = "INDEX")]
+    pub log: Option<usize>,
 }
 
 /// A usage problem (exit 2) or a failure (exit 1).
@@ -88,6 +94,23 @@ fn sim(args: &SimArgs) -> Result<(), Failure> {
         policies,
         max_commands: DEFAULT_MAX_COMMANDS,
     };
+    if let Some(index) = args.log {
+        let seed = battle_seed(args.seed, index as u64);
+        let (result, lines) = play_logged(&level, seed, &config.policies, config.max_commands)
+            .map_err(|e| Failure::Failed(format!("battle {index} (seed {seed}): {e}")))?;
+        for line in lines {
+            println!("{line}");
+        }
+        let winner = result
+            .winner
+            .and_then(|w| level.sides.get(w.0 as usize))
+            .map_or("nobody (draw)", |s| s.name.as_str());
+        println!(
+            "battle {index} (seed {seed}): {winner} won after {} rounds",
+            result.rounds
+        );
+        return Ok(());
+    }
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(t) = args.threads {
         pool = pool.num_threads(t);

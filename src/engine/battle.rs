@@ -114,6 +114,9 @@ pub struct ActiveRuleset {
     /// Exact odds of `attacker` attacking `target` with a power (its first if `None`)
     /// as things stand; `None` if that attack is impossible.
     pub preview_attack: fn(&World, UnitId, UnitId, Option<&str>) -> Option<AttackPreview>,
+    /// The numbers of `preview_attack` only (no modifier text), optionally as they
+    /// would be after hypothetical moves (see [`Assume`]): the AI's fast path.
+    pub attack_odds: fn(&World, UnitId, UnitId, Option<&str>, Assume<'_>) -> Option<AttackOdds>,
     /// Cost and provocations of moving along a path with a movement power.
     pub preview_move: fn(&World, UnitId, &str, &[Cell]) -> MovePreview,
     /// The ruleset's own name for a stage ("Battle Phase", ...).
@@ -141,6 +144,30 @@ pub struct AttackPreview {
     pub modifiers: Vec<String>,
     /// The roll in one line, e.g. `2d6+1d8kh2 +3 vs DEF 12`.
     pub roll: String,
+}
+
+/// Hypothetical moves an odds query assumes were made this round, by movement power
+/// name: the ruleset applies what that power does to attacks (e.g. `phases` Hustle
+/// gives the attacker disadvantage, Charge gives it advantage against the target,
+/// Run forbids attacking and gives attackers of the runner advantage). `None`, or a
+/// power the ruleset gives no such effect, changes nothing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Assume<'a> {
+    /// The attacker moved with this power (a charge: charging at the target).
+    pub attacker_moved: Option<&'a str>,
+    /// The target moved with this power.
+    pub target_moved: Option<&'a str>,
+}
+
+/// The numbers of an [`AttackPreview`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct AttackOdds {
+    /// Exact chance to hit.
+    pub chance: f64,
+    /// Expected damage (chance × mean damage).
+    pub expected_damage: f64,
+    /// Exact chance the target is defeated by this attack.
+    pub kill_chance: f64,
 }
 
 /// What a move would cost and provoke.
@@ -624,6 +651,20 @@ impl Battle {
     ) -> Option<AttackPreview> {
         let world = self.world();
         (world.resource::<ActiveRuleset>().preview_attack)(world, attacker, target, power)
+    }
+
+    /// The numbers of [`Battle::preview_attack`] without the text, under hypothetical
+    /// moves (see [`Assume`]; `Assume::default()` gives exactly the preview's numbers).
+    /// Cheap: for the AI, which asks this thousands of times a turn.
+    pub fn attack_odds(
+        &self,
+        attacker: UnitId,
+        target: UnitId,
+        power: Option<&str>,
+        assume: Assume<'_>,
+    ) -> Option<AttackOdds> {
+        let world = self.world();
+        (world.resource::<ActiveRuleset>().attack_odds)(world, attacker, target, power, assume)
     }
 
     /// Cost and provocations of a move (see [`MovePreview`]).

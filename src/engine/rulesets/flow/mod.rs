@@ -392,6 +392,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
         check: check::check,
         legal: check::legal,
         preview_attack: preview::attack,
+        attack_odds: preview::odds,
         preview_move: preview::movement,
         stage_name,
         turn_order: preview::turn_order,

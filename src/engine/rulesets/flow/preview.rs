@@ -38,6 +38,25 @@ pub fn attack(
     })
 }
 
+/// The numbers of [`attack`] (movement changes no odds in `flow`, so `Assume` is
+/// ignored).
+pub fn odds(
+    world: &World,
+    attacker: UnitId,
+    target: UnitId,
+    power: Option<&str>,
+    _assume: crate::engine::battle::Assume<'_>,
+) -> Option<crate::engine::battle::AttackOdds> {
+    let weapon = weapon_named(world, attacker, power).ok()?;
+    let (chance, expected_damage, kill_chance) =
+        attack_odds(world, attacker, target, &weapon, &AttackKind::Normal);
+    Some(crate::engine::battle::AttackOdds {
+        chance,
+        expected_damage,
+        kill_chance,
+    })
+}
+
 /// Cost and provocations of a move: `Move` costs hexes (AP aside), `Step` provokes
 /// nothing (F-39); otherwise every enemy threatening a hex left may react (F-47).
 pub fn movement(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> MovePreview {

@@ -2,6 +2,9 @@
 //! disadvantage sources, netting them into one extra die, rolling 2d6 + ATK against
 //! DEF, damage and on-hit conditions. [`plan`] is also the odds the UI and AI show.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use bevy_ecs::prelude::*;
 
 use super::PhasesRules;
@@ -11,7 +14,7 @@ use crate::engine::command::CommandError;
 use crate::engine::conditions::{Condition, Duration};
 use crate::engine::dice::Dice;
 use crate::engine::event::{Event, ExtraDie};
-use crate::engine::odds::DiceExpr;
+use crate::engine::odds::{DiceExpr, Distribution};
 use crate::engine::units::*;
 use crate::level::schema::{EffectDuration, PowerDef};
 
@@ -54,6 +57,82 @@ fn has(world: &World, unit: UnitId, condition: &str) -> bool {
         .is_some_and(|c| c.has(condition))
 }
 
+/// One source of advantage or disadvantage (P-09, P-24, P-GAP-04).
+#[derive(Clone, Copy, Debug)]
+enum Source {
+    /// Tier difference: source `i` of `n`.
+    Tier(u32, u32),
+    Seized,
+    Ran,
+    Defending,
+    Disengaged,
+    Hustled,
+    Charge,
+}
+
+impl Source {
+    fn label(self) -> String {
+        match self {
+            Source::Tier(i, n) => format!("tier difference ({i}/{n})"),
+            Source::Seized => "target seized the initiative".to_string(),
+            Source::Ran => "target ran".to_string(),
+            Source::Defending => "target is defending".to_string(),
+            Source::Disengaged => "attacker disengaged".to_string(),
+            Source::Hustled => "attacker hustled".to_string(),
+            Source::Charge => "charge".to_string(),
+        }
+    }
+}
+
+/// Conditions an odds query assumes on top of the real ones (hypothetical moves).
+#[derive(Clone, Copy, Default)]
+pub(super) struct Assumed<'a> {
+    /// Conditions the attacker's assumed move applies.
+    pub attacker: &'a [String],
+    /// The attacker's assumed move is a charge at the target.
+    pub charging: bool,
+    /// Conditions the target's assumed move applies.
+    pub target: &'a [String],
+}
+
+fn has_or(world: &World, unit: UnitId, condition: &str, assumed: &[String]) -> bool {
+    has(world, unit, condition) || assumed.iter().any(|c| c == condition)
+}
+
+/// Calls `f(advantage?, source)` for each source of `attacker` against `target`, in
+/// the order the log names them.
+fn each_source(
+    world: &World,
+    attacker: UnitId,
+    target: UnitId,
+    opportunity: bool,
+    assumed: Assumed<'_>,
+    mut f: impl FnMut(bool, Source),
+) {
+    let diff = tier(world, attacker) - tier(world, target);
+    for i in 0..diff.unsigned_abs() {
+        f(diff > 0, Source::Tier(i + 1, diff.unsigned_abs()));
+    }
+    if has_or(world, target, SEIZED, assumed.target) {
+        f(true, Source::Seized);
+    }
+    if has_or(world, target, RUNNING, assumed.target) {
+        f(true, Source::Ran);
+    }
+    if has_or(world, target, DEFENDING, assumed.target) {
+        f(false, Source::Defending);
+    }
+    if has_or(world, attacker, DISENGAGED, assumed.attacker) {
+        f(false, Source::Disengaged);
+    }
+    if has_or(world, attacker, HUSTLED, assumed.attacker) {
+        f(false, Source::Hustled);
+    }
+    if !opportunity && (assumed.charging || charging_at(world, attacker, target)) {
+        f(true, Source::Charge);
+    }
+}
+
 /// Sources of advantage and disadvantage for `attacker` against `target` (P-09,
 /// P-24, P-GAP-04): tier difference counts once per tier; other sources count once
 /// however often they apply (P-GAP-03).
@@ -65,30 +144,144 @@ pub fn sources(
 ) -> (Vec<String>, Vec<String>) {
     let mut adv = Vec::new();
     let mut dis = Vec::new();
-    let diff = tier(world, attacker) - tier(world, target);
-    for i in 0..diff.unsigned_abs() {
-        let s = format!("tier difference ({}/{})", i + 1, diff.unsigned_abs());
-        if diff > 0 { adv.push(s) } else { dis.push(s) }
-    }
-    if has(world, target, SEIZED) {
-        adv.push("target seized the initiative".to_string());
-    }
-    if has(world, target, RUNNING) {
-        adv.push("target ran".to_string());
-    }
-    if has(world, target, DEFENDING) {
-        dis.push("target is defending".to_string());
-    }
-    if has(world, attacker, DISENGAGED) {
-        dis.push("attacker disengaged".to_string());
-    }
-    if has(world, attacker, HUSTLED) {
-        dis.push("attacker hustled".to_string());
-    }
-    if !opportunity && charging_at(world, attacker, target) {
-        adv.push("charge".to_string());
-    }
+    each_source(
+        world,
+        attacker,
+        target,
+        opportunity,
+        Assumed::default(),
+        |a, s| {
+            if a {
+                adv.push(s.label())
+            } else {
+                dis.push(s.label())
+            }
+        },
+    );
     (adv, dis)
+}
+
+/// The extra die after netting `a` advantage and `d` disadvantage sources (P-GAP-03).
+fn net_die(world: &World, a: i32, d: i32) -> Option<ExtraDie> {
+    let config = &world.resource::<PhasesRules>().0;
+    let net = if config.net_sources {
+        a - d
+    } else if a > 0 && d > 0 {
+        0
+    } else {
+        a - d
+    };
+    config
+        .extra_die(net.unsigned_abs(), net > 0)
+        .map(|sides| ExtraDie {
+            sides,
+            advantage: net > 0,
+        })
+}
+
+/// The attack roll's dice: the base dice plus the extra die, keeping as many dice as
+/// the base rolls (e.g. `2d6+1d8kh2`).
+fn roll_text(base: &str, extra_die: Option<ExtraDie>) -> String {
+    let base = base.trim().to_string();
+    match extra_die {
+        None => base,
+        Some(x) => {
+            let kept = base
+                .split(['d', 'D'])
+                .next()
+                .and_then(|n| n.parse::<u32>().ok())
+                .unwrap_or(1);
+            let keep = if x.advantage { "kh" } else { "kl" };
+            format!("{base}+1d{}{keep}{kept}", x.sides)
+        }
+    }
+}
+
+fn roll_expr(base: &str, extra_die: Option<ExtraDie>) -> DiceExpr {
+    roll_text(base, extra_die)
+        .parse()
+        .unwrap_or_else(|_| "2d6".parse().expect("2d6 parses"))
+}
+
+/// Distributions the fast odds path reuses, per thread: attack rolls by (base dice,
+/// extra die) and damage by (damage dice, bonus).
+type RollCache = Vec<(String, Option<ExtraDie>, Rc<Distribution>)>;
+type DamageCache = Vec<(String, i32, Option<Rc<Distribution>>)>;
+thread_local! {
+    static ROLLS: RefCell<RollCache> = const { RefCell::new(Vec::new()) };
+    static DAMAGES: RefCell<DamageCache> = const { RefCell::new(Vec::new()) };
+}
+
+fn roll_distribution(base: &str, extra_die: Option<ExtraDie>) -> Rc<Distribution> {
+    ROLLS.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if let Some((_, _, d)) = cache.iter().find(|(b, x, _)| *x == extra_die && b == base) {
+            return d.clone();
+        }
+        let d = Rc::new(roll_expr(base, extra_die).distribution());
+        cache.push((base.to_string(), extra_die, d.clone()));
+        d
+    })
+}
+
+fn damage_distribution(
+    world: &World,
+    attacker: UnitId,
+    power: &PowerDef,
+) -> Option<Rc<Distribution>> {
+    let bonus = if power.add_tier {
+        tier(world, attacker)
+    } else {
+        0
+    };
+    DAMAGES.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if let Some((_, _, d)) = cache
+            .iter()
+            .find(|(t, b, _)| *b == bonus && *t == power.damage)
+        {
+            return d.clone();
+        }
+        let d = damage_expr(world, attacker, power)
+            .ok()
+            .map(|e| Rc::new(e.distribution()));
+        cache.push((power.damage.clone(), bonus, d.clone()));
+        d
+    })
+}
+
+/// The numbers of an attack's preview (chance, expected damage, kill chance) without
+/// building its text, with `assumed` conditions; the same numbers as [`plan`] and
+/// the preview give when nothing is assumed.
+pub(super) fn odds(
+    world: &World,
+    attacker: UnitId,
+    target: UnitId,
+    power: &PowerDef,
+    assumed: Assumed<'_>,
+) -> Option<(f64, f64, f64)> {
+    let (mut a, mut d) = (0, 0);
+    each_source(world, attacker, target, false, assumed, |adv, _| {
+        if adv { a += 1 } else { d += 1 }
+    });
+    let extra_die = net_die(world, a, d);
+    let config = &world.resource::<PhasesRules>().0;
+    let stat = |u: UnitId, name: &str| {
+        world
+            .get::<Stats>(entity(world, u))
+            .map_or(0, |s| s.get(name))
+    };
+    let threshold = stat(target, "DEF") - stat(attacker, "ATK");
+    let chance = roll_distribution(&config.attack_dice, extra_die).prob_at_least(threshold as i64);
+    let damage = damage_distribution(world, attacker, power)?;
+    let hp = world
+        .get::<Health>(entity(world, target))
+        .map_or(0, |h| h.hp);
+    Some((
+        chance,
+        chance * damage.mean().max(0.0),
+        chance * damage.prob_at_least(hp as i64),
+    ))
 }
 
 fn charging_at(world: &World, attacker: UnitId, target: UnitId) -> bool {
@@ -102,36 +295,8 @@ fn charging_at(world: &World, attacker: UnitId, target: UnitId) -> bool {
 pub fn plan(world: &World, attacker: UnitId, target: UnitId, opportunity: bool) -> AttackPlan {
     let config = &world.resource::<PhasesRules>().0;
     let (advantage, disadvantage) = sources(world, attacker, target, opportunity);
-    let (a, d) = (advantage.len() as i32, disadvantage.len() as i32);
-    let net = if config.net_sources {
-        a - d
-    } else if a > 0 && d > 0 {
-        0
-    } else {
-        a - d
-    };
-    let extra_die = config
-        .extra_die(net.unsigned_abs(), net > 0)
-        .map(|sides| ExtraDie {
-            sides,
-            advantage: net > 0,
-        });
-    let base = config.attack_dice.trim().to_string();
-    let text = match extra_die {
-        None => base,
-        Some(x) => {
-            let kept = base
-                .split(['d', 'D'])
-                .next()
-                .and_then(|n| n.parse::<u32>().ok())
-                .unwrap_or(1);
-            let keep = if x.advantage { "kh" } else { "kl" };
-            format!("{base}+1d{}{keep}{kept}", x.sides)
-        }
-    };
-    let expr = text
-        .parse()
-        .unwrap_or_else(|_| "2d6".parse().expect("2d6 parses"));
+    let extra_die = net_die(world, advantage.len() as i32, disadvantage.len() as i32);
+    let expr = roll_expr(&config.attack_dice, extra_die);
     let stats = |u: UnitId| {
         world
             .get::<Stats>(entity(world, u))

@@ -4,10 +4,11 @@
 use bevy_ecs::prelude::*;
 
 use super::check::{power_named, validate_path};
+use super::conditions::RUNNING;
 use super::initiative::{battle_order, movement_order};
 use super::movement::provocations;
 use super::{PhasesFlow, PhasesRules, Step, attack};
-use crate::engine::battle::{AttackPreview, MovePreview, entity};
+use crate::engine::battle::{Assume, AttackOdds, AttackPreview, MovePreview, entity};
 use crate::engine::board::Cell;
 use crate::engine::units::*;
 
@@ -51,6 +52,41 @@ pub fn attack(
         kill_chance: chance * damage.prob_at_least(hp as i64),
         modifiers,
         roll: format!("{} {:+} vs DEF {}", plan.expr, plan.modifier, plan.defense),
+    })
+}
+
+/// The numbers of [`attack`] without its text, under hypothetical moves: the
+/// conditions an assumed movement power applies (Hustled, Disengaged, Running), and a
+/// charge at the target (P-GAP-04). An attacker assumed to Run can't attack: `None`.
+pub fn odds(
+    world: &World,
+    attacker: UnitId,
+    target: UnitId,
+    power: Option<&str>,
+    assume: Assume<'_>,
+) -> Option<AttackOdds> {
+    let powers = world.get::<Powers>(entity(world, attacker))?;
+    let power = match power {
+        None => powers.0.first()?,
+        Some(p) => powers.0.iter().find(|d| d.name.eq_ignore_ascii_case(p))?,
+    };
+    let config = &world.resource::<PhasesRules>().0;
+    let def = |name: Option<&str>| name.and_then(|n| config.movement_power(n));
+    let mine = def(assume.attacker_moved);
+    if mine.is_some_and(|d| d.applies.iter().any(|c| c == RUNNING)) {
+        return None;
+    }
+    let assumed = attack::Assumed {
+        attacker: mine.map_or(&[], |d| &d.applies[..]),
+        charging: mine.is_some_and(|d| d.charge),
+        target: def(assume.target_moved).map_or(&[], |d| &d.applies[..]),
+    };
+    let (chance, expected_damage, kill_chance) =
+        attack::odds(world, attacker, target, power, assumed)?;
+    Some(AttackOdds {
+        chance,
+        expected_damage,
+        kill_chance,
     })
 }
 
