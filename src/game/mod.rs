@@ -9,6 +9,7 @@
 
 pub mod board_view;
 pub mod control;
+pub mod editor;
 pub mod hud;
 pub mod overlays;
 pub mod screen;
@@ -39,6 +40,8 @@ pub struct GameOptions {
     pub any_thread: bool,
     /// The first screen (the battle by default).
     pub start: screen::Screen,
+    /// The editor's new-level defaults (grid, size, ruleset) when it starts a level.
+    pub new_level: editor::state::NewLevel,
 }
 
 /// The battle being played, its level and where it came from.
@@ -95,16 +98,25 @@ pub struct Options(pub GameOptions);
 
 /// Loads the level and builds the app (not run), so tests can drive it.
 pub fn build_app(options: GameOptions) -> Result<App, String> {
-    let level = crate::level::load_file(&options.level_path).map_err(|problems| {
-        problems
-            .iter()
-            .map(|p| p.to_string())
-            .collect::<Vec<_>>()
-            .join("\n")
-    })?;
-    let seed = options.seed.or(level.seed).unwrap_or(1);
     let start = options.start;
-    let game = Game::new(level.clone(), seed)?;
+    // The editor opens its level itself (a new, missing or invalid one too).
+    let game = if start == screen::Screen::Editor {
+        None
+    } else {
+        let level = crate::level::load_file(&options.level_path).map_err(|problems| {
+            problems
+                .iter()
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })?;
+        let seed = options.seed.or(level.seed).unwrap_or(1);
+        Some(Game::new(level, seed)?)
+    };
+    let title = match &game {
+        Some(game) => format!("skirmish — {}", game.level.name),
+        None => "skirmish — level editor".to_string(),
+    };
     let (w, h) = if options.size.0 == 0 {
         (1280, 720)
     } else {
@@ -115,7 +127,7 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
         DefaultPlugins
             .set(WindowPlugin {
                 primary_window: Some(Window {
-                    title: format!("skirmish — {}", level.name),
+                    title,
                     resolution: WindowResolution::new(w, h),
                     ..default()
                 }),
@@ -127,7 +139,9 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
             .set(ImagePlugin::default_nearest()),
     );
     app.insert_resource(ClearColor(Color::srgb(0.08, 0.09, 0.11)));
-    app.insert_resource(game);
+    if let Some(game) = game {
+        app.insert_resource(game);
+    }
     app.insert_resource(Options(options));
     app.add_plugins((
         bevy_ecs_tilemap::TilemapPlugin,
@@ -138,6 +152,7 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
         overlays::plugin,
         hud::plugin,
         control::plugin,
+        editor::plugin,
     ));
     app.insert_state(start);
     Ok(app)
