@@ -254,6 +254,8 @@ fn handle_input(
     mut return_to: ResMut<ReturnTo>,
     mut exit: MessageWriter<AppExit>,
     options: Res<Options>,
+    held: Res<ButtonInput<KeyCode>>,
+    mut settle: Local<bool>,
 ) {
     // Always drain the key messages, so a key that opens a text field is not typed
     // into it next frame.
@@ -279,6 +281,13 @@ fn handle_input(
             outcomes.push(press_button(&mut ed, act));
         }
     }
+    // After a text field or dialog took keys, actions wait until every key is up,
+    // so the Enter that closed a field does not also act on the editor.
+    if ed.typing.is_some() || ed.modal.is_some() || !outcomes.is_empty() {
+        *settle = true;
+    } else if *settle && held.get_pressed().next().is_none() {
+        *settle = false;
+    }
     if outcomes.is_empty() {
         if ed.typing.is_some() {
             for key in &typed {
@@ -291,7 +300,7 @@ fn handle_input(
             for key in &typed {
                 outcomes.push(dialog_key(&mut ed, key.code));
             }
-        } else {
+        } else if !*settle {
             let a = *actions;
             for action in ON_PRESS {
                 if a.just_pressed(&action) {
