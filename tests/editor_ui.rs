@@ -44,7 +44,6 @@ fn blank(ruleset: &str) -> Editor {
 }
 
 fn typ(ed: &mut Editor, text: &str) -> Outcome {
-    let mut out = Outcome::None;
     for c in text.chars() {
         type_key(
             ed,
@@ -54,10 +53,13 @@ fn typ(ed: &mut Editor, text: &str) -> Outcome {
             },
         );
     }
-    for code in [KeyCode::Enter] {
-        out = type_key(ed, &Typed { code, text: None });
-    }
-    out
+    type_key(
+        ed,
+        &Typed {
+            code: KeyCode::Enter,
+            text: None,
+        },
+    )
 }
 
 fn clear(ed: &mut Editor) {

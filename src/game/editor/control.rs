@@ -89,6 +89,7 @@ pub fn press_button(ed: &mut Editor, act: &ButtonAct) -> Outcome {
             ed.cycle_template(0);
             ed.tool = Tool::Unit;
         }
+        ButtonAct::Side(i) if ed.side == i => ed.edit_side_name(),
         ButtonAct::Side(i) => {
             ed.side = i;
             let name = ed.doc.level().sides.get(i).map(|s| s.name.clone());

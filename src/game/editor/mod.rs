@@ -66,10 +66,7 @@ pub fn initial_editor(options: &GameOptions) -> Editor {
             path: Some(path.to_path_buf()),
             ..defaults.clone()
         }));
-        ed.ok(format!(
-            "{} does not exist yet: a new level will be saved there",
-            path.display()
-        ));
+        ed.ok(format!("New file {}", path.display()));
     }
     if let Some(m) = messages.pop() {
         ed.err(m);

@@ -20,7 +20,7 @@ use crate::engine::board::Terrain;
 use crate::engine::rulesets::RULESETS;
 use crate::game::control::panels;
 use crate::game::screen::Screen;
-use crate::game::units_view::{SIDE_SHAPES, side_color};
+use crate::game::units_view::side_color;
 
 const PANEL_BG: Color = Color::srgba(0.05, 0.06, 0.08, 0.95);
 const TEXT: Color = Color::srgb(0.92, 0.92, 0.9);
@@ -42,7 +42,7 @@ pub enum ButtonAct {
     Brush(i32),
     /// Pick a template (0 is Blank).
     Template(usize),
-    /// Select a side.
+    /// Select a side (clicking the selected one renames it).
     Side(usize),
     /// Next controller of a side.
     Controller(usize),
@@ -132,8 +132,24 @@ fn spawn_panels(mut commands: Commands, window: Single<&Window>) {
         },
         BackgroundColor(PANEL_BG),
         children![
-            (Text::new(""), font(16.0), TextColor(TEXT), EdText::Title),
-            (Text::new(""), font(15.0), TextColor(GOOD), EdText::Status),
+            (
+                Text::new(""),
+                font(16.0),
+                TextColor(TEXT),
+                TextLayout::no_wrap(),
+                Node {
+                    flex_shrink: 0.0,
+                    ..default()
+                },
+                EdText::Title
+            ),
+            (
+                Text::new(""),
+                font(15.0),
+                TextColor(GOOD),
+                TextLayout::no_wrap(),
+                EdText::Status
+            ),
         ],
     ));
     let side_panel = |left: bool, width: f32| Node {
@@ -215,7 +231,7 @@ fn label(p: &mut ChildSpawnerCommands, text: impl Into<String>, size: f32, color
 
 fn heading(p: &mut ChildSpawnerCommands, text: &str, keys: &str) {
     p.spawn(Node {
-        margin: UiRect::top(px(6)),
+        margin: UiRect::top(px(4)),
         column_gap: px(8),
         ..default()
     })
@@ -236,11 +252,11 @@ fn button(
         Button,
         act,
         Node {
-            padding: UiRect::axes(px(6), px(3)),
+            padding: UiRect::axes(px(5), px(2)),
             ..default()
         },
         BackgroundColor(if active { ACTIVE } else { BUTTON }),
-        children![(Text::new(text), font(13.0), TextColor(color))],
+        children![(Text::new(text), font(12.0), TextColor(color))],
     ));
 }
 
@@ -316,13 +332,13 @@ fn left_panel(p: &mut ChildSpawnerCommands, ed: &Editor) {
             );
         }
     });
-    heading(p, "BRUSH", "[ smaller  ] bigger");
+    heading(p, "BRUSH", "[ ]");
     wrap_row(p, |r| {
         button(r, " - ", ButtonAct::Brush(-1), false, TEXT);
         label(r, format!("size {}", ed.brush), 13.0, TEXT);
         button(r, " + ", ButtonAct::Brush(1), false, TEXT);
     });
-    heading(p, "UNIT TEMPLATE", ", prev  . next");
+    heading(p, "TEMPLATE", ", .");
     wrap_row(p, |r| {
         button(r, "Blank", ButtonAct::Template(0), ed.template == 0, TEXT);
         for (i, t) in ed.placeable().iter().enumerate() {
@@ -335,14 +351,13 @@ fn left_panel(p: &mut ChildSpawnerCommands, ed: &Editor) {
             );
         }
     });
-    heading(p, "SIDES", "Tab C D F2 Ins S+Del");
+    heading(p, "SIDES", "Tab C D F2 Ins");
     for (i, side) in ed.doc.level().sides.iter().enumerate() {
         wrap_row(p, |r| {
             let name = typed(ed, &TextTarget::SideName(i)).unwrap_or_else(|| side.name.clone());
-            let shape = SIDE_SHAPES[i % SIDE_SHAPES.len()];
             button(
                 r,
-                format!("{name} ({shape})"),
+                name,
                 ButtonAct::Side(i),
                 ed.side == i,
                 side_color(i).lighter(0.2),
@@ -361,7 +376,6 @@ fn left_panel(p: &mut ChildSpawnerCommands, ed: &Editor) {
                 false,
                 TEXT,
             );
-            button(r, "F2", ButtonAct::RenameSide(i), false, DIM);
         });
     }
     wrap_row(p, |r| {
@@ -371,7 +385,7 @@ fn left_panel(p: &mut ChildSpawnerCommands, ed: &Editor) {
 }
 
 fn right_panel(p: &mut ChildSpawnerCommands, ed: &Editor) {
-    heading(p, "UNIT", "J/K row  +/- change  Enter type");
+    heading(p, "UNIT", "J K  + -  Enter");
     let level = ed.doc.level();
     match ed.selected.and_then(|i| level.units.get(i)) {
         Some(unit) => {
@@ -448,11 +462,7 @@ fn right_panel(p: &mut ChildSpawnerCommands, ed: &Editor) {
             );
         }
     }
-    heading(
-        p,
-        &format!("PROBLEMS ({})", ed.problems.len()),
-        "P next, click to jump",
-    );
+    heading(p, &format!("PROBLEMS ({})", ed.problems.len()), "P, click");
     if ed.problems.is_empty() {
         label(
             p,
@@ -481,7 +491,11 @@ fn right_panel(p: &mut ChildSpawnerCommands, ed: &Editor) {
             } else {
                 BUTTON
             }),
-            children![(Text::new(text), font(12.0), TextColor(BAD))],
+            children![(
+                Text::new(text),
+                font(12.0),
+                TextColor(if ed.problem_index == i { TEXT } else { BAD })
+            )],
         ));
     }
     if ed.problems.len() > 14 {
