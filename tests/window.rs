@@ -374,6 +374,7 @@ fn run_case(case: Case) -> Result<(), String> {
         seed: Some(7),
         any_thread: false,
         start: Screen::Setup,
+        ..Default::default()
     })?;
     app.insert_resource(case);
     app.init_resource::<Drive>();

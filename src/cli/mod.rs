@@ -1,4 +1,4 @@
-//! The command line: `skirmish check | dice | script`.
+//! The command line: `skirmish play | edit | check | dice | script | sim`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -42,6 +42,30 @@ pub enum Command {
         /// Skip the pre-battle menu: the sides play as the level says.
         #[arg(long)]
         no_menu: bool,
+    },
+    /// Edit a level in a window (a new level if LEVEL is left out or does not exist
+    /// yet; it is then saved to LEVEL).
+    Edit {
+        /// The level (RON).
+        level: Option<PathBuf>,
+        /// Save a screenshot after the editor is drawn, then exit.
+        #[arg(long, value_name = "FILE.png")]
+        screenshot: Option<PathBuf>,
+        /// Window size, e.g. 1280x720.
+        #[arg(long, default_value = "1280x720", value_parser = parse_size)]
+        size: (u32, u32),
+        /// New level: grid kind, `square` or `hex`.
+        #[arg(long, default_value = "square", value_parser = parse_grid)]
+        grid: crate::engine::board::GridKind,
+        /// New level: map size in cells, e.g. 10x8.
+        #[arg(long, default_value = "10x8", value_parser = parse_map_size)]
+        map: (u32, u32),
+        /// New level: ruleset (one the engine knows, e.g. `phases`, `flow`).
+        #[arg(long, default_value = "phases", value_parser = parse_ruleset)]
+        ruleset: String,
+        /// Dice seed for playtests (default: the level's seed).
+        #[arg(long)]
+        seed: Option<u64>,
     },
     /// Validate level files; prints `FILE:LINE:COL: message` per problem.
     Check {
@@ -88,6 +112,23 @@ pub fn main() -> ExitCode {
             seed,
             no_menu,
         } => play(level, screenshot, size, seed, no_menu),
+        Command::Edit {
+            level,
+            screenshot,
+            size,
+            grid,
+            map,
+            ruleset,
+            seed,
+        } => edit(EditArgs {
+            level,
+            screenshot,
+            size,
+            grid,
+            map,
+            ruleset,
+            seed,
+        }),
         Command::Check { files } => check::run(&files),
         Command::Dice { expr, json } => dice::run(&expr, json),
         Command::Script { file, json } => script::run(&file, json),
@@ -105,6 +146,78 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
         return Err(format!("{w}x{h} is out of range (200x150 to 8000x8000)"));
     }
     Ok((w, h))
+}
+
+fn parse_grid(s: &str) -> Result<crate::engine::board::GridKind, String> {
+    use crate::engine::board::GridKind;
+    match s.trim().to_ascii_lowercase().as_str() {
+        "square" => Ok(GridKind::Square),
+        "hex" => Ok(GridKind::Hex),
+        other => Err(format!(
+            "unknown grid `{other}`; expected `square` or `hex`"
+        )),
+    }
+}
+
+fn parse_map_size(s: &str) -> Result<(u32, u32), String> {
+    let max = crate::level::validate::MAX_SIDE;
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or("expected WIDTHxHEIGHT in cells, e.g. 10x8")?;
+    let w: u32 = w.trim().parse().map_err(|_| format!("bad width `{w}`"))?;
+    let h: u32 = h.trim().parse().map_err(|_| format!("bad height `{h}`"))?;
+    if !(1..=max).contains(&w) || !(1..=max).contains(&h) {
+        return Err(format!("{w}x{h} is out of range (1x1 to {max}x{max})"));
+    }
+    Ok((w, h))
+}
+
+fn parse_ruleset(s: &str) -> Result<String, String> {
+    use crate::engine::rulesets::RULESETS;
+    if RULESETS.contains(&s) {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "unknown ruleset `{s}`; expected one of: {}",
+            RULESETS.join(", ")
+        ))
+    }
+}
+
+/// The arguments of `skirmish edit`.
+struct EditArgs {
+    level: Option<PathBuf>,
+    screenshot: Option<PathBuf>,
+    size: (u32, u32),
+    grid: crate::engine::board::GridKind,
+    map: (u32, u32),
+    ruleset: String,
+    seed: Option<u64>,
+}
+
+#[cfg(feature = "render")]
+fn edit(args: EditArgs) -> ExitCode {
+    use crate::game::editor::state::NewLevel;
+    crate::game::run(crate::game::GameOptions {
+        level_path: args.level.unwrap_or_default(),
+        screenshot: args.screenshot,
+        size: args.size,
+        seed: args.seed,
+        any_thread: false,
+        start: crate::game::screen::Screen::Editor,
+        new_level: NewLevel {
+            grid: args.grid,
+            size: args.map,
+            ruleset: args.ruleset,
+            path: None,
+        },
+    })
+}
+
+#[cfg(not(feature = "render"))]
+fn edit(_: EditArgs) -> ExitCode {
+    eprintln!("this build has no window: rebuild with the `render` feature (on by default)");
+    ExitCode::FAILURE
 }
 
 #[cfg(feature = "render")]
@@ -127,6 +240,7 @@ fn play(
         } else {
             Screen::Setup
         },
+        ..Default::default()
     })
 }
 

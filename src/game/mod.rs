@@ -9,6 +9,7 @@
 
 pub mod board_view;
 pub mod control;
+pub mod editor;
 pub mod handoff;
 pub mod hud;
 pub mod overlays;
@@ -42,6 +43,8 @@ pub struct GameOptions {
     pub any_thread: bool,
     /// The first screen (the battle by default).
     pub start: screen::Screen,
+    /// The editor's new-level defaults (grid, size, ruleset) when it starts a level.
+    pub new_level: editor::state::NewLevel,
 }
 
 /// The battle being played, its level and where it came from.
@@ -108,16 +111,25 @@ pub struct Options(pub GameOptions);
 
 /// Loads the level and builds the app (not run), so tests can drive it.
 pub fn build_app(options: GameOptions) -> Result<App, String> {
-    let level = crate::level::load_file(&options.level_path).map_err(|problems| {
-        problems
-            .iter()
-            .map(|p| p.to_string())
-            .collect::<Vec<_>>()
-            .join("\n")
-    })?;
-    let seed = options.seed.or(level.seed).unwrap_or(1);
     let start = options.start;
-    let game = Game::new(level.clone(), seed)?.with_path(Some(options.level_path.clone()));
+    // The editor opens its level itself (a new, missing or invalid one too).
+    let game = if start == screen::Screen::Editor {
+        None
+    } else {
+        let level = crate::level::load_file(&options.level_path).map_err(|problems| {
+            problems
+                .iter()
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })?;
+        let seed = options.seed.or(level.seed).unwrap_or(1);
+        Some(Game::new(level, seed)?.with_path(Some(options.level_path.clone())))
+    };
+    let title = match &game {
+        Some(game) => format!("skirmish — {}", game.level.name),
+        None => "skirmish — level editor".to_string(),
+    };
     let (w, h) = if options.size.0 == 0 {
         (1280, 720)
     } else {
@@ -128,7 +140,7 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
         DefaultPlugins
             .set(WindowPlugin {
                 primary_window: Some(Window {
-                    title: format!("skirmish — {}", level.name),
+                    title,
                     resolution: WindowResolution::new(w, h),
                     ..default()
                 }),
@@ -140,8 +152,10 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
             .set(ImagePlugin::default_nearest()),
     );
     app.insert_resource(ClearColor(Color::srgb(0.08, 0.09, 0.11)));
-    app.insert_resource(setup::Setup::new(&options.level_path, options.seed));
-    if start == screen::Screen::Battle {
+    if start != screen::Screen::Editor {
+        app.insert_resource(setup::Setup::new(&options.level_path, options.seed));
+    }
+    if let Some(game) = game.filter(|_| start == screen::Screen::Battle) {
         app.insert_resource(game);
     }
     app.insert_resource(Options(options));
@@ -157,6 +171,7 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
         handoff::plugin,
         reload::plugin,
         setup::plugin,
+        editor::plugin,
     ));
     app.insert_state(start);
     Ok(app)

@@ -94,11 +94,13 @@ pub enum BattleAction {
     Restart,
     /// Quit.
     Quit,
+    /// Open the level in the editor (pre-battle menu).
+    Edit,
 }
 
 impl BattleAction {
     /// Every action, in declaration order.
-    pub const ALL: [BattleAction; 34] = [
+    pub const ALL: [BattleAction; 35] = [
         BattleAction::Confirm,
         BattleAction::Cancel,
         BattleAction::EndTurn,
@@ -133,6 +135,7 @@ impl BattleAction {
         BattleAction::Option9,
         BattleAction::Restart,
         BattleAction::Quit,
+        BattleAction::Edit,
     ];
 
     /// The decision options in order.

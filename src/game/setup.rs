@@ -4,17 +4,18 @@
 //! changes the file.
 //!
 //! Keys: W/S pick a side, A/D change who plays it, Tab its decision policy, the
-//! arrow keys switch level, Enter starts, Q quits. Every control is also a button.
+//! arrow keys switch level, Enter starts, E opens the level in the editor, Q quits.
+//! Every control is also a button.
 
 use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 
-use super::Game;
 use super::screen::{ReturnTo, Screen};
 use super::settings::{BattleAction, Player};
 use super::units_view::{SIDE_SHAPES, side_color};
+use super::{Game, Options};
 use crate::level::Level;
 use crate::level::schema::{AiPolicy, Controller, DecisionPolicy};
 
@@ -196,7 +197,19 @@ enum SetupButton {
     Policy(usize),
     Level(isize),
     Start,
+    Edit,
     Quit,
+}
+
+/// Opens the menu's level in the editor.
+fn edit(setup: &Setup, commands: &mut Commands, next: &mut NextState<Screen>, options: &Options) {
+    let options = super::GameOptions {
+        level_path: setup.path.clone(),
+        seed: setup.seed,
+        ..options.0.clone()
+    };
+    commands.insert_resource(super::editor::initial_editor(&options));
+    next.set(Screen::Editor);
 }
 
 /// Starts the battle from the menu (or says why it can't).
@@ -221,6 +234,7 @@ fn keys(
     mut next: ResMut<NextState<Screen>>,
     mut exit: MessageWriter<AppExit>,
     mouse: Res<ButtonInput<MouseButton>>,
+    options: Res<Options>,
 ) {
     use BattleAction as A;
     let a = *actions;
@@ -249,6 +263,10 @@ fn keys(
     if a.just_pressed(&A::Quit) {
         exit.write(AppExit::Success);
     }
+    if a.just_pressed(&A::Edit) {
+        edit(&setup, &mut commands, &mut next, &options);
+        return;
+    }
     // Enter starts; a mouse click goes to the buttons instead.
     if a.just_pressed(&A::Confirm) && !mouse.just_pressed(MouseButton::Left) {
         start(&mut setup, &mut commands, &mut next);
@@ -261,6 +279,7 @@ fn clicks(
     mut commands: Commands,
     mut next: ResMut<NextState<Screen>>,
     mut exit: MessageWriter<AppExit>,
+    options: Res<Options>,
 ) {
     for (interaction, button) in &buttons {
         if *interaction != Interaction::Pressed {
@@ -271,6 +290,7 @@ fn clicks(
             SetupButton::Policy(row) => setup.cycle_policy(row),
             SetupButton::Level(step) => setup.switch_level(step),
             SetupButton::Start => start(&mut setup, &mut commands, &mut next),
+            SetupButton::Edit => edit(&setup, &mut commands, &mut next, &options),
             SetupButton::Quit => {
                 exit.write(AppExit::Success);
             }
@@ -424,7 +444,7 @@ fn view(
             }
         }
         p.spawn(text(
-            "W/S side   A/D who plays   Tab decisions   Left/Right level   Enter start   Q quit",
+            "W/S side   A/D who plays   Tab decisions   Left/Right level   Enter start   E edit   Q quit",
             15.0,
             DIM,
         ));
@@ -434,6 +454,7 @@ fn view(
         })
         .with_children(|row| {
             row.spawn(button("Start battle (Enter)", SetupButton::Start, true));
+            row.spawn(button("Edit level (E)", SetupButton::Edit, false));
             row.spawn(button("Quit (Q)", SetupButton::Quit, false));
         });
     });

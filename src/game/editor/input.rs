@@ -1,0 +1,283 @@
+//! The editor's input actions and their bindings, read from
+//! `assets/settings/editor_input.ron` like the battle's (see
+//! [`crate::game::settings`]). Every action has a key; chords with Ctrl and Shift
+//! are written `Ctrl(KeyS)`, `Shift(ArrowUp)`, `CtrlShift(KeyZ)`. When two
+//! bindings share keys (Ctrl+Z and Ctrl+Shift+Z), only the longer one fires.
+
+use std::collections::BTreeMap;
+
+use bevy::prelude::*;
+use leafwing_input_manager::prelude::*;
+
+/// The bindings file, relative to the assets directory.
+pub const BINDINGS_FILE: &str = "settings/editor_input.ron";
+
+/// The compiled-in copy of the default bindings.
+pub const DEFAULT_BINDINGS: &str = include_str!("../../../assets/settings/editor_input.ron");
+
+/// Everything the editor does from the keyboard or mouse (typed text aside).
+#[derive(
+    Actionlike,
+    PartialEq,
+    Eq,
+    Clone,
+    Copy,
+    Hash,
+    Debug,
+    Reflect,
+    serde::Deserialize,
+    PartialOrd,
+    Ord,
+)]
+pub enum EditorAction {
+    /// Use the active tool on the cell under the pointer or cursor (hold and move
+    /// to drag).
+    Apply,
+    /// Close a dialog, stop typing, clear the selection.
+    Cancel,
+    /// Brush tool.
+    ToolBrush,
+    /// Rectangle fill tool.
+    ToolRect,
+    /// Flood fill tool.
+    ToolFill,
+    /// Place-unit tool.
+    ToolUnit,
+    /// Select/move tool.
+    ToolSelect,
+    /// Next terrain kind.
+    NextTerrain,
+    /// Smaller brush.
+    BrushSmaller,
+    /// Bigger brush.
+    BrushBigger,
+    /// Previous unit template.
+    PrevTemplate,
+    /// Next unit template.
+    NextTemplate,
+    /// Delete the selected unit.
+    DeleteUnit,
+    /// Keyboard cursor up.
+    CursorUp,
+    /// Keyboard cursor down.
+    CursorDown,
+    /// Keyboard cursor left.
+    CursorLeft,
+    /// Keyboard cursor right.
+    CursorRight,
+    /// Camera pan up.
+    PanUp,
+    /// Camera pan down.
+    PanDown,
+    /// Camera pan left.
+    PanLeft,
+    /// Camera pan right.
+    PanRight,
+    /// Zoom in.
+    ZoomIn,
+    /// Zoom out.
+    ZoomOut,
+    /// Fit the map in the window.
+    FitMap,
+    /// Previous row of the unit form.
+    PrevField,
+    /// Next row of the unit form.
+    NextField,
+    /// Increase the selected stat (or next side).
+    Increase,
+    /// Decrease the selected stat (or previous side).
+    Decrease,
+    /// Type into the selected form row.
+    EditField,
+    /// Select the next side.
+    NextSide,
+    /// Add a side.
+    AddSide,
+    /// Remove the selected side and its units.
+    RemoveSide,
+    /// Rename the selected side.
+    RenameSide,
+    /// Next controller of the selected side.
+    CycleController,
+    /// Next decision policy of the selected side.
+    CycleDecisions,
+    /// Jump to the next problem.
+    NextProblem,
+    /// Undo.
+    Undo,
+    /// Redo.
+    Redo,
+    /// Save.
+    Save,
+    /// Save as.
+    SaveAs,
+    /// Open a level.
+    Open,
+    /// New level.
+    New,
+    /// Playtest the level.
+    Playtest,
+    /// Quit.
+    Quit,
+}
+
+impl EditorAction {
+    /// Every action, in declaration order.
+    pub const ALL: [EditorAction; 44] = {
+        use EditorAction::*;
+        [
+            Apply,
+            Cancel,
+            ToolBrush,
+            ToolRect,
+            ToolFill,
+            ToolUnit,
+            ToolSelect,
+            NextTerrain,
+            BrushSmaller,
+            BrushBigger,
+            PrevTemplate,
+            NextTemplate,
+            DeleteUnit,
+            CursorUp,
+            CursorDown,
+            CursorLeft,
+            CursorRight,
+            PanUp,
+            PanDown,
+            PanLeft,
+            PanRight,
+            ZoomIn,
+            ZoomOut,
+            FitMap,
+            PrevField,
+            NextField,
+            Increase,
+            Decrease,
+            EditField,
+            NextSide,
+            AddSide,
+            RemoveSide,
+            RenameSide,
+            CycleController,
+            CycleDecisions,
+            NextProblem,
+            Undo,
+            Redo,
+            Save,
+            SaveAs,
+            Open,
+            New,
+            Playtest,
+            Quit,
+        ]
+    };
+}
+
+/// A binding as written in the settings file.
+#[derive(Clone, Debug, serde::Deserialize)]
+pub enum Binding {
+    /// A key, by `KeyCode` name.
+    Key(KeyCode),
+    /// Control with a key.
+    Ctrl(KeyCode),
+    /// Shift with a key.
+    Shift(KeyCode),
+    /// Control and Shift with a key.
+    CtrlShift(KeyCode),
+    /// A mouse button (`Left`, `Right`, `Middle`).
+    Mouse(MouseButton),
+}
+
+impl Binding {
+    /// Whether the binding is made of keys only.
+    pub fn is_keyboard(&self) -> bool {
+        !matches!(self, Binding::Mouse(_))
+    }
+}
+
+/// The bindings as written, by action; errors read `line:col: message`.
+pub fn parse_binding_table(text: &str) -> Result<BTreeMap<EditorAction, Vec<Binding>>, String> {
+    ron::from_str(text)
+        .map_err(|e| format!("{}:{}: {}", e.span.start.line, e.span.start.col, e.code))
+}
+
+/// Parses bindings into an input map; errors read `line:col: message`.
+pub fn parse_bindings(text: &str) -> Result<InputMap<EditorAction>, String> {
+    let mut input = InputMap::default();
+    for (action, bindings) in parse_binding_table(text)? {
+        for b in bindings {
+            match b {
+                Binding::Key(k) => input.insert(action, k),
+                Binding::Mouse(m) => input.insert(action, m),
+                Binding::Ctrl(k) => {
+                    input.insert(action, ButtonlikeChord::modified(ModifierKey::Control, k))
+                }
+                Binding::Shift(k) => {
+                    input.insert(action, ButtonlikeChord::modified(ModifierKey::Shift, k))
+                }
+                Binding::CtrlShift(k) => input.insert(
+                    action,
+                    ButtonlikeChord::modified(ModifierKey::Control, ModifierKey::Shift).with(k),
+                ),
+            };
+        }
+    }
+    Ok(input)
+}
+
+/// Loads `assets/settings/editor_input.ron` (or `$SKIRMISH_ASSETS/...`), falling
+/// back to the defaults with a warning if it is missing or broken.
+pub fn load_bindings() -> InputMap<EditorAction> {
+    let dir = std::env::var_os("SKIRMISH_ASSETS")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| "assets".into());
+    let path = dir.join(BINDINGS_FILE);
+    match std::fs::read_to_string(&path)
+        .ok()
+        .map(|t| parse_bindings(&t))
+    {
+        Some(Ok(map)) => map,
+        Some(Err(e)) => {
+            warn!("{}:{e}; using the default editor bindings", path.display());
+            parse_bindings(DEFAULT_BINDINGS).unwrap_or_default()
+        }
+        None => parse_bindings(DEFAULT_BINDINGS).unwrap_or_default(),
+    }
+}
+
+/// The entity whose `ActionState` holds the editor's actions.
+#[derive(Component)]
+pub struct EditorInput;
+
+/// Registers the input manager for the editor and spawns its input entity.
+pub fn plugin(app: &mut App) {
+    app.add_plugins(InputManagerPlugin::<EditorAction>::default());
+    app.add_systems(Startup, |mut commands: Commands| {
+        commands.spawn((EditorInput, load_bindings()));
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_bindings_parse_and_cover_every_action_by_keyboard() {
+        let table = parse_binding_table(DEFAULT_BINDINGS).unwrap();
+        for action in EditorAction::ALL {
+            let keys = table
+                .get(&action)
+                .map_or(0, |b| b.iter().filter(|b| b.is_keyboard()).count());
+            assert!(keys > 0, "{action:?} has no keyboard binding");
+        }
+        assert_eq!(table.len(), EditorAction::ALL.len());
+        assert!(parse_bindings(DEFAULT_BINDINGS).is_ok());
+    }
+
+    #[test]
+    fn broken_bindings_say_where() {
+        let err = parse_bindings("{ Save: [Ctrl(Kye)] }").unwrap_err();
+        assert!(err.starts_with("1:"), "{err}");
+    }
+}
