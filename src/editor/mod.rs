@@ -27,7 +27,7 @@ pub mod terrain;
 pub mod watch;
 
 pub use doc::{Edit, EditError, EditorDoc, SaveError, UnitSource};
-pub use form::{StatField, stat_form};
+pub use form::{SIZES, SKILL_RANGE, StatField, skill_form, stat_form, unit_extras, weapon_choices};
 pub use problems::DocProblem;
 pub use templates::{Template, load_default_templates, load_templates, templates_dir};
 pub use terrain::MAX_BRUSH;
