@@ -12,7 +12,8 @@
 //! the cell to jump to.
 //!
 //! [`stat_form`] is the unit form of a ruleset (it comes from the ruleset's stat
-//! declarations, never from a list here). [`templates`] is the library of units in
+//! declarations, never from a list here); [`skill_form`], [`unit_extras`] and
+//! [`weapon_choices`] add the skills, size and weapons of a ruleset that has them. [`templates`] is the library of units in
 //! `assets/units/*.ron` to place quickly. [`LevelWatcher`] notices when a level file
 //! changes on disk, for hot reload while playing.
 //!
