@@ -10,11 +10,11 @@ use std::time::{Duration, Instant};
 use skirmish::editor::terrain::{brush_cells, flood_region, terrain_at};
 use skirmish::editor::{
     EditError, EditorDoc, LevelWatcher, SaveError, Template, UnitSource, load_default_templates,
-    load_templates, stat_form,
+    load_templates, skill_form, stat_form, weapon_choices,
 };
 use skirmish::engine::board::{Cell, GridKind, Terrain};
 use skirmish::level::load::backup_path;
-use skirmish::level::schema::{AiPolicy, Controller};
+use skirmish::level::schema::{AiPolicy, Controller, Hand, Size};
 use skirmish::level::validate::Where;
 use skirmish::level::{Level, load_file, load_str};
 
@@ -630,6 +630,94 @@ fn save_reopen_equal_and_the_binary_accepts_it() {
     assert!(doc.is_dirty());
 }
 
+#[test]
+fn flow_skills_size_and_weapons_edit_undo_save_and_check() {
+    let dir = scratch("flowform");
+    let path = dir.join("flow.ron");
+    let mut doc = EditorDoc::new_level("Flow", GridKind::Hex, (8, 6), "flow").expect("new");
+    let templates = templates();
+    let sellsword = template("Sellsword");
+    assert_eq!(sellsword.ruleset, "flow");
+    doc.place_unit(UnitSource::Template(&sellsword), "Blue", c(0, 0))
+        .expect("sellsword");
+    doc.place_unit(UnitSource::Blank, "Red", c(7, 5))
+        .expect("blank");
+    let start = doc.level().clone();
+    assert_eq!(start.units[0].skills.get("Melee"), Some(&55));
+    assert_eq!(start.units[0].weapons[0].name, "Sword");
+    assert!(doc.problems().is_empty(), "{:#?}", doc.problems());
+
+    // Skills: only the ruleset's, set and removed, one undo step each.
+    assert!(skill_form("flow").contains(&"Ranged"));
+    doc.set_skill(1, "Ranged", Some(70)).expect("ranged");
+    assert_eq!(doc.level().units[1].skills.get("Ranged"), Some(&70));
+    doc.set_skill(0, "Melee", None).expect("untrain");
+    assert_eq!(doc.level().units[0].skills.get("Melee"), None);
+    assert!(matches!(
+        doc.set_skill(0, "Cooking", Some(5)),
+        Err(EditError::UnknownSkill { .. })
+    ));
+    // Size.
+    doc.set_size(1, Size::Large).expect("size");
+    assert_eq!(doc.level().units[1].size, Size::Large);
+    // Weapons: a template weapon becomes the blank unit's primary.
+    let choices = weapon_choices("flow", &templates);
+    let halberd = choices
+        .iter()
+        .find(|w| w.name == "Halberd")
+        .expect("halberd offered")
+        .clone();
+    doc.set_weapons(1, vec![halberd.clone()]).expect("weapons");
+    assert_eq!(doc.level().units[1].weapons, vec![halberd]);
+    assert_eq!(doc.level().units[1].weapons[0].held, Hand::Main);
+    let edited = doc.level().clone();
+
+    // Four edits, four undo steps back to the start, and redo to the end.
+    for _ in 0..4 {
+        assert!(doc.undo());
+    }
+    assert_eq!(doc.level().units, start.units);
+    for _ in 0..4 {
+        assert!(doc.redo());
+    }
+    assert_eq!(doc.level(), &edited);
+
+    // Saved, reloaded equal, and accepted by `skirmish check`.
+    let problems = doc.save_as(&path).expect("save");
+    assert!(problems.is_empty(), "{problems:#?}");
+    assert_eq!(&load_file(&path).expect("loads"), doc.level());
+    assert_eq!(EditorDoc::open(&path).expect("reopen").level(), doc.level());
+    let text = fs::read_to_string(&path).expect("read");
+    assert!(text.contains("Halberd") && text.contains("Large"), "{text}");
+    let out = check_with_binary(&path);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    // `phases` has none of these fields.
+    let mut phases = valid_doc();
+    assert!(skill_form("phases").is_empty());
+    assert!(phases.set_skill(0, "Melee", Some(50)).is_err());
+    assert!(phases.set_size(0, Size::Large).is_err());
+    assert!(phases.set_weapons(0, Vec::new()).is_err());
+    assert!(weapon_choices("phases", &templates).is_empty());
+
+    // A flow template's weapons and skills are checked like a level's, at their line.
+    let bad = scratch("flowtemplates");
+    fs::write(
+        bad.join("bad.ron"),
+        "(\n    ruleset: \"flow\",\n    name: \"Bad\",\n    stats: {\"AgiMod\": 0},\n    skills: {\"Melee\": 40, \"Cooking\": 5},\n    weapons: [(name: \"Zap\", damage: \"2x6\")],\n)\n",
+    )
+    .expect("write");
+    let problems = load_templates(&bad).expect_err("bad flow template");
+    let lines: Vec<usize> = problems.iter().map(|p| p.line).collect();
+    assert_eq!(lines, [5, 6], "{problems:#?}");
+}
+
 /// One editing step of a session.
 type Step = Box<dyn Fn(&mut EditorDoc)>;
 
@@ -735,11 +823,26 @@ fn shipped_templates_load_and_bad_ones_get_file_line_col() {
     names.sort_unstable();
     assert_eq!(
         names,
-        ["Archer", "Cleric", "Goblin", "Knight", "Ogre", "Shaman"]
+        [
+            "Archer",
+            "Cleric",
+            "Goblin",
+            "Halberdier",
+            "Knight",
+            "Ogre",
+            "Scout",
+            "Sellsword",
+            "Shaman"
+        ]
     );
     assert!(
         all.iter()
-            .all(|t| t.ruleset == "phases" && !t.about.is_empty())
+            .all(|t| (t.ruleset == "phases" || t.ruleset == "flow") && !t.about.is_empty())
+    );
+    assert!(
+        all.iter()
+            .filter(|t| t.ruleset == "flow")
+            .all(|t| !t.weapons.is_empty() && !t.skills.is_empty())
     );
     let builtin = load_default_templates().expect("builtin");
     assert_eq!(builtin.len(), all.len());

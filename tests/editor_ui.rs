@@ -16,7 +16,8 @@ use skirmish::game::editor::input::EditorAction;
 use skirmish::game::editor::state::{
     Editor, FormRow, Guarded, Modal, NewLevel, Outcome, TextTarget, Tool, line,
 };
-use skirmish::level::schema::{AiPolicy, Controller, DecisionPolicy};
+use skirmish::level::schema::{AiPolicy, Controller, DecisionPolicy, Size};
+use skirmish::level::validate::Where;
 
 fn temp(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("editor-ui");
@@ -321,6 +322,113 @@ fn the_unit_form_comes_from_the_ruleset_and_edits_by_keys_and_typing() {
     ed.field = 1;
     act(&mut ed, EditorAction::Increase);
     assert_eq!(ed.doc.level().units[0].side, "Red");
+}
+
+/// The index of `row` in the selected unit's form.
+fn row_at(ed: &Editor, row: FormRow) -> usize {
+    ed.form().iter().position(|r| *r == row).unwrap()
+}
+
+#[test]
+fn the_flow_form_edits_skills_size_and_the_primary_weapon() {
+    let mut ed = blank("flow");
+    act(&mut ed, EditorAction::ToolUnit);
+    ed.template = 0; // a blank unit
+    ed.press(Cell::new(2, 2));
+    assert_eq!(ed.selected, Some(0));
+    let form = ed.form();
+    let skills: Vec<&str> = form
+        .iter()
+        .filter_map(|r| match r {
+            FormRow::Skill(s) => Some(*s),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(skills, skirmish::engine::rulesets::flow::SKILLS);
+    assert!(form.contains(&FormRow::Size) && form.contains(&FormRow::Weapons));
+
+    // A skill: +/- (kept within 0-100) and typing.
+    ed.field = row_at(&ed, FormRow::Skill("Melee"));
+    act(&mut ed, EditorAction::Increase);
+    act(&mut ed, EditorAction::Increase);
+    assert_eq!(ed.doc.level().units[0].skills.get("Melee"), Some(&2));
+    act(&mut ed, EditorAction::EditField);
+    assert_eq!(
+        ed.typing.as_ref().map(|t| (&t.target, t.buffer.as_str())),
+        Some((&TextTarget::Skill(0, "Melee"), "2"))
+    );
+    clear(&mut ed);
+    typ(&mut ed, "100");
+    assert_eq!(ed.doc.level().units[0].skills.get("Melee"), Some(&100));
+    act(&mut ed, EditorAction::Increase);
+    assert_eq!(ed.doc.level().units[0].skills.get("Melee"), Some(&100));
+    assert_eq!(ed.row_value(FormRow::Skill("Melee")), "100");
+    act(&mut ed, EditorAction::EditField);
+    clear(&mut ed);
+    typ(&mut ed, "150");
+    assert!(ed.typing.is_some(), "out of range stays open");
+    assert_eq!(ed.doc.level().units[0].skills.get("Melee"), Some(&100));
+    clear(&mut ed);
+    typ(&mut ed, "");
+    assert_eq!(ed.doc.level().units[0].skills.get("Melee"), None);
+
+    // Size cycles through the categories.
+    ed.field = row_at(&ed, FormRow::Size);
+    assert_eq!(ed.row_value(FormRow::Size), "Medium");
+    act(&mut ed, EditorAction::Increase);
+    assert_eq!(ed.doc.level().units[0].size, Size::Large);
+    act(&mut ed, EditorAction::Decrease);
+    act(&mut ed, EditorAction::Decrease);
+    assert_eq!(ed.doc.level().units[0].size, Size::Small);
+    act(&mut ed, EditorAction::Decrease);
+    assert_eq!(ed.doc.level().units[0].size, Size::Gargantuan);
+
+    // The primary weapon cycles through the flow templates' weapons, then none.
+    let choices: Vec<String> = ed.weapon_choices().into_iter().map(|w| w.name).collect();
+    assert!(choices.contains(&"Halberd".to_string()), "{choices:?}");
+    ed.field = row_at(&ed, FormRow::Weapons);
+    assert_eq!(ed.row_value(FormRow::Weapons), "");
+    let mut seen = Vec::new();
+    for _ in 0..choices.len() {
+        act(&mut ed, EditorAction::Increase);
+        let unit = &ed.doc.level().units[0];
+        assert_eq!(unit.weapons.len(), 1);
+        seen.push(unit.weapons[0].name.clone());
+    }
+    assert_eq!(seen, choices);
+    assert_eq!(ed.row_value(FormRow::Weapons), choices[choices.len() - 1]);
+    act(&mut ed, EditorAction::Increase);
+    assert!(ed.doc.level().units[0].weapons.is_empty());
+    act(&mut ed, EditorAction::Decrease);
+    assert_eq!(
+        ed.doc.level().units[0].weapons[0].name,
+        choices[choices.len() - 1]
+    );
+    // Each change is one undo step.
+    act(&mut ed, EditorAction::Undo);
+    assert!(ed.doc.level().units[0].weapons.is_empty());
+    act(&mut ed, EditorAction::Undo);
+    assert_eq!(ed.doc.level().units[0].weapons.len(), 1);
+    assert!(
+        !ed.problems.iter().any(|p| matches!(
+            p.at,
+            Where::Unit { index: 0, .. }
+                | Where::Weapon { unit: 0, .. }
+                | Where::Skill { unit: 0, .. }
+        )),
+        "a blank flow unit with a template weapon is valid: {:?}",
+        ed.problems
+    );
+
+    // The phases form has none of these rows.
+    let mut ed = blank("phases");
+    act(&mut ed, EditorAction::ToolUnit);
+    ed.press(Cell::new(2, 2));
+    assert!(
+        ed.form()
+            .iter()
+            .all(|r| !matches!(r, FormRow::Skill(_) | FormRow::Size | FormRow::Weapons))
+    );
 }
 
 #[test]

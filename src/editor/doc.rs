@@ -30,11 +30,13 @@ use serde::de::DeserializeOwned;
 
 use crate::engine::board::{Cell, GridKind, Terrain};
 use crate::engine::rulesets::{RULESETS, stat_specs};
-use crate::level::schema::{AiPolicy, Controller, DecisionPolicy, Level, SideDef, UnitDef};
+use crate::level::schema::{
+    AiPolicy, Controller, DecisionPolicy, Level, SideDef, Size, UnitDef, WeaponDef,
+};
 use crate::level::validate::MAX_SIDE;
 use crate::level::{Problem, load_str, save_atomic};
 
-use super::form::stat_form;
+use super::form::{skill_form, stat_form, unit_extras};
 use super::problems::{DocProblem, problems_of};
 use super::templates::Template;
 use super::terrain::{
@@ -82,6 +84,24 @@ pub enum EditError {
         ruleset: String,
         /// The stats it reads.
         expected: String,
+    },
+    /// The level's ruleset has no such skill (or no skills at all).
+    #[error("ruleset {ruleset} has no skill `{skill}`; its skills are: {expected}")]
+    UnknownSkill {
+        /// The skill asked for.
+        skill: String,
+        /// The level's ruleset.
+        ruleset: String,
+        /// The skills it rolls (empty when it has none).
+        expected: String,
+    },
+    /// The level's ruleset does not read this unit field (`size`, `weapons`).
+    #[error("ruleset {ruleset} has no unit field `{field}`")]
+    UnusedField {
+        /// The field asked for.
+        field: &'static str,
+        /// The level's ruleset.
+        ruleset: String,
     },
     /// A required stat can't be removed, only changed.
     #[error("stat `{0}` is required by the ruleset; it can be changed but not removed")]
@@ -754,6 +774,73 @@ impl EditorDoc {
             }
         }
         self.apply(vec![Edit::SetUnit(index, unit)])
+    }
+
+    /// Sets (`Some`) or removes (`None`, the ruleset's untrained value then applies)
+    /// a skill of a unit. The skill must be one the level's ruleset rolls
+    /// ([`skill_form`]); the value is not checked ([`Self::problems`] reports one out
+    /// of range). One undo step.
+    pub fn set_skill(
+        &mut self,
+        index: usize,
+        skill: &str,
+        value: Option<i32>,
+    ) -> Result<(), EditError> {
+        let mut unit = self.unit(index)?.clone();
+        let ruleset = &self.level.ruleset;
+        let skills = skill_form(ruleset);
+        if !skills.contains(&skill) {
+            return Err(EditError::UnknownSkill {
+                skill: skill.to_string(),
+                ruleset: ruleset.clone(),
+                expected: skills.join(", "),
+            });
+        }
+        let changed = match value {
+            Some(v) => unit.skills.insert(skill.to_string(), v) != Some(v),
+            None => unit.skills.remove(skill).is_some(),
+        };
+        if !changed {
+            return Ok(());
+        }
+        self.apply(vec![Edit::SetUnit(index, unit)])
+    }
+
+    /// Sets a unit's size category, for a ruleset that reads it ([`unit_extras`]).
+    /// One undo step.
+    pub fn set_size(&mut self, index: usize, size: Size) -> Result<(), EditError> {
+        self.check_extra("size")?;
+        let mut unit = self.unit(index)?.clone();
+        if unit.size == size {
+            return Ok(());
+        }
+        unit.size = size;
+        self.apply(vec![Edit::SetUnit(index, unit)])
+    }
+
+    /// Replaces a unit's weapons (the first is its primary weapon), for a ruleset
+    /// that reads them ([`unit_extras`]). Not checked further; [`Self::problems`]
+    /// reports bad dice or hands. One undo step.
+    pub fn set_weapons(&mut self, index: usize, weapons: Vec<WeaponDef>) -> Result<(), EditError> {
+        self.check_extra("weapons")?;
+        let mut unit = self.unit(index)?.clone();
+        if unit.weapons == weapons {
+            return Ok(());
+        }
+        unit.weapons = weapons;
+        self.apply(vec![Edit::SetUnit(index, unit)])
+    }
+
+    /// Refuses a `flow`-style unit field in a ruleset that does not read it.
+    fn check_extra(&self, field: &'static str) -> Result<(), EditError> {
+        if unit_extras(&self.level.ruleset) {
+            Ok(())
+        } else {
+            Err(EditError::UnusedField {
+                field,
+                ruleset: self.level.ruleset.clone(),
+            })
+        }
     }
 
     /// Replaces a unit's definition wholesale (powers, items, movement...): the

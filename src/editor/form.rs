@@ -2,9 +2,27 @@
 //!
 //! The fields come from the ruleset's own stat declarations
 //! ([`crate::engine::rulesets::stat_specs`]), so a ruleset that reads different
-//! stats gets a different form without any change here.
+//! stats gets a different form without any change here. A ruleset with percentile
+//! skills, sizes and weapons (`flow`) also gets a field per skill ([`skill_form`],
+//! from the ruleset's own skill list), a size field and a weapons field whose
+//! choices are the weapons of that ruleset's unit templates ([`weapon_choices`]).
 
-use crate::engine::rulesets::stat_specs;
+use crate::engine::rulesets::{flow, stat_specs};
+use crate::level::schema::{Size, WeaponDef};
+
+use super::templates::Template;
+
+/// The size categories, smallest first: what the size field cycles through.
+pub const SIZES: [Size; 5] = [
+    Size::Small,
+    Size::Medium,
+    Size::Large,
+    Size::Huge,
+    Size::Gargantuan,
+];
+
+/// The lowest and highest value the form offers for a skill (percentile).
+pub const SKILL_RANGE: (i32, i32) = (0, 100);
 
 /// One stat field of the unit form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +54,37 @@ pub fn stat_form(ruleset: &str) -> Vec<StatField> {
         .collect()
 }
 
+/// The skills `ruleset` rolls, in its declaration order (each is a numeric field
+/// of the form); empty for a ruleset without skills or an unknown one.
+pub fn skill_form(ruleset: &str) -> &'static [&'static str] {
+    match ruleset {
+        "flow" => flow::SKILLS,
+        _ => &[],
+    }
+}
+
+/// Whether `ruleset` reads a unit's `size` and `weapons` (the rulesets with skills
+/// do: skills, size and weapons come together in the level format).
+pub fn unit_extras(ruleset: &str) -> bool {
+    !skill_form(ruleset).is_empty()
+}
+
+/// The weapons the form offers for units of `ruleset`: every weapon of the
+/// templates made for it, in template order, each name once.
+pub fn weapon_choices(ruleset: &str, templates: &[Template]) -> Vec<WeaponDef> {
+    let mut choices: Vec<WeaponDef> = Vec::new();
+    for weapon in templates
+        .iter()
+        .filter(|t| t.ruleset == ruleset)
+        .flat_map(|t| &t.weapons)
+    {
+        if !choices.iter().any(|w| w.name == weapon.name) {
+            choices.push(weapon.clone());
+        }
+    }
+    choices
+}
+
 /// A valid, unremarkable value for a required stat of a new blank unit.
 ///
 /// The stat declarations carry no defaults, so the typical values of `phases`
@@ -63,5 +112,23 @@ mod tests {
         let hp = form.iter().find(|f| f.name == "HP");
         assert_eq!(hp.map(|f| (f.required, f.default)), Some((false, None)));
         assert!(stat_form("nope").is_empty());
+        assert!(skill_form("phases").is_empty() && !unit_extras("phases"));
+    }
+
+    #[test]
+    fn flow_form_has_skills_and_the_template_weapons() {
+        assert_eq!(skill_form("flow"), flow::SKILLS);
+        assert!(unit_extras("flow"));
+        let templates = super::super::load_default_templates().unwrap();
+        let names: Vec<_> = weapon_choices("flow", &templates)
+            .into_iter()
+            .map(|w| w.name)
+            .collect();
+        assert!(names.len() >= 3, "{names:?}");
+        let mut unique = names.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len());
+        assert!(weapon_choices("phases", &templates).is_empty());
     }
 }

@@ -12,7 +12,8 @@
 //! the cell to jump to.
 //!
 //! [`stat_form`] is the unit form of a ruleset (it comes from the ruleset's stat
-//! declarations, never from a list here). [`templates`] is the library of units in
+//! declarations, never from a list here); [`skill_form`], [`unit_extras`] and
+//! [`weapon_choices`] add the skills, size and weapons of a ruleset that has them. [`templates`] is the library of units in
 //! `assets/units/*.ron` to place quickly. [`LevelWatcher`] notices when a level file
 //! changes on disk, for hot reload while playing.
 //!
@@ -27,7 +28,7 @@ pub mod terrain;
 pub mod watch;
 
 pub use doc::{Edit, EditError, EditorDoc, SaveError, UnitSource};
-pub use form::{StatField, stat_form};
+pub use form::{SIZES, SKILL_RANGE, StatField, skill_form, stat_form, unit_extras, weapon_choices};
 pub use problems::DocProblem;
 pub use templates::{Template, load_default_templates, load_templates, templates_dir};
 pub use terrain::MAX_BRUSH;

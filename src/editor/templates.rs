@@ -12,8 +12,9 @@
 //! )
 //! ```
 //!
-//! `stats`, `powers`, `movement` and `items` are written as in a level
-//! (docs/levels.md) and checked by the same rules; `about` is an optional one-line
+//! `stats`, `powers`, `movement` and `items` (and, for `flow`, `size`, `skills`,
+//! `weapons` and `armor`) are written as in a level (docs/levels.md) and checked by
+//! the same rules; `about` is an optional one-line
 //! description for the editor's palette.
 
 use std::collections::BTreeMap;
@@ -22,7 +23,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::engine::board::Cell;
-use crate::level::schema::{ItemDef, PowerDef, UnitDef};
+use crate::level::schema::{ItemDef, PowerDef, Size, UnitDef, WeaponDef};
 use crate::level::validate::{Where, validate};
 use crate::level::{Level, Problem};
 
@@ -51,6 +52,18 @@ pub struct Template {
     /// Items.
     #[serde(default)]
     pub items: Vec<ItemDef>,
+    /// Size category (`flow`).
+    #[serde(default)]
+    pub size: Size,
+    /// Percentile skills by name (`flow`).
+    #[serde(default)]
+    pub skills: BTreeMap<String, i32>,
+    /// Weapons carried (`flow`); the editor's weapon choices come from these.
+    #[serde(default)]
+    pub weapons: Vec<WeaponDef>,
+    /// Flat damage reduction (`flow`).
+    #[serde(default)]
+    pub armor: i32,
 }
 
 impl Template {
@@ -61,6 +74,10 @@ impl Template {
         unit.powers = self.powers.clone();
         unit.movement = self.movement.clone();
         unit.items = self.items.clone();
+        unit.size = self.size;
+        unit.skills = self.skills.clone();
+        unit.weapons = self.weapons.clone();
+        unit.armor = self.armor;
         unit
     }
 }
@@ -81,6 +98,15 @@ const BUILTIN: &[(&str, &str)] = &[
     ("knight.ron", include_str!("../../assets/units/knight.ron")),
     ("ogre.ron", include_str!("../../assets/units/ogre.ron")),
     ("shaman.ron", include_str!("../../assets/units/shaman.ron")),
+    (
+        "sellsword.ron",
+        include_str!("../../assets/units/sellsword.ron"),
+    ),
+    (
+        "halberdier.ron",
+        include_str!("../../assets/units/halberdier.ron"),
+    ),
+    ("scout.ron", include_str!("../../assets/units/scout.ron")),
 ];
 
 /// The templates from [`templates_dir`], or the compiled-in library when that
@@ -194,6 +220,12 @@ fn parse_template(text: &str, file: &str) -> Result<(Template, Problem), Vec<Pro
                 Where::Power { .. } | Where::OnHit { .. } => Key::Field("powers"),
                 Where::Movement { .. } => Key::Field("movement"),
                 Where::Item { .. } => Key::Field("items"),
+                Where::Skill { skill, .. } => Key::Str(skill.clone()),
+                Where::Weapon { .. } => Key::Field("weapons"),
+                Where::Unit {
+                    field: Some(field @ ("size" | "skills" | "weapons" | "armor")),
+                    ..
+                } => Key::Field(field),
                 _ => return None,
             };
             // Power problems inside items are found under `items`.

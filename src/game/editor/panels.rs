@@ -402,6 +402,21 @@ fn right_panel(p: &mut ChildSpawnerCommands, ed: &Editor) {
                         TextTarget::Stat(ed.selected.unwrap_or(0), f.name),
                         f.about,
                     ),
+                    FormRow::Skill(s) => (
+                        s.to_string(),
+                        TextTarget::Skill(ed.selected.unwrap_or(0), s),
+                        "percentile skill, 0-100; empty = untrained",
+                    ),
+                    FormRow::Size => (
+                        "Size".to_string(),
+                        TextTarget::SavePath,
+                        "+/- cycles Small .. Gargantuan (sets Reach)",
+                    ),
+                    FormRow::Weapons => (
+                        "Weapons".to_string(),
+                        TextTarget::SavePath,
+                        "+/- cycles the primary weapon through the template weapons",
+                    ),
                 };
                 let target = match (row, ed.selected) {
                     (FormRow::Name, Some(u)) => TextTarget::UnitName(u),

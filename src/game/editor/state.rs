@@ -11,11 +11,14 @@ use std::path::{Path, PathBuf};
 
 use bevy::prelude::Resource;
 
-use crate::editor::{DocProblem, EditorDoc, MAX_BRUSH, StatField, Template, UnitSource, stat_form};
+use crate::editor::{
+    DocProblem, EditorDoc, MAX_BRUSH, SIZES, SKILL_RANGE, StatField, Template, UnitSource,
+    skill_form, stat_form, unit_extras, weapon_choices,
+};
 use crate::engine::board::{Cell, GridKind, Terrain};
 use crate::engine::rulesets::RULESETS;
 use crate::level::Level;
-use crate::level::schema::{AiPolicy, Controller, DecisionPolicy};
+use crate::level::schema::{AiPolicy, Controller, DecisionPolicy, Hand, WeaponDef};
 
 /// The tools of the palette.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -106,6 +109,13 @@ pub enum FormRow {
     Side,
     /// A stat of the level's ruleset (+/- or typed; empty removes an optional one).
     Stat(StatField),
+    /// A skill of the level's ruleset (+/- or typed, 0–100; empty removes it).
+    Skill(&'static str),
+    /// The unit's size category (+/- cycles).
+    Size,
+    /// The unit's weapons (+/- cycles the primary, the first one, through the
+    /// ruleset's template weapons and "none").
+    Weapons,
 }
 
 /// What a text field edits.
@@ -115,6 +125,8 @@ pub enum TextTarget {
     UnitName(usize),
     /// A stat of a unit.
     Stat(usize, &'static str),
+    /// A skill of a unit.
+    Skill(usize, &'static str),
     /// A side's name.
     SideName(usize),
     /// The path to save to (Save as).
@@ -582,12 +594,13 @@ impl Editor {
         if self.selected.is_none() {
             return Vec::new();
         }
+        let ruleset = &self.doc.level().ruleset;
         let mut rows = vec![FormRow::Name, FormRow::Side];
-        rows.extend(
-            stat_form(&self.doc.level().ruleset)
-                .into_iter()
-                .map(FormRow::Stat),
-        );
+        rows.extend(stat_form(ruleset).into_iter().map(FormRow::Stat));
+        rows.extend(skill_form(ruleset).iter().map(|&s| FormRow::Skill(s)));
+        if unit_extras(ruleset) {
+            rows.extend([FormRow::Size, FormRow::Weapons]);
+        }
         rows
     }
 
@@ -603,7 +616,24 @@ impl Editor {
                 .stats
                 .get(f.name)
                 .map_or_else(String::new, |v| v.to_string()),
+            FormRow::Skill(s) => unit
+                .skills
+                .get(s)
+                .map_or_else(String::new, |v| v.to_string()),
+            FormRow::Size => format!("{:?}", unit.size),
+            FormRow::Weapons => unit
+                .weapons
+                .iter()
+                .map(|w| w.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
         }
+    }
+
+    /// The weapons the weapons row cycles through: those of the level's ruleset's
+    /// templates.
+    pub fn weapon_choices(&self) -> Vec<WeaponDef> {
+        weapon_choices(&self.doc.level().ruleset, &self.templates)
     }
 
     /// Moves the form selection by `delta` (wrapping).
@@ -662,6 +692,83 @@ impl Editor {
                 }
                 r
             }
+            FormRow::Skill(skill) => {
+                let current = self
+                    .doc
+                    .level()
+                    .units
+                    .get(unit)
+                    .and_then(|u| u.skills.get(skill).copied())
+                    .unwrap_or(0);
+                let value = current
+                    .saturating_add(delta)
+                    .clamp(SKILL_RANGE.0, SKILL_RANGE.1);
+                let r = self.doc.set_skill(unit, skill, Some(value));
+                if r.is_ok() {
+                    self.ok(format!("{skill} = {value}"));
+                }
+                r
+            }
+            FormRow::Size => {
+                let current = self.doc.level().units.get(unit).map(|u| u.size);
+                let at = SIZES.iter().position(|&s| Some(s) == current).unwrap_or(1);
+                let size =
+                    SIZES[(at as i32 + delta.signum()).rem_euclid(SIZES.len() as i32) as usize];
+                let r = self.doc.set_size(unit, size);
+                if r.is_ok() {
+                    self.ok(format!("Size: {size:?}"));
+                }
+                r
+            }
+            FormRow::Weapons => {
+                let choices = self.weapon_choices();
+                if choices.is_empty() {
+                    self.err("No unit template of this ruleset has weapons to choose from");
+                    return;
+                }
+                let mut weapons = self
+                    .doc
+                    .level()
+                    .units
+                    .get(unit)
+                    .map(|u| u.weapons.clone())
+                    .unwrap_or_default();
+                // Positions 0..n are the choices, n is "no primary weapon".
+                let n = choices.len() as i32;
+                let at = weapons
+                    .first()
+                    .map_or(Some(n), |w| {
+                        choices
+                            .iter()
+                            .position(|c| c.name == w.name)
+                            .map(|i| i as i32)
+                    })
+                    .unwrap_or(if delta > 0 { -1 } else { n });
+                let next = (at + delta.signum()).rem_euclid(n + 1);
+                let msg = match choices.get(next as usize) {
+                    Some(choice) => {
+                        let mut weapon = choice.clone();
+                        weapon.held = Hand::Main;
+                        let msg = format!("Primary weapon: {}", weapon.name);
+                        match weapons.first_mut() {
+                            Some(first) => *first = weapon,
+                            None => weapons.push(weapon),
+                        }
+                        msg
+                    }
+                    None => {
+                        if !weapons.is_empty() {
+                            weapons.remove(0);
+                        }
+                        "Primary weapon removed".to_string()
+                    }
+                };
+                let r = self.doc.set_weapons(unit, weapons);
+                if r.is_ok() {
+                    self.ok(msg);
+                }
+                r
+            }
         };
         if let Err(e) = result {
             self.err(e.to_string());
@@ -680,11 +787,12 @@ impl Editor {
         };
         let target = match row {
             FormRow::Name => TextTarget::UnitName(unit),
-            FormRow::Side => {
+            FormRow::Side | FormRow::Size | FormRow::Weapons => {
                 self.adjust(1);
                 return;
             }
             FormRow::Stat(f) => TextTarget::Stat(unit, f.name),
+            FormRow::Skill(s) => TextTarget::Skill(unit, s),
         };
         let buffer = self.row_value(row);
         self.typing = Some(TextEdit { target, buffer });
@@ -725,6 +833,27 @@ impl Editor {
                     self.err(format!("{stat}: `{text}` is not a whole number"));
                     self.typing = Some(TextEdit {
                         target: TextTarget::Stat(i, stat),
+                        buffer: edit.buffer,
+                    });
+                    return Outcome::None;
+                }
+            },
+            TextTarget::Skill(i, skill) if text.is_empty() => self
+                .doc
+                .set_skill(i, skill, None)
+                .map(|()| format!("{skill} left untrained")),
+            TextTarget::Skill(i, skill) => match text.parse::<i32>() {
+                Ok(v) if (SKILL_RANGE.0..=SKILL_RANGE.1).contains(&v) => self
+                    .doc
+                    .set_skill(i, skill, Some(v))
+                    .map(|()| format!("{skill} = {v}")),
+                _ => {
+                    self.err(format!(
+                        "{skill}: `{text}` is not a whole number from {} to {}",
+                        SKILL_RANGE.0, SKILL_RANGE.1
+                    ));
+                    self.typing = Some(TextEdit {
+                        target: TextTarget::Skill(i, skill),
                         buffer: edit.buffer,
                     });
                     return Outcome::None;
