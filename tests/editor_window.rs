@@ -10,8 +10,7 @@
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command as Process};
-use std::time::{Duration, Instant};
+use std::process::Command as Process;
 
 use bevy::input::ButtonState;
 use bevy::input::keyboard::{Key, KeyboardInput, NativeKey, NativeKeyCode};
@@ -25,42 +24,8 @@ use skirmish::game::editor::state::Editor;
 use skirmish::game::editor::view::EditorMap;
 use skirmish::game::screen::Screen;
 
-struct Xvfb(Option<Child>);
-
-impl Drop for Xvfb {
-    fn drop(&mut self) {
-        if let Some(c) = &mut self.0 {
-            let _ = c.kill();
-        }
-    }
-}
-
-fn display() -> Option<Xvfb> {
-    if std::env::var_os("DISPLAY").is_some() {
-        return Some(Xvfb(None));
-    }
-    let n = 190 + std::process::id() % 100;
-    let child = Process::new("Xvfb")
-        .args([
-            format!(":{n}"),
-            "-screen".into(),
-            "0".into(),
-            "1280x720x24".into(),
-            "-nolisten".into(),
-            "tcp".into(),
-        ])
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .ok()?;
-    let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
-    let start = Instant::now();
-    while !socket.exists() && start.elapsed() < Duration::from_secs(10) {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    // SAFETY: single-threaded here; nothing else reads the environment yet.
-    unsafe { std::env::set_var("DISPLAY", format!(":{n}")) };
-    Some(Xvfb(Some(child)))
-}
+mod xvfb;
+use xvfb::display;
 
 /// What the driver can see to decide whether to go on.
 struct View<'a> {
