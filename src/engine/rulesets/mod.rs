@@ -1,7 +1,7 @@
 //! The rulesets the engine can play, and what each one needs from a level.
 //!
 //! Each ruleset is a Bevy plugin adding its systems into the engine's stage sets
-//! (see [`crate::engine::BattleStage`]) plus a RON configuration of its constants.
+//! (see [`crate::engine::battle::BattleStage`]) plus a RON configuration of its constants.
 //! This module is the registry: which ids exist, which unit stats each needs, and
 //! how a level's `rules` overrides are checked.
 

@@ -2,7 +2,7 @@
 //! ([`board_view::terrain_texture`], [`MapGeometry`]), unit markers in the battle's
 //! look (side colour and shape, initials, name plate), gizmo overlays (brush
 //! footprint, rectangle preview, selection, problem cells) and the camera (fitted
-//! with [`control::fit`], panned, zoomed, centred on jumps).
+//! with [`crate::game::control::fit`], panned, zoomed, centred on jumps).
 
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;

@@ -692,7 +692,7 @@ fn check_action(
     }
 }
 
-/// Every legal command now (filtered through [`check`]).
+/// Every legal command now (filtered through [`check()`]).
 pub fn legal(world: &World) -> Vec<Command> {
     let mut out = Vec::new();
     if let Some(p) = &world.resource::<Pending>().0 {

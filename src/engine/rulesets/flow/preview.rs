@@ -38,7 +38,7 @@ pub fn attack(
     })
 }
 
-/// The numbers of [`attack`] (movement changes no odds in `flow`, so `Assume` is
+/// The numbers of [`attack()`] (movement changes no odds in `flow`, so `Assume` is
 /// ignored).
 pub fn odds(
     world: &World,

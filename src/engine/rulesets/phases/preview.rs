@@ -55,7 +55,7 @@ pub fn attack(
     })
 }
 
-/// The numbers of [`attack`] without its text, under hypothetical moves: the
+/// The numbers of [`attack()`] without its text, under hypothetical moves: the
 /// conditions an assumed movement power applies (Hustled, Disengaged, Running), and a
 /// charge at the target (P-GAP-04). An attacker assumed to Run can't attack: `None`.
 pub fn odds(
