@@ -656,3 +656,48 @@ fn an_invalid_level_opens_with_its_problems_and_garbage_does_not_panic() {
     }
     let _ = Tool::ALL;
 }
+
+/// The window's close button with unsaved changes asks first (like Ctrl+Q), from the
+/// editor or from a playtest; with nothing unsaved the program ends.
+#[test]
+fn closing_the_window_with_unsaved_changes_asks_first() {
+    use bevy::prelude::*;
+    use bevy::state::app::StatesPlugin;
+    use bevy::window::WindowCloseRequested;
+    use skirmish::game::editor::control::close_requested;
+    use skirmish::game::screen::Screen;
+
+    let app_with = |ed: Editor, screen: Screen| {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, StatesPlugin));
+        app.add_message::<WindowCloseRequested>();
+        app.insert_state(screen);
+        app.insert_resource(ed);
+        app.add_systems(Update, close_requested);
+        app.update();
+        let window = app.world_mut().spawn_empty().id();
+        app.world_mut()
+            .write_message(WindowCloseRequested { window });
+        app.update();
+        app.update();
+        app
+    };
+    // Unsaved changes, closed during a playtest: back to the editor, asking.
+    let mut ed = ford();
+    ed.doc.paint(Cell::new(0, 0), 1, Terrain::Difficult);
+    assert!(ed.doc.is_dirty());
+    let app = app_with(ed, Screen::Battle);
+    assert!(app.should_exit().is_none(), "nothing unsaved is lost");
+    assert!(matches!(
+        app.world().resource::<Editor>().modal,
+        Some(Modal::Confirm(_))
+    ));
+    assert_eq!(
+        *app.world().resource::<State<Screen>>().get(),
+        Screen::Editor
+    );
+    // Nothing unsaved: the program ends.
+    let app = app_with(ford(), Screen::Editor);
+    assert!(app.should_exit().is_some(), "a clean editor just closes");
+    assert!(app.world().resource::<Editor>().modal.is_none());
+}

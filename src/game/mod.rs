@@ -144,6 +144,9 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
                     resolution: WindowResolution::new(w, h),
                     ..default()
                 }),
+                // The editor asks before unsaved changes are lost
+                // (`editor::control::close_requested`).
+                close_when_requested: false,
                 ..default()
             })
             .set(bevy::winit::WinitPlugin {

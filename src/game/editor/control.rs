@@ -343,8 +343,36 @@ fn handle_input(
     ed.refresh();
 }
 
+/// The window's close button: with unsaved editor changes (also during a playtest)
+/// it asks first, like Ctrl+Q, back in the editor; otherwise the program ends.
+pub fn close_requested(
+    mut requests: MessageReader<bevy::window::WindowCloseRequested>,
+    ed: Option<ResMut<Editor>>,
+    screen: Res<State<Screen>>,
+    mut next: ResMut<NextState<Screen>>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    if requests.read().count() == 0 {
+        return;
+    }
+    match ed {
+        Some(mut ed) if ed.doc.is_dirty() => {
+            if *screen.get() != Screen::Editor {
+                next.set(Screen::Editor);
+            }
+            if let Outcome::Quit = ed.request(Guarded::Quit) {
+                exit.write(AppExit::Success);
+            }
+        }
+        _ => {
+            exit.write(AppExit::Success);
+        }
+    }
+}
+
 /// Registers the input handling.
 pub fn plugin(app: &mut App) {
+    app.add_systems(Update, close_requested);
     app.add_systems(
         Update,
         handle_input
