@@ -84,10 +84,7 @@ impl Template {
 
 /// The template directory: `units/` under `$SKIRMISH_ASSETS`, or `assets/units`.
 pub fn templates_dir() -> PathBuf {
-    std::env::var_os("SKIRMISH_ASSETS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| "assets".into())
-        .join("units")
+    crate::engine::rulesets::config::assets_dir().join("units")
 }
 
 /// The library shipped with the game, compiled in.

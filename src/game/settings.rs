@@ -183,20 +183,31 @@ pub fn parse_bindings(text: &str) -> Result<InputMap<BattleAction>, String> {
 /// Loads `assets/settings/input.ron` (or `$SKIRMISH_ASSETS/...`), falling back to
 /// the defaults with a warning if it is missing or broken.
 pub fn load_bindings() -> InputMap<BattleAction> {
-    let dir = std::env::var_os("SKIRMISH_ASSETS")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| "assets".into());
-    let path = dir.join(BINDINGS_FILE);
-    let from_file = std::fs::read_to_string(&path)
-        .ok()
-        .map(|t| parse_bindings(&t));
-    match from_file {
+    load_bindings_file(
+        BINDINGS_FILE,
+        DEFAULT_BINDINGS,
+        parse_bindings,
+        "the default bindings",
+    )
+}
+
+/// Reads the bindings file `file` under the assets directory with `parse`; if it is
+/// missing the compiled-in `defaults` are used, and if it is broken too, with a
+/// warning that says where and falls back to `what`.
+pub fn load_bindings_file<A: Actionlike>(
+    file: &str,
+    defaults: &str,
+    parse: impl Fn(&str) -> Result<InputMap<A>, String>,
+    what: &str,
+) -> InputMap<A> {
+    let path = crate::engine::rulesets::config::assets_dir().join(file);
+    match std::fs::read_to_string(&path).ok().map(|t| parse(&t)) {
         Some(Ok(map)) => map,
         Some(Err(e)) => {
-            warn!("{}:{e}; using the default bindings", path.display());
-            parse_bindings(DEFAULT_BINDINGS).unwrap_or_default()
+            warn!("{}:{e}; using {what}", path.display());
+            parse(defaults).unwrap_or_default()
         }
-        None => parse_bindings(DEFAULT_BINDINGS).unwrap_or_default(),
+        None => parse(defaults).unwrap_or_default(),
     }
 }
 

@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+pub mod config;
 pub mod flow;
 pub mod phases;
 

@@ -229,21 +229,12 @@ pub fn parse_bindings(text: &str) -> Result<InputMap<EditorAction>, String> {
 /// Loads `assets/settings/editor_input.ron` (or `$SKIRMISH_ASSETS/...`), falling
 /// back to the defaults with a warning if it is missing or broken.
 pub fn load_bindings() -> InputMap<EditorAction> {
-    let dir = std::env::var_os("SKIRMISH_ASSETS")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| "assets".into());
-    let path = dir.join(BINDINGS_FILE);
-    match std::fs::read_to_string(&path)
-        .ok()
-        .map(|t| parse_bindings(&t))
-    {
-        Some(Ok(map)) => map,
-        Some(Err(e)) => {
-            warn!("{}:{e}; using the default editor bindings", path.display());
-            parse_bindings(DEFAULT_BINDINGS).unwrap_or_default()
-        }
-        None => parse_bindings(DEFAULT_BINDINGS).unwrap_or_default(),
-    }
+    crate::game::settings::load_bindings_file(
+        BINDINGS_FILE,
+        DEFAULT_BINDINGS,
+        parse_bindings,
+        "the default editor bindings",
+    )
 }
 
 /// The entity whose `ActionState` holds the editor's actions.

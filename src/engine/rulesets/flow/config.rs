@@ -163,52 +163,17 @@ impl FlowConfig {
     /// The configuration from `assets/rulesets/flow.ron` on disk if present,
     /// otherwise the compiled-in copy.
     pub fn load_default() -> Result<Self, String> {
-        let dir = std::env::var_os("SKIRMISH_ASSETS")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| "assets".into());
-        let path = dir.join("rulesets").join("flow.ron");
-        match std::fs::read_to_string(&path) {
-            Ok(text) => Self::from_ron(&text).map_err(|e| format!("{}:{e}", path.display())),
-            Err(_) => Self::from_ron(DEFAULT_RON),
-        }
+        crate::engine::rulesets::config::load_default("flow", DEFAULT_RON)
     }
 
     /// Parses a configuration; the error reads `line:col: message`.
     pub fn from_ron(text: &str) -> Result<Self, String> {
-        ron::from_str(text)
-            .map_err(|e| format!("{}:{}: {}", e.span.start.line, e.span.start.col, e.code))
+        crate::engine::rulesets::config::from_ron(text)
     }
 
     /// This configuration with a level's overrides applied, each key naming a field.
     pub fn with_overrides(&self, overrides: &BTreeMap<String, ron::Value>) -> Result<Self, String> {
-        if overrides.is_empty() {
-            return Ok(self.clone());
-        }
-        let base = ron::to_string(self).map_err(|e| e.to_string())?;
-        let mut value: ron::Value = ron::from_str(&base).map_err(|e| e.to_string())?;
-        let ron::Value::Map(map) = &mut value else {
-            return Err("the ruleset configuration is not a struct".into());
-        };
-        for (key, v) in overrides {
-            let k = ron::Value::String(key.clone());
-            if map.get(&k).is_none() {
-                let known: Vec<String> = map
-                    .keys()
-                    .filter_map(|k| match k {
-                        ron::Value::String(s) => Some(s.clone()),
-                        _ => None,
-                    })
-                    .collect();
-                return Err(format!(
-                    "unknown rule constant `{key}` for flow; known: {}",
-                    known.join(", ")
-                ));
-            }
-            map.insert(k, v.clone());
-        }
-        value
-            .into_rust::<Self>()
-            .map_err(|e| format!("bad value in rules overrides: {e}"))
+        crate::engine::rulesets::config::with_overrides(self, "flow", overrides)
     }
 
     /// The damage bonus of a success level (F-GAP-06).
