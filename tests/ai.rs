@@ -193,19 +193,19 @@ fn normal_beats_random_on_every_level() {
                 .iter()
                 .filter(|r| r.winner.is_some_and(|w| w.0 as usize != seat))
                 .count();
-            // Random does win now and then where normal's side is the weaker one (the
-            // Ford's Red loses 4-6 % of `skirmish sim` battles to random: a lucky
-            // Knight), so one loss in ten is allowed; two would be a real regression.
+            // Random does win now and then (a lucky Knight on the Ford: 1-2 % of
+            // `skirmish sim` battles), so one loss in ten is allowed; two would be a
+            // real regression.
             assert!(
                 losses <= 1,
                 "{}: normal in seat {seat} lost {losses}/{battles} to random",
                 level.name
             );
             // The 90 % figure of the report is measured with `skirmish sim` over many
-            // battles; with ten, a clear majority of the decided ones is the bar
-            // (Hex Ruins' 12-round limit turns many Cult wins into draws).
+            // battles (every shipped level is at 96 % or more from either seat); ten
+            // battles must show at least eight wins.
             assert!(
-                wins * 10 >= battles as usize * 3,
+                wins >= 8,
                 "{}: normal in seat {seat} won only {wins}/{battles} against random",
                 level.name
             );
