@@ -184,7 +184,8 @@ fn parse_ruleset(s: &str) -> Result<String, String> {
     }
 }
 
-/// The arguments of `skirmish edit`.
+/// The arguments of `skirmish edit` (a build without the window reads none of them).
+#[cfg_attr(not(feature = "render"), allow(dead_code))]
 struct EditArgs {
     level: Option<PathBuf>,
     screenshot: Option<PathBuf>,
