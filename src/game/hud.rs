@@ -28,7 +28,8 @@ pub enum Panel {
     Right,
     /// Bottom bar.
     Bottom,
-    /// The decision prompt (over the bottom of the map).
+    /// The decision prompt (over the hover line at the bottom, so it hides as
+    /// little of the map as it can).
     Prompt,
 }
 
@@ -117,6 +118,8 @@ fn spawn_hud(mut commands: Commands) {
             width: px(r),
             padding: UiRect::all(px(10)),
             flex_direction: FlexDirection::Column,
+            // Room between the title and the clipped top line of the log.
+            row_gap: px(10),
             overflow: Overflow::clip(),
             ..default()
         },
@@ -169,14 +172,14 @@ fn spawn_hud(mut commands: Commands) {
             position_type: PositionType::Absolute,
             left: px(l + 10.0),
             right: px(r + 10.0),
-            bottom: px(b + 10.0),
-            padding: UiRect::all(px(16)),
+            bottom: px(6.0),
+            padding: UiRect::all(px(12)),
             flex_direction: FlexDirection::Column,
             row_gap: px(8),
             border: UiRect::all(px(2)),
             ..default()
         },
-        BackgroundColor(Color::srgba(0.08, 0.09, 0.13, 0.97)),
+        BackgroundColor(Color::srgba(0.08, 0.09, 0.13, 0.95)),
         BorderColor::all(Color::srgb(1.0, 0.95, 0.3)),
         Visibility::Hidden,
         GlobalZIndex(10),
@@ -459,27 +462,38 @@ fn update_prompt(
             font(17.0),
             TextColor(side_color(side).lighter(0.25)),
         ));
-        for (i, cmd) in choices.other.iter().enumerate() {
-            let key = if i < 9 {
-                format!("[{}] ", i + 1)
-            } else {
-                String::new()
-            };
-            p.spawn((
-                Button,
-                PromptOption(i),
-                Node {
-                    padding: UiRect::axes(px(10), px(6)),
-                    ..default()
-                },
-                BackgroundColor(Color::srgb(0.18, 0.2, 0.26)),
-                children![(
-                    Text::new(format!("{key}{}", command_label(&game.battle, cmd))),
-                    font(15.0),
-                    TextColor(TEXT)
-                )],
-            ));
-        }
+        // The options side by side, wrapping: the prompt stays low and the map
+        // (where the enemies stand) stays visible while deciding.
+        p.spawn(Node {
+            flex_direction: FlexDirection::Row,
+            flex_wrap: FlexWrap::Wrap,
+            column_gap: px(8),
+            row_gap: px(8),
+            ..default()
+        })
+        .with_children(|row| {
+            for (i, cmd) in choices.other.iter().enumerate() {
+                let key = if i < 9 {
+                    format!("[{}] ", i + 1)
+                } else {
+                    String::new()
+                };
+                row.spawn((
+                    Button,
+                    PromptOption(i),
+                    Node {
+                        padding: UiRect::axes(px(10), px(6)),
+                        ..default()
+                    },
+                    BackgroundColor(Color::srgb(0.18, 0.2, 0.26)),
+                    children![(
+                        Text::new(format!("{key}{}", command_label(&game.battle, cmd))),
+                        font(15.0),
+                        TextColor(TEXT)
+                    )],
+                ));
+            }
+        });
     });
 }
 
@@ -601,7 +615,7 @@ fn layout(window: Single<&Window, Changed<Window>>, mut nodes: Query<(&Panel, &m
             Panel::Prompt => {
                 node.left = px(l + 10.0);
                 node.right = px(r + 10.0);
-                node.bottom = px(b + 10.0);
+                node.bottom = px(6.0);
             }
         }
     }
