@@ -1396,6 +1396,111 @@ fn f_34_f_gap_04_feint_gives_advantage_once() {
     ));
 }
 
+/// Covers F-34, F-GAP-03, F-GAP-17: the odds engine's chance that a Feint wins its
+/// opposed check matches how often it wins over many seeded battles, rises with
+/// the feinter's Deception, and its Advantage shows in the attack odds.
+#[test]
+fn f_34_feint_chance_matches_the_rolls() {
+    let feint_of = |b: &Battle| Command::Flow {
+        unit: id(b, "A"),
+        action: FlowAction::Feint { target: id(b, "T") },
+    };
+    let chance_with = |deception: i32| {
+        let l = policy(
+            lvl(vec![with_skill(a_unit(), "Deception", deception), t_unit()]),
+            1,
+            DecisionPolicy::Never,
+        );
+        let b = start(&l, &[1, 1]);
+        (
+            l,
+            b.action_chance(&feint_of(&b))
+                .expect("a Feint has a chance"),
+        )
+    };
+    let (l, chance) = chance_with(30);
+    let (_, better) = chance_with(70);
+    assert!(chance > 0.05 && chance < 0.95, "{chance}");
+    assert!(
+        better > chance + 0.1,
+        "Deception 70 ({better}) vs 30 ({chance})"
+    );
+    let n = 3000;
+    let won = (0..n)
+        .filter(|&seed| {
+            let mut b = Battle::from_level(&l, Dice::seeded(seed)).unwrap();
+            if active(&b) != "A" {
+                let t = id(&b, "T");
+                b.submit(Command::EndTurn { unit: t }).unwrap();
+            }
+            b.submit(feint_of(&b)).unwrap();
+            conds(&b, "A").contains(&"Feinting".to_string())
+        })
+        .count();
+    let rate = won as f64 / n as f64;
+    let sigma = (chance * (1.0 - chance) / n as f64).sqrt();
+    assert!(
+        (rate - chance).abs() < 4.0 * sigma,
+        "predicted {chance:.3}, won {rate:.3} of {n}"
+    );
+    // Not a Feint: no chance of its own.
+    let b = start(&l, &[1, 1]);
+    assert_eq!(
+        b.action_chance(&Command::EndTurn { unit: id(&b, "A") }),
+        None
+    );
+    // The attack odds assuming a won Feint are those of an attack with Advantage.
+    let plain = b
+        .attack_odds(id(&b, "A"), id(&b, "T"), None, Default::default())
+        .unwrap();
+    let feinted = b
+        .attack_odds(
+            id(&b, "A"),
+            id(&b, "T"),
+            None,
+            skirmish::engine::battle::Assume {
+                feinted: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    let p = 0.5_f64; // Melee 50: a d100 at or under 50
+    assert!((plain.chance - p).abs() < 1e-9, "{plain:?}");
+    assert!(
+        (feinted.chance - (1.0 - (1.0 - p) * (1.0 - p))).abs() < 1e-9,
+        "{feinted:?}"
+    );
+}
+
+/// Covers F-34: the `normal` AI feints first when a spare AP makes it free (5 AP:
+/// Feint + two attacks), and attacks straight away when it would cost an attack.
+#[test]
+fn f_34_the_normal_ai_feints_when_an_ap_is_spare() {
+    use rand::SeedableRng;
+    let l = policy(lvl(vec![a_unit(), t_unit()]), 1, DecisionPolicy::Never);
+    let mut b = start(&l, &[1, 1]);
+    let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(1);
+    let first = skirmish::ai::choose(&b, skirmish::ai::AiPolicy::Normal, &mut rng).unwrap();
+    assert!(
+        matches!(
+            first,
+            Command::Flow {
+                action: FlowAction::Feint { .. },
+                ..
+            }
+        ),
+        "with 5 AP: {first:?}"
+    );
+    // After a step (1 AP) 4 are left: a Feint would cost one of the two attacks.
+    step(&mut b, "A", cell(0, 1)).unwrap();
+    assert_eq!(pools(&b, "A").0, 4);
+    let next = skirmish::ai::choose(&b, skirmish::ai::AiPolicy::Normal, &mut rng).unwrap();
+    assert!(
+        matches!(next, Command::Attack { .. }),
+        "with 4 AP: {next:?}"
+    );
+}
+
 /// Covers F-36, F-GAP-15.
 #[test]
 fn f_36_f_gap_15_grapple() {

@@ -21,7 +21,8 @@
 //!   It hurries when the round limit would come before it can beat the enemy at its
 //!   current rate of damage (less caution, a stronger pull toward the enemy: a draw
 //!   is not a win). In `flow` it ends a threatened turn with Total Defense rather
-//!   than doing nothing.
+//!   than doing nothing, and Feints before an attack when the AP left make the
+//!   Feint free (with the ruleset's exact chance that it wins).
 //!
 //! Both `Easy` and `Normal` answer `flow` reaction decisions with the option of best
 //! expected value (what the ruleset's `Auto` policy takes), or pass.

@@ -14,7 +14,7 @@ use rand::{Rng, RngExt};
 
 use super::AiPolicy;
 use super::moves::{self, Power, Tree};
-use super::view::{UnitSnap, View};
+use super::view::{Odds, UnitSnap, View};
 use crate::engine::battle::{Battle, Map, VictoryRule};
 use crate::engine::board::Cell;
 use crate::engine::command::{Command, FlowAction};
@@ -41,6 +41,9 @@ const COME: f64 = 0.75;
 const DISENGAGED: f64 = 0.6;
 /// Share of the gain of charging next round that standing where one can is worth.
 const CHARGE_NEXT: f64 = 0.5;
+/// Least gain (in expected hit points) for which a free Feint is worth its AP (the
+/// AP could also buy a step).
+const FEINT_MIN_GAIN: f64 = 0.1;
 /// Jitter added to scores so exact ties break at random (from the seeded generator).
 const JITTER: f64 = 1e-6;
 
@@ -105,6 +108,7 @@ pub(crate) fn turn(
         mind.defend(&mut best, rng);
         mind.disengage(&mut best, rng);
         mind.total_defense(&mut best, rng);
+        mind.feint(&mut best, rng);
     }
     mind.movement(&mut best, rng);
     best.command
@@ -260,6 +264,12 @@ impl<'v, 'a> Mind<'v, 'a> {
         let Some(odds) = self.view.odds_after(self.me.id, target.id, power, moved) else {
             return 0.0;
         };
+        self.value_of(target, odds)
+    }
+
+    /// Value of an attack on `target` with these odds: expected damage (more on a
+    /// wounded target for `Normal`) plus the kill chance times what it is worth.
+    fn value_of(&mut self, target: &Foe, odds: Odds) -> f64 {
         let worth = self.worth(target.id);
         let focus = if self.normal() {
             1.0 + 0.5 * target.wounded
@@ -520,6 +530,61 @@ impl<'v, 'a> Mind<'v, 'a> {
             return;
         }
         best.offer(0.25 * threat, c, self.view.battle, rng);
+    }
+
+    /// `flow` Feint (F-34): a won Feint gives the next physical attack on its target
+    /// Advantage. It costs 1 AP, so it is free when the AP left allow as many attacks
+    /// after it as without it (attacks cost 2); then feinting before the best attack
+    /// on a target in reach is worth that attack plus the Feint's exact chance (from
+    /// the ruleset) times what the Advantage adds to it.
+    fn feint(&mut self, best: &mut Best, rng: &mut impl Rng) {
+        if self.ruleset != "flow" {
+            return;
+        }
+        let battle = self.view.battle;
+        let costs = crate::engine::rulesets::flow::rules(self.view.world).costs;
+        let ap = battle
+            .pools(self.me.id)
+            .into_iter()
+            .find(|(name, _)| name == "AP")
+            .map_or(0, |(_, v)| v);
+        let (attack, feint) = (costs.attack.max(1), costs.feint);
+        if ap < feint + attack || (ap - feint) / attack < ap / attack {
+            return;
+        }
+        for t in self.enemies() {
+            let command = Command::Flow {
+                unit: self.me.id,
+                action: FlowAction::Feint { target: t.id },
+            };
+            if battle.check(&command).is_err() {
+                continue;
+            }
+            let Some(chance) = battle.action_chance(&command) else {
+                continue;
+            };
+            let mut pick: Option<(f64, f64)> = None;
+            for (i, p) in self.me.powers.clone().iter().enumerate() {
+                if !self.view.in_range(p, self.me.cell, t.cell) {
+                    continue;
+                }
+                let (Some(plain), Some(feinted)) = (
+                    self.view.odds(self.me.id, t.id, i),
+                    self.view.odds_feinted(self.me.id, t.id, i),
+                ) else {
+                    continue;
+                };
+                let (v, adv) = (self.value_of(&t, plain), self.value_of(&t, feinted));
+                if pick.is_none_or(|(b, _)| v > b) {
+                    pick = Some((v, adv));
+                }
+            }
+            if let Some((v, adv)) = pick
+                && chance * (adv - v) > FEINT_MIN_GAIN
+            {
+                best.offer(v + chance * (adv - v), command, battle, rng);
+            }
+        }
     }
 
     /// Disengage (a battle action) for a badly hurt unit that is threatened.

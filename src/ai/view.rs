@@ -206,6 +206,7 @@ impl<'a> View<'a> {
         let assume = Assume {
             attacker_moved: moved,
             target_moved: None,
+            feinted: false,
         };
         self.battle
             .attack_odds(attacker, target, Some(name), assume)
@@ -237,6 +238,24 @@ impl<'a> View<'a> {
         let result = self.ask(attacker, target, power, Some(name));
         self.after.insert(key, result);
         result
+    }
+
+    /// Like [`View::odds`], as they would be after `attacker` won a Feint against
+    /// `target` (`flow` F-34: Advantage on its next physical attack). Not cached:
+    /// asked once per target and power when a Feint is weighed.
+    pub fn odds_feinted(&self, attacker: UnitId, target: UnitId, power: usize) -> Option<Odds> {
+        let name = &self.units[attacker.0 as usize].powers.get(power)?.name;
+        let assume = Assume {
+            feinted: true,
+            ..Assume::default()
+        };
+        self.battle
+            .attack_odds(attacker, target, Some(name), assume)
+            .map(|p| Odds {
+                chance: p.chance,
+                expected: p.expected_damage,
+                kill: p.kill_chance,
+            })
     }
 
     /// The most damage `attacker` can expect to deal `target` in one attack with any

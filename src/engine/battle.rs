@@ -126,6 +126,9 @@ pub struct ActiveRuleset {
     pub turn_order: fn(&World) -> Vec<TurnOrder>,
     /// A unit's action pools and resources as labelled counters ("Movement power" 1, ...).
     pub pools: fn(&World, UnitId) -> Vec<(String, i32)>,
+    /// Exact chance that a special action with a roll of its own (a `flow` Feint's
+    /// opposed check) succeeds, as things stand; `None` for commands without one.
+    pub action_chance: fn(&World, &Command) -> Option<f64>,
 }
 
 /// A labelled turn order ("Battle order", units in the order they act).
@@ -146,7 +149,7 @@ pub struct AttackPreview {
     pub roll: String,
 }
 
-/// Hypothetical moves an odds query assumes were made this round, by movement power
+/// Hypothetical moves (and a won Feint) an odds query assumes were made this round, by movement power
 /// name: the ruleset applies what that power does to attacks (e.g. `phases` Hustle
 /// gives the attacker disadvantage, Charge gives it advantage against the target,
 /// Run forbids attacking and gives attackers of the runner advantage). `None`, or a
@@ -157,6 +160,9 @@ pub struct Assume<'a> {
     pub attacker_moved: Option<&'a str>,
     /// The target moved with this power.
     pub target_moved: Option<&'a str>,
+    /// The attacker has just won a Feint against the target (`flow` F-34: its next
+    /// physical attack on it has Advantage); rulesets without feints ignore it.
+    pub feinted: bool,
 }
 
 /// The numbers of an [`AttackPreview`].
@@ -665,6 +671,14 @@ impl Battle {
     ) -> Option<AttackOdds> {
         let world = self.world();
         (world.resource::<ActiveRuleset>().attack_odds)(world, attacker, target, power, assume)
+    }
+
+    /// Exact chance that `command`, a special action with a roll of its own (a `flow`
+    /// Feint), succeeds; `None` for commands without one (see
+    /// [`ActiveRuleset::action_chance`]).
+    pub fn action_chance(&self, command: &Command) -> Option<f64> {
+        let world = self.world();
+        (world.resource::<ActiveRuleset>().action_chance)(world, command)
     }
 
     /// Cost and provocations of a move (see [`MovePreview`]).

@@ -74,6 +74,19 @@ pub fn plan(
     weapon: &WeaponDef,
     kind: &AttackKind,
 ) -> AttackPlan {
+    plan_assuming(world, attacker, target, weapon, kind, false)
+}
+
+/// [`plan`], as if the attacker had also just won a Feint against the target when
+/// `feinted` (F-34; what the AI asks before feinting).
+pub fn plan_assuming(
+    world: &World,
+    attacker: UnitId,
+    target: UnitId,
+    weapon: &WeaponDef,
+    kind: &AttackKind,
+    feinted: bool,
+) -> AttackPlan {
     let config = rules(world);
     let skill_name = if weapon.ranged() || weapon.category == WeaponCategory::Spell {
         "Ranged"
@@ -117,7 +130,7 @@ pub fn plan(
             add(&mut p, "off-hand", config.off_hand);
         }
     }
-    let feint = condition_link(world, attacker, FEINTING) == Some(target)
+    let feint = (feinted || condition_link(world, attacker, FEINTING) == Some(target))
         && weapon.category != WeaponCategory::Spell;
     let disarm = matches!(kind, AttackKind::Disarm { .. });
     let grappling = has(world, attacker, GRAPPLING);
@@ -539,7 +552,20 @@ pub fn attack_odds(
     weapon: &WeaponDef,
     kind: &AttackKind,
 ) -> (f64, f64, f64) {
-    let p = plan(world, attacker, target, weapon, kind);
+    attack_odds_assuming(world, attacker, target, weapon, kind, false)
+}
+
+/// [`attack_odds`], as if the attacker had also just won a Feint against the target
+/// when `feinted` (see [`plan_assuming`]).
+pub fn attack_odds_assuming(
+    world: &World,
+    attacker: UnitId,
+    target: UnitId,
+    weapon: &WeaponDef,
+    kind: &AttackKind,
+    feinted: bool,
+) -> (f64, f64, f64) {
+    let p = plan_assuming(world, attacker, target, weapon, kind, feinted);
     let mut chance = 0.0;
     let mut dmg = 0.0;
     let mut kill = 0.0;

@@ -397,6 +397,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
         stage_name,
         turn_order: preview::turn_order,
         pools: preview::pools,
+        action_chance: preview::action_chance,
     });
     Ok(())
 }

@@ -7,10 +7,13 @@ use std::collections::BTreeSet;
 
 use bevy_ecs::prelude::*;
 
-use super::attack::{attack_odds, plan};
+use super::actions::best_of;
+use super::attack::{attack_odds, attack_odds_assuming, plan};
+use super::conditions::GRAPPLING;
 use super::movement::path_cost;
 use super::*;
 use crate::engine::battle::{AttackPreview, MovePreview};
+use crate::engine::command::Command;
 
 /// Exact odds of an attack as things stand (F-GAP-01, F-GAP-02, F-GAP-06); the chance
 /// is that the check succeeds, before the target's optional reaction.
@@ -38,23 +41,56 @@ pub fn attack(
     })
 }
 
-/// The numbers of [`attack()`] (movement changes no odds in `flow`, so `Assume` is
-/// ignored).
+/// The numbers of [`attack()`]; of the assumptions only a won Feint changes them
+/// (movement changes no odds in `flow`).
 pub fn odds(
     world: &World,
     attacker: UnitId,
     target: UnitId,
     power: Option<&str>,
-    _assume: crate::engine::battle::Assume<'_>,
+    assume: crate::engine::battle::Assume<'_>,
 ) -> Option<crate::engine::battle::AttackOdds> {
     let weapon = weapon_named(world, attacker, power).ok()?;
-    let (chance, expected_damage, kill_chance) =
-        attack_odds(world, attacker, target, &weapon, &AttackKind::Normal);
+    let (chance, expected_damage, kill_chance) = attack_odds_assuming(
+        world,
+        attacker,
+        target,
+        &weapon,
+        &AttackKind::Normal,
+        assume.feinted,
+    );
     Some(crate::engine::battle::AttackOdds {
         chance,
         expected_damage,
         kill_chance,
     })
+}
+
+/// Exact chance that a Feint wins its opposed check (F-34, F-GAP-03, F-GAP-17): the
+/// feinter's better of Melee/Deception (at a disadvantage while grappling, as it
+/// rolls) against the target's better of Melee/Agility, ties to the target. `None`
+/// for any other command.
+pub fn action_chance(world: &World, command: &Command) -> Option<f64> {
+    let Command::Flow {
+        unit,
+        action: FlowAction::Feint { target },
+    } = command
+    else {
+        return None;
+    };
+    let checks = &rules(world).checks;
+    let edge = has(world, *unit, GRAPPLING).then_some(crate::engine::skill::Edge::Disadvantage);
+    let actor = checks.level_odds(best_of(world, *unit, &["Melee", "Deception"]).1, edge);
+    let responder = checks.level_odds(best_of(world, *target, &["Melee", "Agility"]).1, None);
+    let mut won = 0.0;
+    for (a, pa) in actor {
+        for (r, pr) in responder {
+            if !crate::engine::skill::responder_wins(a, r) {
+                won += pa * pr;
+            }
+        }
+    }
+    Some(won)
 }
 
 /// Cost and provocations of a move: `Move` costs hexes (AP aside), `Step` provokes

@@ -211,6 +211,8 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
         stage_name: crate::engine::log::stage_name,
         turn_order: preview::turn_order,
         pools: preview::pools,
+        // No special action of `phases` rolls on its own.
+        action_chance: |_, _| None,
     });
     Ok(())
 }
