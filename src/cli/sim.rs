@@ -273,6 +273,7 @@ fn print_table(level: &Level, s: &Summary) {
 /// Draws win rates (left) and the battle-length histogram (right) into a PNG.
 fn plot(level: &Level, s: &Summary, path: &Path) -> Result<(), String> {
     use plotters::prelude::*;
+    use plotters::style::text_anchor::{HPos, Pos, VPos};
     use plotters::style::{FontStyle, register_font};
 
     // Registering twice (a second plot in one process) is harmless.
@@ -307,7 +308,8 @@ fn plot(level: &Level, s: &Summary, path: &Path) -> Result<(), String> {
         .margin(12)
         .x_label_area_size(36)
         .y_label_area_size(48)
-        .build_cartesian_2d((0..n).into_segmented(), 0.0..1.0_f64)
+        // Segments 0..=n-1: one per bar, no empty one after the last.
+        .build_cartesian_2d((0..n - 1).into_segmented(), 0.0..1.08_f64)
         .map_err(|e| e.to_string())?;
     let labels: Vec<String> = bars.iter().map(|(l, _)| l.clone()).collect();
     chart
@@ -339,6 +341,17 @@ fn plot(level: &Level, s: &Summary, path: &Path) -> Result<(), String> {
             );
             bar.set_margin(0, 0, 12, 12);
             bar
+        }))
+        .map_err(|e| e.to_string())?;
+    // Each bar's figure above it.
+    chart
+        .draw_series(bars.iter().enumerate().map(|(i, (_, rate))| {
+            Text::new(
+                format!("{:.1}%", rate * 100.0),
+                (SegmentValue::CenterOf(i), rate + 0.05),
+                TextStyle::from(("sans-serif", 14).into_font())
+                    .pos(Pos::new(HPos::Center, VPos::Center)),
+            )
         }))
         .map_err(|e| e.to_string())?;
 
@@ -381,6 +394,38 @@ fn plot(level: &Level, s: &Summary, path: &Path) -> Result<(), String> {
                 .margin(2)
                 .data(s.rounds_histogram.iter().map(|&(r, c)| (r, c))),
         )
+        .map_err(|e| e.to_string())?
+        .label("decided")
+        .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], BLUE.mix(0.6).filled()));
+    // Battles stopped at the round limit: the grey part of the limit's bar.
+    let limit = level
+        .victory
+        .max_rounds
+        .unwrap_or(crate::ai::sim::DEFAULT_MAX_ROUNDS);
+    if s.cut_off > 0 && limit <= max_round {
+        chart
+            .draw_series(
+                Histogram::vertical(&chart)
+                    .style(RGBColor(150, 150, 150).filled())
+                    .margin(2)
+                    .data([(limit, s.cut_off)]),
+            )
+            .map_err(|e| e.to_string())?
+            .label(format!("draw at the {limit}-round limit"))
+            .legend(|(x, y)| {
+                Rectangle::new(
+                    [(x, y - 5), (x + 12, y + 5)],
+                    RGBColor(150, 150, 150).filled(),
+                )
+            });
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK.mix(0.3))
+        .label_font(("sans-serif", 13))
+        .draw()
         .map_err(|e| e.to_string())?;
     root.present().map_err(|e| e.to_string())?;
     Ok(())
