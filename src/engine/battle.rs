@@ -9,7 +9,7 @@
 
 use bevy_app::App;
 use bevy_ecs::prelude::*;
-use bevy_ecs::schedule::ScheduleLabel;
+use bevy_ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
 
 use crate::engine::board::{Board, Cell, Occupancy, Terrain};
 use crate::engine::command::{Command, CommandError};
@@ -516,6 +516,11 @@ impl Battle {
     pub fn from_level(level: &Level, dice: Dice) -> Result<Battle, String> {
         let mut app = App::new();
         app.init_schedule(BattleSchedule);
+        // The schedule is a handful of small systems run many times per command:
+        // spreading them over threads costs far more than it saves.
+        app.edit_schedule(BattleSchedule, |schedule| {
+            schedule.set_executor(SingleThreadedExecutor::new());
+        });
         app.configure_sets(
             BattleSchedule,
             (
