@@ -9,12 +9,11 @@
 //! again before the AI submits it.
 //!
 //! Speed: the searches run on [`Grid`], flat per-cell arrays (neighbours by index,
-//! step costs, who stands where) built once per decision, with a binary heap and no
-//! allocation per step.
+//! step costs, who stands where) built once per decision, with a bucket queue (step
+//! costs are small integers) and no allocation per step.
 
 use std::cell::RefCell;
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::engine::battle::Battle;
@@ -26,6 +25,9 @@ use crate::engine::units::{SideId, UnitId};
 const FIRST_CAP: u32 = 16;
 /// Extra cost per threatened cell left on a "safe" path (dominates movement cost).
 const LEAVE_PENALTY: u32 = 64;
+
+/// Cost of a cell not reached yet, in searches.
+const UNSEEN: u32 = u32::MAX;
 
 /// Neighbour indices by cell index.
 type Adjacency = Rc<Vec<Vec<u32>>>;
@@ -46,6 +48,8 @@ pub(crate) struct Grid {
     cost: Vec<Option<u32>>,
     /// Who stands on each cell: side and unit, by cell index.
     standing: Vec<Option<(SideId, UnitId)>>,
+    /// The largest step cost (at least 1).
+    max_cost: u32,
 }
 
 impl Grid {
@@ -86,11 +90,13 @@ impl Grid {
                 standing[(cell.y * w as i32 + cell.x) as usize] = Some((side, id));
             }
         }
+        let max_cost = cost.iter().flatten().copied().max().unwrap_or(1).max(1);
         Grid {
             width: w as i32,
             adjacency,
             cost,
             standing,
+            max_cost,
         }
     }
 
@@ -123,30 +129,95 @@ impl Grid {
     /// (`u32::MAX` = unreachable).
     pub fn field(&self, sources: impl Iterator<Item = Cell>) -> Vec<u32> {
         let mut dist = vec![u32::MAX; self.len()];
-        let mut heap = BinaryHeap::new();
+        let mut queue = Buckets::new(self.max_cost);
         for s in sources {
             let i = self.index(s);
             if i < dist.len() {
                 dist[i] = 0;
-                heap.push(Reverse((0, i as u32)));
+                queue.push(0, i as u32);
             }
         }
-        while let Some(Reverse((d, i))) = heap.pop() {
-            if d > dist[i as usize] {
-                continue;
-            }
-            for &n in &self.adjacency[i as usize] {
-                let Some(c) = self.cost[n as usize] else {
+        // Only distances come out, so the order within a bucket doesn't matter.
+        while let Some((d, bucket)) = queue.next_bucket(false) {
+            for &i in &bucket {
+                if dist[i as usize] != d {
                     continue;
-                };
-                let nd = d + c;
-                if nd < dist[n as usize] {
-                    dist[n as usize] = nd;
-                    heap.push(Reverse((nd, n)));
+                }
+                for &n in &self.adjacency[i as usize] {
+                    let Some(c) = self.cost[n as usize] else {
+                        continue;
+                    };
+                    let nd = d + c;
+                    if nd < dist[n as usize] {
+                        dist[n as usize] = nd;
+                        queue.push(nd, n);
+                    }
                 }
             }
+            queue.recycle(bucket);
         }
         dist
+    }
+}
+
+/// A bucket queue for searches whose steps cost at least 1 and at most a known
+/// bound: a ring of buckets by cost. It pops the cheapest bucket whole, sorted by cell index when
+/// asked, so a search visits cells in the same order a binary heap of
+/// `Reverse((cost, index))` would.
+struct Buckets {
+    ring: Vec<Vec<u32>>,
+    /// Cost of the next bucket to look at.
+    at: u32,
+    /// Entries in the ring.
+    pending: usize,
+}
+
+impl Buckets {
+    /// A queue for steps costing at most `max_step` (at least 1).
+    fn new(max_step: u32) -> Buckets {
+        Buckets {
+            ring: vec![Vec::new(); max_step as usize + 1],
+            at: 0,
+            pending: 0,
+        }
+    }
+
+    /// Adds `index` at cost `d` (not below the bucket being visited, nor more than
+    /// the largest step beyond it).
+    fn push(&mut self, d: u32, index: u32) {
+        let slot = d as usize % self.ring.len();
+        self.ring[slot].push(index);
+        self.pending += 1;
+    }
+
+    /// The cheapest non-empty bucket and its cost, taken out of the ring (give its
+    /// storage back with [`Buckets::recycle`]); `None` when the queue is empty.
+    fn next_bucket(&mut self, sorted: bool) -> Option<(u32, Vec<u32>)> {
+        if self.pending == 0 {
+            return None;
+        }
+        loop {
+            let slot = self.at as usize % self.ring.len();
+            let d = self.at;
+            self.at += 1;
+            if !self.ring[slot].is_empty() {
+                let mut bucket = std::mem::take(&mut self.ring[slot]);
+                self.pending -= bucket.len();
+                if sorted {
+                    bucket.sort_unstable();
+                }
+                return Some((d, bucket));
+            }
+        }
+    }
+
+    /// Gives back a visited bucket's storage to the ring.
+    fn recycle(&mut self, mut bucket: Vec<u32>) {
+        bucket.clear();
+        let slot = (self.at as usize + self.ring.len() - 1) % self.ring.len();
+        if self.ring[slot].is_empty() {
+            self.ring[slot] = bucket;
+        }
     }
 }
 
@@ -170,50 +241,97 @@ impl Tree {
         grid: &Grid,
         start: Cell,
         cap: u32,
-        (side, mover): (SideId, UnitId),
+        mover: (SideId, UnitId),
         leave: Option<&[u32]>,
     ) -> Tree {
-        let mut nodes: Vec<Option<(u32, u32)>> = vec![None; grid.len()];
+        Tree::search(grid, start, cap, mover, leave, None)
+    }
+
+    /// Like [`Tree::build`] with no cap, but stops once every cell of `targets` is
+    /// settled: their paths are the same as in the whole tree (a settled cell's
+    /// path only goes through cells settled before it); other cells may be missing
+    /// and `ends` is incomplete.
+    pub fn build_for(
+        grid: &Grid,
+        start: Cell,
+        mover: (SideId, UnitId),
+        leave: Option<&[u32]>,
+        targets: &[Cell],
+    ) -> Tree {
+        Tree::search(grid, start, u32::MAX, mover, leave, Some(targets))
+    }
+
+    fn search(
+        grid: &Grid,
+        start: Cell,
+        cap: u32,
+        (side, mover): (SideId, UnitId),
+        leave: Option<&[u32]>,
+        targets: Option<&[Cell]>,
+    ) -> Tree {
+        // Cost and parent by cell index; `UNSEEN` cost = not reached.
+        let mut nodes: Vec<(u32, u32)> = vec![(0, UNSEEN); grid.len()];
         let mut done = vec![false; grid.len()];
         let mut ends = Vec::new();
-        let mut truncated = false;
-        let mut heap = BinaryHeap::new();
-        let s = grid.index(start);
-        nodes[s] = Some((s as u32, 0));
-        heap.push(Reverse((0_u32, s as u32)));
-        while let Some(Reverse((d, i))) = heap.pop() {
-            let i = i as usize;
-            if done[i] || nodes[i].is_some_and(|(_, c)| c < d) {
-                continue;
+        let mut wanted = vec![false; if targets.is_some() { grid.len() } else { 0 }];
+        let mut missing = 0;
+        for &t in targets.unwrap_or(&[]) {
+            let i = grid.index(t);
+            if i < wanted.len() && !wanted[i] {
+                wanted[i] = true;
+                missing += 1;
             }
+        }
+        let max_leave = leave.map_or(0, |l| l.iter().copied().max().unwrap_or(0));
+        let mut queue = Buckets::new(grid.max_cost + max_leave * LEAVE_PENALTY);
+        let s = grid.index(start);
+        nodes[s] = (s as u32, 0);
+        queue.push(0, s as u32);
+        'search: while let Some((d, bucket)) = queue.next_bucket(true) {
             if d > cap {
-                truncated = true;
                 break;
             }
-            done[i] = true;
-            if i != s && grid.occupancy(i, side, mover) == Occupancy::Free {
-                ends.push(grid.cell(i));
-            }
-            let extra = leave.map_or(0, |l| l[i] * LEAVE_PENALTY);
-            for &n in &grid.adjacency[i] {
-                let n = n as usize;
-                if done[n] || grid.occupancy(n, side, mover) == Occupancy::Blocked {
+            for &i in &bucket {
+                let i = i as usize;
+                if done[i] || nodes[i].1 < d {
                     continue;
                 }
-                let Some(c) = grid.cost[n] else { continue };
-                let nd = d + c + extra;
-                if nodes[n].is_none_or(|(_, old)| nd < old) {
-                    nodes[n] = Some((i as u32, nd));
-                    heap.push(Reverse((nd, n as u32)));
+                done[i] = true;
+                if i != s && grid.occupancy(i, side, mover) == Occupancy::Free {
+                    ends.push(grid.cell(i));
+                }
+                let extra = leave.map_or(0, |l| l[i] * LEAVE_PENALTY);
+                for &n in &grid.adjacency[i] {
+                    let n = n as usize;
+                    if done[n] || grid.occupancy(n, side, mover) == Occupancy::Blocked {
+                        continue;
+                    }
+                    let Some(c) = grid.cost[n] else { continue };
+                    let nd = d + c + extra;
+                    if nd < nodes[n].1 {
+                        nodes[n] = (i as u32, nd);
+                        queue.push(nd, n as u32);
+                    }
+                }
+                if targets.is_some() && wanted[i] {
+                    missing -= 1;
+                    if missing == 0 {
+                        break 'search;
+                    }
                 }
             }
+            queue.recycle(bucket);
         }
-        // Unsettled cells beyond the cap are not reached.
-        for (i, n) in nodes.iter_mut().enumerate() {
-            if !done[i] {
-                *n = None;
-            }
-        }
+        // Cells reached but not settled lie beyond the cap (or the targets).
+        let mut truncated = false;
+        let nodes = nodes
+            .into_iter()
+            .zip(done)
+            .map(|((parent, cost), done)| {
+                truncated |= cost != UNSEEN && !done;
+                done.then_some((parent, cost))
+            })
+            .collect();
         Tree {
             width: grid.width,
             start,

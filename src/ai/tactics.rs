@@ -148,6 +148,17 @@ struct Mind<'v, 'a> {
     urgency: f64,
     /// The unit's movement power that charges (better odds on the next attack), if any.
     charger: Option<String>,
+    /// The longest range of the unit's powers.
+    max_range: u32,
+    /// The movement powers attack values were asked after (`None` = no move), by
+    /// slot of [`Mind::values`].
+    moved: Vec<Option<String>>,
+    /// [`Mind::attack_value`] by slot of `moved`, then foe index × power index,
+    /// filled lazily: scoring asks the same few values for every cell.
+    values: Vec<Vec<Option<f64>>>,
+    /// The most damage each foe (by index) can expect to deal this unit in one
+    /// attack, filled lazily.
+    incoming: Vec<Option<f64>>,
 }
 
 /// An enemy, as the scoring reads it (small and `Copy`: scoring loops over the
@@ -222,6 +233,8 @@ impl<'v, 'a> Mind<'v, 'a> {
         let start = URGENCY_START;
         let urgency = ((needed / left - start) / (1.0 - start)).clamp(0.0, 1.0);
         let haste = pressure.max(urgency);
+        let max_range = me.max_range();
+        let incoming = vec![None; foes.len()];
         Mind {
             view,
             urgency,
@@ -233,7 +246,47 @@ impl<'v, 'a> Mind<'v, 'a> {
             foes,
             ranges,
             charger,
+            max_range,
+            moved: Vec::new(),
+            values: Vec::new(),
+            incoming,
         }
+    }
+
+    /// The slot of [`Mind::values`] for attacks after moving with `moved`.
+    fn moved_slot(&mut self, moved: Option<&str>) -> usize {
+        if let Some(slot) = self.moved.iter().position(|m| m.as_deref() == moved) {
+            return slot;
+        }
+        self.moved.push(moved.map(str::to_owned));
+        self.values
+            .push(vec![None; self.foes.len() * self.ranges.len()]);
+        self.moved.len() - 1
+    }
+
+    /// [`Mind::attack_value`] against foe number `k` with power number `power`,
+    /// after the move of slot `slot` (cached).
+    fn value(&mut self, k: usize, power: usize, slot: usize) -> f64 {
+        let at = k * self.ranges.len() + power;
+        if let Some(v) = self.values[slot][at] {
+            return v;
+        }
+        let target = self.foes[k];
+        let moved = self.moved[slot].clone();
+        let v = self.attack_value(&target, power, moved.as_deref());
+        self.values[slot][at] = Some(v);
+        v
+    }
+
+    /// The most damage foe number `k` can expect to deal this unit in one attack
+    /// (cached).
+    fn incoming(&mut self, k: usize) -> f64 {
+        if let Some(v) = self.incoming[k] {
+            return v;
+        }
+        let v = self.view.best_expected(self.foes[k].id, self.me.id);
+        self.incoming[k] = Some(v);
+        v
     }
 
     fn normal(&self) -> bool {
@@ -274,6 +327,7 @@ impl<'v, 'a> Mind<'v, 'a> {
     fn offense(&mut self, cell: Cell, moved: Option<&str>, exact: bool) -> (f64, Option<UnitId>) {
         let mut best = (0.0, None);
         let board = self.view.board;
+        let slot = self.moved_slot(moved);
         for k in 0..self.foes.len() {
             let t = self.foes[k];
             let d = board.distance(cell, t.cell);
@@ -284,7 +338,7 @@ impl<'v, 'a> Mind<'v, 'a> {
                 if d > range || (exact && ranged && !board.line_of_sight(cell, t.cell)) {
                     continue;
                 }
-                let v = self.attack_value(&t, i, moved);
+                let v = self.value(k, i, slot);
                 if v > best.0 {
                     best = (v, Some(t.id));
                 }
@@ -309,7 +363,7 @@ impl<'v, 'a> Mind<'v, 'a> {
             } else {
                 continue;
             };
-            damage += weight * self.view.best_expected(e.id, self.me.id);
+            damage += weight * self.incoming(k);
         }
         self.risk() * damage
     }
@@ -348,9 +402,13 @@ impl<'v, 'a> Mind<'v, 'a> {
     /// its move out of reach of an enemy it can reach can charge it (better odds),
     /// one that starts next to it can't. A share of the best gain a charge adds.
     fn charge_next(&mut self, cell: Cell) -> f64 {
-        let Some(charger) = self.charger.clone() else {
+        if self.charger.is_none() {
             return 0.0;
-        };
+        }
+        let charger = self.charger.take();
+        let charging = self.moved_slot(charger.as_deref());
+        self.charger = charger;
+        let still = self.moved_slot(None);
         let mut gain: f64 = 0.0;
         for k in 0..self.foes.len() {
             let f = self.foes[k];
@@ -359,7 +417,7 @@ impl<'v, 'a> Mind<'v, 'a> {
                 continue;
             }
             for i in 0..self.ranges.len() {
-                let g = self.attack_value(&f, i, Some(&charger)) - self.attack_value(&f, i, None);
+                let g = self.value(k, i, charging) - self.value(k, i, still);
                 gain = gain.max(g);
             }
         }
@@ -372,11 +430,12 @@ impl<'v, 'a> Mind<'v, 'a> {
         let Some(melee) = self.me.powers.iter().position(|p| !p.ranged) else {
             return 0.0;
         };
+        let still = self.moved_slot(None);
         let mut total = 0.0;
         for k in 0..self.foes.len() {
             let e = self.foes[k];
             if self.view.board.distance(cell, e.cell) <= self.me.reach {
-                total += HOLD * self.attack_value(&e, melee, None);
+                total += HOLD * self.value(k, melee, still);
             }
         }
         total
@@ -394,7 +453,7 @@ impl<'v, 'a> Mind<'v, 'a> {
         if d == u32::MAX {
             return board.width() + board.height();
         }
-        d.saturating_sub(self.me.max_range())
+        d.saturating_sub(self.max_range)
     }
 
     /// Attacks from where the unit stands.
@@ -623,12 +682,14 @@ impl<'v, 'a> Mind<'v, 'a> {
                     leave[grid.index(c)] += 1;
                 }
             }
-            Tree::build(
+            // Only the paths to the candidates are needed.
+            let targets: Vec<Cell> = scored.iter().map(|&(_, c)| c).collect();
+            Tree::build_for(
                 grid,
                 self.me.cell,
-                u32::MAX,
                 (self.me.side, self.me.id),
                 Some(&leave),
+                &targets,
             )
         });
         for (_, c) in scored {

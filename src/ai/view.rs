@@ -5,8 +5,6 @@
 //! Everything here is ruleset-neutral: it reads the shared unit components and asks
 //! the ruleset only through [`Battle`]'s generic entry points.
 
-use std::collections::HashMap;
-
 use bevy_ecs::world::World;
 
 use super::moves::Grid;
@@ -98,9 +96,9 @@ pub(crate) struct View<'a> {
     odds: Vec<Option<Option<Odds>>>,
     /// Best expected damage by (attacker, target) over its powers, filled lazily.
     best: Vec<Option<f64>>,
-    /// Odds after an assumed move of the attacker, by (attacker, target, power,
-    /// movement power name), filled lazily.
-    after: HashMap<(UnitId, UnitId, usize, String), Option<Odds>>,
+    /// Odds after an assumed move of the attacker: by movement power name, a table
+    /// like `odds` (by attacker, target, power index), filled lazily.
+    after: Vec<(String, Vec<Option<Option<Odds>>>)>,
 }
 
 impl<'a> View<'a> {
@@ -165,7 +163,7 @@ impl<'a> View<'a> {
             max_powers,
             odds: vec![None; n * n * max_powers],
             best: vec![None; n * n],
-            after: HashMap::new(),
+            after: Vec::new(),
         }
     }
 
@@ -230,12 +228,21 @@ impl<'a> View<'a> {
         let Some(name) = moved else {
             return self.odds(attacker, target, power);
         };
-        let key = (attacker, target, power, name.to_string());
-        if let Some(&cached) = self.after.get(&key) {
+        let n = self.units.len();
+        let key = (attacker.0 as usize * n + target.0 as usize) * self.max_powers + power;
+        let table = match self.after.iter().position(|(m, _)| m == name) {
+            Some(t) => t,
+            None => {
+                self.after
+                    .push((name.to_owned(), vec![None; n * n * self.max_powers]));
+                self.after.len() - 1
+            }
+        };
+        if let Some(cached) = self.after[table].1[key] {
             return cached;
         }
         let result = self.ask(attacker, target, power, Some(name));
-        self.after.insert(key, result);
+        self.after[table].1[key] = Some(result);
         result
     }
 
