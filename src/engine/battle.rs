@@ -418,19 +418,31 @@ pub fn is_active(world: &World, unit: UnitId) -> bool {
 
 /// Ids of all units still in play, in roster order.
 pub fn active_units(world: &World) -> Vec<UnitId> {
-    (0..world.resource::<Roster>().0.len() as u32)
-        .map(UnitId)
-        .filter(|&u| is_active(world, u))
-        .collect()
+    active_entities(world).map(|(u, _)| u).collect()
+}
+
+/// Ids and entities of all units still in play, in roster order (the roster is read
+/// once: these run for every check and preview).
+pub fn active_entities(world: &World) -> impl Iterator<Item = (UnitId, EntityRef<'_>)> + '_ {
+    world
+        .resource::<Roster>()
+        .0
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &e)| Some((UnitId(i as u32), world.get_entity(e).ok()?)))
+        .filter(|(_, e)| !e.contains::<Defeated>())
 }
 
 /// Who stands where, as seen by `mover` (allies passable, enemies blocking).
 pub fn occupancy_for(world: &World, mover: UnitId) -> impl Fn(Cell) -> Occupancy + use<> {
     let side = side_of(world, mover);
-    let others: Vec<(Cell, bool)> = active_units(world)
-        .into_iter()
-        .filter(|&u| u != mover)
-        .map(|u| (cell_of(world, u), side_of(world, u) == side))
+    let others: Vec<(Cell, bool)> = active_entities(world)
+        .filter(|&(u, _)| u != mover)
+        .map(|(_, e)| {
+            let cell = e.get::<Position>().map_or(Cell::default(), |p| p.0);
+            let unit_side = e.get::<Unit>().map_or(SideId(u32::MAX), |u| u.side);
+            (cell, unit_side == side)
+        })
         .collect();
     move |cell| match others.iter().find(|(c, _)| *c == cell) {
         None => Occupancy::Free,

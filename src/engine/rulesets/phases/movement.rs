@@ -11,8 +11,8 @@ use super::config::MovementPowerDef;
 use super::initiative::{battle_order, movement_order};
 use super::{PhasesFlow, PhasesRules, Step, attack, guarded};
 use crate::engine::battle::{
-    Incoming, Map, Pending, Progress, Sides, TurnState, active_units, cell_of, emit, entity,
-    halted, is_active, occupancy_for, side_of,
+    Incoming, Map, Pending, Progress, Sides, TurnState, active_entities, active_units, cell_of,
+    emit, entity, halted, is_active, occupancy_for, side_of,
 };
 use crate::engine::board::{Cell, Occupancy};
 use crate::engine::command::{Command, CommandError};
@@ -254,13 +254,15 @@ pub fn provocations(world: &World, mover: UnitId, def: &MovementPowerDef, path: 
     // them), read once; then each cell left is checked against them.
     let side = side_of(world, mover);
     let board = &world.resource::<Map>().0;
-    let foes: Vec<(Cell, u32)> = active_units(world)
-        .into_iter()
-        .filter(|&u| u != mover && side_of(world, u) != side)
-        .filter(|&u| world.get::<Powers>(entity(world, u)).is_some())
-        .map(|u| {
-            let reach = world.get::<Reach>(entity(world, u)).map_or(1, |r| r.0);
-            (cell_of(world, u), reach)
+    let foes: Vec<(Cell, u32)> = active_entities(world)
+        .filter(|&(u, e)| {
+            u != mover
+                && e.get::<Unit>().map_or(SideId(u32::MAX), |u| u.side) != side
+                && e.contains::<Powers>()
+        })
+        .map(|(_, e)| {
+            let reach = e.get::<Reach>().map_or(1, |r| r.0);
+            (e.get::<Position>().map_or(Cell::default(), |p| p.0), reach)
         })
         .collect();
     let mut seen = vec![false; foes.len()];
