@@ -32,15 +32,27 @@ const UNSEEN: u32 = u32::MAX;
 /// Neighbour indices by cell index.
 type Adjacency = Rc<Vec<Vec<u32>>>;
 
+/// Board shape: hex?, width, height.
+type Shape = (bool, u32, u32);
+
+/// How many distance fields [`Grid::field`] remembers.
+const FIELDS_KEPT: usize = 8;
+
+/// A remembered distance field: shape, step costs and sorted source indices.
+type FieldEntry = ((Shape, Vec<Option<u32>>, Vec<u32>), Rc<Vec<u32>>);
+
 thread_local! {
-    /// Neighbour lists by board shape (hex?, width, height): they depend only on the
-    /// grid kind and size.
-    static ADJACENCY: RefCell<BTreeMap<(bool, u32, u32), Adjacency>> =
+    /// Neighbour lists by board shape: they depend only on the grid kind and size.
+    static ADJACENCY: RefCell<BTreeMap<Shape, Adjacency>> =
         const { RefCell::new(BTreeMap::new()) };
+    /// The last distance fields, most recent first: they depend only on the terrain
+    /// and the sources (the enemies' cells), which stay put for several decisions.
+    static FIELDS: RefCell<Vec<FieldEntry>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The board as flat arrays, for searches.
 pub(crate) struct Grid {
+    shape: Shape,
     width: i32,
     /// Neighbour indices by cell index (as `Board::neighbors` gives them).
     adjacency: Adjacency,
@@ -92,6 +104,7 @@ impl Grid {
         }
         let max_cost = cost.iter().flatten().copied().max().unwrap_or(1).max(1);
         Grid {
+            shape: key,
             width: w as i32,
             adjacency,
             cost,
@@ -126,16 +139,40 @@ impl Grid {
     }
 
     /// Cheapest cost from any of `sources` to every cell over terrain, ignoring units
-    /// (`u32::MAX` = unreachable).
-    pub fn field(&self, sources: impl Iterator<Item = Cell>) -> Vec<u32> {
+    /// (`u32::MAX` = unreachable). Remembered for the next few calls.
+    pub fn field(&self, sources: impl Iterator<Item = Cell>) -> Rc<Vec<u32>> {
+        let mut starts: Vec<u32> = sources
+            .map(|s| self.index(s))
+            .filter(|&i| i < self.len())
+            .map(|i| i as u32)
+            .collect();
+        starts.sort_unstable();
+        starts.dedup();
+        FIELDS.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            let hit = cache.iter().position(|((shape, cost, s), _)| {
+                *shape == self.shape && *s == starts && *cost == self.cost
+            });
+            let entry = match hit {
+                Some(i) => cache.remove(i),
+                None => {
+                    let field = Rc::new(self.search_field(&starts));
+                    ((self.shape, self.cost.clone(), starts), field)
+                }
+            };
+            let field = entry.1.clone();
+            cache.insert(0, entry);
+            cache.truncate(FIELDS_KEPT);
+            field
+        })
+    }
+
+    fn search_field(&self, starts: &[u32]) -> Vec<u32> {
         let mut dist = vec![u32::MAX; self.len()];
         let mut queue = Buckets::new(self.max_cost);
-        for s in sources {
-            let i = self.index(s);
-            if i < dist.len() {
-                dist[i] = 0;
-                queue.push(0, i as u32);
-            }
+        for &i in starts {
+            dist[i as usize] = 0;
+            queue.push(0, i);
         }
         // Only distances come out, so the order within a bucket doesn't matter.
         while let Some((d, bucket)) = queue.next_bucket(false) {

@@ -9,6 +9,7 @@
 //! the turn is worth 0, a move the gain of the new cell over the current one.
 
 use std::collections::BTreeSet;
+use std::rc::Rc;
 
 use rand::{Rng, RngExt};
 
@@ -41,6 +42,10 @@ const COME: f64 = 0.75;
 const DISENGAGED: f64 = 0.6;
 /// Share of the gain of charging next round that standing where one can is worth.
 const CHARGE_NEXT: f64 = 0.5;
+/// Slot of [`Mind::values`] for attacks without a move.
+const STILL: usize = 0;
+/// Slot of [`Mind::values`] for attacks after the unit's charge.
+const CHARGING: usize = 1;
 /// Jitter added to scores so exact ties break at random (from the seeded generator).
 const JITTER: f64 = 1e-6;
 
@@ -136,7 +141,7 @@ struct Mind<'v, 'a> {
     ruleset: &'static str,
     /// Distance to the nearest enemy by cheapest path over terrain, by cell index
     /// (computed when a move needs it).
-    approach: Option<Vec<u32>>,
+    approach: Option<Rc<Vec<u32>>>,
     /// Scale of [`Mind::risk`] from the balance of hit points and the round limit.
     caution: f64,
     /// The enemies in play.
@@ -150,8 +155,11 @@ struct Mind<'v, 'a> {
     charger: Option<String>,
     /// The longest range of the unit's powers.
     max_range: u32,
+    /// The unit's first melee power, if any.
+    melee: Option<usize>,
     /// The movement powers attack values were asked after (`None` = no move), by
-    /// slot of [`Mind::values`].
+    /// slot of [`Mind::values`]: [`STILL`] first, then [`CHARGING`] when the unit
+    /// has a charge.
     moved: Vec<Option<String>>,
     /// [`Mind::attack_value`] by slot of `moved`, then foe index × power index,
     /// filled lazily: scoring asks the same few values for every cell.
@@ -206,7 +214,7 @@ impl<'v, 'a> Mind<'v, 'a> {
                 wounded: e.wounded(),
             })
             .collect();
-        let ranges = me.powers.iter().map(|p| (p.range, p.ranged)).collect();
+        let ranges: Vec<(u32, bool)> = me.powers.iter().map(|p| (p.range, p.ranged)).collect();
         let charger = view
             .world
             .get::<MovementPowers>(crate::engine::battle::entity(view.world, unit))
@@ -234,7 +242,13 @@ impl<'v, 'a> Mind<'v, 'a> {
         let urgency = ((needed / left - start) / (1.0 - start)).clamp(0.0, 1.0);
         let haste = pressure.max(urgency);
         let max_range = me.max_range();
+        let melee = me.powers.iter().position(|p| !p.ranged);
         let incoming = vec![None; foes.len()];
+        // Slot 0: no move; slot 1: the charge, if any.
+        let moved = std::iter::once(None)
+            .chain(charger.iter().cloned().map(Some))
+            .collect::<Vec<_>>();
+        let values = vec![vec![None; foes.len() * ranges.len()]; moved.len()];
         Mind {
             view,
             urgency,
@@ -247,8 +261,9 @@ impl<'v, 'a> Mind<'v, 'a> {
             ranges,
             charger,
             max_range,
-            moved: Vec::new(),
-            values: Vec::new(),
+            melee,
+            moved,
+            values,
             incoming,
         }
     }
@@ -405,10 +420,6 @@ impl<'v, 'a> Mind<'v, 'a> {
         if self.charger.is_none() {
             return 0.0;
         }
-        let charger = self.charger.take();
-        let charging = self.moved_slot(charger.as_deref());
-        self.charger = charger;
-        let still = self.moved_slot(None);
         let mut gain: f64 = 0.0;
         for k in 0..self.foes.len() {
             let f = self.foes[k];
@@ -417,7 +428,7 @@ impl<'v, 'a> Mind<'v, 'a> {
                 continue;
             }
             for i in 0..self.ranges.len() {
-                let g = self.value(k, i, charging) - self.value(k, i, still);
+                let g = self.value(k, i, CHARGING) - self.value(k, i, STILL);
                 gain = gain.max(g);
             }
         }
@@ -427,15 +438,14 @@ impl<'v, 'a> Mind<'v, 'a> {
     /// What threatening enemies from `cell` is worth: an enemy that walks out of this
     /// unit's reach provokes an attack, so standing next to it pins it or costs it.
     fn hold(&mut self, cell: Cell) -> f64 {
-        let Some(melee) = self.me.powers.iter().position(|p| !p.ranged) else {
+        let Some(melee) = self.melee else {
             return 0.0;
         };
-        let still = self.moved_slot(None);
         let mut total = 0.0;
         for k in 0..self.foes.len() {
             let e = self.foes[k];
             if self.view.board.distance(cell, e.cell) <= self.me.reach {
-                total += HOLD * self.value(k, melee, still);
+                total += HOLD * self.value(k, melee, STILL);
             }
         }
         total
@@ -669,8 +679,14 @@ impl<'v, 'a> Mind<'v, 'a> {
             }
             scored.push((s, c));
         }
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        scored.truncate(REFINE);
+        // The best few, best first (cells are unique, so the order is total and
+        // selecting then sorting gives what sorting everything would).
+        let order = |a: &(f64, Cell), b: &(f64, Cell)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+        if scored.len() > REFINE {
+            scored.select_nth_unstable_by(REFINE - 1, order);
+            scored.truncate(REFINE);
+        }
+        scored.sort_by(order);
 
         // Second pass: exact paths, provocations, line of sight, charges. Safe paths
         // come from one tree that charges for leaving threatened cells.
