@@ -337,31 +337,6 @@ impl<'v, 'a> Mind<'v, 'a> {
         odds.expected * focus + odds.kill * worth
     }
 
-    /// The best attack from `cell` after moving there with `moved` (exact line of
-    /// sight when `exact`, else only range).
-    fn offense(&mut self, cell: Cell, moved: Option<&str>, exact: bool) -> (f64, Option<UnitId>) {
-        let mut best = (0.0, None);
-        let board = self.view.board;
-        let slot = self.moved_slot(moved);
-        for k in 0..self.foes.len() {
-            let t = self.foes[k];
-            let d = board.distance(cell, t.cell);
-            for i in 0..self.ranges.len() {
-                let (range, ranged) = self.ranges[i];
-                // Line of sight costs a line trace: only ranged powers need it, and
-                // the first pass does without it.
-                if d > range || (exact && ranged && !board.line_of_sight(cell, t.cell)) {
-                    continue;
-                }
-                let v = self.value(k, i, slot);
-                if v > best.0 {
-                    best = (v, Some(t.id));
-                }
-            }
-        }
-        best
-    }
-
     /// What standing on `cell` risks: the damage the enemies could deal the unit
     /// there before its next turn (in full from those already in range, in part from
     /// those that can come, not at all with `direct`), scaled by [`Mind::risk`].
@@ -383,10 +358,6 @@ impl<'v, 'a> Mind<'v, 'a> {
         self.risk() * damage
     }
 
-    fn threat(&mut self, cell: Cell) -> f64 {
-        self.threat_at(cell, false)
-    }
-
     /// How much the unit fears damage: more when hurt, less when its side is ahead
     /// in hit points, and less as the round limit nears (a draw helps nobody).
     fn risk(&self) -> f64 {
@@ -394,7 +365,24 @@ impl<'v, 'a> Mind<'v, 'a> {
     }
 
     /// Cheap score of standing on `cell` after a move with movement power `moved`
-    /// (hint `h`).
+    /// (hint `h`), and the enemy of the best attack from there. Exact line of sight
+    /// when `exact`, else only range.
+    ///
+    /// The score adds up, for `Normal`, in this order:
+    /// - the best attack from the cell (the first of equals, by enemy then power);
+    /// - less the pull toward the enemy (cells to go before one is in range);
+    /// - less the threat: what the enemies could deal the unit there before its next
+    ///   turn (in full from those in range, [`COME`] of it from those that can come,
+    ///   scaled by [`Mind::risk`] and the hint's exposure);
+    /// - plus the hold: [`HOLD`] of the melee attack on each enemy within reach (an
+    ///   enemy that walks out of reach provokes an attack, so standing next to it
+    ///   pins it or costs it);
+    /// - plus the charge to come: [`CHARGE_NEXT`] of the best gain a charge adds
+    ///   against an enemy 2 or more cells away and within the unit's speed (a unit
+    ///   that starts its move next to an enemy can't charge it).
+    ///
+    /// One pass over the enemies computes every part (each from that enemy's
+    /// distance), each summed in enemy order.
     fn cell_score(
         &mut self,
         cell: Cell,
@@ -402,53 +390,64 @@ impl<'v, 'a> Mind<'v, 'a> {
         h: Hint,
         exact: bool,
     ) -> (f64, Option<UnitId>) {
-        let (off, target) = self.offense(cell, moved, exact);
-        let approach = APPROACH * (1.0 + URGENT_APPROACH * self.urgency);
-        let mut score = off - approach * f64::from(self.approach_distance(cell));
-        if self.normal() {
-            score -= h.exposure * self.threat(cell);
-            score += self.hold(cell);
-            score += self.charge_next(cell);
-        }
-        (score, target)
-    }
-
-    /// What standing on `cell` is worth for next round's charge: a unit that starts
-    /// its move out of reach of an enemy it can reach can charge it (better odds),
-    /// one that starts next to it can't. A share of the best gain a charge adds.
-    fn charge_next(&mut self, cell: Cell) -> f64 {
-        if self.charger.is_none() {
-            return 0.0;
-        }
+        let board = self.view.board;
+        let slot = self.moved_slot(moved);
+        let normal = self.normal();
+        let charges = self.charger.is_some();
+        let mut best = (0.0, None);
+        let mut damage = 0.0;
+        let mut hold = 0.0;
         let mut gain: f64 = 0.0;
         for k in 0..self.foes.len() {
             let f = self.foes[k];
-            let d = self.view.board.distance(cell, f.cell);
-            if d < 2 || d > self.me.speed {
+            let d = board.distance(cell, f.cell);
+            for i in 0..self.ranges.len() {
+                let (range, ranged) = self.ranges[i];
+                // Line of sight costs a line trace: only ranged powers need it, and
+                // the first pass does without it.
+                if d > range || (exact && ranged && !board.line_of_sight(cell, f.cell)) {
+                    continue;
+                }
+                let v = self.value(k, i, slot);
+                if v > best.0 {
+                    best = (v, Some(f.id));
+                }
+            }
+            if !normal {
                 continue;
             }
-            for i in 0..self.ranges.len() {
-                let g = self.value(k, i, CHARGING) - self.value(k, i, STILL);
-                gain = gain.max(g);
+            let weight = if d <= f.max_range {
+                Some(1.0)
+            } else if d <= f.speed + f.max_range {
+                Some(COME)
+            } else {
+                None
+            };
+            if let Some(weight) = weight {
+                damage += weight * self.incoming(k);
+            }
+            if let Some(melee) = self.melee
+                && d <= self.me.reach
+            {
+                hold += HOLD * self.value(k, melee, STILL);
+            }
+            if charges && d >= 2 && d <= self.me.speed {
+                for i in 0..self.ranges.len() {
+                    let g = self.value(k, i, CHARGING) - self.value(k, i, STILL);
+                    gain = gain.max(g);
+                }
             }
         }
-        CHARGE_NEXT * gain
-    }
-
-    /// What threatening enemies from `cell` is worth: an enemy that walks out of this
-    /// unit's reach provokes an attack, so standing next to it pins it or costs it.
-    fn hold(&mut self, cell: Cell) -> f64 {
-        let Some(melee) = self.melee else {
-            return 0.0;
-        };
-        let mut total = 0.0;
-        for k in 0..self.foes.len() {
-            let e = self.foes[k];
-            if self.view.board.distance(cell, e.cell) <= self.me.reach {
-                total += HOLD * self.value(k, melee, STILL);
-            }
+        let (off, target) = best;
+        let approach = APPROACH * (1.0 + URGENT_APPROACH * self.urgency);
+        let mut score = off - approach * f64::from(self.approach_distance(cell));
+        if normal {
+            let threat = self.risk() * damage;
+            score -= h.exposure * threat;
+            score += hold;
+            score += CHARGE_NEXT * gain;
         }
-        total
+        (score, target)
     }
 
     /// Cells to go before some enemy is in range of this unit's longest power.
