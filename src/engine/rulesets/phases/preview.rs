@@ -92,21 +92,16 @@ pub fn odds(
 
 /// Cost and opportunity attacks of a move along `path` with movement power `power`.
 pub fn movement(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> MovePreview {
-    let Some(def) = world
-        .resource::<PhasesRules>()
-        .0
-        .movement_power(power)
-        .cloned()
-    else {
+    let Some(def) = world.resource::<PhasesRules>().0.movement_power(power) else {
         return MovePreview::default();
     };
-    let cost = validate_path(world, unit, &def, path, None).unwrap_or_else(|_| {
+    let cost = validate_path(world, unit, def, path, None).unwrap_or_else(|_| {
         let board = &world.resource::<crate::engine::battle::Map>().0;
         path.iter().filter_map(|&c| board.step_cost(c)).sum()
     });
     MovePreview {
         cost,
-        provocations: provocations(world, unit, &def, path),
+        provocations: provocations(world, unit, def, path),
     }
 }
 
