@@ -29,8 +29,15 @@ const LEAVE_PENALTY: u32 = 64;
 /// Cost of a cell not reached yet, in searches.
 const UNSEEN: u32 = u32::MAX;
 
-/// Neighbour indices by cell index.
-type Adjacency = Rc<Vec<Vec<u32>>>;
+/// Neighbour indices by cell index, flat: the neighbours of cell `i` are
+/// `list[start[i]..start[i + 1]]`.
+struct Neighbours {
+    start: Vec<u32>,
+    list: Vec<u32>,
+}
+
+/// Shared neighbour lists.
+type Adjacency = Rc<Neighbours>;
 
 /// Board shape: hex?, width, height.
 type Shape = (bool, u32, u32);
@@ -74,19 +81,21 @@ impl Grid {
                 .borrow_mut()
                 .entry(key)
                 .or_insert_with(|| {
-                    let mut adj = Vec::with_capacity((w * h) as usize);
+                    let mut start = Vec::with_capacity((w * h) as usize + 1);
+                    let mut list = Vec::new();
                     for y in 0..h as i32 {
                         for x in 0..w as i32 {
-                            adj.push(
+                            start.push(list.len() as u32);
+                            list.extend(
                                 board
                                     .neighbors(Cell::new(x, y))
                                     .into_iter()
-                                    .map(|n| (n.y * w as i32 + n.x) as u32)
-                                    .collect(),
+                                    .map(|n| (n.y * w as i32 + n.x) as u32),
                             );
                         }
                     }
-                    Rc::new(adj)
+                    start.push(list.len() as u32);
+                    Rc::new(Neighbours { start, list })
                 })
                 .clone()
         });
@@ -111,6 +120,12 @@ impl Grid {
             standing,
             max_cost,
         }
+    }
+
+    /// The neighbours of cell number `i`, by index (in `Board::neighbors` order).
+    fn neighbours(&self, i: usize) -> &[u32] {
+        let a = &self.adjacency;
+        &a.list[a.start[i] as usize..a.start[i + 1] as usize]
     }
 
     /// Index of a cell on the map.
@@ -180,7 +195,7 @@ impl Grid {
                 if dist[i as usize] != d {
                     continue;
                 }
-                for &n in &self.adjacency[i as usize] {
+                for &n in self.neighbours(i as usize) {
                     let Some(c) = self.cost[n as usize] else {
                         continue;
                     };
@@ -320,6 +335,14 @@ impl Tree {
             }
         }
         let max_leave = leave.map_or(0, |l| l.iter().copied().max().unwrap_or(0));
+        // What entering each cell costs this mover (0: it can't, impassable or an
+        // enemy there).
+        let enter: Vec<u32> = (0..grid.len())
+            .map(|n| match grid.cost[n] {
+                Some(c) if grid.occupancy(n, side, mover) != Occupancy::Blocked => c,
+                _ => 0,
+            })
+            .collect();
         let mut queue = Buckets::new(grid.max_cost + max_leave * LEAVE_PENALTY);
         let s = grid.index(start);
         nodes[s] = (s as u32, 0);
@@ -338,12 +361,12 @@ impl Tree {
                     ends.push(grid.cell(i));
                 }
                 let extra = leave.map_or(0, |l| l[i] * LEAVE_PENALTY);
-                for &n in &grid.adjacency[i] {
+                for &n in grid.neighbours(i) {
                     let n = n as usize;
-                    if done[n] || grid.occupancy(n, side, mover) == Occupancy::Blocked {
+                    let c = enter[n];
+                    if c == 0 || done[n] {
                         continue;
                     }
-                    let Some(c) = grid.cost[n] else { continue };
                     let nd = d + c + extra;
                     if nd < nodes[n].1 {
                         nodes[n] = (i as u32, nd);
@@ -473,7 +496,8 @@ pub(crate) fn options(
 ) -> Option<(Tree, Vec<Power>)> {
     // A one-step probe first: most of the time (wrong stage, slowed, used) nothing
     // moves and no tree is needed.
-    let step = grid.adjacency[grid.index(start)]
+    let step = grid
+        .neighbours(grid.index(start))
         .iter()
         .map(|&n| n as usize)
         .find(|&n| grid.occupancy(n, side, unit) == Occupancy::Free && grid.cost[n] == Some(1))
@@ -552,13 +576,12 @@ pub(crate) fn charge_path(
         &start,
         |&c: &Cell| {
             let d = board.distance(c, target);
-            grid.adjacency[grid.index(c)]
+            grid.neighbours(grid.index(c))
                 .iter()
                 .map(|&n| n as usize)
-                .filter(|&n| grid.occupancy(n, side, unit) != Occupancy::Blocked)
+                .filter(move |&n| grid.occupancy(n, side, unit) != Occupancy::Blocked)
                 .filter_map(|n| grid.cost[n].map(|cost| (grid.cell(n), cost)))
-                .filter(|&(n, _)| board.distance(n, target) < d)
-                .collect::<Vec<_>>()
+                .filter(move |&(n, _)| board.distance(n, target) < d)
         },
         |&c| c == goal,
     )?;
