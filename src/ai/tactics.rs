@@ -281,11 +281,19 @@ impl<'v, 'a> Mind<'v, 'a> {
 
     /// [`Mind::attack_value`] against foe number `k` with power number `power`,
     /// after the move of slot `slot` (cached).
+    #[inline]
     fn value(&mut self, k: usize, power: usize, slot: usize) -> f64 {
         let at = k * self.ranges.len() + power;
-        if let Some(v) = self.values[slot][at] {
-            return v;
+        match self.values[slot][at] {
+            Some(v) => v,
+            None => self.fill_value(k, power, slot),
         }
+    }
+
+    /// Works out and remembers a value [`Mind::value`] didn't have yet.
+    #[cold]
+    fn fill_value(&mut self, k: usize, power: usize, slot: usize) -> f64 {
+        let at = k * self.ranges.len() + power;
         let target = self.foes[k];
         let moved = self.moved[slot].clone();
         let v = self.attack_value(&target, power, moved.as_deref());
@@ -295,10 +303,17 @@ impl<'v, 'a> Mind<'v, 'a> {
 
     /// The most damage foe number `k` can expect to deal this unit in one attack
     /// (cached).
+    #[inline]
     fn incoming(&mut self, k: usize) -> f64 {
-        if let Some(v) = self.incoming[k] {
-            return v;
+        match self.incoming[k] {
+            Some(v) => v,
+            None => self.fill_incoming(k),
         }
+    }
+
+    /// Works out and remembers what [`Mind::incoming`] didn't have yet.
+    #[cold]
+    fn fill_incoming(&mut self, k: usize) -> f64 {
         let v = self.view.best_expected(self.foes[k].id, self.me.id);
         self.incoming[k] = Some(v);
         v
@@ -390,10 +405,16 @@ impl<'v, 'a> Mind<'v, 'a> {
         h: Hint,
         exact: bool,
     ) -> (f64, Option<UnitId>) {
-        let board = self.view.board;
         let slot = self.moved_slot(moved);
+        self.score_at(cell, slot, h, exact)
+    }
+
+    /// [`Mind::cell_score`] with the move given by its slot of [`Mind::values`].
+    fn score_at(&mut self, cell: Cell, slot: usize, h: Hint, exact: bool) -> (f64, Option<UnitId>) {
+        let board = self.view.board;
         let normal = self.normal();
         let charges = self.charger.is_some();
+        let approach_cells = self.approach_distance(cell);
         let mut best = (0.0, None);
         let mut damage = 0.0;
         let mut hold = 0.0;
@@ -440,7 +461,7 @@ impl<'v, 'a> Mind<'v, 'a> {
         }
         let (off, target) = best;
         let approach = APPROACH * (1.0 + URGENT_APPROACH * self.urgency);
-        let mut score = off - approach * f64::from(self.approach_distance(cell));
+        let mut score = off - approach * f64::from(approach_cells);
         if normal {
             let threat = self.risk() * damage;
             score -= h.exposure * threat;
@@ -659,22 +680,32 @@ impl<'v, 'a> Mind<'v, 'a> {
 
         // First pass: cheap scores of every reachable cell.
         let mut scored: Vec<(f64, Cell)> = Vec::new();
+        // Each power's budget, value slot and hint, looked up once.
+        let mut lookup = |powers: &[Power]| -> Vec<(u32, usize, Hint)> {
+            powers
+                .iter()
+                .map(|p| {
+                    let name = p.name.as_deref();
+                    (p.budget, self.moved_slot(name), hint(self.ruleset, name))
+                })
+                .collect()
+        };
+        let walking = lookup(&walkers);
+        let charging = lookup(&charges);
         for &c in &tree.ends {
             let cost = tree.cost(c).unwrap_or(u32::MAX);
-            let Some(p) = walkers.iter().find(|p| p.budget >= cost) else {
+            let Some(&(_, slot, h)) = walking.iter().find(|p| p.0 >= cost) else {
                 continue;
             };
-            let h = hint(self.ruleset, p.name.as_deref());
-            let (mut s, _) = self.cell_score(c, p.name.as_deref(), h, false);
+            let (mut s, _) = self.score_at(c, slot, h, false);
             // A charge that could end here next to an enemy (refined exactly below).
-            if let Some(ch) = charges.iter().find(|ch| ch.budget >= cost)
+            if let Some(&(_, slot, hc)) = charging.iter().find(|ch| ch.0 >= cost)
                 && self
                     .foes
                     .iter()
                     .any(|f| self.view.board.distance(c, f.cell) <= 1)
             {
-                let hc = hint(self.ruleset, ch.name.as_deref());
-                s = s.max(self.cell_score(c, ch.name.as_deref(), hc, false).0);
+                s = s.max(self.score_at(c, slot, hc, false).0);
             }
             scored.push((s, c));
         }

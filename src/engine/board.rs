@@ -184,6 +184,7 @@ impl Board {
     }
 
     /// Grid distance: Chebyshev on squares, hex distance on hexes.
+    #[inline]
     pub fn distance(&self, a: Cell, b: Cell) -> u32 {
         match self.kind {
             GridKind::Square => a.x.abs_diff(b.x).max(a.y.abs_diff(b.y)),
