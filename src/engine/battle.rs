@@ -436,14 +436,32 @@ pub fn active_entities(world: &World) -> impl Iterator<Item = (UnitId, EntityRef
 /// Who stands where, as seen by `mover` (allies passable, enemies blocking).
 pub fn occupancy_for(world: &World, mover: UnitId) -> impl Fn(Cell) -> Occupancy + use<> {
     let side = side_of(world, mover);
-    let others: Vec<(Cell, bool)> = active_entities(world)
-        .filter(|&(u, _)| u != mover)
-        .map(|(_, e)| {
-            let cell = e.get::<Position>().map_or(Cell::default(), |p| p.0);
-            let unit_side = e.get::<Unit>().map_or(SideId(u32::MAX), |u| u.side);
-            (cell, unit_side == side)
-        })
-        .collect();
+    occupancy_among(
+        side,
+        active_entities(world)
+            .filter(|&(u, _)| u != mover)
+            .map(|(_, e)| (cell_in(e), side_in(e)))
+            .collect(),
+    )
+}
+
+/// The cell of a unit's entity.
+pub fn cell_in(e: EntityRef<'_>) -> Cell {
+    e.get::<Position>().map_or(Cell::default(), |p| p.0)
+}
+
+/// The side of a unit's entity.
+pub fn side_in(e: EntityRef<'_>) -> SideId {
+    e.get::<Unit>().map_or(SideId(u32::MAX), |u| u.side)
+}
+
+/// Who stands where, as seen by a mover of `side`, given the cells and sides of the
+/// other units in play (as [`occupancy_for`] reads them).
+pub fn occupancy_among(
+    side: SideId,
+    others: Vec<(Cell, SideId)>,
+) -> impl Fn(Cell) -> Occupancy + use<> {
+    let others: Vec<(Cell, bool)> = others.into_iter().map(|(c, s)| (c, s == side)).collect();
     move |cell| match others.iter().find(|(c, _)| *c == cell) {
         None => Occupancy::Free,
         Some((_, true)) => Occupancy::Ally,

@@ -324,8 +324,19 @@ pub fn validate_path(
     path: &[Cell],
     target: Option<UnitId>,
 ) -> Result<u32, CommandError> {
+    validate_path_among(world, unit, def, path, target, occupancy_for(world, unit))
+}
+
+/// [`validate_path`] with who stands where already read (as [`occupancy_for`] says).
+pub fn validate_path_among(
+    world: &World,
+    unit: UnitId,
+    def: &MovementPowerDef,
+    path: &[Cell],
+    target: Option<UnitId>,
+    occupancy: impl Fn(Cell) -> Occupancy,
+) -> Result<u32, CommandError> {
     let board = &world.resource::<Map>().0;
-    let occupancy = occupancy_for(world, unit);
     let Some(&last) = path.last() else {
         return Err(CommandError::PathBlocked(
             "the path is empty (use EndTurn to stay put)".into(),
