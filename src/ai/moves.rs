@@ -99,12 +99,7 @@ impl Grid {
                 })
                 .clone()
         });
-        let mut cost = Vec::with_capacity((w * h) as usize);
-        for y in 0..h as i32 {
-            for x in 0..w as i32 {
-                cost.push(board.step_cost(Cell::new(x, y)));
-            }
-        }
+        let cost: Vec<Option<u32>> = board.terrain_cells().iter().map(|t| t.cost()).collect();
         let mut standing = vec![None; (w * h) as usize];
         for (side, id, cell) in units {
             if board.contains(cell) {

@@ -153,6 +153,11 @@ impl Board {
             .map_or(Terrain::Impassable, |i| self.terrain[i])
     }
 
+    /// The terrain of every cell, row-major (`y * width + x`).
+    pub fn terrain_cells(&self) -> &[Terrain] {
+        &self.terrain
+    }
+
     /// Sets the terrain at `cell` (ignored off the map).
     pub fn set_terrain(&mut self, cell: Cell, terrain: Terrain) {
         if let Some(i) = self.index(cell) {
