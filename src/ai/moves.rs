@@ -55,6 +55,8 @@ thread_local! {
     /// The last distance fields, most recent first: they depend only on the terrain
     /// and the sources (the enemies' cells), which stay put for several decisions.
     static FIELDS: RefCell<Vec<FieldEntry>> = const { RefCell::new(Vec::new()) };
+    /// Bucket storage [`Buckets`] hand back, so searches don't grow new buckets.
+    static SPARE_BUCKETS: RefCell<Vec<Vec<u32>>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The board as flat arrays, for searches.
@@ -212,7 +214,10 @@ impl Grid {
 /// asked, so a search visits cells in the same order a binary heap of
 /// `Reverse((cost, index))` would.
 struct Buckets {
+    /// Buckets by cost modulo their number (a power of two).
     ring: Vec<Vec<u32>>,
+    /// The number of buckets less one (a mask).
+    mask: usize,
     /// Cost of the next bucket to look at.
     at: u32,
     /// Entries in the ring.
@@ -222,8 +227,12 @@ struct Buckets {
 impl Buckets {
     /// A queue for steps costing at most `max_step` (at least 1).
     fn new(max_step: u32) -> Buckets {
+        let len = (max_step as usize + 1).next_power_of_two();
+        let mut ring = SPARE_BUCKETS.with(|spare| std::mem::take(&mut *spare.borrow_mut()));
+        ring.resize_with(len, Vec::new);
         Buckets {
-            ring: vec![Vec::new(); max_step as usize + 1],
+            ring,
+            mask: len - 1,
             at: 0,
             pending: 0,
         }
@@ -232,7 +241,7 @@ impl Buckets {
     /// Adds `index` at cost `d` (not below the bucket being visited, nor more than
     /// the largest step beyond it).
     fn push(&mut self, d: u32, index: u32) {
-        let slot = d as usize % self.ring.len();
+        let slot = d as usize & self.mask;
         self.ring[slot].push(index);
         self.pending += 1;
     }
@@ -244,7 +253,7 @@ impl Buckets {
             return None;
         }
         loop {
-            let slot = self.at as usize % self.ring.len();
+            let slot = self.at as usize & self.mask;
             let d = self.at;
             self.at += 1;
             if !self.ring[slot].is_empty() {
@@ -258,13 +267,28 @@ impl Buckets {
         }
     }
 
-    /// Gives back a visited bucket's storage to the ring.
+    /// Gives back a visited bucket's storage to the ring (or drops it when the ring
+    /// got a new one meanwhile).
     fn recycle(&mut self, mut bucket: Vec<u32>) {
         bucket.clear();
-        let slot = (self.at as usize + self.ring.len() - 1) % self.ring.len();
+        let slot = (self.at as usize).wrapping_sub(1) & self.mask;
         if self.ring[slot].is_empty() {
             self.ring[slot] = bucket;
         }
+    }
+}
+
+impl Drop for Buckets {
+    /// Keeps the (emptied) buckets for the next search.
+    fn drop(&mut self) {
+        let mut ring = std::mem::take(&mut self.ring);
+        ring.iter_mut().for_each(Vec::clear);
+        SPARE_BUCKETS.with(|spare| {
+            let mut spare = spare.borrow_mut();
+            if spare.len() < ring.len() {
+                *spare = ring;
+            }
+        });
     }
 }
 
@@ -319,7 +343,7 @@ impl Tree {
         // Cost and parent by cell index; `UNSEEN` cost = not reached.
         let mut nodes: Vec<(u32, u32)> = vec![(0, UNSEEN); grid.len()];
         let mut done = vec![false; grid.len()];
-        let mut ends = Vec::new();
+        let mut ends = Vec::with_capacity(grid.len());
         let mut wanted = vec![false; if targets.is_some() { grid.len() } else { 0 }];
         let mut missing = 0;
         for &t in targets.unwrap_or(&[]) {
@@ -408,7 +432,7 @@ impl Tree {
 
     /// The cells entered on the cheapest path to `cell` (start excluded).
     pub fn path(&self, cell: Cell) -> Vec<Cell> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(16);
         let mut cur = cell;
         while cur != self.start {
             out.push(cur);

@@ -100,8 +100,9 @@ pub fn movement(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> Move
     };
     // One pass over the units serves both the path check and the provocations.
     let side = side_of(world, unit);
-    let mut others = Vec::new();
-    let mut foes = Vec::new();
+    let units = world.resource::<crate::engine::battle::Roster>().0.len();
+    let mut others = Vec::with_capacity(units);
+    let mut foes = Vec::with_capacity(units);
     for (_, e) in active_entities(world).filter(|&(u, _)| u != unit) {
         let their_side = side_in(e);
         others.push((cell_in(e), their_side));
