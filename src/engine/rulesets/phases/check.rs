@@ -116,7 +116,10 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
             Some(a) => format!("it is {}'s turn in {}", name(world, a), stage_name(step)),
             None => format!("nobody is acting in {}", stage_name(step)),
         };
-        return Err(CommandError::NotYourTurn { unit: who(), reason });
+        return Err(CommandError::NotYourTurn {
+            unit: who(),
+            reason,
+        });
     }
     let pool = |p: Pool| {
         world

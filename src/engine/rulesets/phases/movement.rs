@@ -269,7 +269,12 @@ pub fn threatener(e: EntityRef<'_>) -> Option<(Cell, u32)> {
 
 /// [`provocations`] of a move that provokes, given the cells and reaches of the
 /// enemies that could make an opportunity attack (as [`threatener`] reads them).
-pub fn provocations_among(world: &World, mover: UnitId, path: &[Cell], foes: &[(Cell, u32)]) -> usize {
+pub fn provocations_among(
+    world: &World,
+    mover: UnitId,
+    path: &[Cell],
+    foes: &[(Cell, u32)],
+) -> usize {
     let board = &world.resource::<Map>().0;
     let mut seen = vec![false; foes.len()];
     let mut cur = cell_of(world, mover);

@@ -123,10 +123,7 @@ pub fn movement(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> Move
     } else {
         0
     };
-    MovePreview {
-        cost,
-        provocations,
-    }
+    MovePreview { cost, provocations }
 }
 
 /// "Movement order" and "Battle order" of the round (P-12, P-13, P-15).
