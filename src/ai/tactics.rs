@@ -167,6 +167,10 @@ struct Mind<'v, 'a> {
     /// The most damage each foe (by index) can expect to deal this unit in one
     /// attack, filled lazily.
     incoming: Vec<Option<f64>>,
+    /// By foe index: the distance beyond which the foe adds nothing to a cell's
+    /// score (out of this unit's ranges, reach and speed, and of the foe's range
+    /// and speed plus range).
+    matters: Vec<u32>,
 }
 
 /// An enemy, as the scoring reads it (small and `Copy`: scoring loops over the
@@ -244,6 +248,17 @@ impl<'v, 'a> Mind<'v, 'a> {
         let max_range = me.max_range();
         let melee = me.powers.iter().position(|p| !p.ranged);
         let incoming = vec![None; foes.len()];
+        let mine = max_range.max(me.reach).max(me.speed);
+        let matters = foes
+            .iter()
+            .map(|f| {
+                if policy == AiPolicy::Normal {
+                    mine.max(f.speed + f.max_range)
+                } else {
+                    max_range
+                }
+            })
+            .collect();
         // Slot 0: no move; slot 1: the charge, if any.
         let moved = std::iter::once(None)
             .chain(charger.iter().cloned().map(Some))
@@ -265,6 +280,7 @@ impl<'v, 'a> Mind<'v, 'a> {
             moved,
             values,
             incoming,
+            matters,
         }
     }
 
@@ -422,6 +438,9 @@ impl<'v, 'a> Mind<'v, 'a> {
         for k in 0..self.foes.len() {
             let f = self.foes[k];
             let d = board.distance(cell, f.cell);
+            if d > self.matters[k] {
+                continue;
+            }
             for i in 0..self.ranges.len() {
                 let (range, ranged) = self.ranges[i];
                 // Line of sight costs a line trace: only ranged powers need it, and
