@@ -9,12 +9,11 @@
 //! again before the AI submits it.
 //!
 //! Speed: the searches run on [`Grid`], flat per-cell arrays (neighbours by index,
-//! step costs, who stands where) built once per decision, with a binary heap and no
-//! allocation per step.
+//! step costs, who stands where) built once per decision, with a bucket queue (step
+//! costs are small integers) and no allocation per step.
 
 use std::cell::RefCell;
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::engine::battle::Battle;
@@ -27,18 +26,42 @@ const FIRST_CAP: u32 = 16;
 /// Extra cost per threatened cell left on a "safe" path (dominates movement cost).
 const LEAVE_PENALTY: u32 = 64;
 
-/// Neighbour indices by cell index.
-type Adjacency = Rc<Vec<Vec<u32>>>;
+/// Cost of a cell not reached yet, in searches.
+const UNSEEN: u32 = u32::MAX;
+
+/// Neighbour indices by cell index, flat: the neighbours of cell `i` are
+/// `list[start[i]..start[i + 1]]`.
+struct Neighbours {
+    start: Vec<u32>,
+    list: Vec<u32>,
+}
+
+/// Shared neighbour lists.
+type Adjacency = Rc<Neighbours>;
+
+/// Board shape: hex?, width, height.
+type Shape = (bool, u32, u32);
+
+/// How many distance fields [`Grid::field`] remembers.
+const FIELDS_KEPT: usize = 8;
+
+/// A remembered distance field: shape, step costs and sorted source indices.
+type FieldEntry = ((Shape, Vec<Option<u32>>, Vec<u32>), Rc<Vec<u32>>);
 
 thread_local! {
-    /// Neighbour lists by board shape (hex?, width, height): they depend only on the
-    /// grid kind and size.
-    static ADJACENCY: RefCell<BTreeMap<(bool, u32, u32), Adjacency>> =
+    /// Neighbour lists by board shape: they depend only on the grid kind and size.
+    static ADJACENCY: RefCell<BTreeMap<Shape, Adjacency>> =
         const { RefCell::new(BTreeMap::new()) };
+    /// The last distance fields, most recent first: they depend only on the terrain
+    /// and the sources (the enemies' cells), which stay put for several decisions.
+    static FIELDS: RefCell<Vec<FieldEntry>> = const { RefCell::new(Vec::new()) };
+    /// Bucket storage [`Buckets`] hand back, so searches don't grow new buckets.
+    static SPARE_BUCKETS: RefCell<Vec<Vec<u32>>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The board as flat arrays, for searches.
 pub(crate) struct Grid {
+    shape: Shape,
     width: i32,
     /// Neighbour indices by cell index (as `Board::neighbors` gives them).
     adjacency: Adjacency,
@@ -46,6 +69,8 @@ pub(crate) struct Grid {
     cost: Vec<Option<u32>>,
     /// Who stands on each cell: side and unit, by cell index.
     standing: Vec<Option<(SideId, UnitId)>>,
+    /// The largest step cost (at least 1).
+    max_cost: u32,
 }
 
 impl Grid {
@@ -58,40 +83,46 @@ impl Grid {
                 .borrow_mut()
                 .entry(key)
                 .or_insert_with(|| {
-                    let mut adj = Vec::with_capacity((w * h) as usize);
+                    let mut start = Vec::with_capacity((w * h) as usize + 1);
+                    let mut list = Vec::new();
                     for y in 0..h as i32 {
                         for x in 0..w as i32 {
-                            adj.push(
+                            start.push(list.len() as u32);
+                            list.extend(
                                 board
                                     .neighbors(Cell::new(x, y))
                                     .into_iter()
-                                    .map(|n| (n.y * w as i32 + n.x) as u32)
-                                    .collect(),
+                                    .map(|n| (n.y * w as i32 + n.x) as u32),
                             );
                         }
                     }
-                    Rc::new(adj)
+                    start.push(list.len() as u32);
+                    Rc::new(Neighbours { start, list })
                 })
                 .clone()
         });
-        let mut cost = Vec::with_capacity((w * h) as usize);
-        for y in 0..h as i32 {
-            for x in 0..w as i32 {
-                cost.push(board.step_cost(Cell::new(x, y)));
-            }
-        }
+        let cost: Vec<Option<u32>> = board.terrain_cells().iter().map(|t| t.cost()).collect();
         let mut standing = vec![None; (w * h) as usize];
         for (side, id, cell) in units {
             if board.contains(cell) {
                 standing[(cell.y * w as i32 + cell.x) as usize] = Some((side, id));
             }
         }
+        let max_cost = cost.iter().flatten().copied().max().unwrap_or(1).max(1);
         Grid {
+            shape: key,
             width: w as i32,
             adjacency,
             cost,
             standing,
+            max_cost,
         }
+    }
+
+    /// The neighbours of cell number `i`, by index (in `Board::neighbors` order).
+    fn neighbours(&self, i: usize) -> &[u32] {
+        let a = &self.adjacency;
+        &a.list[a.start[i] as usize..a.start[i + 1] as usize]
     }
 
     /// Index of a cell on the map.
@@ -120,33 +151,144 @@ impl Grid {
     }
 
     /// Cheapest cost from any of `sources` to every cell over terrain, ignoring units
-    /// (`u32::MAX` = unreachable).
-    pub fn field(&self, sources: impl Iterator<Item = Cell>) -> Vec<u32> {
+    /// (`u32::MAX` = unreachable). Remembered for the next few calls.
+    pub fn field(&self, sources: impl Iterator<Item = Cell>) -> Rc<Vec<u32>> {
+        let mut starts: Vec<u32> = sources
+            .map(|s| self.index(s))
+            .filter(|&i| i < self.len())
+            .map(|i| i as u32)
+            .collect();
+        starts.sort_unstable();
+        starts.dedup();
+        FIELDS.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            let hit = cache.iter().position(|((shape, cost, s), _)| {
+                *shape == self.shape && *s == starts && *cost == self.cost
+            });
+            let entry = match hit {
+                Some(i) => cache.remove(i),
+                None => {
+                    let field = Rc::new(self.search_field(&starts));
+                    ((self.shape, self.cost.clone(), starts), field)
+                }
+            };
+            let field = entry.1.clone();
+            cache.insert(0, entry);
+            cache.truncate(FIELDS_KEPT);
+            field
+        })
+    }
+
+    fn search_field(&self, starts: &[u32]) -> Vec<u32> {
         let mut dist = vec![u32::MAX; self.len()];
-        let mut heap = BinaryHeap::new();
-        for s in sources {
-            let i = self.index(s);
-            if i < dist.len() {
-                dist[i] = 0;
-                heap.push(Reverse((0, i as u32)));
-            }
+        let mut queue = Buckets::new(self.max_cost);
+        for &i in starts {
+            dist[i as usize] = 0;
+            queue.push(0, i);
         }
-        while let Some(Reverse((d, i))) = heap.pop() {
-            if d > dist[i as usize] {
-                continue;
-            }
-            for &n in &self.adjacency[i as usize] {
-                let Some(c) = self.cost[n as usize] else {
+        // Only distances come out, so the order within a bucket doesn't matter.
+        while let Some((d, bucket)) = queue.next_bucket(false) {
+            for &i in &bucket {
+                if dist[i as usize] != d {
                     continue;
-                };
-                let nd = d + c;
-                if nd < dist[n as usize] {
-                    dist[n as usize] = nd;
-                    heap.push(Reverse((nd, n)));
+                }
+                for &n in self.neighbours(i as usize) {
+                    let Some(c) = self.cost[n as usize] else {
+                        continue;
+                    };
+                    let nd = d + c;
+                    if nd < dist[n as usize] {
+                        dist[n as usize] = nd;
+                        queue.push(nd, n);
+                    }
                 }
             }
+            queue.recycle(bucket);
         }
         dist
+    }
+}
+
+/// A bucket queue for searches whose steps cost at least 1 and at most a known
+/// bound: a ring of buckets by cost. It pops the cheapest bucket whole, sorted by cell index when
+/// asked, so a search visits cells in the same order a binary heap of
+/// `Reverse((cost, index))` would.
+struct Buckets {
+    /// Buckets by cost modulo their number (a power of two).
+    ring: Vec<Vec<u32>>,
+    /// The number of buckets less one (a mask).
+    mask: usize,
+    /// Cost of the next bucket to look at.
+    at: u32,
+    /// Entries in the ring.
+    pending: usize,
+}
+
+impl Buckets {
+    /// A queue for steps costing at most `max_step` (at least 1).
+    fn new(max_step: u32) -> Buckets {
+        let len = (max_step as usize + 1).next_power_of_two();
+        let mut ring = SPARE_BUCKETS.with(|spare| std::mem::take(&mut *spare.borrow_mut()));
+        ring.resize_with(len, Vec::new);
+        Buckets {
+            ring,
+            mask: len - 1,
+            at: 0,
+            pending: 0,
+        }
+    }
+
+    /// Adds `index` at cost `d` (not below the bucket being visited, nor more than
+    /// the largest step beyond it).
+    fn push(&mut self, d: u32, index: u32) {
+        let slot = d as usize & self.mask;
+        self.ring[slot].push(index);
+        self.pending += 1;
+    }
+
+    /// The cheapest non-empty bucket and its cost, taken out of the ring (give its
+    /// storage back with [`Buckets::recycle`]); `None` when the queue is empty.
+    fn next_bucket(&mut self, sorted: bool) -> Option<(u32, Vec<u32>)> {
+        if self.pending == 0 {
+            return None;
+        }
+        loop {
+            let slot = self.at as usize & self.mask;
+            let d = self.at;
+            self.at += 1;
+            if !self.ring[slot].is_empty() {
+                let mut bucket = std::mem::take(&mut self.ring[slot]);
+                self.pending -= bucket.len();
+                if sorted {
+                    bucket.sort_unstable();
+                }
+                return Some((d, bucket));
+            }
+        }
+    }
+
+    /// Gives back a visited bucket's storage to the ring (or drops it when the ring
+    /// got a new one meanwhile).
+    fn recycle(&mut self, mut bucket: Vec<u32>) {
+        bucket.clear();
+        let slot = (self.at as usize).wrapping_sub(1) & self.mask;
+        if self.ring[slot].is_empty() {
+            self.ring[slot] = bucket;
+        }
+    }
+}
+
+impl Drop for Buckets {
+    /// Keeps the (emptied) buckets for the next search.
+    fn drop(&mut self) {
+        let mut ring = std::mem::take(&mut self.ring);
+        ring.iter_mut().for_each(Vec::clear);
+        SPARE_BUCKETS.with(|spare| {
+            let mut spare = spare.borrow_mut();
+            if spare.len() < ring.len() {
+                *spare = ring;
+            }
+        });
     }
 }
 
@@ -170,50 +312,105 @@ impl Tree {
         grid: &Grid,
         start: Cell,
         cap: u32,
-        (side, mover): (SideId, UnitId),
+        mover: (SideId, UnitId),
         leave: Option<&[u32]>,
     ) -> Tree {
-        let mut nodes: Vec<Option<(u32, u32)>> = vec![None; grid.len()];
+        Tree::search(grid, start, cap, mover, leave, None)
+    }
+
+    /// Like [`Tree::build`] with no cap, but stops once every cell of `targets` is
+    /// settled: their paths are the same as in the whole tree (a settled cell's
+    /// path only goes through cells settled before it); other cells may be missing
+    /// and `ends` is incomplete.
+    pub fn build_for(
+        grid: &Grid,
+        start: Cell,
+        mover: (SideId, UnitId),
+        leave: Option<&[u32]>,
+        targets: &[Cell],
+    ) -> Tree {
+        Tree::search(grid, start, u32::MAX, mover, leave, Some(targets))
+    }
+
+    fn search(
+        grid: &Grid,
+        start: Cell,
+        cap: u32,
+        (side, mover): (SideId, UnitId),
+        leave: Option<&[u32]>,
+        targets: Option<&[Cell]>,
+    ) -> Tree {
+        // Cost and parent by cell index; `UNSEEN` cost = not reached.
+        let mut nodes: Vec<(u32, u32)> = vec![(0, UNSEEN); grid.len()];
         let mut done = vec![false; grid.len()];
-        let mut ends = Vec::new();
-        let mut truncated = false;
-        let mut heap = BinaryHeap::new();
-        let s = grid.index(start);
-        nodes[s] = Some((s as u32, 0));
-        heap.push(Reverse((0_u32, s as u32)));
-        while let Some(Reverse((d, i))) = heap.pop() {
-            let i = i as usize;
-            if done[i] || nodes[i].is_some_and(|(_, c)| c < d) {
-                continue;
+        let mut ends = Vec::with_capacity(grid.len());
+        let mut wanted = vec![false; if targets.is_some() { grid.len() } else { 0 }];
+        let mut missing = 0;
+        for &t in targets.unwrap_or(&[]) {
+            let i = grid.index(t);
+            if i < wanted.len() && !wanted[i] {
+                wanted[i] = true;
+                missing += 1;
             }
+        }
+        let max_leave = leave.map_or(0, |l| l.iter().copied().max().unwrap_or(0));
+        // What entering each cell costs this mover (0: it can't, impassable or an
+        // enemy there).
+        let enter: Vec<u32> = (0..grid.len())
+            .map(|n| match grid.cost[n] {
+                Some(c) if grid.occupancy(n, side, mover) != Occupancy::Blocked => c,
+                _ => 0,
+            })
+            .collect();
+        let mut queue = Buckets::new(grid.max_cost + max_leave * LEAVE_PENALTY);
+        let s = grid.index(start);
+        nodes[s] = (s as u32, 0);
+        queue.push(0, s as u32);
+        'search: while let Some((d, bucket)) = queue.next_bucket(true) {
             if d > cap {
-                truncated = true;
                 break;
             }
-            done[i] = true;
-            if i != s && grid.occupancy(i, side, mover) == Occupancy::Free {
-                ends.push(grid.cell(i));
-            }
-            let extra = leave.map_or(0, |l| l[i] * LEAVE_PENALTY);
-            for &n in &grid.adjacency[i] {
-                let n = n as usize;
-                if done[n] || grid.occupancy(n, side, mover) == Occupancy::Blocked {
+            for &i in &bucket {
+                let i = i as usize;
+                if done[i] || nodes[i].1 < d {
                     continue;
                 }
-                let Some(c) = grid.cost[n] else { continue };
-                let nd = d + c + extra;
-                if nodes[n].is_none_or(|(_, old)| nd < old) {
-                    nodes[n] = Some((i as u32, nd));
-                    heap.push(Reverse((nd, n as u32)));
+                done[i] = true;
+                if i != s && grid.occupancy(i, side, mover) == Occupancy::Free {
+                    ends.push(grid.cell(i));
+                }
+                let extra = leave.map_or(0, |l| l[i] * LEAVE_PENALTY);
+                for &n in grid.neighbours(i) {
+                    let n = n as usize;
+                    let c = enter[n];
+                    if c == 0 || done[n] {
+                        continue;
+                    }
+                    let nd = d + c + extra;
+                    if nd < nodes[n].1 {
+                        nodes[n] = (i as u32, nd);
+                        queue.push(nd, n as u32);
+                    }
+                }
+                if targets.is_some() && wanted[i] {
+                    missing -= 1;
+                    if missing == 0 {
+                        break 'search;
+                    }
                 }
             }
+            queue.recycle(bucket);
         }
-        // Unsettled cells beyond the cap are not reached.
-        for (i, n) in nodes.iter_mut().enumerate() {
-            if !done[i] {
-                *n = None;
-            }
-        }
+        // Cells reached but not settled lie beyond the cap (or the targets).
+        let mut truncated = false;
+        let nodes = nodes
+            .into_iter()
+            .zip(done)
+            .map(|((parent, cost), done)| {
+                truncated |= cost != UNSEEN && !done;
+                done.then_some((parent, cost))
+            })
+            .collect();
         Tree {
             width: grid.width,
             start,
@@ -235,7 +432,7 @@ impl Tree {
 
     /// The cells entered on the cheapest path to `cell` (start excluded).
     pub fn path(&self, cell: Cell) -> Vec<Cell> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(16);
         let mut cur = cell;
         while cur != self.start {
             out.push(cur);
@@ -318,7 +515,8 @@ pub(crate) fn options(
 ) -> Option<(Tree, Vec<Power>)> {
     // A one-step probe first: most of the time (wrong stage, slowed, used) nothing
     // moves and no tree is needed.
-    let step = grid.adjacency[grid.index(start)]
+    let step = grid
+        .neighbours(grid.index(start))
         .iter()
         .map(|&n| n as usize)
         .find(|&n| grid.occupancy(n, side, unit) == Occupancy::Free && grid.cost[n] == Some(1))
@@ -397,13 +595,12 @@ pub(crate) fn charge_path(
         &start,
         |&c: &Cell| {
             let d = board.distance(c, target);
-            grid.adjacency[grid.index(c)]
+            grid.neighbours(grid.index(c))
                 .iter()
                 .map(|&n| n as usize)
-                .filter(|&n| grid.occupancy(n, side, unit) != Occupancy::Blocked)
+                .filter(move |&n| grid.occupancy(n, side, unit) != Occupancy::Blocked)
                 .filter_map(|n| grid.cost[n].map(|cost| (grid.cell(n), cost)))
-                .filter(|&(n, _)| board.distance(n, target) < d)
-                .collect::<Vec<_>>()
+                .filter(move |&(n, _)| board.distance(n, target) < d)
         },
         |&c| c == goal,
     )?;

@@ -9,6 +9,7 @@
 //! the turn is worth 0, a move the gain of the new cell over the current one.
 
 use std::collections::BTreeSet;
+use std::rc::Rc;
 
 use rand::{Rng, RngExt};
 
@@ -44,6 +45,10 @@ const CHARGE_NEXT: f64 = 0.5;
 /// Least gain (in expected hit points) for which a free Feint is worth its AP (the
 /// AP could also buy a step).
 const FEINT_MIN_GAIN: f64 = 0.1;
+/// Slot of [`Mind::values`] for attacks without a move.
+const STILL: usize = 0;
+/// Slot of [`Mind::values`] for attacks after the unit's charge.
+const CHARGING: usize = 1;
 /// Jitter added to scores so exact ties break at random (from the seeded generator).
 const JITTER: f64 = 1e-6;
 
@@ -140,7 +145,7 @@ struct Mind<'v, 'a> {
     ruleset: &'static str,
     /// Distance to the nearest enemy by cheapest path over terrain, by cell index
     /// (computed when a move needs it).
-    approach: Option<Vec<u32>>,
+    approach: Option<Rc<Vec<u32>>>,
     /// Scale of [`Mind::risk`] from the balance of hit points and the round limit.
     caution: f64,
     /// The enemies in play.
@@ -152,6 +157,24 @@ struct Mind<'v, 'a> {
     urgency: f64,
     /// The unit's movement power that charges (better odds on the next attack), if any.
     charger: Option<String>,
+    /// The longest range of the unit's powers.
+    max_range: u32,
+    /// The unit's first melee power, if any.
+    melee: Option<usize>,
+    /// The movement powers attack values were asked after (`None` = no move), by
+    /// slot of [`Mind::values`]: [`STILL`] first, then [`CHARGING`] when the unit
+    /// has a charge.
+    moved: Vec<Option<String>>,
+    /// [`Mind::attack_value`] by slot of `moved`, then foe index × power index,
+    /// filled lazily: scoring asks the same few values for every cell.
+    values: Vec<Vec<Option<f64>>>,
+    /// The most damage each foe (by index) can expect to deal this unit in one
+    /// attack, filled lazily.
+    incoming: Vec<Option<f64>>,
+    /// By foe index: the distance beyond which the foe adds nothing to a cell's
+    /// score (out of this unit's ranges, reach and speed, and of the foe's range
+    /// and speed plus range).
+    matters: Vec<u32>,
 }
 
 /// An enemy, as the scoring reads it (small and `Copy`: scoring loops over the
@@ -199,7 +222,7 @@ impl<'v, 'a> Mind<'v, 'a> {
                 wounded: e.wounded(),
             })
             .collect();
-        let ranges = me.powers.iter().map(|p| (p.range, p.ranged)).collect();
+        let ranges: Vec<(u32, bool)> = me.powers.iter().map(|p| (p.range, p.ranged)).collect();
         let charger = view
             .world
             .get::<MovementPowers>(crate::engine::battle::entity(view.world, unit))
@@ -226,6 +249,25 @@ impl<'v, 'a> Mind<'v, 'a> {
         let start = URGENCY_START;
         let urgency = ((needed / left - start) / (1.0 - start)).clamp(0.0, 1.0);
         let haste = pressure.max(urgency);
+        let max_range = me.max_range();
+        let melee = me.powers.iter().position(|p| !p.ranged);
+        let incoming = vec![None; foes.len()];
+        let mine = max_range.max(me.reach).max(me.speed);
+        let matters = foes
+            .iter()
+            .map(|f| {
+                if policy == AiPolicy::Normal {
+                    mine.max(f.speed + f.max_range)
+                } else {
+                    max_range
+                }
+            })
+            .collect();
+        // Slot 0: no move; slot 1: the charge, if any.
+        let moved = std::iter::once(None)
+            .chain(charger.iter().cloned().map(Some))
+            .collect::<Vec<_>>();
+        let values = vec![vec![None; foes.len() * ranges.len()]; moved.len()];
         Mind {
             view,
             urgency,
@@ -237,7 +279,64 @@ impl<'v, 'a> Mind<'v, 'a> {
             foes,
             ranges,
             charger,
+            max_range,
+            melee,
+            moved,
+            values,
+            incoming,
+            matters,
         }
+    }
+
+    /// The slot of [`Mind::values`] for attacks after moving with `moved`.
+    fn moved_slot(&mut self, moved: Option<&str>) -> usize {
+        if let Some(slot) = self.moved.iter().position(|m| m.as_deref() == moved) {
+            return slot;
+        }
+        self.moved.push(moved.map(str::to_owned));
+        self.values
+            .push(vec![None; self.foes.len() * self.ranges.len()]);
+        self.moved.len() - 1
+    }
+
+    /// [`Mind::attack_value`] against foe number `k` with power number `power`,
+    /// after the move of slot `slot` (cached).
+    #[inline]
+    fn value(&mut self, k: usize, power: usize, slot: usize) -> f64 {
+        let at = k * self.ranges.len() + power;
+        match self.values[slot][at] {
+            Some(v) => v,
+            None => self.fill_value(k, power, slot),
+        }
+    }
+
+    /// Works out and remembers a value [`Mind::value`] didn't have yet.
+    #[cold]
+    fn fill_value(&mut self, k: usize, power: usize, slot: usize) -> f64 {
+        let at = k * self.ranges.len() + power;
+        let target = self.foes[k];
+        let moved = self.moved[slot].clone();
+        let v = self.attack_value(&target, power, moved.as_deref());
+        self.values[slot][at] = Some(v);
+        v
+    }
+
+    /// The most damage foe number `k` can expect to deal this unit in one attack
+    /// (cached).
+    #[inline]
+    fn incoming(&mut self, k: usize) -> f64 {
+        match self.incoming[k] {
+            Some(v) => v,
+            None => self.fill_incoming(k),
+        }
+    }
+
+    /// Works out and remembers what [`Mind::incoming`] didn't have yet.
+    #[cold]
+    fn fill_incoming(&mut self, k: usize) -> f64 {
+        let v = self.view.best_expected(self.foes[k].id, self.me.id);
+        self.incoming[k] = Some(v);
+        v
     }
 
     fn normal(&self) -> bool {
@@ -279,30 +378,6 @@ impl<'v, 'a> Mind<'v, 'a> {
         odds.expected * focus + odds.kill * worth
     }
 
-    /// The best attack from `cell` after moving there with `moved` (exact line of
-    /// sight when `exact`, else only range).
-    fn offense(&mut self, cell: Cell, moved: Option<&str>, exact: bool) -> (f64, Option<UnitId>) {
-        let mut best = (0.0, None);
-        let board = self.view.board;
-        for k in 0..self.foes.len() {
-            let t = self.foes[k];
-            let d = board.distance(cell, t.cell);
-            for i in 0..self.ranges.len() {
-                let (range, ranged) = self.ranges[i];
-                // Line of sight costs a line trace: only ranged powers need it, and
-                // the first pass does without it.
-                if d > range || (exact && ranged && !board.line_of_sight(cell, t.cell)) {
-                    continue;
-                }
-                let v = self.attack_value(&t, i, moved);
-                if v > best.0 {
-                    best = (v, Some(t.id));
-                }
-            }
-        }
-        best
-    }
-
     /// What standing on `cell` risks: the damage the enemies could deal the unit
     /// there before its next turn (in full from those already in range, in part from
     /// those that can come, not at all with `direct`), scaled by [`Mind::risk`].
@@ -319,13 +394,9 @@ impl<'v, 'a> Mind<'v, 'a> {
             } else {
                 continue;
             };
-            damage += weight * self.view.best_expected(e.id, self.me.id);
+            damage += weight * self.incoming(k);
         }
         self.risk() * damage
-    }
-
-    fn threat(&mut self, cell: Cell) -> f64 {
-        self.threat_at(cell, false)
     }
 
     /// How much the unit fears damage: more when hurt, less when its side is ahead
@@ -335,7 +406,24 @@ impl<'v, 'a> Mind<'v, 'a> {
     }
 
     /// Cheap score of standing on `cell` after a move with movement power `moved`
-    /// (hint `h`).
+    /// (hint `h`), and the enemy of the best attack from there. Exact line of sight
+    /// when `exact`, else only range.
+    ///
+    /// The score adds up, for `Normal`, in this order:
+    /// - the best attack from the cell (the first of equals, by enemy then power);
+    /// - less the pull toward the enemy (cells to go before one is in range);
+    /// - less the threat: what the enemies could deal the unit there before its next
+    ///   turn (in full from those in range, [`COME`] of it from those that can come,
+    ///   scaled by [`Mind::risk`] and the hint's exposure);
+    /// - plus the hold: [`HOLD`] of the melee attack on each enemy within reach (an
+    ///   enemy that walks out of reach provokes an attack, so standing next to it
+    ///   pins it or costs it);
+    /// - plus the charge to come: [`CHARGE_NEXT`] of the best gain a charge adds
+    ///   against an enemy 2 or more cells away and within the unit's speed (a unit
+    ///   that starts its move next to an enemy can't charge it).
+    ///
+    /// One pass over the enemies computes every part (each from that enemy's
+    /// distance), each summed in enemy order.
     fn cell_score(
         &mut self,
         cell: Cell,
@@ -343,53 +431,73 @@ impl<'v, 'a> Mind<'v, 'a> {
         h: Hint,
         exact: bool,
     ) -> (f64, Option<UnitId>) {
-        let (off, target) = self.offense(cell, moved, exact);
-        let approach = APPROACH * (1.0 + URGENT_APPROACH * self.urgency);
-        let mut score = off - approach * f64::from(self.approach_distance(cell));
-        if self.normal() {
-            score -= h.exposure * self.threat(cell);
-            score += self.hold(cell);
-            score += self.charge_next(cell);
-        }
-        (score, target)
+        let slot = self.moved_slot(moved);
+        self.score_at(cell, slot, h, exact)
     }
 
-    /// What standing on `cell` is worth for next round's charge: a unit that starts
-    /// its move out of reach of an enemy it can reach can charge it (better odds),
-    /// one that starts next to it can't. A share of the best gain a charge adds.
-    fn charge_next(&mut self, cell: Cell) -> f64 {
-        let Some(charger) = self.charger.clone() else {
-            return 0.0;
-        };
+    /// [`Mind::cell_score`] with the move given by its slot of [`Mind::values`].
+    fn score_at(&mut self, cell: Cell, slot: usize, h: Hint, exact: bool) -> (f64, Option<UnitId>) {
+        let board = self.view.board;
+        let normal = self.normal();
+        let charges = self.charger.is_some();
+        let approach_cells = self.approach_distance(cell);
+        let mut best = (0.0, None);
+        let mut damage = 0.0;
+        let mut hold = 0.0;
         let mut gain: f64 = 0.0;
         for k in 0..self.foes.len() {
             let f = self.foes[k];
-            let d = self.view.board.distance(cell, f.cell);
-            if d < 2 || d > self.me.speed {
+            let d = board.distance(cell, f.cell);
+            if d > self.matters[k] {
                 continue;
             }
             for i in 0..self.ranges.len() {
-                let g = self.attack_value(&f, i, Some(&charger)) - self.attack_value(&f, i, None);
-                gain = gain.max(g);
+                let (range, ranged) = self.ranges[i];
+                // Line of sight costs a line trace: only ranged powers need it, and
+                // the first pass does without it.
+                if d > range || (exact && ranged && !board.line_of_sight(cell, f.cell)) {
+                    continue;
+                }
+                let v = self.value(k, i, slot);
+                if v > best.0 {
+                    best = (v, Some(f.id));
+                }
+            }
+            if !normal {
+                continue;
+            }
+            let weight = if d <= f.max_range {
+                Some(1.0)
+            } else if d <= f.speed + f.max_range {
+                Some(COME)
+            } else {
+                None
+            };
+            if let Some(weight) = weight {
+                damage += weight * self.incoming(k);
+            }
+            if let Some(melee) = self.melee
+                && d <= self.me.reach
+            {
+                hold += HOLD * self.value(k, melee, STILL);
+            }
+            if charges && d >= 2 && d <= self.me.speed {
+                for i in 0..self.ranges.len() {
+                    let g = self.value(k, i, CHARGING) - self.value(k, i, STILL);
+                    gain = gain.max(g);
+                }
             }
         }
-        CHARGE_NEXT * gain
-    }
-
-    /// What threatening enemies from `cell` is worth: an enemy that walks out of this
-    /// unit's reach provokes an attack, so standing next to it pins it or costs it.
-    fn hold(&mut self, cell: Cell) -> f64 {
-        let Some(melee) = self.me.powers.iter().position(|p| !p.ranged) else {
-            return 0.0;
-        };
-        let mut total = 0.0;
-        for k in 0..self.foes.len() {
-            let e = self.foes[k];
-            if self.view.board.distance(cell, e.cell) <= self.me.reach {
-                total += HOLD * self.attack_value(&e, melee, None);
-            }
+        let (off, target) = best;
+        let approach = APPROACH * (1.0 + URGENT_APPROACH * self.urgency);
+        let mut score = off - approach * f64::from(approach_cells);
+        if normal {
+            let threat = self.risk() * damage;
+            score -= h.exposure * threat;
+            score += hold;
+            score += CHARGE_NEXT * gain;
         }
-        total
+        (score, target)
     }
 
     /// Cells to go before some enemy is in range of this unit's longest power.
@@ -404,7 +512,7 @@ impl<'v, 'a> Mind<'v, 'a> {
         if d == u32::MAX {
             return board.width() + board.height();
         }
-        d.saturating_sub(self.me.max_range())
+        d.saturating_sub(self.max_range)
     }
 
     /// Attacks from where the unit stands.
@@ -656,27 +764,43 @@ impl<'v, 'a> Mind<'v, 'a> {
 
         // First pass: cheap scores of every reachable cell.
         let mut scored: Vec<(f64, Cell)> = Vec::new();
+        // Each power's budget, value slot and hint, looked up once.
+        let mut lookup = |powers: &[Power]| -> Vec<(u32, usize, Hint)> {
+            powers
+                .iter()
+                .map(|p| {
+                    let name = p.name.as_deref();
+                    (p.budget, self.moved_slot(name), hint(self.ruleset, name))
+                })
+                .collect()
+        };
+        let walking = lookup(&walkers);
+        let charging = lookup(&charges);
         for &c in &tree.ends {
             let cost = tree.cost(c).unwrap_or(u32::MAX);
-            let Some(p) = walkers.iter().find(|p| p.budget >= cost) else {
+            let Some(&(_, slot, h)) = walking.iter().find(|p| p.0 >= cost) else {
                 continue;
             };
-            let h = hint(self.ruleset, p.name.as_deref());
-            let (mut s, _) = self.cell_score(c, p.name.as_deref(), h, false);
+            let (mut s, _) = self.score_at(c, slot, h, false);
             // A charge that could end here next to an enemy (refined exactly below).
-            if let Some(ch) = charges.iter().find(|ch| ch.budget >= cost)
+            if let Some(&(_, slot, hc)) = charging.iter().find(|ch| ch.0 >= cost)
                 && self
                     .foes
                     .iter()
                     .any(|f| self.view.board.distance(c, f.cell) <= 1)
             {
-                let hc = hint(self.ruleset, ch.name.as_deref());
-                s = s.max(self.cell_score(c, ch.name.as_deref(), hc, false).0);
+                s = s.max(self.score_at(c, slot, hc, false).0);
             }
             scored.push((s, c));
         }
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        scored.truncate(REFINE);
+        // The best few, best first (cells are unique, so the order is total and
+        // selecting then sorting gives what sorting everything would).
+        let order = |a: &(f64, Cell), b: &(f64, Cell)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+        if scored.len() > REFINE {
+            scored.select_nth_unstable_by(REFINE - 1, order);
+            scored.truncate(REFINE);
+        }
+        scored.sort_by(order);
 
         // Second pass: exact paths, provocations, line of sight, charges. Safe paths
         // come from one tree that charges for leaving threatened cells.
@@ -688,12 +812,14 @@ impl<'v, 'a> Mind<'v, 'a> {
                     leave[grid.index(c)] += 1;
                 }
             }
-            Tree::build(
+            // Only the paths to the candidates are needed.
+            let targets: Vec<Cell> = scored.iter().map(|&(_, c)| c).collect();
+            Tree::build_for(
                 grid,
                 self.me.cell,
-                u32::MAX,
                 (self.me.side, self.me.id),
                 Some(&leave),
+                &targets,
             )
         });
         for (_, c) in scored {

@@ -5,8 +5,6 @@
 //! Everything here is ruleset-neutral: it reads the shared unit components and asks
 //! the ruleset only through [`Battle`]'s generic entry points.
 
-use std::collections::HashMap;
-
 use bevy_ecs::world::World;
 
 use super::moves::Grid;
@@ -98,9 +96,9 @@ pub(crate) struct View<'a> {
     odds: Vec<Option<Option<Odds>>>,
     /// Best expected damage by (attacker, target) over its powers, filled lazily.
     best: Vec<Option<f64>>,
-    /// Odds after an assumed move of the attacker, by (attacker, target, power,
-    /// movement power name), filled lazily.
-    after: HashMap<(UnitId, UnitId, usize, String), Option<Odds>>,
+    /// Odds after an assumed move of the attacker: by movement power name, a table
+    /// like `odds` (by attacker, target, power index), filled lazily.
+    after: Vec<(String, Vec<Option<Option<Odds>>>)>,
 }
 
 impl<'a> View<'a> {
@@ -165,7 +163,7 @@ impl<'a> View<'a> {
             max_powers,
             odds: vec![None; n * n * max_powers],
             best: vec![None; n * n],
-            after: HashMap::new(),
+            after: Vec::new(),
         }
     }
 
@@ -190,24 +188,21 @@ impl<'a> View<'a> {
         if let Some(cached) = self.odds[key] {
             return cached;
         }
-        let result = self.ask(attacker, target, power, None);
+        let result = self.ask(attacker, target, power, Assume::default());
         self.odds[key] = Some(result);
         result
     }
 
+    /// The ruleset's odds of `attacker`'s power number `power` on `target` under
+    /// `assume`.
     fn ask(
         &self,
         attacker: UnitId,
         target: UnitId,
         power: usize,
-        moved: Option<&str>,
+        assume: Assume<'_>,
     ) -> Option<Odds> {
         let name = &self.units[attacker.0 as usize].powers.get(power)?.name;
-        let assume = Assume {
-            attacker_moved: moved,
-            target_moved: None,
-            feinted: false,
-        };
         self.battle
             .attack_odds(attacker, target, Some(name), assume)
             .map(|p| Odds {
@@ -231,12 +226,25 @@ impl<'a> View<'a> {
         let Some(name) = moved else {
             return self.odds(attacker, target, power);
         };
-        let key = (attacker, target, power, name.to_string());
-        if let Some(&cached) = self.after.get(&key) {
+        let n = self.units.len();
+        let key = (attacker.0 as usize * n + target.0 as usize) * self.max_powers + power;
+        let table = match self.after.iter().position(|(m, _)| m == name) {
+            Some(t) => t,
+            None => {
+                self.after
+                    .push((name.to_owned(), vec![None; n * n * self.max_powers]));
+                self.after.len() - 1
+            }
+        };
+        if let Some(cached) = self.after[table].1[key] {
             return cached;
         }
-        let result = self.ask(attacker, target, power, Some(name));
-        self.after.insert(key, result);
+        let assume = Assume {
+            attacker_moved: Some(name),
+            ..Assume::default()
+        };
+        let result = self.ask(attacker, target, power, assume);
+        self.after[table].1[key] = Some(result);
         result
     }
 
@@ -244,18 +252,11 @@ impl<'a> View<'a> {
     /// `target` (`flow` F-34: Advantage on its next physical attack). Not cached:
     /// asked once per target and power when a Feint is weighed.
     pub fn odds_feinted(&self, attacker: UnitId, target: UnitId, power: usize) -> Option<Odds> {
-        let name = &self.units[attacker.0 as usize].powers.get(power)?.name;
         let assume = Assume {
             feinted: true,
             ..Assume::default()
         };
-        self.battle
-            .attack_odds(attacker, target, Some(name), assume)
-            .map(|p| Odds {
-                chance: p.chance,
-                expected: p.expected_damage,
-                kill: p.kill_chance,
-            })
+        self.ask(attacker, target, power, assume)
     }
 
     /// The most damage `attacker` can expect to deal `target` in one attack with any

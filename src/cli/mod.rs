@@ -184,7 +184,8 @@ fn parse_ruleset(s: &str) -> Result<String, String> {
     }
 }
 
-/// The arguments of `skirmish edit` (a build without the window reads none of them).
+/// The arguments of `skirmish edit` (only the window reads them: a build without
+/// `render` just says the editor isn't there).
 #[cfg_attr(not(feature = "render"), allow(dead_code))]
 struct EditArgs {
     level: Option<PathBuf>,

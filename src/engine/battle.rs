@@ -9,7 +9,7 @@
 
 use bevy_app::App;
 use bevy_ecs::prelude::*;
-use bevy_ecs::schedule::ScheduleLabel;
+use bevy_ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
 
 use crate::engine::board::{Board, Cell, Occupancy, Terrain};
 use crate::engine::command::{Command, CommandError};
@@ -424,20 +424,50 @@ pub fn is_active(world: &World, unit: UnitId) -> bool {
 
 /// Ids of all units still in play, in roster order.
 pub fn active_units(world: &World) -> Vec<UnitId> {
-    (0..world.resource::<Roster>().0.len() as u32)
-        .map(UnitId)
-        .filter(|&u| is_active(world, u))
-        .collect()
+    active_entities(world).map(|(u, _)| u).collect()
+}
+
+/// Ids and entities of all units still in play, in roster order (the roster is read
+/// once: these run for every check and preview).
+pub fn active_entities(world: &World) -> impl Iterator<Item = (UnitId, EntityRef<'_>)> + '_ {
+    world
+        .resource::<Roster>()
+        .0
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &e)| Some((UnitId(i as u32), world.get_entity(e).ok()?)))
+        .filter(|(_, e)| !e.contains::<Defeated>())
 }
 
 /// Who stands where, as seen by `mover` (allies passable, enemies blocking).
 pub fn occupancy_for(world: &World, mover: UnitId) -> impl Fn(Cell) -> Occupancy + use<> {
     let side = side_of(world, mover);
-    let others: Vec<(Cell, bool)> = active_units(world)
-        .into_iter()
-        .filter(|&u| u != mover)
-        .map(|u| (cell_of(world, u), side_of(world, u) == side))
-        .collect();
+    occupancy_among(
+        side,
+        active_entities(world)
+            .filter(|&(u, _)| u != mover)
+            .map(|(_, e)| (cell_in(e), side_in(e)))
+            .collect(),
+    )
+}
+
+/// The cell of a unit's entity.
+pub fn cell_in(e: EntityRef<'_>) -> Cell {
+    e.get::<Position>().map_or(Cell::default(), |p| p.0)
+}
+
+/// The side of a unit's entity.
+pub fn side_in(e: EntityRef<'_>) -> SideId {
+    e.get::<Unit>().map_or(SideId(u32::MAX), |u| u.side)
+}
+
+/// Who stands where, as seen by a mover of `side`, given the cells and sides of the
+/// other units in play (as [`occupancy_for`] reads them).
+pub fn occupancy_among(
+    side: SideId,
+    others: Vec<(Cell, SideId)>,
+) -> impl Fn(Cell) -> Occupancy + use<> {
+    let others: Vec<(Cell, bool)> = others.into_iter().map(|(c, s)| (c, s == side)).collect();
     move |cell| match others.iter().find(|(c, _)| *c == cell) {
         None => Occupancy::Free,
         Some((_, true)) => Occupancy::Ally,
@@ -522,6 +552,11 @@ impl Battle {
     pub fn from_level(level: &Level, dice: Dice) -> Result<Battle, String> {
         let mut app = App::new();
         app.init_schedule(BattleSchedule);
+        // The schedule is a handful of small systems run many times per command:
+        // spreading them over threads costs far more than it saves.
+        app.edit_schedule(BattleSchedule, |schedule| {
+            schedule.set_executor(SingleThreadedExecutor::new());
+        });
         app.configure_sets(
             BattleSchedule,
             (

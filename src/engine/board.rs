@@ -153,6 +153,11 @@ impl Board {
             .map_or(Terrain::Impassable, |i| self.terrain[i])
     }
 
+    /// The terrain of every cell, row-major (`y * width + x`).
+    pub fn terrain_cells(&self) -> &[Terrain] {
+        &self.terrain
+    }
+
     /// Sets the terrain at `cell` (ignored off the map).
     pub fn set_terrain(&mut self, cell: Cell, terrain: Terrain) {
         if let Some(i) = self.index(cell) {
@@ -184,6 +189,7 @@ impl Board {
     }
 
     /// Grid distance: Chebyshev on squares, hex distance on hexes.
+    #[inline]
     pub fn distance(&self, a: Cell, b: Cell) -> u32 {
         match self.kind {
             GridKind::Square => a.x.abs_diff(b.x).max(a.y.abs_diff(b.y)),

@@ -51,12 +51,6 @@ fn tier(world: &World, unit: UnitId) -> i32 {
         .map_or(1, |s| s.get("Tier"))
 }
 
-fn has(world: &World, unit: UnitId, condition: &str) -> bool {
-    world
-        .get::<Conditions>(entity(world, unit))
-        .is_some_and(|c| c.has(condition))
-}
-
 /// One source of advantage or disadvantage (P-09, P-24, P-GAP-04).
 #[derive(Clone, Copy, Debug)]
 enum Source {
@@ -95,10 +89,6 @@ pub(super) struct Assumed<'a> {
     pub target: &'a [String],
 }
 
-fn has_or(world: &World, unit: UnitId, condition: &str, assumed: &[String]) -> bool {
-    has(world, unit, condition) || assumed.iter().any(|c| c == condition)
-}
-
 /// Calls `f(advantage?, source)` for each source of `attacker` against `target`, in
 /// the order the log names them.
 fn each_source(
@@ -113,19 +103,25 @@ fn each_source(
     for i in 0..diff.unsigned_abs() {
         f(diff > 0, Source::Tier(i + 1, diff.unsigned_abs()));
     }
-    if has_or(world, target, SEIZED, assumed.target) {
+    // Each unit's conditions are read once (odds are asked often).
+    let conditions = |u: UnitId| world.get::<Conditions>(entity(world, u));
+    let (theirs, mine) = (conditions(target), conditions(attacker));
+    let has_or = |c: Option<&Conditions>, condition: &str, assumed: &[String]| {
+        c.is_some_and(|c| c.has(condition)) || assumed.iter().any(|c| c == condition)
+    };
+    if has_or(theirs, SEIZED, assumed.target) {
         f(true, Source::Seized);
     }
-    if has_or(world, target, RUNNING, assumed.target) {
+    if has_or(theirs, RUNNING, assumed.target) {
         f(true, Source::Ran);
     }
-    if has_or(world, target, DEFENDING, assumed.target) {
+    if has_or(theirs, DEFENDING, assumed.target) {
         f(false, Source::Defending);
     }
-    if has_or(world, attacker, DISENGAGED, assumed.attacker) {
+    if has_or(mine, DISENGAGED, assumed.attacker) {
         f(false, Source::Disengaged);
     }
-    if has_or(world, attacker, HUSTLED, assumed.attacker) {
+    if has_or(mine, HUSTLED, assumed.attacker) {
         f(false, Source::Hustled);
     }
     if !opportunity && (assumed.charging || charging_at(world, attacker, target)) {

@@ -104,9 +104,10 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
     let Some(unit) = command.unit() else {
         return Ok(());
     };
-    let who = name(world, unit);
+    // Named only for a refusal: checks run often (the AI probes with them).
+    let who = || name(world, unit);
     if !is_active(world, unit) {
-        return Err(CommandError::Defeated(who));
+        return Err(CommandError::Defeated(who()));
     }
     let step = world.resource::<PhasesFlow>().step;
     let turn = world.resource::<TurnState>();
@@ -115,7 +116,10 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
             Some(a) => format!("it is {}'s turn in {}", name(world, a), stage_name(step)),
             None => format!("nobody is acting in {}", stage_name(step)),
         };
-        return Err(CommandError::NotYourTurn { unit: who, reason });
+        return Err(CommandError::NotYourTurn {
+            unit: who(),
+            reason,
+        });
     }
     let pool = |p: Pool| {
         world
@@ -138,30 +142,32 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
             }
             if pool(Pool::MovementPower) < 1 {
                 return Err(CommandError::AlreadyUsed {
-                    unit: who,
+                    unit: who(),
                     what: "used its movement power".into(),
                 });
             }
             let def = movement_power_of(world, unit, power)?;
             if has(world, unit, SLOWED) {
                 return Err(CommandError::Forbidden(format!(
-                    "{who} is Slowed and cannot move (P-18)"
+                    "{} is Slowed and cannot move (P-18)",
+                    who()
                 )));
             }
-            validate_path(world, unit, &def, path, *target).map(|_| ())
+            validate_path(world, unit, def, path, *target).map(|_| ())
         }
         _ if step != Step::Battle => Err(CommandError::WrongStage(format!(
             "battle actions are taken in the Battle Phase, not in {}",
             stage_name(step)
         ))),
         _ if pool(Pool::BattleAction) < 1 => Err(CommandError::AlreadyUsed {
-            unit: who,
+            unit: who(),
             what: "taken its battle action".into(),
         }),
         Command::Attack { target, power, .. } => {
             if has(world, unit, RUNNING) {
                 return Err(CommandError::Forbidden(format!(
-                    "{who} ran this round and cannot attack (Run)"
+                    "{} ran this round and cannot attack (Run)",
+                    who()
                 )));
             }
             let def = power_named(world, unit, power.as_deref())?;
@@ -175,7 +181,7 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
         Command::Delay { .. } => {
             if world.resource::<PhasesFlow>().delayed.contains(&unit) {
                 return Err(CommandError::AlreadyUsed {
-                    unit: who,
+                    unit: who(),
                     what: "delayed".into(),
                 });
             }
@@ -186,13 +192,14 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
                 .get::<Items>(entity(world, unit))
                 .and_then(|i| i.0.iter().find(|i| &i.name == item))
                 .ok_or_else(|| CommandError::Unknown {
-                    unit: who.clone(),
+                    unit: who(),
                     kind: "item",
                     name: item.clone(),
                 })?;
             if it.uses == 0 {
                 return Err(CommandError::Forbidden(format!(
-                    "{who}'s {item} has no uses left"
+                    "{}'s {item} has no uses left",
+                    who()
                 )));
             }
             match (&it.effect, target) {
@@ -254,19 +261,15 @@ pub fn disengage_power(world: &World) -> Result<MovementPowerDef, CommandError> 
         })
 }
 
-fn movement_power_of(
-    world: &World,
+fn movement_power_of<'w>(
+    world: &'w World,
     unit: UnitId,
     power: &str,
-) -> Result<MovementPowerDef, CommandError> {
+) -> Result<&'w MovementPowerDef, CommandError> {
     let known = world
         .get::<MovementPowers>(entity(world, unit))
         .is_some_and(|m| m.0.iter().any(|p| p.eq_ignore_ascii_case(power)));
-    let def = world
-        .resource::<PhasesRules>()
-        .0
-        .movement_power(power)
-        .cloned();
+    let def = world.resource::<PhasesRules>().0.movement_power(power);
     match def {
         Some(d) if known => Ok(d),
         _ => Err(CommandError::Unknown {
@@ -324,8 +327,19 @@ pub fn validate_path(
     path: &[Cell],
     target: Option<UnitId>,
 ) -> Result<u32, CommandError> {
+    validate_path_among(world, unit, def, path, target, occupancy_for(world, unit))
+}
+
+/// [`validate_path`] with who stands where already read (as [`occupancy_for`] says).
+pub fn validate_path_among(
+    world: &World,
+    unit: UnitId,
+    def: &MovementPowerDef,
+    path: &[Cell],
+    target: Option<UnitId>,
+    occupancy: impl Fn(Cell) -> Occupancy,
+) -> Result<u32, CommandError> {
     let board = &world.resource::<Map>().0;
-    let occupancy = occupancy_for(world, unit);
     let Some(&last) = path.last() else {
         return Err(CommandError::PathBlocked(
             "the path is empty (use EndTurn to stay put)".into(),

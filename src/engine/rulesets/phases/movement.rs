@@ -11,8 +11,8 @@ use super::config::MovementPowerDef;
 use super::initiative::{battle_order, movement_order};
 use super::{PhasesFlow, PhasesRules, Step, attack, guarded};
 use crate::engine::battle::{
-    Incoming, Map, Pending, Progress, Sides, TurnState, active_units, cell_of, emit, entity,
-    halted, is_active, occupancy_for, side_of,
+    Incoming, Map, Pending, Progress, Sides, TurnState, active_entities, active_units, cell_in,
+    cell_of, emit, entity, halted, is_active, occupancy_for, side_in, side_of,
 };
 use crate::engine::board::{Cell, Occupancy};
 use crate::engine::command::{Command, CommandError};
@@ -253,16 +253,29 @@ pub fn provocations(world: &World, mover: UnitId, def: &MovementPowerDef, path: 
     // The enemies that could make an opportunity attack (as `threateners` picks
     // them), read once; then each cell left is checked against them.
     let side = side_of(world, mover);
-    let board = &world.resource::<Map>().0;
-    let foes: Vec<(Cell, u32)> = active_units(world)
-        .into_iter()
-        .filter(|&u| u != mover && side_of(world, u) != side)
-        .filter(|&u| world.get::<Powers>(entity(world, u)).is_some())
-        .map(|u| {
-            let reach = world.get::<Reach>(entity(world, u)).map_or(1, |r| r.0);
-            (cell_of(world, u), reach)
-        })
+    let foes: Vec<(Cell, u32)> = active_entities(world)
+        .filter(|&(u, e)| u != mover && side_in(e) != side)
+        .filter_map(|(_, e)| threatener(e))
         .collect();
+    provocations_among(world, mover, path, &foes)
+}
+
+/// The cell and reach of an enemy's entity that could make an opportunity attack
+/// (one with powers), for [`provocations_among`].
+pub fn threatener(e: EntityRef<'_>) -> Option<(Cell, u32)> {
+    e.contains::<Powers>()
+        .then(|| (cell_in(e), e.get::<Reach>().map_or(1, |r| r.0)))
+}
+
+/// [`provocations`] of a move that provokes, given the cells and reaches of the
+/// enemies that could make an opportunity attack (as [`threatener`] reads them).
+pub fn provocations_among(
+    world: &World,
+    mover: UnitId,
+    path: &[Cell],
+    foes: &[(Cell, u32)],
+) -> usize {
+    let board = &world.resource::<Map>().0;
     let mut seen = vec![false; foes.len()];
     let mut cur = cell_of(world, mover);
     for &next in path {

@@ -3,12 +3,15 @@
 
 use bevy_ecs::prelude::*;
 
-use super::check::{power_named, validate_path};
+use super::check::{power_named, validate_path_among};
 use super::conditions::RUNNING;
 use super::initiative::{battle_order, movement_order};
-use super::movement::provocations;
+use super::movement::{provocations_among, threatener};
 use super::{PhasesFlow, PhasesRules, Step, attack};
-use crate::engine::battle::{Assume, AttackOdds, AttackPreview, MovePreview, entity};
+use crate::engine::battle::{
+    Assume, AttackOdds, AttackPreview, MovePreview, active_entities, cell_in, entity,
+    occupancy_among, side_in, side_of,
+};
 use crate::engine::board::Cell;
 use crate::engine::units::*;
 
@@ -92,22 +95,35 @@ pub fn odds(
 
 /// Cost and opportunity attacks of a move along `path` with movement power `power`.
 pub fn movement(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> MovePreview {
-    let Some(def) = world
-        .resource::<PhasesRules>()
-        .0
-        .movement_power(power)
-        .cloned()
-    else {
+    let Some(def) = world.resource::<PhasesRules>().0.movement_power(power) else {
         return MovePreview::default();
     };
-    let cost = validate_path(world, unit, &def, path, None).unwrap_or_else(|_| {
+    // One pass over the units serves both the path check and the provocations.
+    let side = side_of(world, unit);
+    let units = world.resource::<crate::engine::battle::Roster>().0.len();
+    let mut others = Vec::with_capacity(units);
+    let mut foes = Vec::with_capacity(units);
+    for (_, e) in active_entities(world).filter(|&(u, _)| u != unit) {
+        let their_side = side_in(e);
+        others.push((cell_in(e), their_side));
+        if def.provokes
+            && their_side != side
+            && let Some(foe) = threatener(e)
+        {
+            foes.push(foe);
+        }
+    }
+    let occupancy = occupancy_among(side, others);
+    let cost = validate_path_among(world, unit, def, path, None, occupancy).unwrap_or_else(|_| {
         let board = &world.resource::<crate::engine::battle::Map>().0;
         path.iter().filter_map(|&c| board.step_cost(c)).sum()
     });
-    MovePreview {
-        cost,
-        provocations: provocations(world, unit, &def, path),
-    }
+    let provocations = if def.provokes {
+        provocations_among(world, unit, path, &foes)
+    } else {
+        0
+    };
+    MovePreview { cost, provocations }
 }
 
 /// "Movement order" and "Battle order" of the round (P-12, P-13, P-15).
