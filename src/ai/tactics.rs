@@ -661,16 +661,7 @@ impl<'v, 'a> Mind<'v, 'a> {
             return;
         }
         for t in self.enemies() {
-            let command = Command::Flow {
-                unit: self.me.id,
-                action: FlowAction::Feint { target: t.id },
-            };
-            if battle.check(&command).is_err() {
-                continue;
-            }
-            let Some(chance) = battle.action_chance(&command) else {
-                continue;
-            };
+            // The best attack on `t` from here, plain and after a won Feint.
             let mut pick: Option<(f64, f64)> = None;
             for (i, p) in self.me.powers.clone().iter().enumerate() {
                 if !self.view.in_range(p, self.me.cell, t.cell) {
@@ -687,9 +678,19 @@ impl<'v, 'a> Mind<'v, 'a> {
                     pick = Some((v, adv));
                 }
             }
-            if let Some((v, adv)) = pick
-                && chance * (adv - v) > FEINT_MIN_GAIN
-            {
+            // Nothing to attack after the Feint: no need to ask the ruleset.
+            let Some((v, adv)) = pick else { continue };
+            let command = Command::Flow {
+                unit: self.me.id,
+                action: FlowAction::Feint { target: t.id },
+            };
+            if battle.check(&command).is_err() {
+                continue;
+            }
+            let Some(chance) = battle.action_chance(&command) else {
+                continue;
+            };
+            if chance * (adv - v) > FEINT_MIN_GAIN {
                 best.offer(v + chance * (adv - v), command, battle, rng);
             }
         }

@@ -719,13 +719,48 @@ fn camera_control(
         ortho.scale = scale;
         *fitted = Some(size);
     }
-    let speed = 600.0 * ortho.scale * time.delta_secs();
+    let over_map = window
+        .cursor_position()
+        .is_some_and(|p| p.x < size.x - panels(size.x).1);
+    pan_and_zoom(
+        *actions,
+        [
+            A::PanUp,
+            A::PanDown,
+            A::PanLeft,
+            A::PanRight,
+            A::ZoomIn,
+            A::ZoomOut,
+        ],
+        (transform, ortho),
+        over_map,
+        (&scroll, &motion, &buttons),
+        time.delta_secs(),
+    );
+}
+
+/// Pans a 2-D camera with the pan actions (`[up, down, left, right, zoom in, zoom
+/// out]` of either screen's action set) or a right/middle drag, and zooms it with the
+/// zoom actions or the wheel while the pointer is over the map.
+pub(crate) fn pan_and_zoom<A: Actionlike>(
+    actions: &ActionState<A>,
+    [up, down, left, right, zoom_in, zoom_out]: [A; 6],
+    (transform, ortho): (&mut Transform, &mut OrthographicProjection),
+    pointer_over_map: bool,
+    (scroll, motion, buttons): (
+        &AccumulatedMouseScroll,
+        &AccumulatedMouseMotion,
+        &ButtonInput<MouseButton>,
+    ),
+    dt: f32,
+) {
+    let speed = 600.0 * ortho.scale * dt;
     let mut pan = Vec2::ZERO;
     for (action, dir) in [
-        (A::PanUp, Vec2::Y),
-        (A::PanDown, -Vec2::Y),
-        (A::PanLeft, -Vec2::X),
-        (A::PanRight, Vec2::X),
+        (up, Vec2::Y),
+        (down, -Vec2::Y),
+        (left, -Vec2::X),
+        (right, Vec2::X),
     ] {
         if actions.pressed(&action) {
             pan += dir;
@@ -737,16 +772,13 @@ fn camera_control(
         transform.translation += Vec3::new(-d.x, d.y, 0.0);
     }
     let mut zoom = 1.0;
-    let over_map = window
-        .cursor_position()
-        .is_some_and(|p| p.x < size.x - panels(size.x).1);
-    if over_map && scroll.delta.y != 0.0 {
+    if pointer_over_map && scroll.delta.y != 0.0 {
         zoom *= (1.0 - 0.1 * scroll.delta.y.signum()).clamp(0.5, 1.5);
     }
-    if actions.just_pressed(&A::ZoomIn) {
+    if actions.just_pressed(&zoom_in) {
         zoom *= 0.8;
     }
-    if actions.just_pressed(&A::ZoomOut) {
+    if actions.just_pressed(&zoom_out) {
         zoom *= 1.25;
     }
     ortho.scale = (ortho.scale * zoom).clamp(0.15, 8.0);

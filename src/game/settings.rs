@@ -152,32 +152,73 @@ impl BattleAction {
     ];
 }
 
-/// A binding as written in the settings file.
+/// A binding as written in a settings file (the battle's and the editor's).
 #[derive(Clone, Debug, serde::Deserialize)]
 pub enum Binding {
     /// A key, by `KeyCode` name (`Space`, `KeyE`, `ArrowUp`, `Digit1`, ...).
     Key(KeyCode),
+    /// Control with a key.
+    Ctrl(KeyCode),
+    /// Shift with a key.
+    Shift(KeyCode),
+    /// Control and Shift with a key.
+    CtrlShift(KeyCode),
     /// A mouse button (`Left`, `Right`, `Middle`).
     Mouse(MouseButton),
+}
+
+impl Binding {
+    /// Whether the binding is made of keys only.
+    pub fn is_keyboard(&self) -> bool {
+        !matches!(self, Binding::Mouse(_))
+    }
 }
 
 /// The compiled-in copy of the default bindings.
 pub const DEFAULT_BINDINGS: &str = include_str!("../../assets/settings/input.ron");
 
-/// Parses bindings; errors read `line:col: message`.
-pub fn parse_bindings(text: &str) -> Result<InputMap<BattleAction>, String> {
-    let map: BTreeMap<BattleAction, Vec<Binding>> = ron::from_str(text)
-        .map_err(|e| format!("{}:{}: {}", e.span.start.line, e.span.start.col, e.code))?;
+/// A bindings file as written, by action; errors read `line:col: message`.
+pub fn parse_binding_table<A>(text: &str) -> Result<BTreeMap<A, Vec<Binding>>, String>
+where
+    A: Ord + serde::de::DeserializeOwned,
+{
+    ron::from_str(text)
+        .map_err(|e| format!("{}:{}: {}", e.span.start.line, e.span.start.col, e.code))
+}
+
+/// Parses a bindings file into an input map for any action set; errors read
+/// `line:col: message`.
+pub fn parse_input_map<A>(text: &str) -> Result<InputMap<A>, String>
+where
+    A: Actionlike + Ord + serde::de::DeserializeOwned,
+{
     let mut input = InputMap::default();
-    for (action, bindings) in map {
+    for (action, bindings) in parse_binding_table::<A>(text)? {
         for b in bindings {
             match b {
-                Binding::Key(k) => input.insert(action, k),
-                Binding::Mouse(m) => input.insert(action, m),
+                Binding::Key(k) => input.insert(action.clone(), k),
+                Binding::Mouse(m) => input.insert(action.clone(), m),
+                Binding::Ctrl(k) => input.insert(
+                    action.clone(),
+                    ButtonlikeChord::modified(ModifierKey::Control, k),
+                ),
+                Binding::Shift(k) => input.insert(
+                    action.clone(),
+                    ButtonlikeChord::modified(ModifierKey::Shift, k),
+                ),
+                Binding::CtrlShift(k) => input.insert(
+                    action.clone(),
+                    ButtonlikeChord::modified(ModifierKey::Control, ModifierKey::Shift).with(k),
+                ),
             };
         }
     }
     Ok(input)
+}
+
+/// Parses the battle's bindings; errors read `line:col: message`.
+pub fn parse_bindings(text: &str) -> Result<InputMap<BattleAction>, String> {
+    parse_input_map(text)
 }
 
 /// Loads `assets/settings/input.ron` (or `$SKIRMISH_ASSETS/...`), falling back to

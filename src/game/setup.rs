@@ -58,7 +58,9 @@ pub fn policy_label(p: DecisionPolicy) -> &'static str {
     }
 }
 
-fn cycle<T: PartialEq + Copy>(all: &[T], current: T, step: isize) -> T {
+/// The value `step` places after `current` in `all`, wrapping around (from the first
+/// if `current` isn't there): how menus and the editor cycle through choices.
+pub(crate) fn cycle<T: PartialEq + Copy>(all: &[T], current: T, step: isize) -> T {
     let i = all.iter().position(|x| *x == current).unwrap_or(0) as isize;
     all[(i + step).rem_euclid(all.len() as isize) as usize]
 }

@@ -192,56 +192,21 @@ pub fn act(ed: &mut Editor, action: EditorAction) -> Outcome {
         A::New => return ed.request(Guarded::New),
         A::Playtest => return ed.playtest(),
         A::Quit => return ed.request(Guarded::Quit),
-        // The camera handles these.
+        // The camera handles these (`EditorAction::is_camera`).
         A::PanUp | A::PanDown | A::PanLeft | A::PanRight | A::ZoomIn | A::ZoomOut | A::FitMap => {}
     }
     Outcome::None
 }
 
-/// The actions handled by [`act`] on a fresh press (Apply's hold and release are
-/// handled separately).
-const ON_PRESS: [EditorAction; 37] = {
-    use EditorAction::*;
-    [
-        Cancel,
-        ToolBrush,
-        ToolRect,
-        ToolFill,
-        ToolUnit,
-        ToolSelect,
-        NextTerrain,
-        BrushSmaller,
-        BrushBigger,
-        PrevTemplate,
-        NextTemplate,
-        DeleteUnit,
-        CursorUp,
-        CursorDown,
-        CursorLeft,
-        CursorRight,
-        PrevField,
-        NextField,
-        Increase,
-        Decrease,
-        EditField,
-        NextSide,
-        AddSide,
-        RemoveSide,
-        RenameSide,
-        CycleController,
-        CycleDecisions,
-        NextProblem,
-        Undo,
-        Redo,
-        Save,
-        SaveAs,
-        Open,
-        New,
-        Playtest,
-        Quit,
-        Apply,
-    ]
-};
+/// The actions handled by [`act`] on a fresh press: every action but the camera's
+/// (the camera system reads those), with Apply last so a tool or template picked in
+/// the same frame applies (Apply's hold and release are handled separately).
+fn on_press() -> impl Iterator<Item = EditorAction> {
+    EditorAction::ALL
+        .into_iter()
+        .filter(|a| !a.is_camera() && *a != EditorAction::Apply)
+        .chain([EditorAction::Apply])
+}
 
 /// Reads keys, actions and button clicks and applies them.
 #[allow(clippy::too_many_arguments)]
@@ -303,7 +268,7 @@ fn handle_input(
             }
         } else if !*settle {
             let a = *actions;
-            for action in ON_PRESS {
+            for action in on_press() {
                 if a.just_pressed(&action) {
                     outcomes.push(act(&mut ed, action));
                 }

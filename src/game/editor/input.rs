@@ -122,6 +122,15 @@ pub enum EditorAction {
 }
 
 impl EditorAction {
+    /// Whether the camera system handles the action (pan, zoom, fit).
+    pub fn is_camera(self) -> bool {
+        use EditorAction::*;
+        matches!(
+            self,
+            PanUp | PanDown | PanLeft | PanRight | ZoomIn | ZoomOut | FitMap
+        )
+    }
+
     /// Every action, in declaration order.
     pub const ALL: [EditorAction; 44] = {
         use EditorAction::*;
@@ -174,56 +183,16 @@ impl EditorAction {
     };
 }
 
-/// A binding as written in the settings file.
-#[derive(Clone, Debug, serde::Deserialize)]
-pub enum Binding {
-    /// A key, by `KeyCode` name.
-    Key(KeyCode),
-    /// Control with a key.
-    Ctrl(KeyCode),
-    /// Shift with a key.
-    Shift(KeyCode),
-    /// Control and Shift with a key.
-    CtrlShift(KeyCode),
-    /// A mouse button (`Left`, `Right`, `Middle`).
-    Mouse(MouseButton),
-}
-
-impl Binding {
-    /// Whether the binding is made of keys only.
-    pub fn is_keyboard(&self) -> bool {
-        !matches!(self, Binding::Mouse(_))
-    }
-}
+pub use crate::game::settings::Binding;
 
 /// The bindings as written, by action; errors read `line:col: message`.
 pub fn parse_binding_table(text: &str) -> Result<BTreeMap<EditorAction, Vec<Binding>>, String> {
-    ron::from_str(text)
-        .map_err(|e| format!("{}:{}: {}", e.span.start.line, e.span.start.col, e.code))
+    crate::game::settings::parse_binding_table(text)
 }
 
 /// Parses bindings into an input map; errors read `line:col: message`.
 pub fn parse_bindings(text: &str) -> Result<InputMap<EditorAction>, String> {
-    let mut input = InputMap::default();
-    for (action, bindings) in parse_binding_table(text)? {
-        for b in bindings {
-            match b {
-                Binding::Key(k) => input.insert(action, k),
-                Binding::Mouse(m) => input.insert(action, m),
-                Binding::Ctrl(k) => {
-                    input.insert(action, ButtonlikeChord::modified(ModifierKey::Control, k))
-                }
-                Binding::Shift(k) => {
-                    input.insert(action, ButtonlikeChord::modified(ModifierKey::Shift, k))
-                }
-                Binding::CtrlShift(k) => input.insert(
-                    action,
-                    ButtonlikeChord::modified(ModifierKey::Control, ModifierKey::Shift).with(k),
-                ),
-            };
-        }
-    }
-    Ok(input)
+    crate::game::settings::parse_input_map(text)
 }
 
 /// Loads `assets/settings/editor_input.ron` (or `$SKIRMISH_ASSETS/...`), falling

@@ -17,6 +17,7 @@ use crate::editor::{
 };
 use crate::engine::board::{Cell, GridKind, Terrain};
 use crate::engine::rulesets::RULESETS;
+use crate::game::setup::cycle;
 use crate::level::Level;
 use crate::level::schema::{AiPolicy, Controller, DecisionPolicy, Hand, WeaponDef};
 
@@ -396,9 +397,7 @@ impl Editor {
 
     /// Picks the next terrain kind the engine knows.
     pub fn cycle_terrain(&mut self) {
-        let i = Terrain::ALL.iter().position(|t| *t == self.terrain);
-        let next = i.map_or(0, |i| (i + 1) % Terrain::ALL.len());
-        self.set_terrain(Terrain::ALL[next]);
+        self.set_terrain(cycle(&Terrain::ALL, self.terrain, 1));
     }
 
     /// Picks a terrain kind (and the brush, if a unit tool was active).
@@ -960,8 +959,7 @@ impl Editor {
         let Some(side) = self.doc.level().sides.get(self.side) else {
             return;
         };
-        let i = CONTROLLERS.iter().position(|c| *c == side.controller);
-        let next = CONTROLLERS[i.map_or(0, |i| (i + 1) % CONTROLLERS.len())];
+        let next = cycle(&CONTROLLERS, side.controller, 1);
         let name = side.name.clone();
         match self.doc.set_controller(self.side, next) {
             Ok(()) => self.ok(format!("{name}: {}", controller_label(next))),
@@ -975,8 +973,7 @@ impl Editor {
         let Some(side) = self.doc.level().sides.get(self.side) else {
             return;
         };
-        let i = DECISIONS.iter().position(|d| *d == side.decisions);
-        let next = DECISIONS[i.map_or(0, |i| (i + 1) % DECISIONS.len())];
+        let next = cycle(&DECISIONS, side.decisions, 1);
         let name = side.name.clone();
         match self.doc.set_decisions(self.side, next) {
             Ok(()) => self.ok(format!("{name}: decisions {}", decisions_label(next))),

@@ -15,7 +15,7 @@ use super::state::{Drag, Editor, Tool};
 use crate::editor::terrain::{brush_cells, on_map, rect_cells, terrain_at};
 use crate::engine::board::{Cell, GridKind, Terrain};
 use crate::game::board_view::{self, MapGeometry, terrain_index};
-use crate::game::control::{MainCamera, fit, panels};
+use crate::game::control::{MainCamera, fit, pan_and_zoom, panels};
 use crate::game::screen::Screen;
 use crate::game::units_view::{ShapeTextures, side_color};
 
@@ -291,37 +291,24 @@ fn camera_control(
     if typing {
         return;
     }
-    let speed = 600.0 * ortho.scale * time.delta_secs();
-    let mut pan = Vec2::ZERO;
-    for (action, dir) in [
-        (A::PanUp, Vec2::Y),
-        (A::PanDown, -Vec2::Y),
-        (A::PanLeft, -Vec2::X),
-        (A::PanRight, Vec2::X),
-    ] {
-        if actions.pressed(&action) {
-            pan += dir;
-        }
-    }
-    transform.translation += (pan * speed).extend(0.0);
-    if buttons.pressed(MouseButton::Middle) || buttons.pressed(MouseButton::Right) {
-        let d = motion.delta * ortho.scale;
-        transform.translation += Vec3::new(-d.x, d.y, 0.0);
-    }
-    let mut zoom = 1.0;
     let pointer_over_map = window
         .cursor_position()
         .is_some_and(|p| over_map(&window, p, false));
-    if pointer_over_map && scroll.delta.y != 0.0 {
-        zoom *= (1.0 - 0.1 * scroll.delta.y.signum()).clamp(0.5, 1.5);
-    }
-    if actions.just_pressed(&A::ZoomIn) {
-        zoom *= 0.8;
-    }
-    if actions.just_pressed(&A::ZoomOut) {
-        zoom *= 1.25;
-    }
-    ortho.scale = (ortho.scale * zoom).clamp(0.15, 8.0);
+    pan_and_zoom(
+        *actions,
+        [
+            A::PanUp,
+            A::PanDown,
+            A::PanLeft,
+            A::PanRight,
+            A::ZoomIn,
+            A::ZoomOut,
+        ],
+        (transform, ortho),
+        pointer_over_map,
+        (&scroll, &motion, &buttons),
+        time.delta_secs(),
+    );
 }
 
 const HOVER: Color = Color::srgb(1.0, 1.0, 1.0);
