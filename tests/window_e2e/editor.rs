@@ -4,9 +4,6 @@
 //! Ctrl+S, saves a copy with Ctrl+Shift+S and a typed path, playtests with F5 and
 //! comes back with Q. Then the saved files must load, pass `skirmish check` and
 //! contain the painted terrain and the unit.
-//!
-//! Runs without the test harness so the window's event loop owns the main thread.
-//! Needs an X display: uses `$DISPLAY`, or starts `Xvfb` itself.
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -24,8 +21,6 @@ use skirmish::game::editor::state::Editor;
 use skirmish::game::editor::view::EditorMap;
 use skirmish::game::screen::Screen;
 
-mod xvfb;
-use xvfb::display;
 
 /// What the driver can see to decide whether to go on.
 struct View<'a> {
@@ -328,13 +323,8 @@ fn verify(path: &Path) -> Result<(), String> {
     Ok(())
 }
 
-fn main() {
-    let Some(_x) = display() else {
-        eprintln!("editor e2e test: no $DISPLAY and no Xvfb: install xvfb — FAILING");
-        std::process::exit(1);
-    };
-    let root = env!("CARGO_MANIFEST_DIR");
-    std::env::set_current_dir(root).expect("cd to the crate");
+/// Runs the editor drive in this process (a child of [`crate::main`]).
+pub fn run_child() {
     let dir = work_dir();
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");

@@ -4,7 +4,7 @@
 //! Initiative: every unit rolls 2d6 (+ INT + AGI) in roster order at the start of
 //! each round, so most tests begin with two faces per unit.
 
-mod common;
+use crate::common;
 
 use common::*;
 use skirmish::engine::event::{Event, Stage};

@@ -2,12 +2,8 @@
 //! keyboard input events through leafwing-input-manager — the pre-battle menu (a
 //! side's decision policy changed, then Enter), a move and an attack — then a
 //! screenshot checked for the map and both sides' units.
-//!
-//! Runs without the test harness so the window's event loop owns the main thread.
-//! Needs an X display: uses `$DISPLAY`, or starts `Xvfb` itself (CI installs it).
 
 use std::path::PathBuf;
-use std::process::Command as Process;
 
 use bevy::input::ButtonState;
 use bevy::input::keyboard::{Key, KeyboardInput};
@@ -54,8 +50,6 @@ const CASES: [Case; 2] = [
     },
 ];
 
-mod xvfb;
-use xvfb::display;
 
 /// What the driver has done and seen.
 #[derive(Resource, Default)]
@@ -353,42 +347,21 @@ fn run_case(case: Case) -> Result<(), String> {
     check_screenshot(case.shot)
 }
 
-fn main() {
-    let root = env!("CARGO_MANIFEST_DIR");
-    std::env::set_current_dir(root).expect("cd to the crate");
-    // A child runs one case: `window --case N`.
-    let args: Vec<String> = std::env::args().collect();
-    if let Some(i) = args.iter().position(|a| a == "--case") {
-        let n: usize = args
-            .get(i + 1)
-            .and_then(|n| n.parse().ok())
-            .expect("case number");
-        match run_case(CASES[n]) {
-            Ok(()) => println!(
-                "window e2e test: {} ok (screenshot {})",
-                CASES[n].level, CASES[n].shot
-            ),
-            Err(e) => {
-                eprintln!("window e2e test: {}: {e}", CASES[n].level);
-                std::process::exit(1);
-            }
+/// Runs battle case `n` in this process (a child of [`crate::main`]).
+pub fn run_child(n: usize) {
+    match run_case(CASES[n]) {
+        Ok(()) => println!(
+            "window e2e test: {} ok (screenshot {})",
+            CASES[n].level, CASES[n].shot
+        ),
+        Err(e) => {
+            eprintln!("window e2e test: {}: {e}", CASES[n].level);
+            std::process::exit(1);
         }
-        return;
     }
-    let Some(_x) = display() else {
-        eprintln!("window e2e test: no $DISPLAY and no Xvfb: install xvfb (CI does) — FAILING");
-        std::process::exit(1);
-    };
-    let exe = std::env::current_exe().expect("the test binary");
-    let mut failed = false;
-    for n in 0..CASES.len() {
-        let status = Process::new(&exe)
-            .args(["--case", &n.to_string()])
-            .status()
-            .expect("run a case");
-        failed |= !status.success();
-    }
-    if failed {
-        std::process::exit(1);
-    }
+}
+
+/// How many battle cases there are.
+pub fn cases() -> usize {
+    CASES.len()
 }

@@ -1,0 +1,21 @@
+//! Every integration test in one executable.
+//!
+//! Each file under `tests/` used to link its own copy of the engine and Bevy; one
+//! binary links once, which is most of what a clean `cargo test` costs on a 2-core
+//! machine. The window tests (`tests/window.rs`, `tests/editor_window.rs`) stay
+//! apart: they run without the test harness so Bevy's event loop owns the main thread.
+
+mod common;
+
+mod ai;
+mod check_cli;
+mod dice_cli;
+mod editor;
+mod editor_ui;
+mod flow;
+mod hotseat;
+mod levels;
+mod odds;
+mod phases;
+mod property;
+mod script_cli;
