@@ -9,18 +9,19 @@
 use std::collections::BTreeMap;
 
 use crate::engine::board::Terrain;
-use crate::engine::odds::DiceExpr;
+use crate::engine::rulesets::config::ConfigError;
+use crate::engine::rulesets::flow::{FlowConfig, MAX_SKILL};
 use crate::engine::rulesets::phases::PhasesConfig;
-use crate::engine::rulesets::{RULESETS, StatSpec, check_overrides, stat_specs};
+use crate::engine::rulesets::{
+    AnyConfig, MAX_HP, MAX_RANGE, RULESETS, StatSpec, level_config, parse_dice, stat_specs,
+};
 
 use super::schema::{Hand, ItemEffect, Level, PowerDef};
 use crate::engine::rulesets::flow::SKILLS as FLOW_SKILLS;
 
-/// Condition names a power's `on_hit` may apply.
-///
-/// Only `Slowed` for now, the condition the `phases` ruleset implements; this list
-/// will be wired to the ruleset registry later (each ruleset declaring its own).
-pub const KNOWN_CONDITIONS: &[&str] = &["Slowed"];
+/// Condition names a `phases` power's `on_hit` may apply: the ruleset's own list.
+/// (A `flow` item power may cause the ongoing conditions of its configuration.)
+pub const KNOWN_CONDITIONS: &[&str] = crate::engine::rulesets::phases::conditions::APPLICABLE;
 
 /// The only level format version.
 pub const FORMAT_VERSION: u32 = 1;
@@ -250,11 +251,19 @@ pub struct Issue {
 /// Checks a parsed level against every rule of the format and its ruleset; returns
 /// all problems found (empty when the level is valid).
 pub fn validate(level: &Level) -> Vec<Issue> {
+    // The configuration the level plays with (its playable overrides applied), and
+    // the problems of the other overrides, reported by `rules`.
+    let (config, rule_problems) = match level_config(&level.ruleset, &level.rules) {
+        Ok((config, problems)) => (Some(config), Ok(problems)),
+        Err(e) => (None, Err(e)),
+    };
     let mut c = Checker {
         level,
         issues: Vec::new(),
         specs: stat_specs(&level.ruleset),
         size_ok: false,
+        config,
+        rule_problems,
     };
     c.version();
     c.ruleset();
@@ -272,6 +281,27 @@ struct Checker<'a> {
     issues: Vec<Issue>,
     specs: Option<&'static [StatSpec]>,
     size_ok: bool,
+    /// The ruleset's configuration with the level's playable overrides; `None` for an
+    /// unknown ruleset or a configuration file that does not load.
+    config: Option<AnyConfig>,
+    /// The problems of the level's overrides, or why the configuration did not load.
+    rule_problems: Result<Vec<ConfigError>, String>,
+}
+
+impl Checker<'_> {
+    fn phases_config(&self) -> Option<&PhasesConfig> {
+        match &self.config {
+            Some(AnyConfig::Phases(c)) => Some(c),
+            _ => None,
+        }
+    }
+
+    fn flow_config(&self) -> Option<&FlowConfig> {
+        match &self.config {
+            Some(AnyConfig::Flow(c)) => Some(c),
+            _ => None,
+        }
+    }
 }
 
 impl Checker<'_> {
@@ -417,8 +447,6 @@ impl Checker<'_> {
         let side_names: Vec<&str> = level.sides.iter().map(|s| s.name.as_str()).collect();
         let mut names: BTreeMap<&str, usize> = BTreeMap::new();
         let mut cells: BTreeMap<(i32, i32), usize> = BTreeMap::new();
-        // Only loaded when some unit lists extra movement powers.
-        let mut movement_config: Option<Result<PhasesConfig, String>> = None;
 
         for (index, unit) in level.units.iter().enumerate() {
             let field = |f| Where::Unit {
@@ -506,39 +534,30 @@ impl Checker<'_> {
             }
 
             for (entry, name) in unit.movement.iter().enumerate() {
-                if level.ruleset != "phases" {
+                // Reported once at `rules` when the configuration does not load.
+                let Some(config) = self.phases_config() else {
+                    continue;
+                };
+                if config.movement_power(name).is_some() {
                     continue;
                 }
-                let config = movement_config.get_or_insert_with(|| {
-                    PhasesConfig::load_default()
-                        .map(|base| base.with_overrides(&level.rules).unwrap_or(base))
-                });
-                let message = match config {
-                    Ok(config) if config.movement_power(name).is_some() => continue,
-                    Ok(config) => {
-                        let known: Vec<&str> = config
-                            .movement_powers
-                            .iter()
-                            .chain(&config.extra_movement_powers)
-                            .map(|m| m.name.as_str())
-                            .collect();
-                        format!(
-                            "unknown movement power `{name}` for {label}; expected one of: {}",
-                            known.join(", ")
-                        )
-                    }
-                    Err(e) => format!(
-                        "cannot check movement power `{name}`: the phases configuration does \
-                         not load: {e}"
-                    ),
-                };
+                let known: Vec<&str> = config
+                    .movement_powers
+                    .iter()
+                    .chain(&config.extra_movement_powers)
+                    .map(|m| m.name.as_str())
+                    .collect();
+                let message = format!(
+                    "unknown movement power `{name}` for {label}; expected one of: {}",
+                    known.join(", ")
+                );
                 self.push(Where::Movement { unit: index, entry }, message);
             }
 
             for (item, def) in unit.items.iter().enumerate() {
                 match &def.effect {
                     ItemEffect::Heal(dice) => {
-                        if let Err(e) = dice.parse::<DiceExpr>() {
+                        if let Err(e) = parse_dice(dice) {
                             self.push(
                                 Where::Item {
                                     unit: index,
@@ -546,8 +565,8 @@ impl Checker<'_> {
                                     field: Some("effect"),
                                 },
                                 format!(
-                                    "item `{}` of {label} heals `{dice}`, which is not a dice \
-                                     expression ({e}); expected e.g. `2d4` or `1d8+2`",
+                                    "item `{}` of {label} heals `{dice}`, which {e}; expected \
+                                     e.g. `2d4` or `1d8+2`",
                                     def.name
                                 ),
                             );
@@ -619,23 +638,20 @@ impl Checker<'_> {
             );
         }
 
-        if ruleset == "phases" {
-            let mut bad = |stat: &str, ok: fn(i32) -> bool, expected: &str| {
-                if let Some(&v) = unit.stats.get(stat)
-                    && !ok(v)
-                {
-                    self.issues.push(Issue {
-                        at: Where::Stat {
-                            unit: index,
-                            stat: stat.to_string(),
-                        },
-                        message: format!("{label} has {stat} {v}; expected {expected}"),
-                    });
-                }
+        // The ranges the ruleset plays with (its stat specs).
+        for (stat, &v) in &unit.stats {
+            let Some(spec) = specs.iter().find(|s| s.name == stat) else {
+                continue;
             };
-            bad("Tier", |v| (1..=3).contains(&v), "1, 2 or 3");
-            bad("HP", |v| v > 0, "more than 0");
-            bad("Speed", |v| v >= 0, "0 or more");
+            if !(spec.min..=spec.max).contains(&v) {
+                self.push(
+                    Where::Stat {
+                        unit: index,
+                        stat: stat.clone(),
+                    },
+                    format!("{label} has {stat} {v}; expected {}", expected_range(spec)),
+                );
+            }
         }
     }
 
@@ -661,13 +677,27 @@ impl Checker<'_> {
                         FLOW_SKILLS.join(", ")
                     ),
                 );
-            } else if !(0..=200).contains(&v) {
+            } else if !(0..=MAX_SKILL).contains(&v) {
                 self.push(
                     at,
-                    format!("{label} has {name} {v}; expected a percentile from 0 to 200"),
+                    format!("{label} has {name} {v}; expected a percentile from 0 to {MAX_SKILL}"),
                 );
             }
         }
+        if !(0..=MAX_HP).contains(&unit.armor) {
+            self.push(
+                Where::Unit {
+                    index,
+                    field: Some("armor"),
+                },
+                format!("{label} has armor {}; expected 0 to {MAX_HP}", unit.armor),
+            );
+        }
+        // Ongoing conditions a hit may cause (named in the `ongoing` constant).
+        let ongoing: Vec<String> = self
+            .flow_config()
+            .map(|c| c.ongoing.keys().cloned().collect())
+            .unwrap_or_default();
         if !unit.powers.is_empty() {
             self.push(
                 Where::Unit {
@@ -707,24 +737,45 @@ impl Checker<'_> {
                 );
             }
             names.push(&w.name);
-            if let Err(e) = w.damage.parse::<DiceExpr>() {
+            if let Err(e) = parse_dice(&w.damage) {
                 self.push(
                     at("damage"),
                     format!(
-                        "weapon `{}` of {label} has damage `{}`, which is not a dice expression \
-                         ({e}); expected e.g. `1d8`",
+                        "weapon `{}` of {label} has damage `{}`, which {e}; expected e.g. `1d8`",
                         w.name, w.damage
                     ),
                 );
             }
-            if w.reach == 0 {
+            if !(1..=MAX_RANGE).contains(&w.reach) {
                 self.push(
                     at("reach"),
                     format!(
-                        "weapon `{}` of {label} has reach 0; expected 1 or more",
-                        w.name
+                        "weapon `{}` of {label} has reach {}; expected 1 to {MAX_RANGE}",
+                        w.name, w.reach
                     ),
                 );
+            }
+            if w.range > MAX_RANGE {
+                self.push(
+                    at("range"),
+                    format!(
+                        "weapon `{}` of {label} has range {}; expected 0 (melee) to {MAX_RANGE}",
+                        w.name, w.range
+                    ),
+                );
+            }
+            if self.config.is_some() {
+                for c in w.on_hit.iter().filter(|c| !ongoing.contains(c)) {
+                    self.push(
+                        at("on_hit"),
+                        format!(
+                            "weapon `{}` of {label} causes unknown condition `{c}` on a hit; \
+                             expected an ongoing condition: {}",
+                            w.name,
+                            ongoing.join(", ")
+                        ),
+                    );
+                }
             }
             match w.held {
                 Hand::Stowed => {}
@@ -762,24 +813,32 @@ impl Checker<'_> {
             field: Some(field),
         };
         let name = &def.name;
-        if def.range == 0 {
+        if !(1..=MAX_RANGE).contains(&def.range) {
             self.push(
                 at("range"),
-                format!("power `{name}` of {label} has range 0; expected 1 or more"),
+                format!(
+                    "power `{name}` of {label} has range {}; expected 1 to {MAX_RANGE}",
+                    def.range
+                ),
             );
         }
-        if let Err(e) = def.damage.parse::<DiceExpr>() {
+        if let Err(e) = parse_dice(&def.damage) {
             self.push(
                 at("damage"),
                 format!(
-                    "power `{name}` of {label} has damage `{}`, which is not a dice expression \
-                     ({e}); expected e.g. `1d8` or `2d6+1`",
+                    "power `{name}` of {label} has damage `{}`, which {e}; expected e.g. `1d8` \
+                     or `2d6+1`",
                     def.damage
                 ),
             );
         }
+        // `phases` applies its own conditions; `flow` (item powers) the ongoing ones.
+        let known: Vec<String> = match self.flow_config() {
+            Some(flow) => flow.ongoing.keys().cloned().collect(),
+            None => KNOWN_CONDITIONS.iter().map(|c| c.to_string()).collect(),
+        };
         for (effect, e) in def.on_hit.iter().enumerate() {
-            if !KNOWN_CONDITIONS.contains(&e.condition.as_str()) {
+            if !known.contains(&e.condition) {
                 self.push(
                     Where::OnHit {
                         unit,
@@ -790,7 +849,7 @@ impl Checker<'_> {
                         "unknown condition `{}` in the on_hit of power `{name}` of {label}; \
                          expected one of: {}",
                         e.condition,
-                        KNOWN_CONDITIONS.join(", ")
+                        known.join(", ")
                     ),
                 );
             }
@@ -808,11 +867,49 @@ impl Checker<'_> {
         if !RULESETS.contains(&level.ruleset.as_str()) {
             return; // reported at `ruleset`
         }
-        // One key at a time, so every bad key is reported at its own place.
-        for (key, value) in &level.rules {
-            let single = BTreeMap::from([(key.clone(), value.clone())]);
-            if let Err(e) = check_overrides(&level.ruleset, &single) {
-                self.push(Where::Rule(key.clone()), e);
+        // Each bad override at its own key (the configuration checks each one).
+        match std::mem::replace(&mut self.rule_problems, Ok(Vec::new())) {
+            Ok(problems) => {
+                for p in problems {
+                    let at = if level.rules.contains_key(&p.key) {
+                        Where::Rule(p.key)
+                    } else {
+                        Where::Field("rules")
+                    };
+                    self.push(at, p.message);
+                }
+            }
+            Err(e) => self.push(
+                Where::Field("ruleset"),
+                format!(
+                    "the {} configuration does not load, so no level can play it: {e}",
+                    level.ruleset
+                ),
+            ),
+        }
+        // Constants that name things in the level.
+        if let Some(flow) = self.flow_config() {
+            let missing: Vec<String> = flow
+                .surprisers
+                .iter()
+                .filter(|s| !level.sides.iter().any(|d| d.name.eq_ignore_ascii_case(s)))
+                .cloned()
+                .collect();
+            let at = if level.rules.contains_key("surprisers") {
+                Where::Rule("surprisers".into())
+            } else {
+                Where::Field("ruleset")
+            };
+            let sides: Vec<&str> = level.sides.iter().map(|s| s.name.as_str()).collect();
+            for name in missing {
+                self.push(
+                    at.clone(),
+                    format!(
+                        "surprisers names `{name}`, which is not a side of this level; expected \
+                         side names: {}",
+                        sides.join(", ")
+                    ),
+                );
             }
         }
     }
@@ -824,6 +921,16 @@ impl Checker<'_> {
                 "max_rounds is 0; expected 1 or more (or leave it out for no limit)".into(),
             );
         }
+    }
+}
+
+/// The values a stat may take, in words: "1, 2 or 3", "0 or 1", "1 to 1000000".
+fn expected_range(spec: &StatSpec) -> String {
+    match spec.max - spec.min {
+        0 => spec.min.to_string(),
+        1 => format!("{} or {}", spec.min, spec.max),
+        2 => format!("{}, {} or {}", spec.min, spec.min + 1, spec.max),
+        _ => format!("{} to {}", spec.min, spec.max),
     }
 }
 

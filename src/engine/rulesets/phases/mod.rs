@@ -24,7 +24,7 @@ use bevy_ecs::prelude::*;
 
 pub use config::PhasesConfig;
 
-use super::StatSpec;
+use super::{MAX_HP, MAX_MODIFIER, MAX_SPEED, StatSpec};
 use crate::engine::battle::{ActiveRuleset, BattleSchedule, BattleStage, Roster, ruleset_is};
 use crate::engine::board::Cell;
 use crate::engine::units::*;
@@ -36,36 +36,50 @@ pub const STATS: &[StatSpec] = &[
         name: "INT",
         required: true,
         about: "added to initiative (P-11)",
+        min: -MAX_MODIFIER,
+        max: MAX_MODIFIER,
     },
     StatSpec {
         name: "AGI",
         required: true,
         about: "added to initiative (P-11)",
+        min: -MAX_MODIFIER,
+        max: MAX_MODIFIER,
     },
     StatSpec {
         name: "ATK",
         required: true,
         about: "attack modifier: 2d6 + ATK (P-23)",
+        min: -MAX_MODIFIER,
+        max: MAX_MODIFIER,
     },
     StatSpec {
         name: "DEF",
         required: true,
         about: "defense: attacks hit on >= DEF (P-23)",
+        min: -MAX_MODIFIER,
+        max: MAX_MODIFIER,
     },
     StatSpec {
         name: "Tier",
         required: true,
         about: "1, 2 or 3; tier difference gives advantage (P-24)",
+        min: 1,
+        max: 3,
     },
     StatSpec {
         name: "HP",
         required: false,
         about: "hit points; default 10 x Tier (P-GAP-05)",
+        min: 1,
+        max: MAX_HP,
     },
     StatSpec {
         name: "Speed",
         required: false,
         about: "squares per Walk; default 6 (P-GAP-04)",
+        min: 0,
+        max: MAX_SPEED,
     },
 ];
 
@@ -87,6 +101,8 @@ pub mod conditions {
     pub const CHARGING: &str = "Charging";
     /// Conditions a level's powers may apply.
     pub const APPLICABLE: &[&str] = &[SLOWED];
+    /// Conditions a movement power may put on the unit using it (`applies`).
+    pub const SELF_APPLICABLE: &[&str] = &[DISENGAGED, HUSTLED, RUNNING, SLOWED, DEFENDING];
 }
 
 /// The configuration in force for this battle.
@@ -153,6 +169,7 @@ impl Plugin for PhasesPlugin {
 /// Spawns the level's units with `phases` stats and inserts the ruleset's resources.
 pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     let config = PhasesConfig::load_default()?.with_overrides(&level.rules)?;
+    let rolls = attack::AttackRolls::new(&config)?;
     let mut roster = Vec::new();
     for (i, def) in level.units.iter().enumerate() {
         let side = level
@@ -160,6 +177,30 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
             .iter()
             .position(|s| s.name == def.side)
             .ok_or_else(|| format!("unit {} has unknown side {}", def.name, def.side))?;
+        // What `skirmish check` refuses, the engine does not play either.
+        super::check_stats("phases", &def.stats).map_err(|e| format!("unit {}: {e}", def.name))?;
+        let item_powers = def.items.iter().filter_map(|item| match &item.effect {
+            crate::level::schema::ItemEffect::Power(p) => Some(p),
+            _ => None,
+        });
+        for power in def.powers.iter().chain(item_powers) {
+            super::parse_dice(&power.damage).map_err(|e| {
+                format!(
+                    "unit {}: power {}: damage `{}` {e}",
+                    def.name, power.name, power.damage
+                )
+            })?;
+        }
+        for item in &def.items {
+            if let crate::level::schema::ItemEffect::Heal(dice) = &item.effect {
+                super::parse_dice(dice).map_err(|e| {
+                    format!(
+                        "unit {}: item {}: heals `{dice}`, which {e}",
+                        def.name, item.name
+                    )
+                })?;
+            }
+        }
         let stats = Stats(def.stats.clone());
         let max = if def.stats.contains_key("HP") {
             stats.get("HP")
@@ -200,6 +241,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     }
     world.insert_resource(Roster(roster));
     world.insert_resource(PhasesRules(config));
+    world.insert_resource(rolls);
     world.insert_resource(PhasesFlow::default());
     world.insert_resource(ActiveRuleset {
         id: "phases",
