@@ -534,7 +534,7 @@ impl Checker<'_> {
             }
 
             for (entry, name) in unit.movement.iter().enumerate() {
-                // Reported once at `rules` when the configuration does not load.
+                // Reported once at `ruleset` when the configuration does not load.
                 let Some(config) = self.phases_config() else {
                     continue;
                 };
