@@ -9,11 +9,11 @@ use serde::Deserialize;
 
 use crate::engine::battle::Battle;
 use crate::engine::board::Cell;
+use crate::engine::command::Syntax;
 use crate::engine::command::{Command, CommandError, FlowAction, Reaction, ShoveEffect};
 use crate::engine::dice::Dice;
 use crate::engine::event::Event;
 use crate::engine::units::UnitId;
-use crate::engine::command::Syntax;
 use crate::level::Problem;
 use crate::level::schema::{DecisionPolicy, Level};
 use crate::level::validate::PathStep;
@@ -749,7 +749,8 @@ pub fn describe_awaiting(battle: &Battle) -> String {
                     format!("{side} to react to {what}: {} or {pass}", opts.join(", "))
                 }
                 DecisionKind::SeizeInitiative { eligible } => {
-                    let names: Vec<String> = eligible.iter().map(|&u| battle.unit_name(u)).collect();
+                    let names: Vec<String> =
+                        eligible.iter().map(|&u| battle.unit_name(u)).collect();
                     let answer = Syntax::new("Seize").name("side", &side);
                     format!(
                         "{side} to decide which units seize the initiative (any of {}): {} \

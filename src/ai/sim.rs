@@ -190,7 +190,12 @@ pub fn play(
         let round = battle.turn().round;
         let events = match battle.submit(command.clone()) {
             Ok(events) => events,
-            Err(e) => return Err(format!("round {round}: {} refused: {e}", command.display(&*battle))),
+            Err(e) => {
+                return Err(format!(
+                    "round {round}: {} refused: {e}",
+                    command.display(&*battle)
+                ));
+            }
         };
         tally(events);
         commands += 1;

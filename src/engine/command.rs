@@ -632,12 +632,12 @@ impl Command {
                     FlowAction::Sheathe { weapon } => by("Sheathe").name("weapon", weapon),
                     FlowAction::Feint { target } => by("Feint").name("target", &unit(target)),
                     FlowAction::FlowState => by("FlowState"),
-                    FlowAction::Grapple { target } => {
-                        by("Grapple").name("target", &unit(target))
-                    }
+                    FlowAction::Grapple { target } => by("Grapple").name("target", &unit(target)),
                     FlowAction::BreakFree => by("BreakFree"),
                     FlowAction::Release => by("Release"),
-                    FlowAction::Ready { weapon } => by("Ready").opt_name("weapon", weapon.as_deref()),
+                    FlowAction::Ready { weapon } => {
+                        by("Ready").opt_name("weapon", weapon.as_deref())
+                    }
                     FlowAction::Shove { target, effect } => by("Shove")
                         .name("target", &unit(target))
                         .raw("effect", effect.syntax()),

@@ -5,10 +5,10 @@ use bevy_ecs::world::World;
 
 use crate::engine::battle::{ActiveRuleset, Sides, name};
 use crate::engine::board::{GridKind, Terrain};
-use crate::engine::skill::Edge;
-use crate::level::schema::{Hand, Size};
 use crate::engine::event::{Event, Stage};
+use crate::engine::skill::Edge;
 use crate::engine::units::{SideId, UnitId};
+use crate::level::schema::{Hand, Size};
 
 /// How the `phases` ruleset names each stage.
 pub fn stage_name(stage: Stage) -> &'static str {

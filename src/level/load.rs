@@ -145,8 +145,8 @@ pub fn check_within(
 /// at `1:1`, or at the line and column of the first byte that is not UTF-8.
 pub fn read_text(path: &Path) -> Result<String, Problem> {
     let file = path.display().to_string();
-    let bytes = fs::read(path)
-        .map_err(|e| Problem::new(&file, (1, 1), format!("cannot read: {e}")))?;
+    let bytes =
+        fs::read(path).map_err(|e| Problem::new(&file, (1, 1), format!("cannot read: {e}")))?;
     String::from_utf8(bytes).map_err(|e| {
         let bytes = e.as_bytes();
         let valid = e.utf8_error().valid_up_to();
@@ -176,9 +176,7 @@ pub fn load_file(path: &Path) -> Result<Level, Vec<Problem>> {
 /// as the problems [`load_str`] reports; `None` if the text does not have that place
 /// (or is not well-formed RON).
 pub fn locate(text: &str, at: &Where) -> Option<(usize, usize)> {
-    locate_all(text, std::slice::from_ref(at))
-        .pop()
-        .flatten()
+    locate_all(text, std::slice::from_ref(at)).pop().flatten()
 }
 
 /// [`locate`] for many places at once, in time linear in the text (plus sorting the

@@ -1207,7 +1207,9 @@ impl Editor {
                 self.ok(format!(
                     "New {} level {}x{} under {}: paint terrain, place units, Ctrl+S saves",
                     crate::engine::log::grid_name(new.grid),
-                    new.size.0, new.size.1, new.ruleset
+                    new.size.0,
+                    new.size.1,
+                    new.ruleset
                 ));
             }
             Err(e) => self.err(e.to_string()),
