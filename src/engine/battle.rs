@@ -656,7 +656,8 @@ impl Battle {
         self.advance()?;
         if let Some(cmd) = self.world.resource_mut::<Incoming>().0.take() {
             return Err(CommandError::WrongStage(format!(
-                "no rule handled {cmd:?} (engine bug)"
+                "no rule handled {} (engine bug)",
+                cmd.display(&self.world)
             )));
         }
         Ok(&self.events()[before..])

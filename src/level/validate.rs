@@ -332,18 +332,32 @@ impl Checker<'_> {
             );
         }
         for (row, text) in level.terrain.iter().enumerate() {
+            // One issue per row, at its first bad character, however many there are:
+            // the work and the output stay linear in the size of the file.
             let mut len = 0;
+            let mut first_bad = None;
+            let mut bad = 0usize;
             for (col, ch) in text.chars().enumerate() {
                 len = col + 1;
                 if Terrain::from_symbol(ch).is_none() {
-                    self.push(
-                        Where::TerrainCell { row, col },
-                        format!(
-                            "bad terrain character {ch:?} at ({col}, {row}); expected `.` (open), \
-                             `~` (difficult) or `#` (impassable)"
-                        ),
-                    );
+                    first_bad.get_or_insert((col, ch));
+                    bad += 1;
                 }
+            }
+            if let Some((col, ch)) = first_bad {
+                let more = match bad - 1 {
+                    0 => String::new(),
+                    1 => " and 1 more in this row".to_string(),
+                    n => format!(" and {n} more in this row"),
+                };
+                self.push(
+                    Where::TerrainCell { row, col },
+                    format!(
+                        "bad terrain character '{}' at ({col}, {row}){more}; expected `.` (open), \
+                         `~` (difficult) or `#` (impassable)",
+                        ch.escape_debug()
+                    ),
+                );
             }
             if self.size_ok && len != w as usize {
                 // Point at the first extra character, or at the end of a short row.

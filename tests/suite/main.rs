@@ -18,4 +18,5 @@ mod levels;
 mod odds;
 mod phases;
 mod property;
+mod reliability_messages;
 mod script_cli;
