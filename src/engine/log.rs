@@ -74,7 +74,7 @@ fn faces(f: &[u32]) -> String {
 fn ruleset_stage_name(world: &World, stage: Stage) -> &'static str {
     world
         .get_resource::<ActiveRuleset>()
-        .map_or(stage_name(stage), |r| (r.stage_name)(stage))
+        .map_or(stage_name(stage), |r| r.stage_name(stage))
 }
 
 /// One log line for an event.
