@@ -1267,6 +1267,48 @@ Level( /* a (tricky) comment, with "quotes" */
     }
 
     #[test]
+    fn line_cols_places_offsets_in_any_order_in_one_pass() {
+        let text = "ab\né\n\nxyz";
+        let got = line_cols(
+            text,
+            &[Some(9), None, Some(0), Some(5), Some(4), Some(3), Some(6)],
+        );
+        assert_eq!(
+            got,
+            vec![
+                Some((4, 3)),
+                None,
+                Some((1, 1)),
+                Some((2, 2)),
+                None, // inside `é`
+                Some((2, 1)),
+                Some((3, 1)),
+            ]
+        );
+        assert_eq!(line_cols(text, &[Some(text.len() + 1)]), vec![None]);
+    }
+
+    #[test]
+    fn map_keys_are_found_by_their_decoded_text() {
+        let text = r#"(units: [(stats: {"A": 1, r"B": 2, "\u{43}": 3, "A": 4})])"#;
+        let stat = |s: &str| Where::Stat {
+            unit: 0,
+            stat: s.into(),
+        };
+        assert_eq!(locate(text, &stat("A")), Some((1, 19)));
+        assert_eq!(locate(text, &stat("B")), Some((1, 27)));
+        assert_eq!(locate(text, &stat("C")), Some((1, 36)));
+    }
+
+    #[test]
+    fn file_names_with_control_characters_are_escaped() {
+        assert_eq!(escape_name("levels/a b.ron"), "levels/a b.ron");
+        assert_eq!(escape_name("a\nb\t\u{1b}é.ron"), "a\\nb\\t\\u{1b}é.ron");
+        let p = Problem::new("x\ny.ron", (2, 3), "bad\nthing");
+        assert_eq!(p.to_string(), "x\\ny.ron:2:3: bad thing");
+    }
+
+    #[test]
     fn line_col_counts_characters() {
         assert_eq!(line_col("é\nab", 4), Some((2, 2)));
         assert_eq!(line_col("éa", 2), Some((1, 2)));

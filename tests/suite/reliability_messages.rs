@@ -499,3 +499,42 @@ fn a_file_name_with_a_newline_stays_on_one_line() {
         "{err}"
     );
 }
+
+#[test]
+fn a_pending_act_from_delay_decision_names_the_units_and_the_command_that_answers_it() {
+    // P-26 (P-GAP-13): the Knight delays; before the Goblin's Battle turn Blue decides
+    // whether it acts now.
+    let dir = scratch("delay");
+    let path = dir.join("delay.ron");
+    fs::write(
+        &path,
+        format!(
+            r#"Scenario(
+    level: File("{}"),
+    decisions: {{"Red": Never}},
+    dice: Faces([4, 3, 2, 2, 3, 3, 1, 2]),
+    commands: [
+        Seize(side: "Blue", units: []),
+        EndTurn(unit: "Shaman"),
+        EndTurn(unit: "Ranger"),
+        EndTurn(unit: "Goblin"),
+        EndTurn(unit: "Knight"),
+        Delay(unit: "Knight"),
+    ],
+)"#,
+            ford_path()
+        ),
+    )
+    .expect("write");
+    let (code, out, err) = skirmish(&["script", &path.display().to_string()]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        out.contains(
+            "Waiting for: Blue to decide which held units act now, before Goblin's turn (any \
+             of Knight): ActNow(side: \"Blue\", units: [\"Knight\"]) naming the units that \
+             act, or ActNow(side: \"Blue\", units: []) to keep waiting"
+        ),
+        "{out}"
+    );
+    assert_no_internals(&out);
+}
