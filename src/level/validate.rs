@@ -264,6 +264,7 @@ pub fn validate(level: &Level) -> Vec<Issue> {
     c.units();
     c.rules();
     c.victory();
+    c.max_commands();
     c.issues
 }
 
@@ -836,6 +837,18 @@ impl Checker<'_> {
             self.push(
                 Where::Victory(Some("max_rounds")),
                 "max_rounds is 0; expected 1 or more (or leave it out for no limit)".into(),
+            );
+        }
+    }
+
+    /// `victory.max_commands`: the command limit of an AI-vs-AI battle, at least 1.
+    fn max_commands(&mut self) {
+        if self.level.victory.max_commands == Some(0) {
+            self.push(
+                Where::Victory(Some("max_commands")),
+                "max_commands is 0; expected 1 or more (or leave it out for the default, \
+                 derived from the units and the round limit)"
+                    .into(),
             );
         }
     }
