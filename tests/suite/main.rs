@@ -19,3 +19,4 @@ mod odds;
 mod phases;
 mod property;
 mod script_cli;
+mod toy_ruleset;
