@@ -20,3 +20,4 @@ mod phases;
 mod property;
 mod reliability_messages;
 mod script_cli;
+mod toy_ruleset;
