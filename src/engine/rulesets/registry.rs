@@ -2,7 +2,7 @@
 //! ones first, then any [`register`]ed in the order they came).
 //!
 //! This file is the only place outside a ruleset's own folder that names it: to add
-//! a ruleset to the build, write its folder and add one line to [`builtins`]. A test
+//! a ruleset to the build, write its folder and add one line to `builtins`. A test
 //! (or a tool) can add one at run time with [`register`]; `Battle::from_level`,
 //! level checks and the editor then find it by id like the built-in ones.
 //!
