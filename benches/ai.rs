@@ -110,6 +110,7 @@ fn bench_level() -> Level {
         rules: BTreeMap::new(),
         victory: Victory {
             max_rounds: Some(30),
+            ..Victory::default()
         },
         seed: None,
     }

@@ -6,9 +6,16 @@
 //! results are aggregated in index order; so a run gives the same figures whatever
 //! the number of threads.
 //!
-//! A battle that doesn't end is cut off as a draw: at the level's
-//! `victory.max_rounds` (the engine declares the draw), or at [`DEFAULT_MAX_ROUNDS`]
-//! when the level sets no limit, or after `max_commands` commands as a last resort.
+//! Two limits stop a battle that doesn't end by itself:
+//!
+//! - the **round limit**: a draw, declared by the engine, after the level's
+//!   `victory.max_rounds`, or after [`DEFAULT_MAX_ROUNDS`] when the level sets none;
+//! - the **command limit**: a work bound against a battle that never advances (or
+//!   advances very slowly). After [`command_limit`] commands — the level's
+//!   `victory.max_commands`, else a default proportional to units × rounds, generous
+//!   enough that normal battles end by rounds first — the battle is stopped
+//!   *unfinished*: neither a win nor a draw, and counted apart
+//!   ([`BattleResult::cut_off_by_commands`], [`Summary::cut_off_by_commands`]).
 
 use std::collections::BTreeMap;
 
@@ -27,14 +34,41 @@ use crate::level::schema::{Controller, DecisionPolicy, Level};
 /// Round limit of a simulated battle on a level that sets none.
 pub const DEFAULT_MAX_ROUNDS: u32 = 50;
 
-/// Commands after which a simulated battle is cut off as a draw, whatever the rounds
-/// (a safety net against a ruleset that never advances).
-pub const DEFAULT_MAX_COMMANDS: usize = 20_000;
+/// Commands per unit and per round that the default command limit allows (see
+/// [`command_limit`]). A unit's turn takes a few commands (`phases`: a move, an attack,
+/// the end of the turn; `flow`: up to one per AP) plus the reactions and decisions it
+/// is asked; this is several times the most seen in AI-vs-AI battles.
+pub const COMMANDS_PER_UNIT_ROUND: u64 = 40;
+
+/// The smallest default command limit, whatever the roster.
+pub const MIN_COMMAND_LIMIT: u64 = 1_000;
+
+/// The command limit of an AI-vs-AI battle on `level`: its `victory.max_commands` if
+/// set, else [`COMMANDS_PER_UNIT_ROUND`] × units × round limit (the level's
+/// `victory.max_rounds`, or [`DEFAULT_MAX_ROUNDS`]), at least [`MIN_COMMAND_LIMIT`].
+///
+/// The default grows with the roster and the rounds a battle may last; the map enters
+/// through the rounds (a wider map needs more rounds to close in, not more commands
+/// per round).
+pub fn command_limit(level: &Level) -> usize {
+    let limit = match level.victory.max_commands {
+        Some(n) => n,
+        None => {
+            let rounds = u64::from(level.victory.max_rounds.unwrap_or(DEFAULT_MAX_ROUNDS));
+            let units = level.units.len() as u64;
+            COMMANDS_PER_UNIT_ROUND
+                .saturating_mul(units)
+                .saturating_mul(rounds)
+                .max(MIN_COMMAND_LIMIT)
+        }
+    };
+    usize::try_from(limit).unwrap_or(usize::MAX)
+}
 
 /// How one battle went.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BattleResult {
-    /// The winning side (`None` = draw, including a battle cut off).
+    /// The winning side (`None` = a draw, or a battle stopped at the command limit).
     pub winner: Option<SideId>,
     /// Rounds played.
     pub rounds: u32,
@@ -42,8 +76,11 @@ pub struct BattleResult {
     pub damage_taken: Vec<i64>,
     /// Commands submitted.
     pub commands: usize,
-    /// Whether the battle was stopped at the round or command limit.
+    /// Whether the battle was a draw at the round limit.
     pub cut_off: bool,
+    /// Whether the battle was stopped, unfinished, at the command limit (then it is
+    /// neither won nor a draw).
+    pub cut_off_by_commands: bool,
 }
 
 impl BattleResult {
@@ -83,8 +120,9 @@ pub fn ai_level(level: &Level, policies: &[AiPolicy]) -> Level {
 }
 
 /// Plays one battle on `level` with AI `policies` (one per side, in side order) and
-/// dice and AI choices drawn from `seed`, to the end or to the limits (see the module
-/// docs). Errors if the level can't be played or the engine refuses a command.
+/// dice and AI choices drawn from `seed`, to the end, to the round limit or to
+/// `max_commands` commands (usually [`command_limit`]`(level)`; see the module docs).
+/// Errors if the level can't be played or the engine refuses a command.
 pub fn play_out(
     level: &Level,
     seed: u64,
@@ -112,7 +150,8 @@ pub fn play_logged(
     Ok((result, crate::script::log_lines(&battle)))
 }
 
-/// Plays `battle` (set up from `level`) to the end with each side's AI controller.
+/// Plays `battle` (set up from `level`) with each side's AI controller, to the end or
+/// to `max_commands` commands.
 pub fn play(
     battle: &mut Battle,
     level: &Level,
@@ -162,6 +201,7 @@ pub fn play(
                     commands,
                     cut_off: winner.is_none()
                         && level.victory.max_rounds.is_some_and(|m| rounds >= m),
+                    cut_off_by_commands: false,
                 });
             }
             crate::engine::battle::Awaiting::Decision(d) => d.side,
@@ -173,7 +213,8 @@ pub fn play(
                 rounds: battle.turn().round,
                 damage_taken,
                 commands,
-                cut_off: true,
+                cut_off: false,
+                cut_off_by_commands: true,
             });
         }
         let policy = policies
@@ -188,9 +229,15 @@ pub fn play(
             ));
         };
         let round = battle.turn().round;
-        let events = battle
-            .submit(command.clone())
-            .map_err(|e| format!("round {round}: {command:?} refused: {e}"))?;
+        let events = match battle.submit(command.clone()) {
+            Ok(events) => events,
+            Err(e) => {
+                return Err(format!(
+                    "round {round}: {} refused: {e}",
+                    command.display(&*battle)
+                ));
+            }
+        };
         tally(events);
         commands += 1;
     }
@@ -209,7 +256,8 @@ pub struct SimConfig {
     pub seed: u64,
     /// AI policy per side, in side order.
     pub policies: Vec<AiPolicy>,
-    /// Commands after which a battle is cut off.
+    /// Commands after which a battle is stopped, unfinished (usually
+    /// [`command_limit`] of the level).
     pub max_commands: usize,
 }
 
@@ -260,10 +308,15 @@ pub struct Summary {
     pub wins: BTreeMap<String, usize>,
     /// Share of battles each side won, by side name.
     pub win_rates: BTreeMap<String, f64>,
-    /// Battles nobody won (including those cut off).
+    /// Battles that ended in a draw (including those at the round limit); battles
+    /// stopped at the command limit are not draws.
     pub draws: usize,
-    /// Battles stopped at the round or command limit.
+    /// Battles that were a draw at the round limit.
     pub cut_off: usize,
+    /// Battles stopped, unfinished, at the command limit (in the JSON only when there
+    /// are some).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub cut_off_by_commands: usize,
     /// Mean rounds per battle.
     pub mean_rounds: f64,
     /// Standard deviation of rounds per battle.
@@ -304,6 +357,7 @@ pub fn summarize(
     for r in results {
         match r.winner.and_then(|w| names.get(w.0 as usize)) {
             Some(name) => *wins.entry(name.clone()).or_default() += 1,
+            None if r.cut_off_by_commands => {}
             None => draws += 1,
         }
         *hist.entry(r.rounds).or_default() += 1;
@@ -336,6 +390,7 @@ pub fn summarize(
         wins,
         draws,
         cut_off: results.iter().filter(|r| r.cut_off).count(),
+        cut_off_by_commands: results.iter().filter(|r| r.cut_off_by_commands).count(),
         mean_rounds: mean,
         std_rounds: var.sqrt(),
         min_rounds: results.iter().map(|r| r.rounds).min().unwrap_or(0),
@@ -359,4 +414,8 @@ pub fn summarize(
         },
         threads,
     }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }

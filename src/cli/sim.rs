@@ -5,7 +5,9 @@
 //! Each side plays the policy `--ai` gives it, else its level controller's (`Human`
 //! sides play `normal`). The figures are the same for a seed whatever the number of
 //! threads (see [`crate::ai::sim`]); only `battles_per_second` varies. A progress bar
-//! shows on a terminal (stderr), never in a pipe. Exit 0 on success, 2 for bad
+//! shows on a terminal (stderr), never in a pipe. A battle stopped at the command
+//! limit ([`crate::ai::sim::command_limit`]) is counted and shown apart from the
+//! draws, as unfinished. Exit 0 on success, 2 for bad
 //! arguments, 1 when the level doesn't load or a battle or the plot fails.
 
 use std::io::IsTerminal;
@@ -17,7 +19,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::ai::sim::{
-    DEFAULT_MAX_COMMANDS, SimConfig, Summary, battle_seed, play_logged, simulate, summarize,
+    SimConfig, Summary, battle_seed, command_limit, play_logged, simulate, summarize,
 };
 use crate::ai::{AiPolicy, parse_policy};
 use crate::level::schema::{Controller, Level};
@@ -92,7 +94,7 @@ fn sim(args: &SimArgs) -> Result<(), Failure> {
         battles: args.battles,
         seed: args.seed,
         policies,
-        max_commands: DEFAULT_MAX_COMMANDS,
+        max_commands: command_limit(&level),
     };
     if let Some(index) = args.log {
         let seed = battle_seed(args.seed, index as u64);
@@ -100,6 +102,14 @@ fn sim(args: &SimArgs) -> Result<(), Failure> {
             .map_err(|e| Failure::Failed(format!("battle {index} (seed {seed}): {e}")))?;
         for line in lines {
             println!("{line}");
+        }
+        if result.cut_off_by_commands {
+            println!(
+                "battle {index} (seed {seed}): stopped at the command limit ({}) in round {}, \
+                 unfinished",
+                config.max_commands, result.rounds
+            );
+            return Ok(());
         }
         let winner = result
             .winner
@@ -147,7 +157,7 @@ fn sim(args: &SimArgs) -> Result<(), Failure> {
             .map_err(|e| Failure::Failed(format!("cannot write JSON: {e}")))?;
         println!("{json}");
     } else {
-        print_table(&level, &summary);
+        print_table(&level, &summary, config.max_commands);
     }
     if let Some(path) = &args.plot {
         plot(&level, &summary, path).map_err(|e| {
@@ -220,7 +230,7 @@ fn policies(level: &Level, ai: &[String]) -> Result<Vec<AiPolicy>, Failure> {
     Ok(out)
 }
 
-fn print_table(level: &Level, s: &Summary) {
+fn print_table(level: &Level, s: &Summary, max_commands: usize) {
     let pct = |n: usize| 100.0 * n as f64 / s.battles.max(1) as f64;
     println!(
         "{} ({}), {} battles, seed {}",
@@ -245,6 +255,16 @@ fn print_table(level: &Level, s: &Summary) {
         pct(s.draws),
         s.cut_off
     );
+    if s.cut_off_by_commands > 0 {
+        println!(
+            "  {:<16} {:<7}      {:>6}  {:>5.1}%  (stopped at the command limit ({max_commands}); \
+             set victory.max_commands to play them further)",
+            "unfinished",
+            "",
+            s.cut_off_by_commands,
+            pct(s.cut_off_by_commands),
+        );
+    }
     println!(
         "Rounds: mean {:.2}, std dev {:.2}, min {}, max {}",
         s.mean_rounds, s.std_rounds, s.min_rounds, s.max_rounds
@@ -302,6 +322,13 @@ fn plot(level: &Level, s: &Summary, path: &Path) -> Result<(), String> {
         })
         .collect();
     bars.push(("draws".into(), s.draws as f64 / s.battles.max(1) as f64));
+    if s.cut_off_by_commands > 0 {
+        bars.push((
+            "command limit".into(),
+            s.cut_off_by_commands as f64 / s.battles.max(1) as f64,
+        ));
+    }
+    let draws_bar = bars.len() - usize::from(s.cut_off_by_commands > 0) - 1;
     let n = bars.len();
     let mut chart = ChartBuilder::on(&left)
         .caption("Win rate", ("sans-serif", 18))
@@ -327,7 +354,7 @@ fn plot(level: &Level, s: &Summary, path: &Path) -> Result<(), String> {
     let colors = [BLUE, RED, GREEN, MAGENTA, CYAN, BLACK];
     chart
         .draw_series(bars.iter().enumerate().map(|(i, (_, rate))| {
-            let color = if i + 1 == n {
+            let color = if i >= draws_bar {
                 RGBColor(150, 150, 150)
             } else {
                 colors[i % colors.len()]

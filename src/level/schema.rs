@@ -338,4 +338,9 @@ pub struct Victory {
     /// The battle is a draw after this many rounds, if set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_rounds: Option<u32>,
+    /// An AI-vs-AI battle (`skirmish sim`) is stopped, unfinished, after this many
+    /// commands, if set; otherwise after a default derived from the roster and the
+    /// round limit (see [`crate::ai::sim::command_limit`]). At least 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_commands: Option<u64>,
 }

@@ -9,18 +9,17 @@
 use std::collections::BTreeMap;
 
 use crate::engine::board::Terrain;
-use crate::engine::rulesets::config::ConfigError;
-use crate::engine::rulesets::flow::{FlowConfig, MAX_SKILL};
-use crate::engine::rulesets::phases::PhasesConfig;
+use crate::engine::rulesets::flow::MAX_SKILL;
 use crate::engine::rulesets::{
-    AnyConfig, MAX_HP, MAX_RANGE, RULESETS, StatSpec, level_config, parse_dice, stat_specs,
+    MAX_HP, MAX_RANGE, RULESETS, StatSpec, parse_dice, registry, stat_specs,
 };
 
 use super::schema::{Hand, ItemEffect, Level, PowerDef};
 use crate::engine::rulesets::flow::SKILLS as FLOW_SKILLS;
 
-/// Condition names a `phases` power's `on_hit` may apply: the ruleset's own list.
-/// (A `flow` item power may cause the ongoing conditions of its configuration.)
+/// Condition names a `phases` power's `on_hit` may apply: the ruleset's own list
+/// (each ruleset checks the names its levels use, see
+/// [`crate::engine::rulesets::Ruleset::check_level`]).
 pub const KNOWN_CONDITIONS: &[&str] = crate::engine::rulesets::phases::conditions::APPLICABLE;
 
 /// The only level format version.
@@ -251,19 +250,11 @@ pub struct Issue {
 /// Checks a parsed level against every rule of the format and its ruleset; returns
 /// all problems found (empty when the level is valid).
 pub fn validate(level: &Level) -> Vec<Issue> {
-    // The configuration the level plays with (its playable overrides applied), and
-    // the problems of the other overrides, reported by `rules`.
-    let (config, rule_problems) = match level_config(&level.ruleset, &level.rules) {
-        Ok((config, problems)) => (Some(config), Ok(problems)),
-        Err(e) => (None, Err(e)),
-    };
     let mut c = Checker {
         level,
         issues: Vec::new(),
         specs: stat_specs(&level.ruleset),
         size_ok: false,
-        config,
-        rule_problems,
     };
     c.version();
     c.ruleset();
@@ -273,6 +264,7 @@ pub fn validate(level: &Level) -> Vec<Issue> {
     c.units();
     c.rules();
     c.victory();
+    c.max_commands();
     c.issues
 }
 
@@ -281,27 +273,6 @@ struct Checker<'a> {
     issues: Vec<Issue>,
     specs: Option<&'static [StatSpec]>,
     size_ok: bool,
-    /// The ruleset's configuration with the level's playable overrides; `None` for an
-    /// unknown ruleset or a configuration file that does not load.
-    config: Option<AnyConfig>,
-    /// The problems of the level's overrides, or why the configuration did not load.
-    rule_problems: Result<Vec<ConfigError>, String>,
-}
-
-impl Checker<'_> {
-    fn phases_config(&self) -> Option<&PhasesConfig> {
-        match &self.config {
-            Some(AnyConfig::Phases(c)) => Some(c),
-            _ => None,
-        }
-    }
-
-    fn flow_config(&self) -> Option<&FlowConfig> {
-        match &self.config {
-            Some(AnyConfig::Flow(c)) => Some(c),
-            _ => None,
-        }
-    }
 }
 
 impl Checker<'_> {
@@ -362,18 +333,32 @@ impl Checker<'_> {
             );
         }
         for (row, text) in level.terrain.iter().enumerate() {
+            // One issue per row, at its first bad character, however many there are:
+            // the work and the output stay linear in the size of the file.
             let mut len = 0;
+            let mut first_bad = None;
+            let mut bad = 0usize;
             for (col, ch) in text.chars().enumerate() {
                 len = col + 1;
                 if Terrain::from_symbol(ch).is_none() {
-                    self.push(
-                        Where::TerrainCell { row, col },
-                        format!(
-                            "bad terrain character {ch:?} at ({col}, {row}); expected `.` (open), \
-                             `~` (difficult) or `#` (impassable)"
-                        ),
-                    );
+                    first_bad.get_or_insert((col, ch));
+                    bad += 1;
                 }
+            }
+            if let Some((col, ch)) = first_bad {
+                let more = match bad - 1 {
+                    0 => String::new(),
+                    1 => " and 1 more in this row".to_string(),
+                    n => format!(" and {n} more in this row"),
+                };
+                self.push(
+                    Where::TerrainCell { row, col },
+                    format!(
+                        "bad terrain character '{}' at ({col}, {row}){more}; expected `.` (open), \
+                         `~` (difficult) or `#` (impassable)",
+                        ch.escape_debug()
+                    ),
+                );
             }
             if self.size_ok && len != w as usize {
                 // Point at the first extra character, or at the end of a short row.
@@ -453,11 +438,7 @@ impl Checker<'_> {
                 index,
                 field: Some(f),
             };
-            let label = if unit.name.trim().is_empty() {
-                format!("unit #{}", index + 1)
-            } else {
-                format!("unit `{}`", unit.name)
-            };
+            let label = unit_label(index, unit);
 
             if unit.name.trim().is_empty() {
                 self.push(
@@ -533,26 +514,7 @@ impl Checker<'_> {
                 self.power(index, PowerRef::Listed(p), power, &label);
             }
 
-            for (entry, name) in unit.movement.iter().enumerate() {
-                // Reported once at `ruleset` when the configuration does not load.
-                let Some(config) = self.phases_config() else {
-                    continue;
-                };
-                if config.movement_power(name).is_some() {
-                    continue;
-                }
-                let known: Vec<&str> = config
-                    .movement_powers
-                    .iter()
-                    .chain(&config.extra_movement_powers)
-                    .map(|m| m.name.as_str())
-                    .collect();
-                let message = format!(
-                    "unknown movement power `{name}` for {label}; expected one of: {}",
-                    known.join(", ")
-                );
-                self.push(Where::Movement { unit: index, entry }, message);
-            }
+            // `movement` names are the ruleset's business (`check_level`).
 
             for (item, def) in unit.items.iter().enumerate() {
                 match &def.effect {
@@ -693,11 +655,7 @@ impl Checker<'_> {
                 format!("{label} has armor {}; expected 0 to {MAX_HP}", unit.armor),
             );
         }
-        // Ongoing conditions a hit may cause (named in the `ongoing` constant).
-        let ongoing: Vec<String> = self
-            .flow_config()
-            .map(|c| c.ongoing.keys().cloned().collect())
-            .unwrap_or_default();
+
         if !unit.powers.is_empty() {
             self.push(
                 Where::Unit {
@@ -764,19 +722,6 @@ impl Checker<'_> {
                     ),
                 );
             }
-            if self.config.is_some() {
-                for c in w.on_hit.iter().filter(|c| !ongoing.contains(c)) {
-                    self.push(
-                        at("on_hit"),
-                        format!(
-                            "weapon `{}` of {label} causes unknown condition `{c}` on a hit; \
-                             expected an ongoing condition: {}",
-                            w.name,
-                            ongoing.join(", ")
-                        ),
-                    );
-                }
-            }
             match w.held {
                 Hand::Stowed => {}
                 _ if w.two_handed => two += 1,
@@ -832,28 +777,7 @@ impl Checker<'_> {
                 ),
             );
         }
-        // `phases` applies its own conditions; `flow` (item powers) the ongoing ones.
-        let known: Vec<String> = match self.flow_config() {
-            Some(flow) => flow.ongoing.keys().cloned().collect(),
-            None => KNOWN_CONDITIONS.iter().map(|c| c.to_string()).collect(),
-        };
-        for (effect, e) in def.on_hit.iter().enumerate() {
-            if !known.contains(&e.condition) {
-                self.push(
-                    Where::OnHit {
-                        unit,
-                        power,
-                        effect,
-                    },
-                    format!(
-                        "unknown condition `{}` in the on_hit of power `{name}` of {label}; \
-                         expected one of: {}",
-                        e.condition,
-                        known.join(", ")
-                    ),
-                );
-            }
-        }
+        // `on_hit` conditions are the ruleset's business (`check_level`).
     }
 
     fn rules(&mut self) {
@@ -867,51 +791,22 @@ impl Checker<'_> {
         if !RULESETS.contains(&level.ruleset.as_str()) {
             return; // reported at `ruleset`
         }
-        // Each bad override at its own key (the configuration checks each one).
-        match std::mem::replace(&mut self.rule_problems, Ok(Vec::new())) {
-            Ok(problems) => {
-                for p in problems {
-                    let at = if level.rules.contains_key(&p.key) {
-                        Where::Rule(p.key)
-                    } else {
-                        Where::Field("rules")
-                    };
-                    self.push(at, p.message);
-                }
-            }
-            Err(e) => self.push(
-                Where::Field("ruleset"),
-                format!(
-                    "the {} configuration does not load, so no level can play it: {e}",
-                    level.ruleset
-                ),
-            ),
-        }
-        // Constants that name things in the level.
-        if let Some(flow) = self.flow_config() {
-            let missing: Vec<String> = flow
-                .surprisers
-                .iter()
-                .filter(|s| !level.sides.iter().any(|d| d.name.eq_ignore_ascii_case(s)))
-                .cloned()
-                .collect();
-            let at = if level.rules.contains_key("surprisers") {
-                Where::Rule("surprisers".into())
-            } else {
+        let Some(ruleset) = registry::get(&level.ruleset) else {
+            return;
+        };
+        // Each bad override at its own key (the ruleset checks each one).
+        for p in ruleset.override_problems(&level.rules) {
+            let at = if p.key.is_empty() {
                 Where::Field("ruleset")
+            } else if level.rules.contains_key(&p.key) {
+                Where::Rule(p.key)
+            } else {
+                Where::Field("rules")
             };
-            let sides: Vec<&str> = level.sides.iter().map(|s| s.name.as_str()).collect();
-            for name in missing {
-                self.push(
-                    at.clone(),
-                    format!(
-                        "surprisers names `{name}`, which is not a side of this level; expected \
-                         side names: {}",
-                        sides.join(", ")
-                    ),
-                );
-            }
+            self.push(at, p.message);
         }
+        // What only its configuration can tell (names it defines or refers to).
+        self.issues.extend(ruleset.check_level(level));
     }
 
     fn victory(&mut self) {
@@ -921,6 +816,27 @@ impl Checker<'_> {
                 "max_rounds is 0; expected 1 or more (or leave it out for no limit)".into(),
             );
         }
+    }
+
+    /// `victory.max_commands`: the command limit of an AI-vs-AI battle, at least 1.
+    fn max_commands(&mut self) {
+        if self.level.victory.max_commands == Some(0) {
+            self.push(
+                Where::Victory(Some("max_commands")),
+                "max_commands is 0; expected 1 or more (or leave it out for the default, \
+                 derived from the units and the round limit)"
+                    .into(),
+            );
+        }
+    }
+}
+
+/// How messages name a unit: "unit `Knight`", or "unit #3" without a name.
+pub fn unit_label(index: usize, unit: &crate::level::schema::UnitDef) -> String {
+    if unit.name.trim().is_empty() {
+        format!("unit #{}", index + 1)
+    } else {
+        format!("unit `{}`", unit.name)
     }
 }
 

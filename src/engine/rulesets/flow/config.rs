@@ -15,6 +15,8 @@ use crate::engine::odds::DiceExpr;
 use crate::engine::rulesets::config::{ConfigError, RulesetConfig, check_range};
 use crate::engine::rulesets::{MAX_HP, MAX_MODIFIER, MAX_POINTS, MAX_RANGE, MAX_SPEED, check_dice};
 use crate::engine::skill::CheckRules;
+use crate::level::schema::{ItemEffect, Level};
+use crate::level::validate::{Issue, PowerRef, Where, unit_label};
 
 /// Most Flow Points a constant may give or take at once.
 pub const MAX_FP: i32 = 1000;
@@ -340,6 +342,72 @@ impl FlowConfig {
     /// a value of the wrong type or out of range is an error naming its key.
     pub fn with_overrides(&self, overrides: &BTreeMap<String, ron::Value>) -> Result<Self, String> {
         crate::engine::rulesets::config::with_overrides(self, overrides)
+    }
+
+    /// The problems of `level` that this configuration tells, each at its place:
+    /// `surprisers` must name sides of the level (F-43), and the conditions weapons
+    /// and item powers cause on a hit must be ongoing conditions (F-GAP-22).
+    pub fn level_problems(&self, level: &Level) -> Vec<Issue> {
+        let mut out = Vec::new();
+        let sides: Vec<&str> = level.sides.iter().map(|s| s.name.as_str()).collect();
+        for name in &self.surprisers {
+            if !sides.iter().any(|s| s.eq_ignore_ascii_case(name)) {
+                let at = if level.rules.contains_key("surprisers") {
+                    Where::Rule("surprisers".into())
+                } else {
+                    Where::Field("ruleset")
+                };
+                out.push(Issue {
+                    at,
+                    message: format!(
+                        "surprisers names `{name}`, which is not a side of this level; \
+                         expected side names: {}",
+                        sides.join(", ")
+                    ),
+                });
+            }
+        }
+        let ongoing: Vec<&str> = self.ongoing.keys().map(String::as_str).collect();
+        let unknown = |c: &str, what: &str, label: &str| {
+            format!(
+                "{what} of {label} causes unknown condition `{c}` on a hit; expected an \
+                 ongoing condition: {}",
+                ongoing.join(", ")
+            )
+        };
+        for (index, unit) in level.units.iter().enumerate() {
+            let label = unit_label(index, unit);
+            for (weapon, w) in unit.weapons.iter().enumerate() {
+                for c in w.on_hit.iter().filter(|c| !self.ongoing.contains_key(*c)) {
+                    out.push(Issue {
+                        at: Where::Weapon {
+                            unit: index,
+                            weapon,
+                            field: Some("on_hit"),
+                        },
+                        message: unknown(c, &format!("weapon `{}`", w.name), &label),
+                    });
+                }
+            }
+            for (item, def) in unit.items.iter().enumerate() {
+                let ItemEffect::Power(p) = &def.effect else {
+                    continue;
+                };
+                for (effect, e) in p.on_hit.iter().enumerate() {
+                    if !self.ongoing.contains_key(&e.condition) {
+                        out.push(Issue {
+                            at: Where::OnHit {
+                                unit: index,
+                                power: PowerRef::Item(item),
+                                effect,
+                            },
+                            message: unknown(&e.condition, &format!("power `{}`", p.name), &label),
+                        });
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// The damage bonus of a success level (F-GAP-06).

@@ -14,7 +14,8 @@
 //! Systems: [`turn::round_start`] in `Initiative`, [`turn::drive`] (turns, actions,
 //! movement, attacks and reactions) in `Attack`, [`turn::end_steps`] (end of turn and
 //! end of round) in `EndOfTurn`. Legality lives in [`check`], attack maths and the
-//! odds every decision shows in [`attack`].
+//! odds every decision shows in [`attack`]. [`Flow`] is what the engine, the editor
+//! and the AI ask of it (the [`crate::engine::rulesets::Ruleset`] seam).
 
 pub mod actions;
 pub mod attack;
@@ -22,6 +23,7 @@ pub mod check;
 pub mod config;
 pub mod movement;
 pub mod preview;
+pub mod ruleset;
 pub mod turn;
 
 use std::collections::VecDeque;
@@ -30,11 +32,12 @@ use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 
 pub use config::FlowConfig;
+pub use ruleset::Flow;
 
 use super::{MAX_HP, MAX_MODIFIER, MAX_POINTS, MAX_SPEED, StatSpec};
 use crate::engine::battle::{
-    ActiveRuleset, BattleSchedule, BattleStage, Fault, Map, Roster, Sides, active_units, cell_of,
-    emit, entity, is_active, ruleset_is,
+    BattleSchedule, BattleStage, Fault, Map, Roster, Sides, active_units, cell_of, emit, entity,
+    is_active, ruleset_is,
 };
 use crate::engine::board::Cell;
 use crate::engine::command::{CommandError, FlowAction};
@@ -330,7 +333,8 @@ pub fn stage_name(stage: Stage) -> &'static str {
     }
 }
 
-/// Spawns the level's units with `flow` data and inserts the ruleset's resources.
+/// Spawns the level's units with `flow` data and inserts the ruleset's resources
+/// (the seam's `setup`, see [`Flow`]).
 pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     let config = FlowConfig::load_default()?.with_overrides(&level.rules)?;
     for s in &config.surprisers {
@@ -426,18 +430,6 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     world.insert_resource(damage);
     world.insert_resource(FlowState::default());
     world.insert_resource(GroundItems::default());
-    world.insert_resource(ActiveRuleset {
-        id: "flow",
-        check: check::check,
-        legal: check::legal,
-        preview_attack: preview::attack,
-        attack_odds: preview::odds,
-        preview_move: preview::movement,
-        stage_name,
-        turn_order: preview::turn_order,
-        pools: preview::pools,
-        action_chance: preview::action_chance,
-    });
     Ok(())
 }
 

@@ -14,7 +14,8 @@ use crate::engine::dice::Sides;
 use crate::engine::odds::{DiceExpr, ExprError};
 use crate::engine::rulesets::config::{ConfigError, RulesetConfig, check_range};
 use crate::engine::rulesets::{MAX_HP, MAX_RANGE, MAX_SPEED, check_dice, parse_dice};
-use crate::level::schema::PowerDef;
+use crate::level::schema::{ItemEffect, Level, PowerDef};
+use crate::level::validate::{Issue, PowerRef, Where, unit_label};
 
 /// Most multiples of Speed a movement power may move.
 pub const MAX_SPEED_TIMES: u32 = 10;
@@ -276,6 +277,67 @@ impl PhasesConfig {
     /// a value of the wrong type or out of range is an error naming its key.
     pub fn with_overrides(&self, overrides: &BTreeMap<String, ron::Value>) -> Result<Self, String> {
         crate::engine::rulesets::config::with_overrides(self, overrides)
+    }
+
+    /// The problems of `level` that this configuration tells, each at its place:
+    /// the movement powers units list must be defined here (P-02), and the
+    /// conditions their powers apply on a hit must be ones `phases` applies.
+    pub fn level_problems(&self, level: &Level) -> Vec<Issue> {
+        let mut out = Vec::new();
+        let known: Vec<&str> = self
+            .movement_powers
+            .iter()
+            .chain(&self.extra_movement_powers)
+            .map(|m| m.name.as_str())
+            .collect();
+        for (index, unit) in level.units.iter().enumerate() {
+            let label = unit_label(index, unit);
+            for (entry, name) in unit.movement.iter().enumerate() {
+                if self.movement_power(name).is_none() {
+                    out.push(Issue {
+                        at: Where::Movement { unit: index, entry },
+                        message: format!(
+                            "unknown movement power `{name}` for {label}; expected one of: {}",
+                            known.join(", ")
+                        ),
+                    });
+                }
+            }
+            let listed = unit
+                .powers
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (PowerRef::Listed(i), p));
+            let items = unit
+                .items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, item)| match &item.effect {
+                    ItemEffect::Power(p) => Some((PowerRef::Item(i), p)),
+                    _ => None,
+                });
+            for (power, def) in listed.chain(items) {
+                for (effect, e) in def.on_hit.iter().enumerate() {
+                    if !conditions::APPLICABLE.contains(&e.condition.as_str()) {
+                        out.push(Issue {
+                            at: Where::OnHit {
+                                unit: index,
+                                power,
+                                effect,
+                            },
+                            message: format!(
+                                "unknown condition `{}` in the on_hit of power `{}` of {label}; \
+                                 expected one of: {}",
+                                e.condition,
+                                def.name,
+                                conditions::APPLICABLE.join(", ")
+                            ),
+                        });
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// The attack roll's dice (P-03 … P-08): `attack_dice`, plus the extra die if

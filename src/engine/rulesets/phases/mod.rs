@@ -6,7 +6,8 @@
 //! Systems: [`initiative::start_round`] in `Initiative`, [`movement::movement_phase`]
 //! in `Movement`, [`battle::battle_phase`] in `Attack`, [`end::end_phase`] in
 //! `EndOfTurn`. Legality lives in [`check`], attack maths (shared with the odds the
-//! UI shows) in [`attack`].
+//! UI shows) in [`attack`]. [`Phases`] is what the engine, the editor and the AI
+//! ask of it (the [`crate::engine::rulesets::Ruleset`] seam).
 
 pub mod attack;
 pub mod battle;
@@ -16,6 +17,7 @@ pub mod end;
 pub mod initiative;
 pub mod movement;
 pub mod preview;
+pub mod ruleset;
 
 use std::collections::VecDeque;
 
@@ -23,9 +25,10 @@ use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 
 pub use config::PhasesConfig;
+pub use ruleset::Phases;
 
 use super::{MAX_HP, MAX_MODIFIER, MAX_SPEED, StatSpec};
-use crate::engine::battle::{ActiveRuleset, BattleSchedule, BattleStage, Roster, ruleset_is};
+use crate::engine::battle::{BattleSchedule, BattleStage, Roster, ruleset_is};
 use crate::engine::board::Cell;
 use crate::engine::units::*;
 use crate::level::schema::Level;
@@ -166,7 +169,8 @@ impl Plugin for PhasesPlugin {
     }
 }
 
-/// Spawns the level's units with `phases` stats and inserts the ruleset's resources.
+/// Spawns the level's units with `phases` stats and inserts the ruleset's resources
+/// (the seam's `setup`, see [`Phases`]).
 pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     let config = PhasesConfig::load_default()?.with_overrides(&level.rules)?;
     let rolls = attack::AttackRolls::new(&config)?;
@@ -243,19 +247,6 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     world.insert_resource(PhasesRules(config));
     world.insert_resource(rolls);
     world.insert_resource(PhasesFlow::default());
-    world.insert_resource(ActiveRuleset {
-        id: "phases",
-        check: check::check,
-        legal: check::legal,
-        preview_attack: preview::attack,
-        attack_odds: preview::odds,
-        preview_move: preview::movement,
-        stage_name: crate::engine::log::stage_name,
-        turn_order: preview::turn_order,
-        pools: preview::pools,
-        // No special action of `phases` rolls on its own.
-        action_chance: |_, _| None,
-    });
     Ok(())
 }
 
