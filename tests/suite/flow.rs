@@ -6,8 +6,6 @@
 //! reaction decision — the reaction's d100, then the damage dice. Hexes are placed
 //! by axial coordinates around an origin in the middle of a 20 x 20 map.
 
-use crate::common;
-
 use std::collections::BTreeMap;
 
 use skirmish::engine::board::{Board, Cell, GridKind};
