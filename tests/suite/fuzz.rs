@@ -1055,7 +1055,7 @@ fn generated_level() -> impl Strategy<Value = Level> {
         };
         (
             Just((ruleset, grid)),
-            (3u32..=10, 3u32..=10),
+            (1u32..=10, 1u32..=10),
             prop::collection::vec(select(vec!['.', '.', '.', '.', '~', '#']), 100),
             any::<bool>(),
             prop::collection::vec(
@@ -1127,10 +1127,15 @@ struct GeneratedLevel {
     seed: Option<u64>,
 }
 
-/// Puts a generated level together so that it is valid: every side gets a unit (unit
-/// `i` joins side `i mod sides`), every unit a free open or difficult cell.
-fn build(g: GeneratedLevel) -> Level {
+/// Puts a generated level together so that it is valid: a map of at least 2 cells,
+/// as many units as fit (at least 2; unit `i` joins side `i mod sides`, and sides left
+/// without a unit are dropped), every unit on a free open or difficult cell.
+fn build(mut g: GeneratedLevel) -> Level {
+    if g.size.0 * g.size.1 < 2 {
+        g.size.0 = 2;
+    }
     let (w, h) = g.size;
+    g.units.truncate((w * h) as usize);
     let mut terrain: Vec<Vec<char>> = (0..h as usize)
         .map(|y| {
             (0..w as usize)
@@ -1161,7 +1166,7 @@ fn build(g: GeneratedLevel) -> Level {
     let mut units = Vec::new();
     for (i, (spec, at)) in g.units.into_iter().enumerate() {
         if free.is_empty() {
-            // Clear a wall for the unit: the map has at least 9 cells and 6 units.
+            // Clear a wall for the unit: the map has a cell for every unit.
             let (x, y) = (0..h as i32)
                 .flat_map(|y| (0..w as i32).map(move |x| (x, y)))
                 .find(|&(x, y)| {
@@ -1195,7 +1200,7 @@ fn build(g: GeneratedLevel) -> Level {
             armor: spec.armor,
         });
     }
-    // Side `i` has unit `i`: at least 2 units, at most 3 sides — give each a unit.
+    // Side `i` has unit `i`: with at least 2 units, at least 2 sides keep theirs.
     let sides: Vec<SideDef> = sides
         .into_iter()
         .filter(|s| units.iter().any(|u| u.side == s.name))
@@ -1416,4 +1421,3 @@ fn shipped_level(name: &str) -> Level {
         .unwrap_or_else(|| panic!("no levels/{name}"));
     load_str(text, name).expect("shipped level loads")
 }
-
