@@ -9,11 +9,14 @@ use serde::Deserialize;
 
 use crate::engine::battle::Battle;
 use crate::engine::board::Cell;
+use crate::engine::command::Syntax;
 use crate::engine::command::{Command, CommandError, FlowAction, Reaction, ShoveEffect};
 use crate::engine::dice::Dice;
 use crate::engine::event::Event;
 use crate::engine::units::UnitId;
+use crate::level::Problem;
 use crate::level::schema::{DecisionPolicy, Level};
+use crate::level::validate::PathStep;
 
 /// A scenario file.
 #[derive(Clone, Debug, Deserialize)]
@@ -291,44 +294,46 @@ pub struct Run {
 
 /// Parses a scenario; errors read `line:col: message`.
 pub fn parse(text: &str) -> Result<Scenario, String> {
+    parse_text(text).map_err(|p| format!("{}:{}: {}", p.line, p.col, p.message))
+}
+
+/// Parses scenario text (without a byte order mark); the error is a problem with no
+/// file name.
+fn parse_text(text: &str) -> Result<Scenario, Problem> {
     // `power: "Longbow"` reads better than `power: Some("Longbow")`; both are accepted.
     ron::Options::default()
         .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
         .from_str(text)
-        .map_err(|e| format!("{}:{}: {}", e.span.start.line, e.span.start.col, e.code))
+        .map_err(|e| crate::level::load::ron_problem("", &e))
+}
+
+/// Problems as the lines of one load error.
+fn load_error(problems: &[Problem]) -> ScriptError {
+    let lines: Vec<String> = problems.iter().map(Problem::to_string).collect();
+    ScriptError::Load(lines.join("\n"))
 }
 
 /// Loads a scenario file and its level (validated), reporting `file:line:col` errors.
+/// Problems of an inline level are reported at their place in the scenario file.
 pub fn load(path: &Path) -> Result<(Scenario, Level), ScriptError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| ScriptError::Load(format!("{}:1:1: cannot read: {e}", path.display())))?;
-    let scenario =
-        parse(&text).map_err(|e| ScriptError::Load(format!("{}:{e}", path.display())))?;
+    let file = path.display().to_string();
+    let text = crate::level::load::read_text(path).map_err(|p| load_error(&[p]))?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let scenario = parse_text(text).map_err(|p| {
+        load_error(&[Problem {
+            file: file.clone(),
+            ..p
+        }])
+    })?;
     let level = match &scenario.level {
         LevelRef::File(p) => {
             let full = path.parent().unwrap_or(Path::new(".")).join(p);
-            crate::level::load_file(&full).map_err(|problems| {
-                ScriptError::Load(
-                    problems
-                        .iter()
-                        .map(|p| p.to_string())
-                        .collect::<Vec<_>>()
-                        .join("\n"),
-                )
-            })?
+            crate::level::load_file(&full).map_err(|problems| load_error(&problems))?
         }
         LevelRef::Inline(level) => {
-            let text = crate::level::to_ron_string(level);
-            let name = format!("{} (inline level)", path.display());
-            crate::level::load_str(&text, &name).map_err(|problems| {
-                ScriptError::Load(
-                    problems
-                        .iter()
-                        .map(|p| p.to_string())
-                        .collect::<Vec<_>>()
-                        .join("\n"),
-                )
-            })?
+            crate::level::load::check_within(level, text, &file, &[PathStep::Field("level")])
+                .map_err(|problems| load_error(&problems))?;
+            (**level).clone()
         }
     };
     Ok((scenario, level))
@@ -391,10 +396,99 @@ pub fn run(scenario: &Scenario, level: &Level) -> Result<Run, ScriptError> {
     })
 }
 
-/// A short text of a script command for error messages.
+/// A script command as written in a scenario, for messages:
+/// `Attack(unit: "Knight", target: "Goblin", power: "Longsword")`.
 pub fn brief(c: &ScriptCommand) -> String {
-    let s = format!("{c:?}");
-    s.replace(['"'], "")
+    c.to_string()
+}
+
+impl std::fmt::Display for ScriptCommand {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        type S = ScriptCommand;
+        let by = |name: &str, unit: &str| Syntax::new(name).name("unit", unit);
+        let text = match self {
+            S::Seize { side, units } => Syntax::new("Seize")
+                .name("side", side)
+                .names("units", units),
+            S::ActNow { side, units } => Syntax::new("ActNow")
+                .name("side", side)
+                .names("units", units),
+            S::Move {
+                unit,
+                power,
+                to,
+                path,
+                target,
+            } => {
+                let s = by("Move", unit)
+                    .opt_name("power", power.as_deref())
+                    .cell("to", *to);
+                let s = match path {
+                    Some(p) => s.cells("path", p.iter().copied()),
+                    None => s,
+                };
+                s.opt_name("target", target.as_deref())
+            }
+            S::Attack {
+                unit,
+                target,
+                power,
+            } => by("Attack", unit)
+                .name("target", target)
+                .opt_name("power", power.as_deref()),
+            S::Defend { unit } => by("Defend", unit),
+            S::Disengage { unit, to } => by("Disengage", unit).cell("to", *to),
+            S::Delay { unit } => by("Delay", unit),
+            S::Use { unit, item, target } => by("Use", unit)
+                .name("item", item)
+                .opt_name("target", target.as_deref()),
+            S::EndTurn { unit } => by("EndTurn", unit),
+            S::React {
+                side,
+                unit,
+                reaction,
+                to,
+                swap,
+            } => Syntax::new("React")
+                .opt_name("side", side.as_deref())
+                .name("unit", unit)
+                .raw("reaction", reaction.syntax())
+                .opt_cell("to", *to)
+                .flag("swap", *swap),
+            S::Pass { side } => Syntax::new("Pass").name("side", side),
+            S::Step { unit, to } => by("Step", unit).cell("to", *to),
+            S::Disarm {
+                unit,
+                target,
+                take,
+                to,
+            } => by("Disarm", unit)
+                .name("target", target)
+                .flag("take", *take)
+                .opt_cell("to", *to),
+            S::Draw { unit, weapon } => by("Draw", unit).name("weapon", weapon),
+            S::Sheathe { unit, weapon } => by("Sheathe", unit).name("weapon", weapon),
+            S::Feint { unit, target } => by("Feint", unit).name("target", target),
+            S::FlowState { unit } => by("FlowState", unit),
+            S::Grapple { unit, target } => by("Grapple", unit).name("target", target),
+            S::BreakFree { unit } => by("BreakFree", unit),
+            S::Release { unit } => by("Release", unit),
+            S::Ready { unit, weapon } => by("Ready", unit).opt_name("weapon", weapon.as_deref()),
+            S::Shove {
+                unit,
+                target,
+                effect,
+            } => by("Shove", unit)
+                .name("target", target)
+                .raw("effect", effect.syntax()),
+            S::TotalDefense { unit } => by("TotalDefense", unit),
+            S::Tumble { unit, through } => by("Tumble", unit).name("through", through),
+            S::StandUp { unit } => by("StandUp", unit),
+            S::PickUp { unit, item } => by("PickUp", unit).name("item", item),
+            S::Drop { unit, item } => by("Drop", unit).name("item", item),
+        };
+        f.write_str(&text.finish())
+    }
 }
 
 fn unit(battle: &Battle, name: &str) -> Result<UnitId, CommandError> {
@@ -635,12 +729,11 @@ pub fn describe_awaiting(battle: &Battle) -> String {
                     let opts: Vec<String> = options
                         .iter()
                         .map(|o| {
-                            let mut s = format!(
-                                "React(unit: \"{}\", reaction: {:?}) {:.1}%",
-                                battle.unit_name(o.unit),
-                                o.reaction,
-                                o.chance * 100.0
-                            );
+                            let answer = Syntax::new("React")
+                                .name("unit", &battle.unit_name(o.unit))
+                                .raw("reaction", o.reaction.syntax())
+                                .finish();
+                            let mut s = format!("{answer} {:.1}%", o.chance * 100.0);
                             if !o.cells.is_empty() {
                                 let cells: Vec<String> = o
                                     .cells
@@ -652,12 +745,33 @@ pub fn describe_awaiting(battle: &Battle) -> String {
                             s
                         })
                         .collect();
+                    let pass = Syntax::new("Pass").name("side", &side).finish();
+                    format!("{side} to react to {what}: {} or {pass}", opts.join(", "))
+                }
+                DecisionKind::SeizeInitiative { eligible } => {
+                    let names: Vec<String> =
+                        eligible.iter().map(|&u| battle.unit_name(u)).collect();
+                    let answer = Syntax::new("Seize").name("side", &side);
                     format!(
-                        "{side} to react to {what}: {} or Pass(side: \"{side}\")",
-                        opts.join(", ")
+                        "{side} to decide which units seize the initiative (any of {}): {} \
+                         naming the units that seize, or {} to decline",
+                        names.join(", "),
+                        answer.clone().names("units", names.iter().take(1)).finish(),
+                        answer.names("units", [""; 0]).finish(),
                     )
                 }
-                other => format!("{side} to decide {other:?}"),
+                DecisionKind::ActFromDelay { next, held } => {
+                    let names: Vec<String> = held.iter().map(|&u| battle.unit_name(u)).collect();
+                    let answer = Syntax::new("ActNow").name("side", &side);
+                    format!(
+                        "{side} to decide which held units act now, before {}'s turn (any of \
+                         {}): {} naming the units that act, or {} to keep waiting",
+                        battle.unit_name(next),
+                        names.join(", "),
+                        answer.clone().names("units", names.iter().take(1)).finish(),
+                        answer.names("units", [""; 0]).finish(),
+                    )
+                }
             }
         }
     }

@@ -20,12 +20,17 @@
 //!   low, and answers decisions (seizing the initiative when that enables a kill).
 //!   It hurries when the round limit would come before it can beat the enemy at its
 //!   current rate of damage (less caution, a stronger pull toward the enemy: a draw
-//!   is not a win). In `flow` it ends a threatened turn with Total Defense rather
-//!   than doing nothing, and Feints before an attack when the AP left make the
-//!   Feint free (with the ruleset's exact chance that it wins).
+//!   is not a win). It ends a threatened turn with the ruleset's defensive action
+//!   (`flow`: Total Defense) rather than doing nothing, and takes the ruleset's
+//!   opening action (`flow`: Feint) before an attack when the ruleset offers it for
+//!   free, weighed with the ruleset's exact chance that it wins.
 //!
-//! Both `Easy` and `Normal` answer `flow` reaction decisions with the option of best
-//! expected value (what the ruleset's `Auto` policy takes), or pass.
+//! Both `Easy` and `Normal` answer reaction decisions with the option the ruleset's
+//! automatic policy takes (`flow`: best expected value), or pass.
+//!
+//! The AI knows no ruleset: what movement powers do to the mover, which special
+//! actions to weigh, which reaction is best and a unit's speed are queries of the
+//! [`crate::engine::rulesets::Ruleset`] seam (through [`Battle::rules`]).
 //!
 //! Cost: instead of the ruleset's list of every legal path, moves come from one cost
 //! tree over the board (see `moves`), with each movement power's reach asked of the

@@ -229,9 +229,15 @@ pub fn play(
             ));
         };
         let round = battle.turn().round;
-        let events = battle
-            .submit(command.clone())
-            .map_err(|e| format!("round {round}: {command:?} refused: {e}"))?;
+        let events = match battle.submit(command.clone()) {
+            Ok(events) => events,
+            Err(e) => {
+                return Err(format!(
+                    "round {round}: {} refused: {e}",
+                    command.display(&*battle)
+                ));
+            }
+        };
         tally(events);
         commands += 1;
     }

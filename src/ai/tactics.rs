@@ -18,10 +18,11 @@ use super::moves::{self, Power, Tree};
 use super::view::{Odds, UnitSnap, View};
 use crate::engine::battle::{Battle, Map, VictoryRule};
 use crate::engine::board::Cell;
-use crate::engine::command::{Command, FlowAction};
+use crate::engine::command::Command;
 use crate::engine::decision::{DecisionKind, PendingDecision};
 use crate::engine::odds::DiceExpr;
-use crate::engine::units::{Conditions, Items, MovementPowers, UnitId};
+use crate::engine::rulesets::{MoveHint as Hint, Ruleset};
+use crate::engine::units::{Items, MovementPowers, UnitId};
 use crate::level::schema::ItemEffect;
 
 /// Candidate cells scored exactly (paths, provocations, line of sight) after the
@@ -38,8 +39,6 @@ const URGENT_APPROACH: f64 = 2.0;
 const URGENCY_START: f64 = 0.3;
 /// Weight of the damage from enemies that must move to reach a cell.
 const COME: f64 = 0.75;
-/// Factor on attacks after Disengage (disadvantage for two rounds).
-const DISENGAGED: f64 = 0.6;
 /// Share of the gain of charging next round that standing where one can is worth.
 const CHARGE_NEXT: f64 = 0.5;
 /// Least gain (in expected hit points) for which a free Feint is worth its AP (the
@@ -51,49 +50,6 @@ const STILL: usize = 0;
 const CHARGING: usize = 1;
 /// Jitter added to scores so exact ties break at random (from the seeded generator).
 const JITTER: f64 = 1e-6;
-
-/// What a movement power does to the unit beyond moving, as far as the AI knows.
-/// Unknown powers (and rulesets) are neutral.
-#[derive(Clone, Copy, Debug)]
-struct Hint {
-    /// Factor on the attacks the unit makes after this move.
-    attack: f64,
-    /// Factor on the damage it takes after this move.
-    exposure: f64,
-}
-
-const NEUTRAL: Hint = Hint {
-    attack: 1.0,
-    exposure: 1.0,
-};
-
-/// Side effects of movement powers (RULES.md P-GAP-04 for `phases`).
-fn hint(ruleset: &str, power: Option<&str>) -> Hint {
-    match (ruleset, power) {
-        // Run: no Attack action this round, attackers get advantage.
-        ("phases", Some("Run")) => Hint {
-            attack: 0.0,
-            exposure: 1.3,
-        },
-        // Hustle: own attacks at a disadvantage this round.
-        ("phases", Some("Hustle")) => Hint {
-            attack: 0.7,
-            exposure: 1.0,
-        },
-        // Charge: advantage on the first attack against the charged enemy.
-        ("phases", Some("Charge")) => Hint {
-            attack: 1.25,
-            exposure: 1.0,
-        },
-        // Disengage (battle action or movement power): own attacks at a
-        // disadvantage until the end of next round.
-        ("phases", None | Some("Disengage")) => Hint {
-            attack: DISENGAGED,
-            exposure: 1.0,
-        },
-        _ => NEUTRAL,
-    }
-}
 
 /// The best command for `unit`'s turn, or `None` if nothing scored (the caller falls
 /// back to a legal command).
@@ -142,7 +98,8 @@ struct Mind<'v, 'a> {
     view: &'v mut View<'a>,
     me: UnitSnap,
     policy: AiPolicy,
-    ruleset: &'static str,
+    /// The active ruleset, asked what moves do and which special actions to weigh.
+    ruleset: &'static dyn Ruleset,
     /// Distance to the nearest enemy by cheapest path over terrain, by cell index
     /// (computed when a move needs it).
     approach: Option<Rc<Vec<u32>>>,
@@ -193,7 +150,7 @@ struct Foe {
 impl<'v, 'a> Mind<'v, 'a> {
     fn new(view: &'v mut View<'a>, unit: UnitId, policy: AiPolicy) -> Self {
         let me = view.unit(unit).clone();
-        let ruleset = view.battle.ruleset();
+        let ruleset = view.battle.rules();
         let hp = |mine: bool| -> f64 {
             view.units
                 .iter()
@@ -228,7 +185,7 @@ impl<'v, 'a> Mind<'v, 'a> {
             .get::<MovementPowers>(crate::engine::battle::entity(view.world, unit))
             .and_then(|m| {
                 m.0.iter()
-                    .find(|n| hint(ruleset, Some(n)).attack > 1.0)
+                    .find(|n| ruleset.move_hint(Some(n)).attack > 1.0)
                     .cloned()
             });
         // The rate the side deals damage at, guessed from this unit's best attack on
@@ -544,16 +501,15 @@ impl<'v, 'a> Mind<'v, 'a> {
         }
     }
 
-    /// Healing draughts when hurt, attacking items like an attack, Cleanse when Slowed.
+    /// Healing draughts when hurt, attacking items like an attack, Cleanse when the
+    /// ruleset says it would remove something that hinders the unit.
     fn items(&mut self, best: &mut Best, rng: &mut impl Rng) {
         let world = self.view.world;
         let entity = crate::engine::battle::entity(world, self.me.id);
         let Some(items) = world.get::<Items>(entity).cloned() else {
             return;
         };
-        let slowed = world
-            .get::<Conditions>(entity)
-            .is_some_and(|c| c.has("Slowed"));
+        let cleanse = self.ruleset.cleanse_worth(world, self.me.id);
         for item in items.0.iter().filter(|i| i.uses > 0) {
             let unit = self.me.id;
             match &item.effect {
@@ -598,7 +554,7 @@ impl<'v, 'a> Mind<'v, 'a> {
                     }
                 }
                 ItemEffect::Cleanse => {
-                    if slowed {
+                    if cleanse {
                         let c = Command::ActivateItem {
                             unit,
                             item: item.name.clone(),
@@ -622,46 +578,35 @@ impl<'v, 'a> Mind<'v, 'a> {
         best.offer(v, c, self.view.battle, rng);
     }
 
-    /// `flow` Total Defense (F-40): ends the turn with +1 RP and Advantage on
-    /// reactions; better than ending the turn with nothing done when enemies can
-    /// attack the unit before its next turn.
+    /// The ruleset's defensive action (`flow`'s Total Defense, F-40): ends the turn
+    /// in a defensive stance; better than ending the turn with nothing done when
+    /// enemies can attack the unit before its next turn.
     fn total_defense(&mut self, best: &mut Best, rng: &mut impl Rng) {
-        if self.ruleset != "flow" {
+        let Some(c) = self.ruleset.defensive_action(self.view.world, self.me.id) else {
             return;
-        }
-        let c = Command::Flow {
-            unit: self.me.id,
-            action: FlowAction::TotalDefense,
         };
         let threat = self.threat_at(self.me.cell, false);
-        if threat <= 0.0 || self.view.battle.check(&c).is_err() {
+        if threat <= 0.0 {
             return;
         }
         best.offer(0.25 * threat, c, self.view.battle, rng);
     }
 
-    /// `flow` Feint (F-34): a won Feint gives the next physical attack on its target
-    /// Advantage. It costs 1 AP, so it is free when the AP left allow as many attacks
-    /// after it as without it (attacks cost 2); then feinting before the best attack
-    /// on a target in reach is worth that attack plus the Feint's exact chance (from
-    /// the ruleset) times what the Advantage adds to it.
+    /// The ruleset's opening action (`flow`'s Feint, F-34): when it wins, the next
+    /// attack on its target goes off with the odds of a won feint. The ruleset offers
+    /// it only when it costs no attack this turn; then it is worth the best attack
+    /// on a target in reach plus its exact chance (from the ruleset) times what the
+    /// better odds add to that attack.
     fn feint(&mut self, best: &mut Best, rng: &mut impl Rng) {
-        if self.ruleset != "flow" {
-            return;
-        }
         let battle = self.view.battle;
-        let costs = crate::engine::rulesets::flow::rules(self.view.world).costs;
-        let ap = battle
-            .pools(self.me.id)
-            .into_iter()
-            .find(|(name, _)| name == "AP")
-            .map_or(0, |(_, v)| v);
-        let (attack, feint) = (costs.attack.max(1), costs.feint);
-        if ap < feint + attack || (ap - feint) / attack < ap / attack {
-            return;
-        }
         for t in self.enemies() {
-            // The best attack on `t` from here, plain and after a won Feint.
+            let Some(command) = self
+                .ruleset
+                .opening_action(self.view.world, self.me.id, t.id)
+            else {
+                continue;
+            };
+            // The best attack on `t` from here, plain and after a won opening.
             let mut pick: Option<(f64, f64)> = None;
             for (i, p) in self.me.powers.clone().iter().enumerate() {
                 if !self.view.in_range(p, self.me.cell, t.cell) {
@@ -678,12 +623,8 @@ impl<'v, 'a> Mind<'v, 'a> {
                     pick = Some((v, adv));
                 }
             }
-            // Nothing to attack after the Feint: no need to ask the ruleset.
+            // Nothing to attack after it: no need to ask the ruleset.
             let Some((v, adv)) = pick else { continue };
-            let command = Command::Flow {
-                unit: self.me.id,
-                action: FlowAction::Feint { target: t.id },
-            };
             if battle.check(&command).is_err() {
                 continue;
             }
@@ -761,7 +702,7 @@ impl<'v, 'a> Mind<'v, 'a> {
         powers.sort_by_key(|p| (p.budget, p.name.clone()));
         let walkers: Vec<Power> = powers.iter().filter(|p| !p.charge).cloned().collect();
         let charges: Vec<Power> = powers.iter().filter(|p| p.charge).cloned().collect();
-        let (here, _) = self.cell_score(self.me.cell, None, NEUTRAL, true);
+        let (here, _) = self.cell_score(self.me.cell, None, Hint::NEUTRAL, true);
 
         // First pass: cheap scores of every reachable cell.
         let mut scored: Vec<(f64, Cell)> = Vec::new();
@@ -771,7 +712,11 @@ impl<'v, 'a> Mind<'v, 'a> {
                 .iter()
                 .map(|p| {
                     let name = p.name.as_deref();
-                    (p.budget, self.moved_slot(name), hint(self.ruleset, name))
+                    (
+                        p.budget,
+                        self.moved_slot(name),
+                        self.ruleset.move_hint(name),
+                    )
                 })
                 .collect()
         };
@@ -856,7 +801,7 @@ impl<'v, 'a> Mind<'v, 'a> {
         let mut tried = BTreeSet::new();
         // The cell's score by hint (most powers share one).
         'powers: for p in walkers.iter().filter(|p| p.budget >= cost) {
-            let h = hint(self.ruleset, p.name.as_deref());
+            let h = self.ruleset.move_hint(p.name.as_deref());
             let (score, _) = self.cell_score(cell, p.name.as_deref(), h, true);
             for path in &paths {
                 if moves::cost_of(board, path) > p.budget
@@ -879,7 +824,7 @@ impl<'v, 'a> Mind<'v, 'a> {
         }
         // A charge that ends next to the enemy it would attack.
         if let Some(p) = charges.first() {
-            let h = hint(self.ruleset, p.name.as_deref());
+            let h = self.ruleset.move_hint(p.name.as_deref());
             let (score, target) = self.cell_score(cell, p.name.as_deref(), h, true);
             if let Some(t) = target
                 && board.distance(cell, self.view.unit(t).cell) <= 1
@@ -948,9 +893,9 @@ pub(crate) fn decide(
         return Some(Command::Seize { side, units });
     }
     if let DecisionKind::Reaction { options, .. } = &decision.kind {
-        // The option with the best expected value in hit points (what the ruleset's
-        // `Auto` policy takes); an Intercept moves to the first hex it offers.
-        return Some(match crate::engine::rulesets::flow::attack::best(options) {
+        // The option the ruleset's automatic policy takes (`flow`: the best expected
+        // value in hit points); an option with cells moves to the first it offers.
+        return Some(match battle.rules().best_reaction(options) {
             Some(o) => Command::React {
                 side,
                 unit: o.unit,

@@ -10,12 +10,11 @@ use bevy_ecs::world::World;
 use super::moves::Grid;
 use crate::engine::battle::{Assume, Battle, Map, Roster};
 use crate::engine::board::{Board, Cell};
-use crate::engine::units::{
-    Defeated, Health, Position, Powers, Reach, SideId, Stats, Unit, UnitId,
-};
+use crate::engine::units::{Defeated, Health, Position, Powers, Reach, SideId, Unit, UnitId};
 
-/// Movement assumed for a unit that has no `Speed` stat, when guessing how far an
-/// enemy can come next turn.
+/// Movement assumed for a unit without a speed stat of its own (see
+/// [`crate::engine::rulesets::Ruleset::speed_stat`]), when guessing how far an enemy
+/// can come next turn.
 const DEFAULT_SPEED: u32 = 6;
 
 /// One attack power as the AI sees it.
@@ -48,7 +47,7 @@ pub(crate) struct UnitSnap {
     pub reach: u32,
     /// Its attack powers, first = default.
     pub powers: Vec<PowerInfo>,
-    /// How far it can come in a turn (its `Speed` stat, or a default).
+    /// How far it can come in a turn (its speed stat, or a default).
     pub speed: u32,
 }
 
@@ -106,6 +105,7 @@ impl<'a> View<'a> {
     pub fn new(battle: &'a Battle) -> Self {
         let world = battle.world();
         let board = &world.resource::<Map>().0;
+        let ruleset = battle.rules();
         let units: Vec<UnitSnap> = world
             .resource::<Roster>()
             .0
@@ -133,10 +133,9 @@ impl<'a> View<'a> {
                                 .collect()
                         })
                         .unwrap_or_default(),
-                    speed: world
-                        .get::<Stats>(e)
-                        .and_then(|s| s.0.get("Speed").copied())
-                        .map_or(DEFAULT_SPEED, |s| s.max(0) as u32),
+                    speed: ruleset
+                        .speed_stat(world, UnitId(i as u32))
+                        .unwrap_or(DEFAULT_SPEED),
                 }
             })
             .collect();

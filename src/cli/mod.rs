@@ -61,7 +61,7 @@ pub enum Command {
         #[arg(long, default_value = "10x8", value_parser = parse_map_size)]
         map: (u32, u32),
         /// New level: ruleset (one the engine knows, e.g. `phases`, `flow`).
-        #[arg(long, default_value = "phases", value_parser = parse_ruleset)]
+        #[arg(long, default_value_t = crate::engine::rulesets::registry::default_id().to_string(), value_parser = parse_ruleset)]
         ruleset: String,
         /// Dice seed for playtests (default: the level's seed).
         #[arg(long)]

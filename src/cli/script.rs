@@ -5,6 +5,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use crate::engine::battle::Awaiting;
+use crate::level::load::shown_path;
 use crate::script::{self, Run};
 
 /// Runs `skirmish script`.
@@ -19,14 +20,14 @@ pub fn run(file: &Path, json: bool) -> ExitCode {
     let run = match script::run(&scenario, &level) {
         Ok(run) => run,
         Err(e) => {
-            eprintln!("{}: {e}", file.display());
+            eprintln!("{}: {e}", shown_path(file));
             return ExitCode::FAILURE;
         }
     };
     print_run(&run, json);
     match &run.error {
         Some(e) => {
-            eprintln!("{}: {e}", file.display());
+            eprintln!("{}: {e}", shown_path(file));
             ExitCode::FAILURE
         }
         None => ExitCode::SUCCESS,

@@ -1,13 +1,14 @@
 //! The unit form: which stats the editor shows for a ruleset, and their defaults.
 //!
-//! The fields come from the ruleset's own stat declarations
-//! ([`crate::engine::rulesets::stat_specs`]), so a ruleset that reads different
-//! stats gets a different form without any change here. A ruleset with percentile
-//! skills, sizes and weapons (`flow`) also gets a field per skill ([`skill_form`],
-//! from the ruleset's own skill list), a size field and a weapons field whose
-//! choices are the weapons of that ruleset's unit templates ([`weapon_choices`]).
+//! Everything here is asked of the ruleset through the
+//! [`crate::engine::rulesets::Ruleset`] seam: the fields are its stat declarations
+//! (`stats`), a blank unit's values its `editor_defaults`, and a ruleset with
+//! percentile skills, sizes and weapons (`skills`, `uses_equipment`: `flow` today)
+//! also gets a field per skill ([`skill_form`]), a size field and a weapons field
+//! whose choices are the weapons of that ruleset's unit templates
+//! ([`weapon_choices`]). A new ruleset gets its form without any change here.
 
-use crate::engine::rulesets::{flow, stat_specs};
+use crate::engine::rulesets::{Ruleset, registry};
 use crate::level::schema::{Size, WeaponDef};
 
 use super::templates::Template;
@@ -42,14 +43,17 @@ pub struct StatField {
 /// The unit form of `ruleset`, in the ruleset's declaration order; empty for an
 /// unknown ruleset.
 pub fn stat_form(ruleset: &str) -> Vec<StatField> {
-    stat_specs(ruleset)
-        .unwrap_or_default()
+    let Some(rules) = registry::get(ruleset) else {
+        return Vec::new();
+    };
+    rules
+        .stats()
         .iter()
         .map(|spec| StatField {
             name: spec.name,
             required: spec.required,
             about: spec.about,
-            default: spec.required.then(|| default_value(ruleset, spec.name)),
+            default: spec.required.then(|| default_value(rules, spec.name)),
         })
         .collect()
 }
@@ -57,22 +61,23 @@ pub fn stat_form(ruleset: &str) -> Vec<StatField> {
 /// The skills `ruleset` rolls, in its declaration order (each is a numeric field
 /// of the form); empty for a ruleset without skills or an unknown one.
 pub fn skill_form(ruleset: &str) -> &'static [&'static str] {
-    match ruleset {
-        "flow" => flow::SKILLS,
-        _ => &[],
-    }
+    registry::get(ruleset).map_or(&[], |r| r.skills())
 }
 
-/// Whether `ruleset` reads a unit's `size` and `weapons` (the rulesets with skills
-/// do: skills, size and weapons come together in the level format).
+/// Whether `ruleset` reads a unit's `size` and `weapons` (its units carry
+/// equipment); `false` for an unknown one.
 pub fn unit_extras(ruleset: &str) -> bool {
-    !skill_form(ruleset).is_empty()
+    registry::get(ruleset).is_some_and(|r| r.uses_equipment())
 }
 
 /// The weapons the form offers for units of `ruleset`: every weapon of the
-/// templates made for it, in template order, each name once.
+/// templates made for it, in template order, each name once; none for a ruleset
+/// whose units carry no equipment.
 pub fn weapon_choices(ruleset: &str, templates: &[Template]) -> Vec<WeaponDef> {
     let mut choices: Vec<WeaponDef> = Vec::new();
+    if !unit_extras(ruleset) {
+        return choices;
+    }
     for weapon in templates
         .iter()
         .filter(|t| t.ruleset == ruleset)
@@ -85,17 +90,14 @@ pub fn weapon_choices(ruleset: &str, templates: &[Template]) -> Vec<WeaponDef> {
     choices
 }
 
-/// A valid, unremarkable value for a required stat of a new blank unit.
-///
-/// The stat declarations carry no defaults, so the typical values of `phases`
-/// (RULES.md §1: ATK +2, DEF 11, Tier 1) live here; any other stat starts at 0.
-fn default_value(ruleset: &str, stat: &str) -> i32 {
-    match (ruleset, stat) {
-        ("phases", "ATK") => 2,
-        ("phases", "DEF") => 11,
-        ("phases", "Tier") => 1,
-        _ => 0,
-    }
+/// A valid, unremarkable value for a required stat of a new blank unit: the
+/// ruleset's editor default, else 0.
+fn default_value(rules: &dyn Ruleset, stat: &str) -> i32 {
+    rules
+        .editor_defaults()
+        .iter()
+        .find(|(name, _)| *name == stat)
+        .map_or(0, |&(_, v)| v)
 }
 
 #[cfg(test)]
@@ -103,32 +105,36 @@ mod tests {
     use super::*;
 
     #[test]
-    fn phases_form_lists_its_stats_with_defaults_for_the_required_ones() {
-        let form = stat_form("phases");
-        let names: Vec<_> = form.iter().map(|f| f.name).collect();
-        assert_eq!(names, ["INT", "AGI", "ATK", "DEF", "Tier", "HP", "Speed"]);
-        let tier = form.iter().find(|f| f.name == "Tier");
-        assert_eq!(tier.and_then(|f| f.default), Some(1));
-        let hp = form.iter().find(|f| f.name == "HP");
-        assert_eq!(hp.map(|f| (f.required, f.default)), Some((false, None)));
+    fn every_ruleset_form_is_its_stats_with_its_defaults_for_the_required_ones() {
+        for rules in registry::all() {
+            let form = stat_form(rules.id());
+            assert_eq!(form.len(), rules.stats().len(), "{}", rules.id());
+            for (field, spec) in form.iter().zip(rules.stats()) {
+                assert_eq!((field.name, field.required), (spec.name, spec.required));
+                let listed = rules.editor_defaults().iter().find(|d| d.0 == spec.name);
+                let expected = spec.required.then(|| listed.map_or(0, |d| d.1));
+                assert_eq!(field.default, expected, "{} {}", rules.id(), spec.name);
+            }
+            assert_eq!(skill_form(rules.id()), rules.skills());
+            assert_eq!(unit_extras(rules.id()), rules.uses_equipment());
+        }
         assert!(stat_form("nope").is_empty());
-        assert!(skill_form("phases").is_empty() && !unit_extras("phases"));
+        assert!(skill_form("nope").is_empty() && !unit_extras("nope"));
     }
 
     #[test]
-    fn flow_form_has_skills_and_the_template_weapons() {
-        assert_eq!(skill_form("flow"), flow::SKILLS);
-        assert!(unit_extras("flow"));
+    fn only_rulesets_with_equipment_offer_weapons() {
         let templates = super::super::load_default_templates().unwrap();
-        let names: Vec<_> = weapon_choices("flow", &templates)
-            .into_iter()
-            .map(|w| w.name)
-            .collect();
-        assert!(names.len() >= 3, "{names:?}");
-        let mut unique = names.clone();
-        unique.sort();
-        unique.dedup();
-        assert_eq!(unique.len(), names.len());
-        assert!(weapon_choices("phases", &templates).is_empty());
+        for rules in registry::all() {
+            let choices = weapon_choices(rules.id(), &templates);
+            if !rules.uses_equipment() {
+                assert!(choices.is_empty(), "{}", rules.id());
+            }
+            let mut names: Vec<_> = choices.into_iter().map(|w| w.name).collect();
+            let n = names.len();
+            names.sort();
+            names.dedup();
+            assert_eq!(names.len(), n, "each weapon once");
+        }
     }
 }

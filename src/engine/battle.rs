@@ -16,8 +16,7 @@ use crate::engine::command::{Command, CommandError};
 use crate::engine::decision::PendingDecision;
 use crate::engine::dice::Dice;
 use crate::engine::event::{Event, Stage};
-use crate::engine::rulesets::flow::FlowPlugin;
-use crate::engine::rulesets::phases::PhasesPlugin;
+use crate::engine::rulesets::{Ruleset, registry};
 use crate::engine::units::*;
 use crate::level::schema::{Controller, DecisionPolicy, Level, Victory};
 
@@ -100,35 +99,18 @@ pub struct Fault(pub Option<CommandError>);
 #[derive(Resource, Clone, Copy, Debug, Default)]
 pub struct VictoryRule(pub Victory);
 
-/// The active ruleset's entry points that are not systems: legality, and the
-/// previews the UI and the AI read (exact odds, provocations, turn order, pools).
+/// The active ruleset (see [`Ruleset`]): its entry points that are not systems —
+/// legality, and the previews the UI and the AI read — and its id for the systems'
+/// run conditions ([`ruleset_is`]).
 #[derive(Resource, Clone, Copy)]
-pub struct ActiveRuleset {
-    /// Ruleset id.
-    pub id: &'static str,
-    /// Whether a command is legal now, and why not.
-    pub check: fn(&World, &Command) -> Result<(), CommandError>,
-    /// Every legal command now (for the AI and property tests); large choices such as
-    /// subsets of seizers are enumerated as "none" and each single unit.
-    pub legal: fn(&World) -> Vec<Command>,
-    /// Exact odds of `attacker` attacking `target` with a power (its first if `None`)
-    /// as things stand; `None` if that attack is impossible.
-    pub preview_attack: fn(&World, UnitId, UnitId, Option<&str>) -> Option<AttackPreview>,
-    /// The numbers of `preview_attack` only (no modifier text), optionally as they
-    /// would be after hypothetical moves (see [`Assume`]): the AI's fast path.
-    pub attack_odds: fn(&World, UnitId, UnitId, Option<&str>, Assume<'_>) -> Option<AttackOdds>,
-    /// Cost and provocations of moving along a path with a movement power.
-    pub preview_move: fn(&World, UnitId, &str, &[Cell]) -> MovePreview,
-    /// The ruleset's own name for a stage ("Battle Phase", ...).
-    pub stage_name: fn(Stage) -> &'static str,
-    /// The turn order(s) of the current round in the ruleset's terms, labelled
-    /// (phases: "Movement order" and "Battle order").
-    pub turn_order: fn(&World) -> Vec<TurnOrder>,
-    /// A unit's action pools and resources as labelled counters ("Movement power" 1, ...).
-    pub pools: fn(&World, UnitId) -> Vec<(String, i32)>,
-    /// Exact chance that a special action with a roll of its own (a `flow` Feint's
-    /// opposed check) succeeds, as things stand; `None` for commands without one.
-    pub action_chance: fn(&World, &Command) -> Option<f64>,
+pub struct ActiveRuleset(pub &'static dyn Ruleset);
+
+impl std::ops::Deref for ActiveRuleset {
+    type Target = dyn Ruleset;
+
+    fn deref(&self) -> &(dyn Ruleset + 'static) {
+        self.0
+    }
 }
 
 /// A labelled turn order ("Battle order", units in the order they act).
@@ -187,7 +169,7 @@ pub struct MovePreview {
 
 /// Run condition: the active ruleset is `id`.
 pub fn ruleset_is(id: &'static str) -> impl Fn(Option<Res<ActiveRuleset>>) -> bool + Clone {
-    move |r: Option<Res<ActiveRuleset>>| r.is_some_and(|r| r.id == id)
+    move |r: Option<Res<ActiveRuleset>>| r.is_some_and(|r| r.0.id() == id)
 }
 
 /// Applies an event to the world and appends it to the log: the one place where the
@@ -544,12 +526,33 @@ pub enum Awaiting {
 /// window stores it as a resource and the simulator runs battles on many threads.
 pub struct Battle {
     world: World,
+    /// The active ruleset (also in the world as [`ActiveRuleset`], for systems): kept
+    /// here so the AI's millions of odds queries skip the resource look-up.
+    ruleset: &'static dyn Ruleset,
 }
 
 impl Battle {
     /// Sets up a battle on a (validated) level with the given dice and plays it up to
-    /// the first point that needs input.
+    /// the first point that needs input. The level's ruleset is looked up in the
+    /// [`registry`].
     pub fn from_level(level: &Level, dice: Dice) -> Result<Battle, String> {
+        let ruleset = registry::get(&level.ruleset).ok_or_else(|| {
+            format!(
+                "unknown ruleset `{}`; expected one of: {}",
+                level.ruleset,
+                registry::ids().join(", ")
+            )
+        })?;
+        Battle::from_level_with(ruleset, level, dice)
+    }
+
+    /// Like [`Battle::from_level`], with `ruleset` playing the level whatever its
+    /// `ruleset` field says (a ruleset that need not be registered: a test's toy).
+    pub fn from_level_with(
+        ruleset: &'static dyn Ruleset,
+        level: &Level,
+        dice: Dice,
+    ) -> Result<Battle, String> {
         let mut app = App::new();
         app.init_schedule(BattleSchedule);
         // The schedule is a handful of small systems run many times per command:
@@ -602,19 +605,12 @@ impl Battle {
         world.insert_resource(Progress::default());
         world.insert_resource(Fault::default());
         world.insert_resource(VictoryRule(level.victory));
-        match level.ruleset.as_str() {
-            "phases" => {
-                app.add_plugins(PhasesPlugin);
-                crate::engine::rulesets::phases::setup(app.world_mut(), level)?;
-            }
-            "flow" => {
-                app.add_plugins(FlowPlugin);
-                crate::engine::rulesets::flow::setup(app.world_mut(), level)?;
-            }
-            other => return Err(format!("unknown ruleset `{other}`")),
-        }
+        ruleset.build(&mut app);
+        ruleset.setup(app.world_mut(), level)?;
+        app.world_mut().insert_resource(ActiveRuleset(ruleset));
         let mut battle = Battle {
             world: std::mem::take(app.world_mut()),
+            ruleset,
         };
         battle.advance().map_err(|e| e.to_string())?;
         Ok(battle)
@@ -644,7 +640,7 @@ impl Battle {
         for u in command.unit().into_iter() {
             find(world, u).ok_or(CommandError::NoSuchUnit(u.0))?;
         }
-        (world.resource::<ActiveRuleset>().check)(world, command)
+        self.ruleset.check(world, command)
     }
 
     /// Checks and executes a command, then runs the rules until they need input.
@@ -656,7 +652,8 @@ impl Battle {
         self.advance()?;
         if let Some(cmd) = self.world.resource_mut::<Incoming>().0.take() {
             return Err(CommandError::WrongStage(format!(
-                "no rule handled {cmd:?} (engine bug)"
+                "no rule handled {} (engine bug)",
+                cmd.display(&self.world)
             )));
         }
         Ok(&self.events()[before..])
@@ -691,7 +688,7 @@ impl Battle {
         power: Option<&str>,
     ) -> Option<AttackPreview> {
         let world = self.world();
-        (world.resource::<ActiveRuleset>().preview_attack)(world, attacker, target, power)
+        self.ruleset.preview_attack(world, attacker, target, power)
     }
 
     /// The numbers of [`Battle::preview_attack`] without the text, under hypothetical
@@ -705,43 +702,50 @@ impl Battle {
         assume: Assume<'_>,
     ) -> Option<AttackOdds> {
         let world = self.world();
-        (world.resource::<ActiveRuleset>().attack_odds)(world, attacker, target, power, assume)
+        self.ruleset
+            .attack_odds(world, attacker, target, power, assume)
     }
 
     /// Exact chance that `command`, a special action with a roll of its own (a `flow`
     /// Feint), succeeds; `None` for commands without one (see
-    /// [`ActiveRuleset::action_chance`]).
+    /// [`Ruleset::action_chance`]).
     pub fn action_chance(&self, command: &Command) -> Option<f64> {
         let world = self.world();
-        (world.resource::<ActiveRuleset>().action_chance)(world, command)
+        self.ruleset.action_chance(world, command)
     }
 
     /// Cost and provocations of a move (see [`MovePreview`]).
     pub fn preview_move(&self, unit: UnitId, power: &str, path: &[Cell]) -> MovePreview {
         let world = self.world();
-        (world.resource::<ActiveRuleset>().preview_move)(world, unit, power, path)
+        self.ruleset.preview_move(world, unit, power, path)
     }
 
     /// The ruleset's own name for a stage.
     pub fn stage_name(&self, stage: Stage) -> &'static str {
-        (self.world().resource::<ActiveRuleset>().stage_name)(stage)
+        self.ruleset.stage_name(stage)
     }
 
     /// This round's turn order(s), labelled in the ruleset's terms.
     pub fn turn_order(&self) -> Vec<TurnOrder> {
         let world = self.world();
-        (world.resource::<ActiveRuleset>().turn_order)(world)
+        self.ruleset.turn_order(world)
     }
 
     /// A unit's pools and resources.
     pub fn pools(&self, unit: UnitId) -> Vec<(String, i32)> {
         let world = self.world();
-        (world.resource::<ActiveRuleset>().pools)(world, unit)
+        self.ruleset.pools(world, unit)
     }
 
     /// The active ruleset's id.
     pub fn ruleset(&self) -> &'static str {
-        self.world().resource::<ActiveRuleset>().id
+        self.ruleset.id()
+    }
+
+    /// The active ruleset itself, for what the shortcuts here don't ask (the AI's
+    /// and the editor's queries, see [`Ruleset`]).
+    pub fn rules(&self) -> &'static dyn Ruleset {
+        self.ruleset
     }
 
     /// Every legal command now.
@@ -750,7 +754,7 @@ impl Battle {
         if world.resource::<TurnState>().ended.is_some() {
             return Vec::new();
         }
-        (world.resource::<ActiveRuleset>().legal)(world)
+        self.ruleset.legal(world)
     }
 
     /// The current round and stage.

@@ -387,3 +387,268 @@ pub enum ReactionRefusal {
     #[error("{0}")]
     BadIntercept(String),
 }
+
+/// Names of units and sides, for showing commands to users (see
+/// [`Command::display`]).
+pub trait Names {
+    /// The name of a unit.
+    fn unit_name(&self, unit: UnitId) -> String;
+    /// The name of a side.
+    fn side_name(&self, side: SideId) -> String;
+}
+
+impl Names for bevy_ecs::world::World {
+    fn unit_name(&self, unit: UnitId) -> String {
+        crate::engine::battle::name(self, unit)
+    }
+
+    fn side_name(&self, side: SideId) -> String {
+        self.get_resource::<crate::engine::battle::Sides>()
+            .and_then(|s| s.0.get(side.0 as usize))
+            .map_or_else(|| format!("side #{}", side.0), |s| s.name.clone())
+    }
+}
+
+impl Names for crate::engine::battle::Battle {
+    fn unit_name(&self, unit: UnitId) -> String {
+        self.world().unit_name(unit)
+    }
+
+    fn side_name(&self, side: SideId) -> String {
+        self.world().side_name(side)
+    }
+}
+
+/// A RON string literal: `"…"` with `"`, `\` and control characters escaped, so
+/// it reads back as the same text.
+pub fn quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.extend(c.escape_debug()),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Writes one command in the syntax of a scenario file (README, "Scripted
+/// scenarios"): `Attack(unit: "Knight", target: "Goblin", power: "Longsword")`.
+/// Fields that are left out (`None`, `false`) are not written.
+#[derive(Clone, Debug)]
+pub struct Syntax {
+    text: String,
+    fields: usize,
+}
+
+impl Syntax {
+    /// Starts a command with its name, e.g. `Attack`.
+    pub fn new(name: &str) -> Self {
+        Self {
+            text: format!("{name}("),
+            fields: 0,
+        }
+    }
+
+    /// A field written as is (an identifier, a number...).
+    pub fn raw(mut self, field: &str, value: impl std::fmt::Display) -> Self {
+        if self.fields > 0 {
+            self.text.push_str(", ");
+        }
+        self.fields += 1;
+        self.text.push_str(&format!("{field}: {value}"));
+        self
+    }
+
+    /// A name (a string).
+    pub fn name(self, field: &str, value: &str) -> Self {
+        self.raw(field, quoted(value))
+    }
+
+    /// A name, if there is one.
+    pub fn opt_name(self, field: &str, value: Option<&str>) -> Self {
+        match value {
+            Some(v) => self.name(field, v),
+            None => self,
+        }
+    }
+
+    /// A list of names: `["Knight", "Archer"]`.
+    pub fn names<S: AsRef<str>>(self, field: &str, values: impl IntoIterator<Item = S>) -> Self {
+        let list: Vec<String> = values.into_iter().map(|v| quoted(v.as_ref())).collect();
+        self.raw(field, format!("[{}]", list.join(", ")))
+    }
+
+    /// A cell: `(3, 4)`.
+    pub fn cell(self, field: &str, (x, y): (i32, i32)) -> Self {
+        self.raw(field, format!("({x}, {y})"))
+    }
+
+    /// A cell, if there is one.
+    pub fn opt_cell(self, field: &str, cell: Option<(i32, i32)>) -> Self {
+        match cell {
+            Some(c) => self.cell(field, c),
+            None => self,
+        }
+    }
+
+    /// A list of cells: `[(1, 2), (2, 2)]`.
+    pub fn cells(self, field: &str, cells: impl IntoIterator<Item = (i32, i32)>) -> Self {
+        let list: Vec<String> = cells
+            .into_iter()
+            .map(|(x, y)| format!("({x}, {y})"))
+            .collect();
+        self.raw(field, format!("[{}]", list.join(", ")))
+    }
+
+    /// A flag, written only when it is set.
+    pub fn flag(self, field: &str, set: bool) -> Self {
+        if set { self.raw(field, "true") } else { self }
+    }
+
+    /// The command text.
+    pub fn finish(mut self) -> String {
+        self.text.push(')');
+        self.text
+    }
+}
+
+impl Reaction {
+    /// The reaction as written in a scenario (`ReactionAttack`; [`Display`] gives
+    /// the words, `Reaction Attack`).
+    ///
+    /// [`Display`]: std::fmt::Display
+    pub fn syntax(self) -> &'static str {
+        match self {
+            Reaction::Dodge => "Dodge",
+            Reaction::Parry => "Parry",
+            Reaction::Block => "Block",
+            Reaction::ReactionAttack => "ReactionAttack",
+            Reaction::Riposte => "Riposte",
+            Reaction::Intercept => "Intercept",
+        }
+    }
+}
+
+impl ShoveEffect {
+    /// The effect as written in a scenario (`PushBack`, `KnockProne`).
+    pub fn syntax(self) -> &'static str {
+        match self {
+            ShoveEffect::PushBack => "PushBack",
+            ShoveEffect::KnockProne => "KnockProne",
+        }
+    }
+}
+
+fn xy(c: Cell) -> (i32, i32) {
+    (c.x, c.y)
+}
+
+impl Command {
+    /// The command as a user would write it in a scenario, with unit and side names:
+    /// `Attack(unit: "Knight", target: "Goblin", power: "Longsword")`. A move shows
+    /// its destination and, when it takes more than one step, its exact path.
+    pub fn display(&self, names: &dyn Names) -> String {
+        let unit = |u: &UnitId| names.unit_name(*u);
+        let side = |s: &SideId| names.side_name(*s);
+        let all = |us: &[UnitId]| us.iter().map(unit).collect::<Vec<_>>();
+        match self {
+            Command::Seize { side: s, units } => Syntax::new("Seize")
+                .name("side", &side(s))
+                .names("units", all(units)),
+            Command::ActNow { side: s, units } => Syntax::new("ActNow")
+                .name("side", &side(s))
+                .names("units", all(units)),
+            Command::Move {
+                unit: u,
+                power,
+                path,
+                target,
+            } if power == "Step" && path.len() == 1 && target.is_none() => Syntax::new("Step")
+                .name("unit", &unit(u))
+                .cell("to", xy(path[0])),
+            Command::Move {
+                unit: u,
+                power,
+                path,
+                target,
+            } => {
+                let mut s = Syntax::new("Move")
+                    .name("unit", &unit(u))
+                    .name("power", power)
+                    .opt_cell("to", path.last().copied().map(xy));
+                if path.len() != 1 {
+                    s = s.cells("path", path.iter().copied().map(xy));
+                }
+                s.opt_name("target", target.as_ref().map(unit).as_deref())
+            }
+            Command::Attack {
+                unit: u,
+                target,
+                power,
+            } => Syntax::new("Attack")
+                .name("unit", &unit(u))
+                .name("target", &unit(target))
+                .opt_name("power", power.as_deref()),
+            Command::Defend { unit: u } => Syntax::new("Defend").name("unit", &unit(u)),
+            Command::Disengage { unit: u, path } => Syntax::new("Disengage")
+                .name("unit", &unit(u))
+                .opt_cell("to", path.last().copied().map(xy)),
+            Command::Delay { unit: u } => Syntax::new("Delay").name("unit", &unit(u)),
+            Command::ActivateItem {
+                unit: u,
+                item,
+                target,
+            } => Syntax::new("Use")
+                .name("unit", &unit(u))
+                .name("item", item)
+                .opt_name("target", target.as_ref().map(unit).as_deref()),
+            Command::EndTurn { unit: u } => Syntax::new("EndTurn").name("unit", &unit(u)),
+            Command::React {
+                side: s,
+                unit: u,
+                reaction,
+                to,
+                swap,
+            } => Syntax::new("React")
+                .name("side", &side(s))
+                .name("unit", &unit(u))
+                .raw("reaction", reaction.syntax())
+                .opt_cell("to", to.map(xy))
+                .flag("swap", *swap),
+            Command::Pass { side: s } => Syntax::new("Pass").name("side", &side(s)),
+            Command::Flow { unit: u, action } => {
+                let by = |name: &str| Syntax::new(name).name("unit", &unit(u));
+                match action {
+                    FlowAction::Disarm { target, take, to } => by("Disarm")
+                        .name("target", &unit(target))
+                        .flag("take", *take)
+                        .opt_cell("to", to.map(xy)),
+                    FlowAction::Draw { weapon } => by("Draw").name("weapon", weapon),
+                    FlowAction::Sheathe { weapon } => by("Sheathe").name("weapon", weapon),
+                    FlowAction::Feint { target } => by("Feint").name("target", &unit(target)),
+                    FlowAction::FlowState => by("FlowState"),
+                    FlowAction::Grapple { target } => by("Grapple").name("target", &unit(target)),
+                    FlowAction::BreakFree => by("BreakFree"),
+                    FlowAction::Release => by("Release"),
+                    FlowAction::Ready { weapon } => {
+                        by("Ready").opt_name("weapon", weapon.as_deref())
+                    }
+                    FlowAction::Shove { target, effect } => by("Shove")
+                        .name("target", &unit(target))
+                        .raw("effect", effect.syntax()),
+                    FlowAction::TotalDefense => by("TotalDefense"),
+                    FlowAction::Tumble { through } => by("Tumble").name("through", &unit(through)),
+                    FlowAction::StandUp => by("StandUp"),
+                    FlowAction::PickUp { item } => by("PickUp").name("item", item),
+                    FlowAction::Drop { item } => by("Drop").name("item", item),
+                }
+            }
+        }
+        .finish()
+    }
+}

@@ -10,6 +10,7 @@ use std::collections::VecDeque;
 
 use bevy_ecs::resource::Resource;
 use rand::{RngExt, SeedableRng, rngs::ChaCha8Rng};
+use serde::{Deserialize, Serialize};
 
 /// Why the dice could not give a face.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -32,6 +33,55 @@ pub enum DiceError {
         /// Sides of the die asked for.
         sides: u32,
     },
+    /// A die with no sides was asked for (configurations and dice expressions allow
+    /// none, so this is a fault of the caller).
+    #[error("a die with 0 sides was asked for")]
+    NoSides,
+}
+
+/// The sides of a die a ruleset's configuration names (a tie die, an initiative die,
+/// an extra die of advantage): from 2 to [`crate::engine::odds::MAX_SIDES`]. A d1
+/// never breaks a tie and a d0 can't be rolled, so neither can be configured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "u32", into = "u32")]
+pub struct Sides(u32);
+
+impl Sides {
+    /// A die of `sides` sides, or why not.
+    pub fn new(sides: u32) -> Result<Self, String> {
+        let max = crate::engine::odds::MAX_SIDES;
+        if (2..=max).contains(&sides) {
+            Ok(Self(sides))
+        } else {
+            Err(format!(
+                "a d{sides} is not a die a rule can roll; expected 2 to {max} sides"
+            ))
+        }
+    }
+
+    /// The number of sides.
+    pub fn get(self) -> u32 {
+        self.0
+    }
+}
+
+impl TryFrom<u32> for Sides {
+    type Error = String;
+    fn try_from(sides: u32) -> Result<Self, String> {
+        Self::new(sides)
+    }
+}
+
+impl From<Sides> for u32 {
+    fn from(sides: Sides) -> u32 {
+        sides.0
+    }
+}
+
+impl std::fmt::Display for Sides {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "d{}", self.0)
+    }
 }
 
 /// Where faces come from.
@@ -79,8 +129,11 @@ impl Dice {
 
     /// Rolls one die with `sides` faces (1..=sides).
     pub fn roll(&mut self, sides: u32) -> Result<u32, DiceError> {
+        if sides == 0 {
+            return Err(DiceError::NoSides);
+        }
         match &mut self.source {
-            Source::Seeded(rng) => Ok(rng.random_range(1..=sides.max(1))),
+            Source::Seeded(rng) => Ok(rng.random_range(1..=sides)),
             Source::Scripted { faces, used } => {
                 let face = faces
                     .pop_front()

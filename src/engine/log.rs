@@ -1,10 +1,14 @@
-//! Human-readable combat log lines for events, with every die face shown.
+//! Human-readable combat log lines for events, with every die face shown, and the
+//! names users know the engine's values by (grid kinds, terrain, sizes...).
 
 use bevy_ecs::world::World;
 
 use crate::engine::battle::{ActiveRuleset, Sides, name};
+use crate::engine::board::{GridKind, Terrain};
 use crate::engine::event::{Event, Stage};
+use crate::engine::skill::Edge;
 use crate::engine::units::{SideId, UnitId};
+use crate::level::schema::{Hand, Size};
 
 /// How the `phases` ruleset names each stage.
 pub fn stage_name(stage: Stage) -> &'static str {
@@ -13,6 +17,51 @@ pub fn stage_name(stage: Stage) -> &'static str {
         Stage::Movement => "Movement Phase",
         Stage::Attack => "Battle Phase",
         Stage::EndOfTurn => "End Phase",
+    }
+}
+
+/// The name users know a grid kind by: `Square` or `Hex` (as in a level file).
+pub fn grid_name(grid: GridKind) -> &'static str {
+    match grid {
+        GridKind::Square => "Square",
+        GridKind::Hex => "Hex",
+    }
+}
+
+/// The name of a kind of terrain: `Open`, `Difficult` or `Impassable`.
+pub fn terrain_name(terrain: Terrain) -> &'static str {
+    match terrain {
+        Terrain::Open => "Open",
+        Terrain::Difficult => "Difficult",
+        Terrain::Impassable => "Impassable",
+    }
+}
+
+/// The name of a size category (as in a level file): `Small` … `Gargantuan`.
+pub fn size_name(size: Size) -> &'static str {
+    match size {
+        Size::Small => "Small",
+        Size::Medium => "Medium",
+        Size::Large => "Large",
+        Size::Huge => "Huge",
+        Size::Gargantuan => "Gargantuan",
+    }
+}
+
+/// The name of where a weapon is held: `Main`, `Off` or `Stowed` (as in a level file).
+pub fn hand_name(hand: Hand) -> &'static str {
+    match hand {
+        Hand::Main => "Main",
+        Hand::Off => "Off",
+        Hand::Stowed => "Stowed",
+    }
+}
+
+/// The name of an edge on a check: `Advantage` or `Disadvantage`.
+pub fn edge_name(edge: Edge) -> &'static str {
+    match edge {
+        Edge::Advantage => "Advantage",
+        Edge::Disadvantage => "Disadvantage",
     }
 }
 
@@ -25,7 +74,7 @@ fn faces(f: &[u32]) -> String {
 fn ruleset_stage_name(world: &World, stage: Stage) -> &'static str {
     world
         .get_resource::<ActiveRuleset>()
-        .map_or(stage_name(stage), |r| (r.stage_name)(stage))
+        .map_or(stage_name(stage), |r| r.stage_name(stage))
 }
 
 /// One log line for an event.
@@ -217,7 +266,7 @@ pub fn describe(world: &World, event: &Event) -> String {
             };
             let rolled = match edge {
                 None => format!("rolls {roll}"),
-                Some(e) => format!("rolls {} with {e:?}, keeps {roll}", faces(f)),
+                Some(e) => format!("rolls {} with {}, keeps {roll}", faces(f), edge_name(*e)),
             };
             format!(
                 "{} {purpose}: {skill} {target}{mods}, {rolled}: {level}",
@@ -306,7 +355,7 @@ pub fn describe(world: &World, event: &Event) -> String {
         ),
         Event::HeldChanged { unit, item, hand } => match hand {
             crate::level::schema::Hand::Stowed => format!("{} sheathes {item}", n(unit)),
-            h => format!("{} draws {item} ({h:?} hand)", n(unit)),
+            h => format!("{} draws {item} ({} hand)", n(unit), hand_name(*h)),
         },
         Event::ItemDropped { unit, item, cell } => {
             format!("{}'s {item} drops at {cell}", n(unit))

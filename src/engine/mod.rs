@@ -8,6 +8,7 @@ pub mod conditions;
 pub mod decision;
 pub mod dice;
 pub mod event;
+pub mod initiative;
 pub mod log;
 pub mod odds;
 pub mod rulesets;

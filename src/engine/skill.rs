@@ -90,25 +90,30 @@ impl Edge {
     }
 }
 
-/// The constants of percentile checks (F-GAP-01, F-GAP-02), from a ruleset's config.
+/// Most sides the die of percentile checks may have (F-GAP-01 uses a d100): two of
+/// them with one kept (Advantage, Disadvantage) stay cheap to compute exactly.
+pub const MAX_CHECK_DIE: u32 = 1000;
+
+/// The constants of percentile checks as a ruleset's configuration writes them
+/// (`checks: (die: 100, always_critical: 1, ...)`); [`CheckRules`] is the checked form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct CheckRules {
-    /// Sides of the die (100).
+pub struct Checks {
+    /// Sides of the die (100), from 2 to [`MAX_CHECK_DIE`].
     pub die: u32,
-    /// This roll or lower is always a Critical success (1).
+    /// This roll or lower is always a Critical success (1); 0 for none.
     pub always_critical: u32,
-    /// This roll or higher always fails as a Critical Failure (96).
+    /// This roll or higher always fails as a Critical Failure (96); `die + 1` for none.
     pub fumble_from: u32,
     /// Critical at or under skill / this (10), at least 1.
     pub critical_divisor: i32,
-    /// Major at or under skill / this (5).
+    /// Major at or under skill / this (5), at least 1.
     pub major_divisor: i32,
-    /// Hard at or under skill / this (2).
+    /// Hard at or under skill / this (2), at least 1.
     pub hard_divisor: i32,
 }
 
-impl Default for CheckRules {
+impl Default for Checks {
     fn default() -> Self {
         Self {
             die: 100,
@@ -121,25 +126,88 @@ impl Default for CheckRules {
     }
 }
 
+/// The constants of percentile checks (F-GAP-01, F-GAP-02), from a ruleset's config,
+/// checked: only [`CheckRules::new`] (which deserializing calls) makes one, so the
+/// die always has 2 to [`MAX_CHECK_DIE`] sides and the divisors are positive.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "Checks", into = "Checks")]
+pub struct CheckRules(Checks);
+
+impl TryFrom<Checks> for CheckRules {
+    type Error = String;
+    fn try_from(checks: Checks) -> Result<Self, String> {
+        Self::new(checks)
+    }
+}
+
+impl From<CheckRules> for Checks {
+    fn from(rules: CheckRules) -> Checks {
+        rules.0
+    }
+}
+
 impl CheckRules {
+    /// Checks the constants; the error names the field and its allowed range.
+    pub fn new(checks: Checks) -> Result<Self, String> {
+        let Checks {
+            die,
+            always_critical,
+            fumble_from,
+            ..
+        } = checks;
+        if !(2..=MAX_CHECK_DIE).contains(&die) {
+            return Err(format!(
+                "checks `die` is {die}; expected a die of 2 to {MAX_CHECK_DIE} sides"
+            ));
+        }
+        if always_critical > die {
+            return Err(format!(
+                "checks `always_critical` is {always_critical}; expected 0 (none) to {die} (the die)"
+            ));
+        }
+        if !(1..=die + 1).contains(&fumble_from) {
+            return Err(format!(
+                "checks `fumble_from` is {fumble_from}; expected 1 to {} (the die + 1 for no fumbles)",
+                die + 1
+            ));
+        }
+        for (name, d) in [
+            ("critical_divisor", checks.critical_divisor),
+            ("major_divisor", checks.major_divisor),
+            ("hard_divisor", checks.hard_divisor),
+        ] {
+            if d < 1 {
+                return Err(format!("checks `{name}` is {d}; expected 1 or more"));
+            }
+        }
+        Ok(Self(checks))
+    }
+
+    /// The constants as written.
+    pub fn constants(&self) -> Checks {
+        self.0
+    }
+
     /// The level of a kept roll against an effective skill (F-GAP-01, F-GAP-02).
     pub fn level(&self, roll: u32, skill: i32) -> SuccessLevel {
+        let c = &self.0;
         let r = roll as i32;
-        if roll <= self.always_critical {
+        if roll <= c.always_critical {
             return SuccessLevel::Critical;
         }
-        if roll >= self.fumble_from {
+        if roll >= c.fumble_from {
             return SuccessLevel::CriticalFailure;
         }
         if r > skill {
             return SuccessLevel::Failure;
         }
-        let div = |d: i32| if d > 0 { skill.div_euclid(d) } else { skill };
-        if r <= div(self.critical_divisor).max(1) {
+        // The divisors are at least 1 (see `new`).
+        let div = |d: i32| skill.div_euclid(d);
+        if r <= div(c.critical_divisor).max(1) {
             SuccessLevel::Critical
-        } else if r <= div(self.major_divisor) {
+        } else if r <= div(c.major_divisor) {
             SuccessLevel::Major
-        } else if r <= div(self.hard_divisor) {
+        } else if r <= div(c.hard_divisor) {
             SuccessLevel::Hard
         } else {
             SuccessLevel::Normal
@@ -149,12 +217,12 @@ impl CheckRules {
     /// The dice of a check as an odds-engine expression: `1d100`, or two dice keeping
     /// the lower (Advantage) or the higher (Disadvantage).
     pub fn expr(&self, edge: Option<Edge>) -> DiceExpr {
-        let text = match edge {
-            None => format!("1d{}", self.die),
-            Some(Edge::Advantage) => format!("2d{}kl1", self.die),
-            Some(Edge::Disadvantage) => format!("2d{}kh1", self.die),
-        };
-        text.parse().expect("a check's dice parse")
+        let die = self.0.die;
+        match edge {
+            None => DiceExpr::pool(1, die, None),
+            Some(Edge::Advantage) => DiceExpr::pool(2, die, Some((false, 1))),
+            Some(Edge::Disadvantage) => DiceExpr::pool(2, die, Some((true, 1))),
+        }
     }
 
     /// Rolls a check: the faces in the order drawn, the kept roll and its level.
@@ -164,11 +232,11 @@ impl CheckRules {
         skill: i32,
         edge: Option<Edge>,
     ) -> Result<CheckRoll, DiceError> {
-        let first = dice.roll(self.die)?;
+        let first = dice.roll(self.0.die)?;
         let (faces, kept) = match edge {
             None => (vec![first], first),
             Some(e) => {
-                let second = dice.roll(self.die)?;
+                let second = dice.roll(self.0.die)?;
                 let kept = match e {
                     Edge::Advantage => first.min(second),
                     Edge::Disadvantage => first.max(second),
@@ -250,6 +318,61 @@ mod tests {
         // A 01 is critical even against an impossible skill; 96+ fails even at 150.
         assert_eq!(r.level(1, -20), Critical);
         assert_eq!(r.level(96, 150), CriticalFailure);
+    }
+
+    /// F-GAP-01: the die of a check has 2 to MAX_CHECK_DIE sides (a d0 used to panic
+    /// when the odds were asked for); the divisors are positive.
+    #[test]
+    fn f_gap_01_bad_check_constants_are_errors_not_panics() {
+        let with_die = |die| Checks {
+            die,
+            ..Checks::default()
+        };
+        for die in [0, 1, MAX_CHECK_DIE + 1, 20_000] {
+            let err = CheckRules::new(with_die(die)).unwrap_err();
+            assert!(err.contains(&format!("`die` is {die}")), "{err}");
+        }
+        for die in [2, 20, MAX_CHECK_DIE] {
+            let r = CheckRules::new(Checks {
+                fumble_from: die,
+                ..with_die(die)
+            })
+            .unwrap();
+            for edge in [None, Some(Edge::Advantage), Some(Edge::Disadvantage)] {
+                let total: f64 = r.level_odds(50, edge).iter().map(|x| x.1).sum();
+                assert!((total - 1.0).abs() < 1e-9, "d{die} {edge:?}: {total}");
+            }
+        }
+        let err = CheckRules::new(Checks {
+            hard_divisor: 0,
+            ..Checks::default()
+        })
+        .unwrap_err();
+        assert!(err.contains("`hard_divisor` is 0"), "{err}");
+        let err = CheckRules::new(Checks {
+            fumble_from: 0,
+            ..Checks::default()
+        })
+        .unwrap_err();
+        assert!(err.contains("`fumble_from` is 0"), "{err}");
+        // Reading a configuration checks too, with the field named.
+        let err = ron::from_str::<CheckRules>(
+            "(die: 0, always_critical: 1, fumble_from: 96, critical_divisor: 10, \
+             major_divisor: 5, hard_divisor: 2)",
+        )
+        .unwrap_err();
+        assert!(err.code.to_string().contains("`die` is 0"), "{err}");
+    }
+
+    #[test]
+    fn check_dice_are_the_expressions_they_were() {
+        let r = CheckRules::default();
+        let parsed = |s: &str| s.parse::<DiceExpr>().unwrap();
+        assert_eq!(r.expr(None), parsed("1d100"));
+        assert_eq!(r.expr(Some(Edge::Advantage)), parsed("2d100kl1"));
+        assert_eq!(r.expr(Some(Edge::Disadvantage)), parsed("2d100kh1"));
+        let text = ron::to_string(&r).unwrap();
+        assert_eq!(ron::from_str::<CheckRules>(&text).unwrap(), r);
     }
 
     #[test]

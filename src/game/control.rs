@@ -315,7 +315,7 @@ pub fn command_label(battle: &Battle, cmd: &Command) -> String {
             F::PickUp { item } => format!("Pick up {item}"),
             _ => match mode_of(battle, cmd) {
                 Some((mode, _)) => mode.label,
-                None => format!("{action:?}"),
+                None => cmd.display(battle),
             },
         },
         Command::ActivateItem {

@@ -377,7 +377,10 @@ fn update_texts(
             );
         } else {
             let board = &world.resource::<crate::engine::battle::Map>().0;
-            h = format!("{cell}: {:?}", board.terrain(cell));
+            h = format!(
+                "{cell}: {}",
+                crate::engine::log::terrain_name(board.terrain(cell))
+            );
         }
     }
     set(HudText::Hover, h, None);

@@ -369,10 +369,10 @@ fn view(
         });
         let info = match &setup.level {
             Ok(l) => format!(
-                "{}  |  {}  |  {:?} {}x{}",
+                "{}  |  {}  |  {} {}x{}",
                 setup.path.display(),
                 l.ruleset,
-                l.grid,
+                crate::engine::log::grid_name(l.grid),
                 l.size.0,
                 l.size.1
             ),

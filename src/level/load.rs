@@ -53,9 +53,36 @@ impl std::fmt::Display for Problem {
         write!(
             f,
             "{}:{}:{}: {}",
-            self.file, self.line, self.col, self.message
+            escape_name(&self.file),
+            self.line,
+            self.col,
+            self.message
         )
     }
+}
+
+/// A file name as it is shown to users: control characters (a newline, a tab, an
+/// escape...) are escaped (`\n`, `\t`, `\u{1b}`) so that a `FILE:LINE:COL: message`
+/// line stays one line; everything else is kept as it is.
+pub fn escape_name(name: &str) -> String {
+    if !name.chars().any(char::is_control) {
+        return name.to_string();
+    }
+    let mut out = String::with_capacity(name.len() + 8);
+    for c in name.chars() {
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A path as it is shown to users: [`Path::display`] with control characters
+/// escaped (see [`escape_name`]).
+pub fn shown_path(path: &Path) -> String {
+    escape_name(&path.display().to_string())
 }
 
 /// The `ron` options levels are read with: standard RON, plus `implicit_some` so
@@ -69,60 +96,133 @@ pub fn load_str(text: &str, file: &str) -> Result<Level, Vec<Problem>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let level: Level = match read_options().from_str(text) {
         Ok(level) => level,
-        Err(e) => {
-            let at = (e.span.start.line.max(1), e.span.start.col.max(1));
-            return Err(vec![Problem::new(file, at, describe_ron_error(&e.code))]);
-        }
+        Err(e) => return Err(vec![ron_problem(file, &e)]),
     };
-    let issues = validate::validate(&level);
+    check_within(&level, text, file, &[])?;
+    Ok(level)
+}
+
+/// The problem for a `ron` parse error, at its place, in plain words.
+pub fn ron_problem(file: &str, e: &ron::error::SpannedError) -> Problem {
+    let at = (e.span.start.line.max(1), e.span.start.col.max(1));
+    Problem::new(file, at, describe_ron_error(&e.code))
+}
+
+/// Validates a level that was parsed from a part of `text` (e.g. the
+/// `level: Inline(...)` of a scenario), reporting each problem at its place in
+/// `text`: `prefix` is the path from the top of `text` to the level. With an empty
+/// prefix this is the check [`load_str`] runs.
+pub fn check_within(
+    level: &Level,
+    text: &str,
+    file: &str,
+    prefix: &[PathStep],
+) -> Result<(), Vec<Problem>> {
+    let issues = validate::validate(level);
     if issues.is_empty() {
-        return Ok(level);
+        return Ok(());
     }
     let tree = cst::parse(text);
+    let offsets: Vec<Option<usize>> = issues
+        .iter()
+        .map(|issue| {
+            let mut path = prefix.to_vec();
+            path.extend(issue.at.path());
+            tree.as_ref().and_then(|t| t.locate(&path))
+        })
+        .collect();
+    let places = line_cols(text, &offsets);
     let mut problems: Vec<Problem> = issues
         .into_iter()
-        .map(|issue| {
-            let at = tree
-                .as_ref()
-                .and_then(|t| t.locate(&issue.at.path()))
-                .and_then(|offset| line_col(text, offset))
-                .unwrap_or((1, 1));
-            Problem::new(file, at, issue.message)
-        })
+        .zip(places)
+        .map(|(issue, at)| Problem::new(file, at.unwrap_or((1, 1)), issue.message))
         .collect();
     problems.sort_by_key(|p| (p.line, p.col));
     Err(problems)
 }
 
+/// Reads a text file. A file that cannot be read, or is not UTF-8 text, is a problem:
+/// at `1:1`, or at the line and column of the first byte that is not UTF-8.
+pub fn read_text(path: &Path) -> Result<String, Problem> {
+    let file = path.display().to_string();
+    let bytes =
+        fs::read(path).map_err(|e| Problem::new(&file, (1, 1), format!("cannot read: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let valid = e.utf8_error().valid_up_to();
+        // The part before the first bad byte is UTF-8 by definition.
+        let before = std::str::from_utf8(&bytes[..valid]).unwrap_or_default();
+        let at = line_col(before, before.len()).unwrap_or((1, 1));
+        Problem::new(
+            &file,
+            at,
+            format!(
+                "cannot read: not UTF-8 text (byte 0x{:02X} here); expected a text file \
+                 saved as UTF-8",
+                bytes[valid]
+            ),
+        )
+    })
+}
+
 /// Reads, parses and validates a level file.
 pub fn load_file(path: &Path) -> Result<Level, Vec<Problem>> {
     let file = path.display().to_string();
-    match fs::read_to_string(path) {
-        Ok(text) => load_str(&text, &file),
-        Err(e) => Err(vec![Problem::new(
-            &file,
-            (1, 1),
-            format!("cannot read: {e}"),
-        )]),
-    }
+    let text = read_text(path).map_err(|p| vec![p])?;
+    load_str(&text, &file)
 }
 
 /// The 1-based `(line, column)` of a place in level text, following the same rules
 /// as the problems [`load_str`] reports; `None` if the text does not have that place
 /// (or is not well-formed RON).
 pub fn locate(text: &str, at: &Where) -> Option<(usize, usize)> {
+    locate_all(text, std::slice::from_ref(at)).pop().flatten()
+}
+
+/// [`locate`] for many places at once, in time linear in the text (plus sorting the
+/// places): the text is parsed once and scanned once.
+pub fn locate_all(text: &str, places: &[Where]) -> Vec<Option<(usize, usize)>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let offset = cst::parse(text)?.locate(&at.path())?;
-    line_col(text, offset)
+    let Some(tree) = cst::parse(text) else {
+        return vec![None; places.len()];
+    };
+    let offsets: Vec<Option<usize>> = places.iter().map(|w| tree.locate(&w.path())).collect();
+    line_cols(text, &offsets)
 }
 
 /// 1-based line and column (in characters) of a byte offset.
 fn line_col(text: &str, offset: usize) -> Option<(usize, usize)> {
-    let before = text.get(..offset)?;
-    let line = 1 + before.matches('\n').count();
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let col = 1 + before[line_start..].chars().count();
-    Some((line, col))
+    line_cols(text, &[Some(offset)]).pop().flatten()
+}
+
+/// 1-based lines and columns (in characters) of byte offsets, in one pass over the
+/// text: `None` for a missing offset or one that is not at a character of `text`
+/// (or its end).
+fn line_cols(text: &str, offsets: &[Option<usize>]) -> Vec<Option<(usize, usize)>> {
+    let mut order: Vec<(usize, usize)> = offsets
+        .iter()
+        .enumerate()
+        .filter_map(|(i, o)| o.map(|o| (o, i)))
+        .collect();
+    order.sort_unstable();
+    let mut out = vec![None; offsets.len()];
+    let (mut pos, mut line, mut col) = (0, 1, 1);
+    for (offset, i) in order {
+        if offset > text.len() || !text.is_char_boundary(offset) {
+            continue;
+        }
+        for c in text[pos..offset].chars() {
+            if c == '\n' {
+                line += 1;
+                col = 1;
+            } else {
+                col += 1;
+            }
+        }
+        pos = offset;
+        out[i] = Some((line, col));
+    }
+    out
 }
 
 /// A friendlier message for a `ron` error: what was wrong and what was expected.
@@ -137,6 +237,10 @@ fn describe_ron_error(code: &ron::Error) -> String {
             Some("EffectDef") => "an on_hit effect".into(),
             Some("ItemDef") => "an item".into(),
             Some("Victory") => "victory".into(),
+            Some("Scenario") => "the scenario".into(),
+            Some("ScriptCommand") => "a command".into(),
+            Some("LevelRef") => "`level`".into(),
+            Some("DiceSpec") => "`dice`".into(),
             Some(other) => format!("`{other}`"),
             None => "this struct".into(),
         }
@@ -172,10 +276,13 @@ fn describe_ron_error(code: &ron::Error) -> String {
             found,
             outer,
         } => {
-            let of = outer
-                .as_deref()
-                .map(|o| format!(" for {o}"))
-                .unwrap_or_default();
+            let of = match outer.as_deref() {
+                Some("ScriptCommand") => " for a command".into(),
+                Some("LevelRef") => " for `level`".into(),
+                Some("DiceSpec") => " for `dice`".into(),
+                Some(o) => format!(" for {o}"),
+                None => String::new(),
+            };
             format!(
                 "unknown variant `{found}`{of}; expected one of: {}",
                 list(expected)
@@ -195,6 +302,10 @@ fn describe_ron_error(code: &ron::Error) -> String {
             "number out of range for this field (negative or too large?)".into()
         }
         E::Message(m) => m.clone(),
+        E::ExceededRecursionLimit => format!(
+            "nested too deeply (more than {} levels of brackets)",
+            read_options().recursion_limit.unwrap_or(128)
+        ),
         other => {
             let syntax = matches!(
                 other,
@@ -546,6 +657,8 @@ fn sync_dir(dir: &Path) {
 /// source. It is run on text `ron` has already accepted; anything it does not
 /// understand makes it give up (and problems fall back to line 1, column 1).
 mod cst {
+    use std::collections::HashMap;
+
     use super::PathStep;
 
     pub(super) struct Node {
@@ -567,8 +680,9 @@ mod cst {
         },
         /// `[...]`
         List(Vec<Node>),
-        /// `{...}`
-        Map(Vec<(Node, Node)>),
+        /// `{...}`: the entries, and the index of the first entry with each key
+        /// (string keys decoded, identifier and number keys as written).
+        Map(Vec<(Node, Node)>, HashMap<String, usize>),
     }
 
     /// The tree of a whole document, and its text.
@@ -630,11 +744,10 @@ mod cst {
                         node = item;
                     }
                     PathStep::Key(key) => {
-                        let Kind::Map(entries) = &unwrap_newtypes(node).kind else {
+                        let Kind::Map(entries, index) = &unwrap_newtypes(node).kind else {
                             return Some(anchor);
                         };
-                        let found = entries.iter().find(|(k, _)| self.key_is(k, key));
-                        let Some((k, v)) = found else {
+                        let Some((k, v)) = index.get(key.as_str()).map(|&i| &entries[i]) else {
                             return Some(anchor);
                         };
                         anchor = k.start;
@@ -646,35 +759,6 @@ mod cst {
                 }
             }
             Some(anchor)
-        }
-
-        /// Whether a map key node is the string (or identifier) `key`.
-        fn key_is(&self, node: &Node, key: &str) -> bool {
-            match &node.kind {
-                // Let ron decode the literal (escapes, raw strings) exactly.
-                Kind::Str { .. } => self
-                    .full_literal(node)
-                    .is_some_and(|lit| ron::from_str::<String>(lit).is_ok_and(|s| s == key)),
-                Kind::Atom => self.text.get(node.start..).is_some_and(|rest| {
-                    let end = rest.bytes().position(|c| !is_ident_char(c));
-                    rest[..end.unwrap_or(rest.len())] == *key
-                }),
-                _ => false,
-            }
-        }
-
-        /// The whole text of a string literal node, quotes (and `r#`s) included.
-        fn full_literal(&self, node: &Node) -> Option<&str> {
-            let Kind::Str { content, raw } = node.kind else {
-                return None;
-            };
-            let hashes = if raw {
-                let prefix = self.text.get(node.start..content.0)?;
-                prefix.matches('#').count()
-            } else {
-                0
-            };
-            self.text.get(node.start..content.1 + 1 + hashes)
         }
 
         /// Byte offset of the `i`-th character of a string literal's value; one past
@@ -954,6 +1038,7 @@ mod cst {
         fn map(&mut self, start: usize) -> Option<Node> {
             self.eat(b'{')?;
             let mut entries = Vec::new();
+            let mut index = HashMap::new();
             loop {
                 self.skip_trivia()?;
                 if self.peek()? == b'}' {
@@ -961,9 +1046,13 @@ mod cst {
                     break;
                 }
                 let key = self.value()?;
+                let key_text = self.key_text(&key);
                 self.skip_trivia()?;
                 self.eat(b':')?;
                 let value = self.value()?;
+                if let Some(text) = key_text {
+                    index.entry(text).or_insert(entries.len());
+                }
                 entries.push((key, value));
                 self.skip_trivia()?;
                 match self.peek()? {
@@ -974,8 +1063,23 @@ mod cst {
             }
             Some(Node {
                 start,
-                kind: Kind::Map(entries),
+                kind: Kind::Map(entries, index),
             })
+        }
+
+        /// The key a map key node just parsed (ending at `pos`) stands for: a string
+        /// literal decoded by `ron` (escapes, raw strings) exactly, an identifier or a
+        /// number as written.
+        fn key_text(&self, key: &Node) -> Option<String> {
+            let literal = std::str::from_utf8(self.b.get(key.start..self.pos)?).ok()?;
+            match key.kind {
+                Kind::Str { .. } => ron::from_str::<String>(literal).ok(),
+                Kind::Atom => {
+                    let end = literal.bytes().position(|c| !is_ident_char(c));
+                    Some(literal[..end.unwrap_or(literal.len())].to_string())
+                }
+                _ => None,
+            }
         }
 
         /// `"..."` with escapes; `prefix` bytes (`b`) come before the quote.
@@ -1160,6 +1264,48 @@ Level( /* a (tricky) comment, with "quotes" */
         let back: Level = read_options().from_str(&laid_out).expect("layout parses");
         assert_eq!(back, level, "{laid_out}");
         assert_eq!(try_to_ron_string(&level).ok(), Some(laid_out));
+    }
+
+    #[test]
+    fn line_cols_places_offsets_in_any_order_in_one_pass() {
+        let text = "ab\né\n\nxyz";
+        let got = line_cols(
+            text,
+            &[Some(9), None, Some(0), Some(5), Some(4), Some(3), Some(6)],
+        );
+        assert_eq!(
+            got,
+            vec![
+                Some((4, 3)),
+                None,
+                Some((1, 1)),
+                Some((2, 2)),
+                None, // inside `é`
+                Some((2, 1)),
+                Some((3, 1)),
+            ]
+        );
+        assert_eq!(line_cols(text, &[Some(text.len() + 1)]), vec![None]);
+    }
+
+    #[test]
+    fn map_keys_are_found_by_their_decoded_text() {
+        let text = r#"(units: [(stats: {"A": 1, r"B": 2, "\u{43}": 3, "A": 4})])"#;
+        let stat = |s: &str| Where::Stat {
+            unit: 0,
+            stat: s.into(),
+        };
+        assert_eq!(locate(text, &stat("A")), Some((1, 19)));
+        assert_eq!(locate(text, &stat("B")), Some((1, 27)));
+        assert_eq!(locate(text, &stat("C")), Some((1, 36)));
+    }
+
+    #[test]
+    fn file_names_with_control_characters_are_escaped() {
+        assert_eq!(escape_name("levels/a b.ron"), "levels/a b.ron");
+        assert_eq!(escape_name("a\nb\t\u{1b}é.ron"), "a\\nb\\t\\u{1b}é.ron");
+        let p = Problem::new("x\ny.ron", (2, 3), "bad\nthing");
+        assert_eq!(p.to_string(), "x\\ny.ron:2:3: bad thing");
     }
 
     #[test]

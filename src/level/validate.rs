@@ -9,18 +9,18 @@
 use std::collections::BTreeMap;
 
 use crate::engine::board::Terrain;
-use crate::engine::odds::DiceExpr;
-use crate::engine::rulesets::phases::PhasesConfig;
-use crate::engine::rulesets::{RULESETS, StatSpec, check_overrides, stat_specs};
+use crate::engine::rulesets::flow::MAX_SKILL;
+use crate::engine::rulesets::{
+    MAX_HP, MAX_RANGE, RULESETS, StatSpec, parse_dice, registry, stat_specs,
+};
 
 use super::schema::{Hand, ItemEffect, Level, PowerDef};
 use crate::engine::rulesets::flow::SKILLS as FLOW_SKILLS;
 
-/// Condition names a power's `on_hit` may apply.
-///
-/// Only `Slowed` for now, the condition the `phases` ruleset implements; this list
-/// will be wired to the ruleset registry later (each ruleset declaring its own).
-pub const KNOWN_CONDITIONS: &[&str] = &["Slowed"];
+/// Condition names a `phases` power's `on_hit` may apply: the ruleset's own list
+/// (each ruleset checks the names its levels use, see
+/// [`crate::engine::rulesets::Ruleset::check_level`]).
+pub const KNOWN_CONDITIONS: &[&str] = crate::engine::rulesets::phases::conditions::APPLICABLE;
 
 /// The only level format version.
 pub const FORMAT_VERSION: u32 = 1;
@@ -333,18 +333,32 @@ impl Checker<'_> {
             );
         }
         for (row, text) in level.terrain.iter().enumerate() {
+            // One issue per row, at its first bad character, however many there are:
+            // the work and the output stay linear in the size of the file.
             let mut len = 0;
+            let mut first_bad = None;
+            let mut bad = 0usize;
             for (col, ch) in text.chars().enumerate() {
                 len = col + 1;
                 if Terrain::from_symbol(ch).is_none() {
-                    self.push(
-                        Where::TerrainCell { row, col },
-                        format!(
-                            "bad terrain character {ch:?} at ({col}, {row}); expected `.` (open), \
-                             `~` (difficult) or `#` (impassable)"
-                        ),
-                    );
+                    first_bad.get_or_insert((col, ch));
+                    bad += 1;
                 }
+            }
+            if let Some((col, ch)) = first_bad {
+                let more = match bad - 1 {
+                    0 => String::new(),
+                    1 => " and 1 more in this row".to_string(),
+                    n => format!(" and {n} more in this row"),
+                };
+                self.push(
+                    Where::TerrainCell { row, col },
+                    format!(
+                        "bad terrain character '{}' at ({col}, {row}){more}; expected `.` (open), \
+                         `~` (difficult) or `#` (impassable)",
+                        ch.escape_debug()
+                    ),
+                );
             }
             if self.size_ok && len != w as usize {
                 // Point at the first extra character, or at the end of a short row.
@@ -418,19 +432,13 @@ impl Checker<'_> {
         let side_names: Vec<&str> = level.sides.iter().map(|s| s.name.as_str()).collect();
         let mut names: BTreeMap<&str, usize> = BTreeMap::new();
         let mut cells: BTreeMap<(i32, i32), usize> = BTreeMap::new();
-        // Only loaded when some unit lists extra movement powers.
-        let mut movement_config: Option<Result<PhasesConfig, String>> = None;
 
         for (index, unit) in level.units.iter().enumerate() {
             let field = |f| Where::Unit {
                 index,
                 field: Some(f),
             };
-            let label = if unit.name.trim().is_empty() {
-                format!("unit #{}", index + 1)
-            } else {
-                format!("unit `{}`", unit.name)
-            };
+            let label = unit_label(index, unit);
 
             if unit.name.trim().is_empty() {
                 self.push(
@@ -506,40 +514,12 @@ impl Checker<'_> {
                 self.power(index, PowerRef::Listed(p), power, &label);
             }
 
-            for (entry, name) in unit.movement.iter().enumerate() {
-                if level.ruleset != "phases" {
-                    continue;
-                }
-                let config = movement_config.get_or_insert_with(|| {
-                    PhasesConfig::load_default()
-                        .map(|base| base.with_overrides(&level.rules).unwrap_or(base))
-                });
-                let message = match config {
-                    Ok(config) if config.movement_power(name).is_some() => continue,
-                    Ok(config) => {
-                        let known: Vec<&str> = config
-                            .movement_powers
-                            .iter()
-                            .chain(&config.extra_movement_powers)
-                            .map(|m| m.name.as_str())
-                            .collect();
-                        format!(
-                            "unknown movement power `{name}` for {label}; expected one of: {}",
-                            known.join(", ")
-                        )
-                    }
-                    Err(e) => format!(
-                        "cannot check movement power `{name}`: the phases configuration does \
-                         not load: {e}"
-                    ),
-                };
-                self.push(Where::Movement { unit: index, entry }, message);
-            }
+            // `movement` names are the ruleset's business (`check_level`).
 
             for (item, def) in unit.items.iter().enumerate() {
                 match &def.effect {
                     ItemEffect::Heal(dice) => {
-                        if let Err(e) = dice.parse::<DiceExpr>() {
+                        if let Err(e) = parse_dice(dice) {
                             self.push(
                                 Where::Item {
                                     unit: index,
@@ -547,8 +527,8 @@ impl Checker<'_> {
                                     field: Some("effect"),
                                 },
                                 format!(
-                                    "item `{}` of {label} heals `{dice}`, which is not a dice \
-                                     expression ({e}); expected e.g. `2d4` or `1d8+2`",
+                                    "item `{}` of {label} heals `{dice}`, which {e}; expected \
+                                     e.g. `2d4` or `1d8+2`",
                                     def.name
                                 ),
                             );
@@ -620,23 +600,20 @@ impl Checker<'_> {
             );
         }
 
-        if ruleset == "phases" {
-            let mut bad = |stat: &str, ok: fn(i32) -> bool, expected: &str| {
-                if let Some(&v) = unit.stats.get(stat)
-                    && !ok(v)
-                {
-                    self.issues.push(Issue {
-                        at: Where::Stat {
-                            unit: index,
-                            stat: stat.to_string(),
-                        },
-                        message: format!("{label} has {stat} {v}; expected {expected}"),
-                    });
-                }
+        // The ranges the ruleset plays with (its stat specs).
+        for (stat, &v) in &unit.stats {
+            let Some(spec) = specs.iter().find(|s| s.name == stat) else {
+                continue;
             };
-            bad("Tier", |v| (1..=3).contains(&v), "1, 2 or 3");
-            bad("HP", |v| v > 0, "more than 0");
-            bad("Speed", |v| v >= 0, "0 or more");
+            if !(spec.min..=spec.max).contains(&v) {
+                self.push(
+                    Where::Stat {
+                        unit: index,
+                        stat: stat.clone(),
+                    },
+                    format!("{label} has {stat} {v}; expected {}", expected_range(spec)),
+                );
+            }
         }
     }
 
@@ -662,13 +639,23 @@ impl Checker<'_> {
                         FLOW_SKILLS.join(", ")
                     ),
                 );
-            } else if !(0..=200).contains(&v) {
+            } else if !(0..=MAX_SKILL).contains(&v) {
                 self.push(
                     at,
-                    format!("{label} has {name} {v}; expected a percentile from 0 to 200"),
+                    format!("{label} has {name} {v}; expected a percentile from 0 to {MAX_SKILL}"),
                 );
             }
         }
+        if !(0..=MAX_HP).contains(&unit.armor) {
+            self.push(
+                Where::Unit {
+                    index,
+                    field: Some("armor"),
+                },
+                format!("{label} has armor {}; expected 0 to {MAX_HP}", unit.armor),
+            );
+        }
+
         if !unit.powers.is_empty() {
             self.push(
                 Where::Unit {
@@ -708,22 +695,30 @@ impl Checker<'_> {
                 );
             }
             names.push(&w.name);
-            if let Err(e) = w.damage.parse::<DiceExpr>() {
+            if let Err(e) = parse_dice(&w.damage) {
                 self.push(
                     at("damage"),
                     format!(
-                        "weapon `{}` of {label} has damage `{}`, which is not a dice expression \
-                         ({e}); expected e.g. `1d8`",
+                        "weapon `{}` of {label} has damage `{}`, which {e}; expected e.g. `1d8`",
                         w.name, w.damage
                     ),
                 );
             }
-            if w.reach == 0 {
+            if !(1..=MAX_RANGE).contains(&w.reach) {
                 self.push(
                     at("reach"),
                     format!(
-                        "weapon `{}` of {label} has reach 0; expected 1 or more",
-                        w.name
+                        "weapon `{}` of {label} has reach {}; expected 1 to {MAX_RANGE}",
+                        w.name, w.reach
+                    ),
+                );
+            }
+            if w.range > MAX_RANGE {
+                self.push(
+                    at("range"),
+                    format!(
+                        "weapon `{}` of {label} has range {}; expected 0 (melee) to {MAX_RANGE}",
+                        w.name, w.range
                     ),
                 );
             }
@@ -763,39 +758,26 @@ impl Checker<'_> {
             field: Some(field),
         };
         let name = &def.name;
-        if def.range == 0 {
+        if !(1..=MAX_RANGE).contains(&def.range) {
             self.push(
                 at("range"),
-                format!("power `{name}` of {label} has range 0; expected 1 or more"),
+                format!(
+                    "power `{name}` of {label} has range {}; expected 1 to {MAX_RANGE}",
+                    def.range
+                ),
             );
         }
-        if let Err(e) = def.damage.parse::<DiceExpr>() {
+        if let Err(e) = parse_dice(&def.damage) {
             self.push(
                 at("damage"),
                 format!(
-                    "power `{name}` of {label} has damage `{}`, which is not a dice expression \
-                     ({e}); expected e.g. `1d8` or `2d6+1`",
+                    "power `{name}` of {label} has damage `{}`, which {e}; expected e.g. `1d8` \
+                     or `2d6+1`",
                     def.damage
                 ),
             );
         }
-        for (effect, e) in def.on_hit.iter().enumerate() {
-            if !KNOWN_CONDITIONS.contains(&e.condition.as_str()) {
-                self.push(
-                    Where::OnHit {
-                        unit,
-                        power,
-                        effect,
-                    },
-                    format!(
-                        "unknown condition `{}` in the on_hit of power `{name}` of {label}; \
-                         expected one of: {}",
-                        e.condition,
-                        KNOWN_CONDITIONS.join(", ")
-                    ),
-                );
-            }
-        }
+        // `on_hit` conditions are the ruleset's business (`check_level`).
     }
 
     fn rules(&mut self) {
@@ -809,13 +791,22 @@ impl Checker<'_> {
         if !RULESETS.contains(&level.ruleset.as_str()) {
             return; // reported at `ruleset`
         }
-        // One key at a time, so every bad key is reported at its own place.
-        for (key, value) in &level.rules {
-            let single = BTreeMap::from([(key.clone(), value.clone())]);
-            if let Err(e) = check_overrides(&level.ruleset, &single) {
-                self.push(Where::Rule(key.clone()), e);
-            }
+        let Some(ruleset) = registry::get(&level.ruleset) else {
+            return;
+        };
+        // Each bad override at its own key (the ruleset checks each one).
+        for p in ruleset.override_problems(&level.rules) {
+            let at = if p.key.is_empty() {
+                Where::Field("ruleset")
+            } else if level.rules.contains_key(&p.key) {
+                Where::Rule(p.key)
+            } else {
+                Where::Field("rules")
+            };
+            self.push(at, p.message);
         }
+        // What only its configuration can tell (names it defines or refers to).
+        self.issues.extend(ruleset.check_level(level));
     }
 
     fn victory(&mut self) {
@@ -837,6 +828,25 @@ impl Checker<'_> {
                     .into(),
             );
         }
+    }
+}
+
+/// How messages name a unit: "unit `Knight`", or "unit #3" without a name.
+pub fn unit_label(index: usize, unit: &crate::level::schema::UnitDef) -> String {
+    if unit.name.trim().is_empty() {
+        format!("unit #{}", index + 1)
+    } else {
+        format!("unit `{}`", unit.name)
+    }
+}
+
+/// The values a stat may take, in words: "1, 2 or 3", "0 or 1", "1 to 1000000".
+fn expected_range(spec: &StatSpec) -> String {
+    match spec.max - spec.min {
+        0 => spec.min.to_string(),
+        1 => format!("{} or {}", spec.min, spec.max),
+        2 => format!("{}, {} or {}", spec.min, spec.min + 1, spec.max),
+        _ => format!("{} to {}", spec.min, spec.max),
     }
 }
 

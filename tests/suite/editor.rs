@@ -1119,7 +1119,7 @@ fn a_kill_during_save_leaves_the_old_or_the_new_file() {
         let before = fs::read(&target).expect("read");
         let mut child = Command::new(&exe)
             .args([
-                "save_loop_child",
+                "editor::save_loop_child",
                 "--exact",
                 "--nocapture",
                 "--test-threads=1",

@@ -19,4 +19,7 @@ mod levels;
 mod odds;
 mod phases;
 mod property;
+mod reliability_engine;
+mod reliability_messages;
 mod script_cli;
+mod toy_ruleset;

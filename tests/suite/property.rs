@@ -72,7 +72,13 @@ fn play(level: &Level, seed: u64, choices: &[usize]) -> (Vec<Command>, String) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    // A fixed seed: CI runs the same 24 cases every time (a failure is reproducible,
+    // never a coin toss); the saved failures in tests/proptest-regressions/ run first.
+    #![proptest_config(ProptestConfig {
+        cases: 24,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x5EED_0011),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn random_legal_commands_keep_invariants_and_replay(seed in 0u64..10_000, choices in prop::collection::vec(0usize..10_000, 1..120)) {

@@ -50,7 +50,6 @@ const CASES: [Case; 2] = [
     },
 ];
 
-
 /// What the driver has done and seen.
 #[derive(Resource, Default)]
 struct Drive {

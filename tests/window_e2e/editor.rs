@@ -21,7 +21,6 @@ use skirmish::game::editor::state::Editor;
 use skirmish::game::editor::view::EditorMap;
 use skirmish::game::screen::Screen;
 
-
 /// What the driver can see to decide whether to go on.
 struct View<'a> {
     ed: &'a Editor,

@@ -1,11 +1,69 @@
 //! What every ruleset's RON configuration shares: where the file is read from, how
-//! parse errors read, and how a level's `rules` overrides replace single constants.
+//! parse errors read, how a level's `rules` overrides replace single constants, and
+//! the range checks every value passes before the engine plays with it.
+//!
+//! A configuration is only ever handed out checked: [`from_ron`] and [`load_default`]
+//! (the file, or the compiled-in copy) and [`with_overrides`] (a level's `rules`)
+//! refuse a value of the wrong type *and* a value out of its documented range, so
+//! `skirmish check` and the engine agree on what plays (one validation truth).
 
 use std::collections::BTreeMap;
+use std::fmt::Display;
+use std::ops::RangeInclusive;
 use std::path::PathBuf;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+
+/// A constant of a ruleset configuration the ruleset can't play with: which one and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ConfigError {
+    /// The constant: a top-level field name, as a level's `rules` key writes it.
+    pub key: String,
+    /// What is wrong and what was expected, naming the constant as written.
+    pub message: String,
+}
+
+impl ConfigError {
+    /// A problem with the constant `key`.
+    pub fn new(key: &str, message: impl Into<String>) -> Self {
+        Self {
+            key: key.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// A ruleset's configuration: its id, its compiled-in defaults and the checks of its
+/// values beyond their types.
+pub trait RulesetConfig: Serialize + DeserializeOwned + Clone {
+    /// The ruleset id, e.g. `phases`; the file is `assets/rulesets/<id>.ron`.
+    const RULESET: &'static str;
+    /// The compiled-in copy of the file.
+    const DEFAULT_RON: &'static str;
+    /// Every constant out of its documented range; empty when all are playable.
+    fn problems(&self) -> Vec<ConfigError>;
+}
+
+/// Pushes a problem when `value` is outside `range`: "`key` is 0; expected 1 to 100".
+pub fn check_range<T: PartialOrd + Display>(
+    problems: &mut Vec<ConfigError>,
+    key: &str,
+    value: T,
+    range: RangeInclusive<T>,
+) {
+    if !range.contains(&value) {
+        problems.push(ConfigError::new(
+            key,
+            format!(
+                "`{key}` is {value}; expected {} to {}",
+                range.start(),
+                range.end()
+            ),
+        ));
+    }
+}
 
 /// The assets directory: `$SKIRMISH_ASSETS`, else `./assets`.
 pub fn assets_dir() -> PathBuf {
@@ -14,55 +72,146 @@ pub fn assets_dir() -> PathBuf {
         .unwrap_or_else(|| "assets".into())
 }
 
-/// Parses a configuration; the error reads `line:col: message`.
-pub fn from_ron<T: DeserializeOwned>(text: &str) -> Result<T, String> {
-    ron::from_str(text)
-        .map_err(|e| format!("{}:{}: {}", e.span.start.line, e.span.start.col, e.code))
+/// Parses and checks a configuration; the error reads `line:col: message` (a value
+/// out of range is placed at its key).
+pub fn from_ron<T: RulesetConfig>(text: &str) -> Result<T, String> {
+    let config: T = ron::from_str(text)
+        .map_err(|e| format!("{}:{}: {}", e.span.start.line, e.span.start.col, e.code))?;
+    match config.problems().into_iter().next() {
+        None => Ok(config),
+        Some(p) => {
+            let (line, col) = key_position(text, &p.key).unwrap_or((1, 1));
+            Err(format!("{line}:{col}: {}", p.message))
+        }
+    }
+}
+
+/// 1-based line and column of the first line of `text` that starts with `key:`.
+fn key_position(text: &str, key: &str) -> Option<(usize, usize)> {
+    text.lines().enumerate().find_map(|(i, line)| {
+        let trimmed = line.trim_start();
+        let rest = trimmed.strip_prefix(key)?;
+        rest.trim_start().starts_with(':').then(|| {
+            let indent = line[..line.len() - trimmed.len()].chars().count();
+            (i + 1, indent + 1)
+        })
+    })
 }
 
 /// `assets/rulesets/<ruleset>.ron` on disk if present (errors name the file),
-/// otherwise the compiled-in copy `default_ron`.
-pub fn load_default<T: DeserializeOwned>(ruleset: &str, default_ron: &str) -> Result<T, String> {
-    let path = assets_dir().join("rulesets").join(format!("{ruleset}.ron"));
+/// otherwise the compiled-in copy; checked either way.
+pub fn load_default<T: RulesetConfig>() -> Result<T, String> {
+    let path = assets_dir()
+        .join("rulesets")
+        .join(format!("{}.ron", T::RULESET));
     match std::fs::read_to_string(&path) {
         Ok(text) => from_ron(&text).map_err(|e| format!("{}:{e}", path.display())),
-        Err(_) => from_ron(default_ron),
+        Err(_) => from_ron(T::DEFAULT_RON),
     }
 }
 
-/// `config` with a level's overrides applied, each key naming a field; an unknown
-/// key lists the known ones.
-pub fn with_overrides<T: Serialize + DeserializeOwned + Clone>(
+/// `config` with a level's overrides applied; every problem of the overrides (an
+/// unknown key, a value of the wrong type or out of range) joined into one message.
+pub fn with_overrides<T: RulesetConfig>(
     config: &T,
-    ruleset: &str,
     overrides: &BTreeMap<String, ron::Value>,
 ) -> Result<T, String> {
-    if overrides.is_empty() {
-        return Ok(config.clone());
+    let (merged, problems) = apply_overrides(config, overrides);
+    if problems.is_empty() {
+        Ok(merged)
+    } else {
+        let messages: Vec<String> = problems.into_iter().map(|p| p.message).collect();
+        Err(messages.join("; "))
     }
-    let base = ron::to_string(config).map_err(|e| e.to_string())?;
-    let mut value: ron::Value = ron::from_str(&base).map_err(|e| e.to_string())?;
-    let ron::Value::Map(map) = &mut value else {
-        return Err("the ruleset configuration is not a struct".into());
+}
+
+/// `config` (a checked configuration) with every playable override of a level
+/// applied, and the problems of the others, each at its key: an unknown key (listing
+/// the known ones), a value of the wrong type, a value out of range. Each override
+/// is checked on its own on top of `config`, so a problem is the override's own.
+pub fn apply_overrides<T: RulesetConfig>(
+    config: &T,
+    overrides: &BTreeMap<String, ron::Value>,
+) -> (T, Vec<ConfigError>) {
+    if overrides.is_empty() {
+        return (config.clone(), Vec::new());
+    }
+    let base = match to_map(config) {
+        Ok(map) => map,
+        Err(e) => return (config.clone(), vec![ConfigError::new("", e)]),
     };
+    let mut merged = base.clone();
+    let mut problems = Vec::new();
     for (key, v) in overrides {
         let k = ron::Value::String(key.clone());
-        if map.get(&k).is_none() {
-            let known: Vec<String> = map
+        if base.get(&k).is_none() {
+            let known: Vec<String> = base
                 .keys()
                 .filter_map(|k| match k {
                     ron::Value::String(s) => Some(s.clone()),
                     _ => None,
                 })
                 .collect();
-            return Err(format!(
-                "unknown rule constant `{key}` for {ruleset}; known: {}",
-                known.join(", ")
+            problems.push(ConfigError::new(
+                key,
+                format!(
+                    "unknown rule constant `{key}` for {}; known: {}",
+                    T::RULESET,
+                    known.join(", ")
+                ),
             ));
+            continue;
         }
-        map.insert(k, v.clone());
+        let mut single = base.clone();
+        single.insert(k.clone(), v.clone());
+        match ron::Value::Map(single).into_rust::<T>() {
+            Err(e) => problems.push(ConfigError::new(key, format!("`{key}`: {e}"))),
+            Ok(one) => {
+                let own = one.problems();
+                if own.is_empty() {
+                    merged.insert(k, v.clone());
+                }
+                problems.extend(own.into_iter().map(|p| ConfigError::new(key, p.message)));
+            }
+        }
     }
-    value
-        .into_rust::<T>()
-        .map_err(|e| format!("bad value in rules overrides: {e}"))
+    match ron::Value::Map(merged).into_rust::<T>() {
+        // Each playable override was checked on its own; together they may still
+        // break a rule that spans constants.
+        Ok(m) => {
+            let together = m.problems();
+            if together.is_empty() {
+                (m, problems)
+            } else {
+                problems.extend(together);
+                (config.clone(), problems)
+            }
+        }
+        Err(e) => {
+            problems.push(ConfigError::new("", format!("the rules overrides: {e}")));
+            (config.clone(), problems)
+        }
+    }
+}
+
+/// A configuration as an untyped RON map of its constants.
+fn to_map<T: Serialize>(config: &T) -> Result<ron::Map, String> {
+    let text = ron::to_string(config).map_err(|e| e.to_string())?;
+    match ron::from_str::<ron::Value>(&text).map_err(|e| e.to_string())? {
+        ron::Value::Map(map) => Ok(map),
+        _ => Err("the ruleset configuration is not a struct".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_found_at_the_start_of_their_line() {
+        let text = "// tie_die: in a comment\n(\n    speed: 6,\n    tie_die : 0,\n)";
+        assert_eq!(key_position(text, "tie_die"), Some((4, 5)));
+        assert_eq!(key_position(text, "speed"), Some((3, 5)));
+        assert_eq!(key_position(text, "spee"), None);
+    }
 }

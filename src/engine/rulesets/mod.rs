@@ -1,15 +1,33 @@
-//! The rulesets the engine can play, and what each one needs from a level.
+//! The rulesets the engine can play, behind one seam: the [`Ruleset`] trait.
 //!
-//! Each ruleset is a Bevy plugin adding its systems into the engine's stage sets
-//! (see [`crate::engine::battle::BattleStage`]) plus a RON configuration of its constants.
-//! This module is the registry: which ids exist, which unit stats each needs, and
-//! how a level's `rules` overrides are checked.
+//! Each ruleset lives in its own folder (`phases/`, `flow/`): a Bevy plugin adding its
+//! systems into the engine's stage sets (see [`crate::engine::battle::BattleStage`]),
+//! a RON configuration of its constants, and one type implementing [`Ruleset`] — what
+//! the battle, the level checks, the editor and the AI ask it. The [`registry`] is the
+//! one list of rulesets; everything else looks a ruleset up by id there
+//! ([`stat_specs`], [`check_overrides`], [`RULESETS`] and `Battle::from_level` are
+//! thin front ends to it). `docs/rulesets.md` explains how to write one.
 
 use std::collections::BTreeMap;
+
+use bevy_app::App;
+use bevy_ecs::world::World;
+
+use crate::engine::battle::{Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder};
+use crate::engine::board::Cell;
+use crate::engine::command::{Command, CommandError};
+use crate::engine::decision::ReactionOption;
+use crate::engine::event::Stage;
+use crate::engine::odds::DiceExpr;
+use crate::engine::units::UnitId;
+use crate::level::schema::Level;
+use crate::level::validate::Issue;
+use config::ConfigError;
 
 pub mod config;
 pub mod flow;
 pub mod phases;
+pub mod registry;
 
 /// A unit stat a ruleset reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,18 +38,414 @@ pub struct StatSpec {
     pub required: bool,
     /// What it means, for error messages and the editor.
     pub about: &'static str,
+    /// Lowest value the ruleset plays with.
+    pub min: i32,
+    /// Highest value the ruleset plays with.
+    pub max: i32,
 }
 
-/// Ids of the rulesets this build plays.
-pub const RULESETS: &[&str] = &["phases", "flow"];
+/// Most hit points a unit may have (a stat, or a ruleset's default).
+pub const MAX_HP: i32 = 1_000_000;
+/// Largest magnitude of a modifier stat (INT, AGI, ATK, DEF, AgiMod) and of a
+/// constant added to a roll: far beyond any sensible value, small enough that no
+/// sum of them overflows.
+pub const MAX_MODIFIER: i32 = 1000;
+/// Most squares or hexes a unit may move per Walk or Move action (its Speed).
+pub const MAX_SPEED: i32 = 1000;
+/// Most points of a per-turn pool (`flow` AP and RP), and the most an action or a
+/// reaction may cost.
+pub const MAX_POINTS: i32 = 100;
+/// Most cells a weapon or power may reach or shoot.
+pub const MAX_RANGE: u32 = 1000;
+/// Most different totals (highest − lowest) of any dice expression a level or a
+/// ruleset rolls: damage, healing, attack, save, initiative and ongoing dice. The
+/// AI weighs every total of a damage roll each time it compares attacks, so this
+/// bounds its work per decision: `100d100` (span 9,900) plays a battle in seconds.
+pub const MAX_DICE_SPAN: i64 = 10_000;
+/// Largest magnitude of any total of those dice (so that damage, even multiplied by
+/// a critical, stays far from overflowing).
+pub const MAX_DICE_TOTAL: i64 = 1_000_000;
+
+/// Checks dice a level or a ruleset rolls against [`MAX_DICE_SPAN`] and
+/// [`MAX_DICE_TOTAL`]. The error is a phrase to follow the dice as written, e.g.
+/// "spans 19981 different totals (20 to 20000); ...".
+pub fn check_dice(expr: &DiceExpr) -> Result<(), String> {
+    let (lo, hi) = expr.range();
+    if hi - lo > MAX_DICE_SPAN {
+        return Err(format!(
+            "spans {} different totals ({lo} to {hi}); dice may span at most \
+             {MAX_DICE_SPAN} (e.g. `100d100`)",
+            hi - lo + 1
+        ));
+    }
+    if lo < -MAX_DICE_TOTAL || hi > MAX_DICE_TOTAL {
+        return Err(format!(
+            "totals {lo} to {hi}; expected totals from -{MAX_DICE_TOTAL} to {MAX_DICE_TOTAL}"
+        ));
+    }
+    Ok(())
+}
+
+/// Parses dice a level rolls (damage, healing) and checks them with [`check_dice`].
+/// The error is a phrase to follow the dice as written: "is not a dice expression
+/// (at character 3: ...)" or one of [`check_dice`]'s.
+pub fn parse_dice(text: &str) -> Result<DiceExpr, String> {
+    let expr: DiceExpr = text
+        .parse()
+        .map_err(|e| format!("is not a dice expression ({e})"))?;
+    check_dice(&expr)?;
+    Ok(expr)
+}
+
+/// The stat spec of `stat` in `ruleset`, if the ruleset reads it.
+pub fn stat_spec(ruleset: &str, stat: &str) -> Option<&'static StatSpec> {
+    stat_specs(ruleset)?.iter().find(|s| s.name == stat)
+}
+
+/// Checks a unit's stats against the ruleset's ranges: the first one out of range,
+/// as "`HP` is -5; expected 1 to 1000000". Unknown and missing stats are the level
+/// checks' business; a ruleset's setup calls this so that a level built in code
+/// can't play with values `skirmish check` refuses.
+pub fn check_stats(ruleset: &str, stats: &BTreeMap<String, i32>) -> Result<(), String> {
+    for (name, &v) in stats {
+        if let Some(spec) = stat_spec(ruleset, name)
+            && !(spec.min..=spec.max).contains(&v)
+        {
+            return Err(format!(
+                "`{name}` is {v}; expected {} to {}",
+                spec.min, spec.max
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// What a movement power does to the unit beyond moving, as factors the AI applies
+/// to its estimates (RULES.md P-GAP-04 gives `phases`' powers such effects). A power
+/// the ruleset gives no such effect is [`MoveHint::NEUTRAL`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveHint {
+    /// Factor on the attacks the unit makes after this move (0 = it can't attack).
+    pub attack: f64,
+    /// Factor on the damage it takes after this move.
+    pub exposure: f64,
+}
+
+impl MoveHint {
+    /// A move that changes nothing but where the unit stands.
+    pub const NEUTRAL: MoveHint = MoveHint {
+        attack: 1.0,
+        exposure: 1.0,
+    };
+}
+
+impl Default for MoveHint {
+    fn default() -> Self {
+        MoveHint::NEUTRAL
+    }
+}
+
+/// One ruleset: everything the engine, the level checks, the editor and the AI ask
+/// of it. Object-safe; the registry holds each as a `&'static dyn Ruleset` and a
+/// battle keeps the active one (calls through it cost what a function pointer does).
+///
+/// The rules themselves run as Bevy systems that [`Ruleset::build`] adds to the
+/// battle's schedule; the methods here are the entry points that are not systems:
+/// set-up, legality, previews and odds, names, and the queries the AI and the editor
+/// make instead of knowing the ruleset. Methods with a default body are optional.
+///
+/// A minimal ruleset, registered so that levels naming it play (see
+/// `docs/rulesets.md` and `tests/suite/toy_ruleset.rs` for one that plays a battle):
+///
+/// ```
+/// use bevy_app::App;
+/// use bevy_ecs::world::World;
+/// use skirmish::engine::battle::{
+///     AttackOdds, AttackPreview, Assume, MovePreview, TurnOrder,
+/// };
+/// use skirmish::engine::board::Cell;
+/// use skirmish::engine::command::{Command, CommandError};
+/// use skirmish::engine::event::Stage;
+/// use skirmish::engine::rulesets::{Ruleset, StatSpec, registry};
+/// use skirmish::engine::units::UnitId;
+/// use skirmish::level::schema::Level;
+///
+/// struct Idle;
+///
+/// impl Ruleset for Idle {
+///     fn id(&self) -> &'static str {
+///         "idle"
+///     }
+///     fn stats(&self) -> &'static [StatSpec] {
+///         &[]
+///     }
+///     fn check_overrides(
+///         &self,
+///         overrides: &std::collections::BTreeMap<String, ron::Value>,
+///     ) -> Result<(), String> {
+///         match overrides.keys().next() {
+///             Some(k) => Err(format!("`idle` has no constant `{k}`")),
+///             None => Ok(()),
+///         }
+///     }
+///     fn build(&self, _app: &mut App) {}
+///     fn setup(&self, _world: &mut World, _level: &Level) -> Result<(), String> {
+///         Ok(())
+///     }
+///     fn check(&self, _world: &World, _command: &Command) -> Result<(), CommandError> {
+///         Err(CommandError::Forbidden("nothing happens in `idle`".into()))
+///     }
+///     fn legal(&self, _world: &World) -> Vec<Command> {
+///         Vec::new()
+///     }
+///     fn preview_attack(
+///         &self, _: &World, _: UnitId, _: UnitId, _: Option<&str>,
+///     ) -> Option<AttackPreview> {
+///         None
+///     }
+///     fn attack_odds(
+///         &self, _: &World, _: UnitId, _: UnitId, _: Option<&str>, _: Assume<'_>,
+///     ) -> Option<AttackOdds> {
+///         None
+///     }
+///     fn preview_move(&self, _: &World, _: UnitId, _: &str, _: &[Cell]) -> MovePreview {
+///         MovePreview::default()
+///     }
+///     fn stage_name(&self, _stage: Stage) -> &'static str {
+///         "Waiting"
+///     }
+///     fn turn_order(&self, _world: &World) -> Vec<TurnOrder> {
+///         Vec::new()
+///     }
+///     fn pools(&self, _world: &World, _unit: UnitId) -> Vec<(String, i32)> {
+///         Vec::new()
+///     }
+/// }
+///
+/// registry::register(Box::new(Idle)).unwrap();
+/// assert!(skirmish::engine::rulesets::RULESETS.contains(&"idle"));
+/// // An id is registered once.
+/// assert!(registry::register(Box::new(Idle)).is_err());
+///
+/// // Levels that name it now play it.
+/// let level: Level = ron::from_str(
+///     r#"(name: "Nothing", ruleset: "idle", grid: Square, size: (2, 1), sides: [], units: [])"#,
+/// )
+/// .unwrap();
+/// let dice = skirmish::engine::dice::Dice::seeded(1);
+/// let battle = skirmish::engine::Battle::from_level(&level, dice).unwrap();
+/// assert_eq!(battle.ruleset(), "idle");
+/// assert_eq!(battle.stage_name(Stage::Attack), "Waiting");
+/// ```
+///
+/// In a test binary shared with other tests, prefer
+/// [`crate::engine::battle::Battle::from_level_with`]: a registered ruleset is
+/// listed in [`RULESETS`] for every test of the process.
+pub trait Ruleset: Send + Sync + 'static {
+    // ---------------------------------------------------------------- identity, levels
+
+    /// The id levels name it by (`ruleset: "<id>"`); unique in the registry.
+    fn id(&self) -> &'static str;
+
+    /// The unit stats it reads, in the order the editor shows them.
+    fn stats(&self) -> &'static [StatSpec];
+
+    /// Checks a level's `rules` overrides against its configuration: every key must
+    /// name a constant and every value must have its type. The error says which key
+    /// and why, in the level's words.
+    fn check_overrides(&self, overrides: &BTreeMap<String, ron::Value>) -> Result<(), String>;
+
+    /// Every problem of a level's `rules` overrides, each at its key: an unknown key,
+    /// a value of the wrong type or out of the constant's range (the key `""` for a
+    /// configuration that does not load at all). By default
+    /// [`Ruleset::check_overrides`] on each override alone.
+    fn override_problems(&self, overrides: &BTreeMap<String, ron::Value>) -> Vec<ConfigError> {
+        overrides
+            .iter()
+            .filter_map(|(key, value)| {
+                let single = BTreeMap::from([(key.clone(), value.clone())]);
+                self.check_overrides(&single)
+                    .err()
+                    .map(|e| ConfigError::new(key, e))
+            })
+            .collect()
+    }
+
+    /// The problems of a level that only its configuration (with the level's
+    /// playable overrides) can tell, each at its place: names the configuration
+    /// defines (movement powers, conditions a hit may cause) and level names it
+    /// refers to (surprising sides). None by default.
+    fn check_level(&self, _level: &Level) -> Vec<Issue> {
+        Vec::new()
+    }
+
+    // ---------------------------------------------------------------- battle
+
+    /// Adds its systems to the battle's schedule (into the
+    /// [`crate::engine::battle::BattleStage`] sets), like a Bevy plugin's `build`.
+    fn build(&self, app: &mut App);
+
+    /// Spawns the level's units (every unit in roster order, with
+    /// [`crate::engine::battle::Roster`]) and inserts the ruleset's own resources
+    /// (its configuration with the level's overrides applied). An error says what is
+    /// wrong with the level.
+    fn setup(&self, world: &mut World, level: &Level) -> Result<(), String>;
+
+    /// Whether a command is legal now, and why not. The battle has already checked
+    /// that the battle is on and every unit the command names exists.
+    fn check(&self, world: &World, command: &Command) -> Result<(), CommandError>;
+
+    /// Every legal command now (for the AI and property tests); large choices such as
+    /// subsets of seizers are enumerated as "none" and each single unit.
+    fn legal(&self, world: &World) -> Vec<Command>;
+
+    // ---------------------------------------------------------------- previews, odds
+
+    /// Exact odds of `attacker` attacking `target` with a power (its first if
+    /// `None`) as things stand, with the modifiers in words; `None` if that attack
+    /// is impossible.
+    fn preview_attack(
+        &self,
+        world: &World,
+        attacker: UnitId,
+        target: UnitId,
+        power: Option<&str>,
+    ) -> Option<AttackPreview>;
+
+    /// The numbers of [`Ruleset::preview_attack`] only, optionally as they would be
+    /// after hypothetical moves (see [`Assume`]): the AI's hot path, asked millions
+    /// of times a simulation — keep it free of text and allocation.
+    fn attack_odds(
+        &self,
+        world: &World,
+        attacker: UnitId,
+        target: UnitId,
+        power: Option<&str>,
+        assume: Assume<'_>,
+    ) -> Option<AttackOdds>;
+
+    /// Exact chance that a special action with a roll of its own (a `flow` Feint's
+    /// opposed check) succeeds, as things stand; `None` for commands without one.
+    fn action_chance(&self, _world: &World, _command: &Command) -> Option<f64> {
+        None
+    }
+
+    /// Cost and provocations of moving `unit` along `path` with a movement power.
+    fn preview_move(&self, world: &World, unit: UnitId, power: &str, path: &[Cell]) -> MovePreview;
+
+    // ---------------------------------------------------------------- names, views
+
+    /// Its own name for a stage ("Battle Phase", "Turn", ...).
+    fn stage_name(&self, stage: Stage) -> &'static str;
+
+    /// The turn order(s) of the current round in its terms, labelled (`phases`:
+    /// "Movement order" and "Battle order").
+    fn turn_order(&self, world: &World) -> Vec<TurnOrder>;
+
+    /// A unit's action pools and resources as labelled counters ("AP" 3, ...).
+    fn pools(&self, world: &World, unit: UnitId) -> Vec<(String, i32)>;
+
+    // ---------------------------------------------------------------- AI queries
+
+    /// What moving with a movement power (`None`: its disengaging battle action, if
+    /// it has one) does to the mover beyond moving. Neutral unless overridden.
+    fn move_hint(&self, _power: Option<&str>) -> MoveHint {
+        MoveHint::NEUTRAL
+    }
+
+    /// A ready-made command that ends `unit`'s turn in a defensive stance (better
+    /// than ending it with nothing done when enemies can attack before its next
+    /// turn), if the ruleset has one and it is legal now. `None` by default.
+    fn defensive_action(&self, _world: &World, _unit: UnitId) -> Option<Command> {
+        None
+    }
+
+    /// A ready-made command that, when it succeeds (with the chance
+    /// [`Ruleset::action_chance`] gives), makes `unit`'s next attack on `target` go
+    /// off with the odds of [`Assume::feinted`]; `Some` only when the ruleset has
+    /// such an action and it costs `unit` no attack this turn. `None` by default.
+    fn opening_action(&self, _world: &World, _unit: UnitId, _target: UnitId) -> Option<Command> {
+        None
+    }
+
+    /// The reaction the ruleset's automatic policy takes among `options`, `None` to
+    /// pass. By default the option of highest positive value, ties to the cheaper.
+    fn best_reaction<'o>(&self, options: &'o [ReactionOption]) -> Option<&'o ReactionOption> {
+        let mut best: Option<&ReactionOption> = None;
+        for o in options.iter().filter(|o| o.value > 1e-9) {
+            let better = best.is_none_or(|b| {
+                o.value > b.value + 1e-9 || ((o.value - b.value).abs() <= 1e-9 && o.rp < b.rp)
+            });
+            if better {
+                best = Some(o);
+            }
+        }
+        best
+    }
+
+    /// The unit's own speed stat (cells per move) if its level gives one; `None`
+    /// when it doesn't (the AI then guesses how far the unit can come). By default
+    /// the ruleset has no speed stat.
+    fn speed_stat(&self, _world: &World, _unit: UnitId) -> Option<u32> {
+        None
+    }
+
+    /// Whether a cleansing item (`effect: Cleanse`) is worth using on `unit` now: it
+    /// carries a condition that hinders it and that cleansing removes. `false` by
+    /// default.
+    fn cleanse_worth(&self, _world: &World, _unit: UnitId) -> bool {
+        false
+    }
+
+    // ---------------------------------------------------------------- editor
+
+    /// Values a new blank unit gets for required stats, by stat name; a required
+    /// stat not listed starts at 0.
+    fn editor_defaults(&self) -> &'static [(&'static str, i32)] {
+        &[]
+    }
+
+    /// The percentile skills it rolls, in declaration order (empty: none).
+    fn skills(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Whether its units have a size and carry weapons (the level's `size`,
+    /// `weapons` and `armor` fields). `false` by default.
+    fn uses_equipment(&self) -> bool {
+        false
+    }
+}
+
+/// The ids of every registered ruleset, in registry order (built-ins first):
+/// dereferences to a slice, `RULESETS.contains(&id)`, `RULESETS.join(", ")`. Reads
+/// [`registry::ids`] each time, so a ruleset registered later is listed too.
+pub static RULESETS: Rulesets = Rulesets;
+
+/// The type of [`RULESETS`].
+#[derive(Clone, Copy, Debug)]
+pub struct Rulesets;
+
+impl std::ops::Deref for Rulesets {
+    type Target = [&'static str];
+
+    fn deref(&self) -> &[&'static str] {
+        registry::ids()
+    }
+}
+
+impl IntoIterator for Rulesets {
+    type Item = &'static &'static str;
+    type IntoIter = std::slice::Iter<'static, &'static str>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        registry::ids().iter()
+    }
+}
 
 /// The stats a ruleset reads, or `None` for an unknown ruleset id.
 pub fn stat_specs(ruleset: &str) -> Option<&'static [StatSpec]> {
-    match ruleset {
-        "phases" => Some(phases::STATS),
-        "flow" => Some(flow::STATS),
-        _ => None,
-    }
+    registry::get(ruleset).map(|r| r.stats())
 }
 
 /// Checks a level's `rules` overrides against the ruleset's configuration: every key
@@ -40,13 +454,7 @@ pub fn check_overrides(
     ruleset: &str,
     overrides: &BTreeMap<String, ron::Value>,
 ) -> Result<(), String> {
-    match ruleset {
-        "phases" => phases::PhasesConfig::load_default()
-            .and_then(|base| base.with_overrides(overrides))
-            .map(|_| ()),
-        "flow" => flow::FlowConfig::load_default()
-            .and_then(|base| base.with_overrides(overrides))
-            .map(|_| ()),
-        other => Err(format!("unknown ruleset `{other}`")),
-    }
+    registry::get(ruleset)
+        .ok_or_else(|| format!("unknown ruleset `{ruleset}`"))?
+        .check_overrides(overrides)
 }

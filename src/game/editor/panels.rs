@@ -530,7 +530,7 @@ fn modal_body(p: &mut ChildSpawnerCommands, ed: &Editor, modal: &Modal) {
             wrap_row(p, |r| {
                 button(
                     r,
-                    format!("[G] Grid: {:?}", new.grid),
+                    format!("[G] Grid: {}", crate::engine::log::grid_name(new.grid)),
                     ButtonAct::NewGrid,
                     false,
                     TEXT,
@@ -693,11 +693,11 @@ fn update_texts(ed: Res<Editor>, mut texts: Query<(&EdText, &mut Text, &mut Text
         n => format!("{n} problems"),
     };
     let title = format!(
-        "{}  |  {}  |  {}  |  {:?} {}x{}  |  {problems}",
+        "{}  |  {}  |  {}  |  {} {}x{}  |  {problems}",
         ed.file_label(),
         level.name,
         level.ruleset,
-        level.grid,
+        crate::engine::log::grid_name(level.grid),
         level.size.0,
         level.size.1
     );

@@ -619,7 +619,7 @@ impl Editor {
                 .skills
                 .get(s)
                 .map_or_else(String::new, |v| v.to_string()),
-            FormRow::Size => format!("{:?}", unit.size),
+            FormRow::Size => crate::engine::log::size_name(unit.size).to_string(),
             FormRow::Weapons => unit
                 .weapons
                 .iter()
@@ -715,7 +715,7 @@ impl Editor {
                     SIZES[(at as i32 + delta.signum()).rem_euclid(SIZES.len() as i32) as usize];
                 let r = self.doc.set_size(unit, size);
                 if r.is_ok() {
-                    self.ok(format!("Size: {size:?}"));
+                    self.ok(format!("Size: {}", crate::engine::log::size_name(size)));
                 }
                 r
             }
@@ -1205,8 +1205,11 @@ impl Editor {
                 self.modal = None;
                 self.replace_doc(doc);
                 self.ok(format!(
-                    "New {:?} level {}x{} under {}: paint terrain, place units, Ctrl+S saves",
-                    new.grid, new.size.0, new.size.1, new.ruleset
+                    "New {} level {}x{} under {}: paint terrain, place units, Ctrl+S saves",
+                    crate::engine::log::grid_name(new.grid),
+                    new.size.0,
+                    new.size.1,
+                    new.ruleset
                 ));
             }
             Err(e) => self.err(e.to_string()),

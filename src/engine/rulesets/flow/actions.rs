@@ -634,7 +634,8 @@ fn use_item(
                     category: WeaponCategory::Standard,
                     two_handed: false,
                     held: Hand::Main,
-                    on_hit: vec![],
+                    // Ongoing conditions, as a weapon's (the level checks name them).
+                    on_hit: p.on_hit.iter().map(|e| e.condition.clone()).collect(),
                 };
                 make_attack(world, unit, t, weapon, AttackKind::Normal)?;
             }

@@ -21,6 +21,9 @@ use crate::engine::command::{Reaction, ReactionRefusal};
 use crate::engine::conditions::{Condition, Duration};
 use crate::engine::decision::{DecisionKind, PendingDecision, ReactionOption, Trigger};
 use crate::engine::dice::Dice;
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use crate::engine::odds::DiceExpr;
 use crate::engine::skill::{Edge, SuccessLevel, responder_wins};
 use crate::level::schema::DecisionPolicy;
@@ -253,7 +256,7 @@ pub fn make_attack(
         kind,
         level,
     };
-    let options = reaction_options(world, &ctx);
+    let options = reaction_options(world, &ctx)?;
     if options.is_empty() {
         return resolve(world, ctx, None);
     }
@@ -484,6 +487,56 @@ pub fn reaction_chance(world: &World, ctx: &AttackCtx, unit: UnitId, reaction: R
         .chance_at_least(value, reaction_edge(world, unit), need)
 }
 
+/// Every damage roll a battle can make — each weapon's, each attacking item's and
+/// Unarmed's — parsed, checked against the dice limits and with its exact outcomes
+/// computed once, when the battle is set up (F-GAP-06). The odds the AI weighs many
+/// times per turn read them here, by the damage text, without parsing.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct DamageDice(HashMap<String, Arc<Damage>>);
+
+/// One damage roll: its dice and their exact `(total, probability)` outcomes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Damage {
+    /// The dice.
+    pub expr: DiceExpr,
+    /// Every possible total with its probability, in ascending order of total.
+    pub outcomes: Vec<(i64, f64)>,
+}
+
+impl DamageDice {
+    /// Adds the damage dice `text` (a level's or the configuration's), or says why
+    /// they can't be rolled (see [`crate::engine::rulesets::parse_dice`]).
+    pub fn insert(&mut self, text: &str) -> Result<(), String> {
+        if !self.0.contains_key(text) {
+            let expr = crate::engine::rulesets::parse_dice(text)?;
+            let outcomes = expr.distribution().outcomes();
+            self.0
+                .insert(text.to_string(), Arc::new(Damage { expr, outcomes }));
+        }
+        Ok(())
+    }
+
+    /// The damage dice `text`, if the battle was set up with them.
+    pub fn get(&self, text: &str) -> Option<&Damage> {
+        self.0.get(text).map(|d| &**d)
+    }
+}
+
+/// A weapon's damage roll, as the battle's setup checked it; an error for damage
+/// dice the battle was not set up with (every weapon of the level, every attacking
+/// item and Unarmed are).
+pub fn damage_of<'w>(world: &'w World, weapon: &WeaponDef) -> Result<&'w Damage, CommandError> {
+    world
+        .resource::<DamageDice>()
+        .get(&weapon.damage)
+        .ok_or_else(|| {
+            CommandError::Forbidden(format!(
+                "weapon {}: damage `{}` was not checked when the battle was set up",
+                weapon.name, weapon.damage
+            ))
+        })
+}
+
 /// Damage a hit at `level` would deal to `victim`, as exact `(amount, probability)`
 /// pairs (F-GAP-06).
 pub fn damage_outcomes(
@@ -492,26 +545,27 @@ pub fn damage_outcomes(
     weapon: &WeaponDef,
     level: SuccessLevel,
     multiplier: i32,
-) -> Vec<(i64, f64)> {
+) -> Result<Vec<(i64, f64)>, CommandError> {
     let config = rules(world);
-    let Ok(expr) = weapon.damage.parse::<DiceExpr>() else {
-        return vec![(0, 1.0)];
-    };
+    let damage = damage_of(world, weapon)?;
     let armor = world.get::<Armor>(entity(world, victim)).map_or(0, |a| a.0) as i64;
     let mut out: Vec<(i64, f64)> = Vec::new();
-    for (x, p) in expr.distribution().outcomes() {
+    for &(x, p) in &damage.outcomes {
         let raw = if level == SuccessLevel::Critical {
             (x + config.critical_bonus as i64) * multiplier as i64
         } else {
             x + config.level_bonus(level) as i64
         };
         let amount = (raw - armor).max(0);
-        match out.iter_mut().find(|(a, _)| *a == amount) {
-            Some(e) => e.1 += p,
-            None => out.push((amount, p)),
+        // The amount never decreases as the total grows (the multiplier is at least
+        // 1), so equal amounts are neighbours: merging into the last entry sums in
+        // the same order as searching the whole list did, in linear time.
+        match out.last_mut() {
+            Some(e) if e.0 == amount => e.1 += p,
+            _ => out.push((amount, p)),
         }
     }
-    out
+    Ok(out)
 }
 
 /// Expected damage and kill chance of a hit.
@@ -521,18 +575,18 @@ pub fn hit_odds(
     weapon: &WeaponDef,
     level: SuccessLevel,
     multiplier: i32,
-) -> (f64, f64) {
+) -> Result<(f64, f64), CommandError> {
     let hp = world
         .get::<Health>(entity(world, victim))
         .map_or(0, |h| h.hp) as i64;
-    let outcomes = damage_outcomes(world, victim, weapon, level, multiplier);
+    let outcomes = damage_outcomes(world, victim, weapon, level, multiplier)?;
     let mean = outcomes.iter().map(|(a, p)| *a as f64 * p).sum();
     let kill = outcomes
         .iter()
         .filter(|(a, _)| *a >= hp)
         .map(|(_, p)| p)
         .sum();
-    (mean, kill)
+    Ok((mean, kill))
 }
 
 fn normal_multiplier(world: &World, level: SuccessLevel) -> i32 {
@@ -551,7 +605,7 @@ pub fn attack_odds(
     target: UnitId,
     weapon: &WeaponDef,
     kind: &AttackKind,
-) -> (f64, f64, f64) {
+) -> Result<(f64, f64, f64), CommandError> {
     attack_odds_assuming(world, attacker, target, weapon, kind, false)
 }
 
@@ -564,7 +618,7 @@ pub fn attack_odds_assuming(
     weapon: &WeaponDef,
     kind: &AttackKind,
     feinted: bool,
-) -> (f64, f64, f64) {
+) -> Result<(f64, f64, f64), CommandError> {
     let p = plan_assuming(world, attacker, target, weapon, kind, feinted);
     let mut chance = 0.0;
     let mut dmg = 0.0;
@@ -583,18 +637,21 @@ pub fn attack_odds_assuming(
             weapon,
             level,
             normal_multiplier(world, level),
-        );
+        )?;
         dmg += pl * m;
         kill += pl * k;
     }
-    (chance, dmg, kill)
+    Ok((chance, dmg, kill))
 }
 
 /// Every legal reaction of the target's side to an attack, with exact odds.
-pub fn reaction_options(world: &World, ctx: &AttackCtx) -> Vec<ReactionOption> {
+pub fn reaction_options(
+    world: &World,
+    ctx: &AttackCtx,
+) -> Result<Vec<ReactionOption>, CommandError> {
     let costs = rules(world).reaction_costs;
     let mult = normal_multiplier(world, ctx.level);
-    let (dmg_t, kill_t) = hit_odds(world, ctx.target, &ctx.weapon, ctx.level, mult);
+    let (dmg_t, kill_t) = hit_odds(world, ctx.target, &ctx.weapon, ctx.level, mult)?;
     let disarm = matches!(ctx.kind, AttackKind::Disarm { .. });
     // A Disarm does no damage but costs the weapon; count it as a few HP.
     let stake_t = if disarm { 3.0 } else { dmg_t + 10.0 * kill_t };
@@ -613,7 +670,7 @@ pub fn reaction_options(world: &World, ctx: &AttackCtx) -> Vec<ReactionOption> {
         if r == Reaction::Riposte
             && let Some(w) = reaction_weapon(world, ctx.target, cell_of(world, ctx.attacker))
         {
-            let (_, d, k) = attack_odds(world, ctx.target, ctx.attacker, &w, &AttackKind::Riposte);
+            let (_, d, k) = attack_odds(world, ctx.target, ctx.attacker, &w, &AttackKind::Riposte)?;
             value += chance * (d + 10.0 * k);
         }
         out.push(ReactionOption {
@@ -634,7 +691,7 @@ pub fn reaction_options(world: &World, ctx: &AttackCtx) -> Vec<ReactionOption> {
             continue;
         }
         let chance = reaction_chance(world, ctx, ally, Reaction::Intercept);
-        let (dmg_i, kill_i) = hit_odds(world, ally, &ctx.weapon, ctx.level, mult);
+        let (dmg_i, kill_i) = hit_odds(world, ally, &ctx.weapon, ctx.level, mult)?;
         let stake_i = if disarm { 3.0 } else { dmg_i + 10.0 * kill_i };
         out.push(ReactionOption {
             unit: ally,
@@ -645,7 +702,7 @@ pub fn reaction_options(world: &World, ctx: &AttackCtx) -> Vec<ReactionOption> {
             cells: intercept_cells(world, ctx, ally),
         });
     }
-    out
+    Ok(out)
 }
 
 /// Settles an attack that succeeded, with the reaction chosen (if any).
@@ -837,12 +894,7 @@ pub fn hit(
         change_points(world, attacker, Pool::FP, fp, why);
         return super::actions::disarmed(world, attacker, victim, ctx.level, *take, *to);
     }
-    let expr: DiceExpr = ctx.weapon.damage.parse().map_err(|e| {
-        CommandError::Forbidden(format!(
-            "weapon {}: damage `{}`: {e}",
-            ctx.weapon.name, ctx.weapon.damage
-        ))
-    })?;
+    let expr = damage_of(world, &ctx.weapon)?.expr.clone();
     let roll = expr.roll(&mut world.resource_mut::<Dice>())?;
     let armor = world.get::<Armor>(entity(world, victim)).map_or(0, |a| a.0);
     let (bonus, raw) = if ctx.level == SuccessLevel::Critical {
@@ -941,17 +993,19 @@ pub fn reaction_attack_option(
     world: &World,
     unit: UnitId,
     mover: UnitId,
-) -> Option<ReactionOption> {
-    let w = reaction_weapon(world, unit, cell_of(world, mover))?;
-    let (chance, d, k) = attack_odds(world, unit, mover, &w, &AttackKind::Reaction);
-    Some(ReactionOption {
+) -> Result<Option<ReactionOption>, CommandError> {
+    let Some(w) = reaction_weapon(world, unit, cell_of(world, mover)) else {
+        return Ok(None);
+    };
+    let (chance, d, k) = attack_odds(world, unit, mover, &w, &AttackKind::Reaction)?;
+    Ok(Some(ReactionOption {
         unit,
         reaction: Reaction::ReactionAttack,
         rp: rules(world).reaction_costs.reaction_attack,
         chance,
         value: d + 10.0 * k,
         cells: Vec::new(),
-    })
+    }))
 }
 
 /// A unit's name.

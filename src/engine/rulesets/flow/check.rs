@@ -469,10 +469,10 @@ fn in_threat(world: &World, unit: UnitId, target: UnitId) -> Result<(), CommandE
 fn not_larger(world: &World, unit: UnitId, target: UnitId, what: &str) -> Result<(), CommandError> {
     if size(world, target) > size(world, unit) {
         return Err(CommandError::Forbidden(format!(
-            "{what} only targets units of {}'s size or smaller; {} is {:?}",
+            "{what} only targets units of {}'s size or smaller; {} is {}",
             name(world, unit),
             name(world, target),
-            size(world, target)
+            crate::engine::log::size_name(size(world, target))
         )));
     }
     Ok(())

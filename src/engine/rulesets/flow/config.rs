@@ -10,7 +10,23 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::command::Reaction;
+use crate::engine::dice::Sides;
+use crate::engine::odds::DiceExpr;
+use crate::engine::rulesets::config::{ConfigError, RulesetConfig, check_range};
+use crate::engine::rulesets::{MAX_HP, MAX_MODIFIER, MAX_POINTS, MAX_RANGE, MAX_SPEED, check_dice};
 use crate::engine::skill::CheckRules;
+use crate::level::schema::{ItemEffect, Level};
+use crate::level::validate::{Issue, PowerRef, Where, unit_label};
+
+/// Most Flow Points a constant may give or take at once.
+pub const MAX_FP: i32 = 1000;
+/// Largest magnitude of a percentile modifier constant (range penalty, gang-up,
+/// off-hand).
+pub const MAX_PERCENTILE_MODIFIER: i32 = 200;
+/// Largest critical multiplier.
+pub const MAX_MULTIPLIER: i32 = 10;
+/// Most rounds an ongoing condition may last.
+pub const MAX_ONGOING_ROUNDS: u32 = 1000;
 
 /// The compiled-in copy of `assets/rulesets/flow.ron`.
 pub const DEFAULT_RON: &str = include_str!("../../../../assets/rulesets/flow.ron");
@@ -46,9 +62,9 @@ pub struct FlowConfig {
     /// Extra RP from Total Defense (F-40).
     pub total_defense_rp: i32,
     /// Initiative die (F-02).
-    pub initiative_die: u32,
+    pub initiative_die: Sides,
     /// Tie roll-off die (F-GAP-08).
-    pub tie_die: u32,
+    pub tie_die: Sides,
     /// Percentile checks (F-GAP-01, F-GAP-02).
     pub checks: CheckRules,
     /// Damage bonus of a Hard success (F-GAP-06).
@@ -76,11 +92,11 @@ pub struct FlowConfig {
     /// Skill value of an unlisted skill.
     pub untrained_skill: i32,
     /// Unarmed damage dice.
-    pub unarmed_damage: String,
+    pub unarmed_damage: DiceExpr,
     /// Names of the sides that surprise (F-43).
     pub surprisers: Vec<String>,
     /// Ongoing conditions and their damage at the end of the bearer's turn (F-GAP-22).
-    pub ongoing: BTreeMap<String, String>,
+    pub ongoing: BTreeMap<String, DiceExpr>,
     /// Rounds an ongoing condition lasts.
     pub ongoing_rounds: u32,
     /// End a turn automatically at 0 AP (F-06).
@@ -159,21 +175,239 @@ impl ReactionCosts {
     }
 }
 
+impl RulesetConfig for FlowConfig {
+    const RULESET: &'static str = "flow";
+    const DEFAULT_RON: &'static str = DEFAULT_RON;
+
+    fn problems(&self) -> Vec<ConfigError> {
+        let mut out = Vec::new();
+        let p = &mut out;
+        check_range(p, "ap", self.ap, 1..=MAX_POINTS);
+        check_range(p, "rp", self.rp, 0..=MAX_POINTS);
+        for (key, v) in [
+            ("start_fp", self.start_fp),
+            ("fp_hit", self.fp_hit),
+            ("fp_crit", self.fp_crit),
+            ("fp_reaction", self.fp_reaction),
+            ("fp_kill", self.fp_kill),
+            ("fp_decay", self.fp_decay),
+        ] {
+            check_range(p, key, v, 0..=MAX_FP);
+        }
+        check_range(p, "speed", self.speed, 1..=MAX_SPEED as u32);
+        check_range(
+            p,
+            "max_move_actions",
+            self.max_move_actions,
+            0..=MAX_POINTS as u32,
+        );
+        let c = &self.costs;
+        // Every action costs AP, so that a turn always ends; keeping a grapple may be free.
+        for (name, v) in [
+            ("move_action", c.move_action),
+            ("attack", c.attack),
+            ("draw", c.draw),
+            ("sheathe", c.sheathe),
+            ("potion", c.potion),
+            ("item", c.item),
+            ("disarm", c.disarm),
+            ("feint", c.feint),
+            ("flow_state", c.flow_state),
+            ("grapple", c.grapple),
+            ("shove", c.shove),
+            ("step", c.step),
+            ("total_defense", c.total_defense),
+            ("tumble", c.tumble),
+            ("stand_up", c.stand_up),
+            ("pick_up", c.pick_up),
+        ] {
+            if !(1..=MAX_POINTS).contains(&v) {
+                p.push(ConfigError::new(
+                    "costs",
+                    format!("`costs.{name}` is {v}; expected 1 to {MAX_POINTS}"),
+                ));
+            }
+        }
+        if !(0..=MAX_POINTS).contains(&c.grapple_upkeep) {
+            p.push(ConfigError::new(
+                "costs",
+                format!(
+                    "`costs.grapple_upkeep` is {}; expected 0 to {MAX_POINTS}",
+                    c.grapple_upkeep
+                ),
+            ));
+        }
+        let r = &self.reaction_costs;
+        for (name, v) in [
+            ("dodge", r.dodge),
+            ("parry", r.parry),
+            ("block", r.block),
+            ("reaction_attack", r.reaction_attack),
+            ("riposte", r.riposte),
+            ("intercept", r.intercept),
+        ] {
+            if !(0..=MAX_POINTS).contains(&v) {
+                p.push(ConfigError::new(
+                    "reaction_costs",
+                    format!("`reaction_costs.{name}` is {v}; expected 0 to {MAX_POINTS}"),
+                ));
+            }
+        }
+        check_range(p, "total_defense_rp", self.total_defense_rp, 0..=MAX_POINTS);
+        for (key, v) in [
+            ("hard_bonus", self.hard_bonus),
+            ("major_bonus", self.major_bonus),
+            ("critical_bonus", self.critical_bonus),
+        ] {
+            check_range(p, key, v, -MAX_MODIFIER..=MAX_MODIFIER);
+        }
+        for (key, v) in [
+            ("crit_multiplier", self.crit_multiplier),
+            ("crit_vs_fumbled_reaction", self.crit_vs_fumbled_reaction),
+        ] {
+            check_range(p, key, v, 1..=MAX_MULTIPLIER);
+        }
+        for (key, v) in [
+            ("range_penalty", self.range_penalty),
+            ("gang_up", self.gang_up),
+            ("off_hand", self.off_hand),
+        ] {
+            check_range(
+                p,
+                key,
+                v,
+                -MAX_PERCENTILE_MODIFIER..=MAX_PERCENTILE_MODIFIER,
+            );
+        }
+        check_range(
+            p,
+            "intercept_distance",
+            self.intercept_distance,
+            0..=MAX_RANGE,
+        );
+        check_range(p, "hp_pc", self.hp_pc, 1..=MAX_HP);
+        check_range(p, "hp_npc", self.hp_npc, 1..=MAX_HP);
+        check_range(p, "untrained_skill", self.untrained_skill, 0..=200);
+        if let Err(e) = check_dice(&self.unarmed_damage) {
+            p.push(ConfigError::new(
+                "unarmed_damage",
+                format!("`unarmed_damage` `{}` {e}", self.unarmed_damage),
+            ));
+        }
+        for name in &self.surprisers {
+            if name.trim().is_empty() {
+                p.push(ConfigError::new(
+                    "surprisers",
+                    "`surprisers` lists an empty name; expected side names",
+                ));
+            }
+        }
+        for (name, dice) in &self.ongoing {
+            if name.trim().is_empty() {
+                p.push(ConfigError::new(
+                    "ongoing",
+                    "`ongoing` has a condition with an empty name",
+                ));
+            }
+            if let Err(e) = check_dice(dice) {
+                p.push(ConfigError::new(
+                    "ongoing",
+                    format!("`ongoing` `{name}`: `{dice}` {e}"),
+                ));
+            }
+        }
+        check_range(
+            p,
+            "ongoing_rounds",
+            self.ongoing_rounds,
+            1..=MAX_ONGOING_ROUNDS,
+        );
+        out
+    }
+}
+
 impl FlowConfig {
-    /// The configuration from `assets/rulesets/flow.ron` on disk if present,
+    /// The checked configuration from `assets/rulesets/flow.ron` on disk if present,
     /// otherwise the compiled-in copy.
     pub fn load_default() -> Result<Self, String> {
-        crate::engine::rulesets::config::load_default("flow", DEFAULT_RON)
+        crate::engine::rulesets::config::load_default()
     }
 
-    /// Parses a configuration; the error reads `line:col: message`.
+    /// Parses and checks a configuration; the error reads `line:col: message`.
     pub fn from_ron(text: &str) -> Result<Self, String> {
         crate::engine::rulesets::config::from_ron(text)
     }
 
-    /// This configuration with a level's overrides applied, each key naming a field.
+    /// This configuration with a level's overrides applied, each key naming a field;
+    /// a value of the wrong type or out of range is an error naming its key.
     pub fn with_overrides(&self, overrides: &BTreeMap<String, ron::Value>) -> Result<Self, String> {
-        crate::engine::rulesets::config::with_overrides(self, "flow", overrides)
+        crate::engine::rulesets::config::with_overrides(self, overrides)
+    }
+
+    /// The problems of `level` that this configuration tells, each at its place:
+    /// `surprisers` must name sides of the level (F-43), and the conditions weapons
+    /// and item powers cause on a hit must be ongoing conditions (F-GAP-22).
+    pub fn level_problems(&self, level: &Level) -> Vec<Issue> {
+        let mut out = Vec::new();
+        let sides: Vec<&str> = level.sides.iter().map(|s| s.name.as_str()).collect();
+        for name in &self.surprisers {
+            if !sides.iter().any(|s| s.eq_ignore_ascii_case(name)) {
+                let at = if level.rules.contains_key("surprisers") {
+                    Where::Rule("surprisers".into())
+                } else {
+                    Where::Field("ruleset")
+                };
+                out.push(Issue {
+                    at,
+                    message: format!(
+                        "surprisers names `{name}`, which is not a side of this level; \
+                         expected side names: {}",
+                        sides.join(", ")
+                    ),
+                });
+            }
+        }
+        let ongoing: Vec<&str> = self.ongoing.keys().map(String::as_str).collect();
+        let unknown = |c: &str, what: &str, label: &str| {
+            format!(
+                "{what} of {label} causes unknown condition `{c}` on a hit; expected an \
+                 ongoing condition: {}",
+                ongoing.join(", ")
+            )
+        };
+        for (index, unit) in level.units.iter().enumerate() {
+            let label = unit_label(index, unit);
+            for (weapon, w) in unit.weapons.iter().enumerate() {
+                for c in w.on_hit.iter().filter(|c| !self.ongoing.contains_key(*c)) {
+                    out.push(Issue {
+                        at: Where::Weapon {
+                            unit: index,
+                            weapon,
+                            field: Some("on_hit"),
+                        },
+                        message: unknown(c, &format!("weapon `{}`", w.name), &label),
+                    });
+                }
+            }
+            for (item, def) in unit.items.iter().enumerate() {
+                let ItemEffect::Power(p) = &def.effect else {
+                    continue;
+                };
+                for (effect, e) in p.on_hit.iter().enumerate() {
+                    if !self.ongoing.contains_key(&e.condition) {
+                        out.push(Issue {
+                            at: Where::OnHit {
+                                unit: index,
+                                power: PowerRef::Item(item),
+                                effect,
+                            },
+                            message: unknown(&e.condition, &format!("power `{}`", p.name), &label),
+                        });
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// The damage bonus of a success level (F-GAP-06).
@@ -217,7 +451,7 @@ mod tests {
         let m = c.with_overrides(&o).unwrap();
         assert_eq!(m.ap, 6);
         assert_eq!(m.surprisers, ["Red"]);
-        assert_eq!(m.checks.fumble_from, 100);
+        assert_eq!(m.checks.constants().fumble_from, 100);
         o.insert("apx".to_string(), ron::from_str("6").unwrap());
         assert!(
             c.with_overrides(&o)

@@ -14,7 +14,8 @@
 //! Systems: [`turn::round_start`] in `Initiative`, [`turn::drive`] (turns, actions,
 //! movement, attacks and reactions) in `Attack`, [`turn::end_steps`] (end of turn and
 //! end of round) in `EndOfTurn`. Legality lives in [`check`], attack maths and the
-//! odds every decision shows in [`attack`].
+//! odds every decision shows in [`attack`]. [`Flow`] is what the engine, the editor
+//! and the AI ask of it (the [`crate::engine::rulesets::Ruleset`] seam).
 
 pub mod actions;
 pub mod attack;
@@ -22,6 +23,7 @@ pub mod check;
 pub mod config;
 pub mod movement;
 pub mod preview;
+pub mod ruleset;
 pub mod turn;
 
 use std::collections::VecDeque;
@@ -30,17 +32,18 @@ use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 
 pub use config::FlowConfig;
+pub use ruleset::Flow;
 
-use super::StatSpec;
+use super::{MAX_HP, MAX_MODIFIER, MAX_POINTS, MAX_SPEED, StatSpec};
 use crate::engine::battle::{
-    ActiveRuleset, BattleSchedule, BattleStage, Fault, Map, Roster, Sides, active_units, cell_of,
-    emit, entity, is_active, ruleset_is,
+    BattleSchedule, BattleStage, Fault, Map, Roster, Sides, active_units, cell_of, emit, entity,
+    is_active, ruleset_is,
 };
 use crate::engine::board::Cell;
 use crate::engine::command::{CommandError, FlowAction};
 use crate::engine::event::{Event, Stage};
 use crate::engine::units::*;
-use crate::level::schema::{Controller, Hand, Level, Size, WeaponCategory, WeaponDef};
+use crate::level::schema::{Controller, Hand, ItemEffect, Level, Size, WeaponCategory, WeaponDef};
 
 /// The stats a `flow` unit has (F-01); skills, size, weapons and armor have their own
 /// fields in the level.
@@ -49,31 +52,43 @@ pub const STATS: &[StatSpec] = &[
         name: "AgiMod",
         required: true,
         about: "Agility Modifier, added to the 1d10 initiative roll (F-02)",
+        min: -MAX_MODIFIER,
+        max: MAX_MODIFIER,
     },
     StatSpec {
         name: "HP",
         required: false,
         about: "hit points; default 20 for player characters, 12 otherwise (F-GAP-07)",
+        min: 1,
+        max: MAX_HP,
     },
     StatSpec {
         name: "Speed",
         required: false,
         about: "hexes per Move action; default 6 (F-44)",
+        min: 0,
+        max: MAX_SPEED,
     },
     StatSpec {
         name: "AP",
         required: false,
         about: "Action Points per turn; default 5 (F-07)",
+        min: 0,
+        max: MAX_POINTS,
     },
     StatSpec {
         name: "RP",
         required: false,
         about: "Reaction Points; default 2 (F-09)",
+        min: 0,
+        max: MAX_POINTS,
     },
     StatSpec {
         name: "PC",
         required: false,
         about: "1 for a player character (initiative ties, default HP); default 1 on a human side",
+        min: 0,
+        max: 1,
     },
 ];
 
@@ -318,7 +333,8 @@ pub fn stage_name(stage: Stage) -> &'static str {
     }
 }
 
-/// Spawns the level's units with `flow` data and inserts the ruleset's resources.
+/// Spawns the level's units with `flow` data and inserts the ruleset's resources
+/// (the seam's `setup`, see [`Flow`]).
 pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     let config = FlowConfig::load_default()?.with_overrides(&level.rules)?;
     for s in &config.surprisers {
@@ -326,6 +342,12 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
             return Err(format!("surprisers: no side named `{s}`"));
         }
     }
+    // Every damage roll of the battle, checked and computed once (F-GAP-06).
+    let mut damage = attack::DamageDice::default();
+    let unarmed = config.unarmed_damage.to_string();
+    damage
+        .insert(&unarmed)
+        .map_err(|e| format!("unarmed_damage `{unarmed}` {e}"))?;
     let mut roster = Vec::new();
     for (i, def) in level.units.iter().enumerate() {
         let side = level
@@ -333,6 +355,26 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
             .iter()
             .position(|s| s.name == def.side)
             .ok_or_else(|| format!("unit {} has unknown side {}", def.name, def.side))?;
+        // What `skirmish check` refuses, the engine does not play either.
+        check_unit(&config, def).map_err(|e| format!("unit {}: {e}", def.name))?;
+        for w in &def.weapons {
+            damage.insert(&w.damage).map_err(|e| {
+                format!(
+                    "unit {}: weapon {}: damage `{}` {e}",
+                    def.name, w.name, w.damage
+                )
+            })?;
+        }
+        for item in &def.items {
+            if let ItemEffect::Power(p) = &item.effect {
+                damage.insert(&p.damage).map_err(|e| {
+                    format!(
+                        "unit {}: item {}: damage `{}` {e}",
+                        def.name, item.name, p.damage
+                    )
+                })?;
+            }
+        }
         let stats = Stats(def.stats.clone());
         let human = level.sides[side].controller == Controller::Human;
         let pc = def.stats.get("PC").map_or(human, |&v| v != 0);
@@ -366,7 +408,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
             name: "Unarmed".into(),
             range: def.size.reach(),
             ranged: false,
-            damage: config.unarmed_damage.clone(),
+            damage: config.unarmed_damage.to_string(),
             add_tier: false,
             on_hit: vec![],
         });
@@ -385,22 +427,69 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     }
     world.insert_resource(Roster(roster));
     world.insert_resource(FlowRules(config));
+    world.insert_resource(damage);
     world.insert_resource(FlowState::default());
     world.insert_resource(GroundItems::default());
-    world.insert_resource(ActiveRuleset {
-        id: "flow",
-        check: check::check,
-        legal: check::legal,
-        preview_attack: preview::attack,
-        attack_odds: preview::odds,
-        preview_move: preview::movement,
-        stage_name,
-        turn_order: preview::turn_order,
-        pools: preview::pools,
-        action_chance: preview::action_chance,
-    });
     Ok(())
 }
+
+/// The ranges of a unit's fields `flow` plays with: stats, skills, armor, weapon
+/// reach and range, `on_hit` conditions (named in `ongoing`) and healing dice; the
+/// first problem, in the words of the level. `skirmish check` reports the same
+/// problems at their place in the file.
+pub fn check_unit(config: &FlowConfig, def: &crate::level::schema::UnitDef) -> Result<(), String> {
+    super::check_stats("flow", &def.stats)?;
+    for (name, &v) in &def.skills {
+        if !(0..=MAX_SKILL).contains(&v) {
+            return Err(format!("skill `{name}` is {v}; expected 0 to {MAX_SKILL}"));
+        }
+    }
+    if !(0..=MAX_HP).contains(&def.armor) {
+        return Err(format!("`armor` is {}; expected 0 to {MAX_HP}", def.armor));
+    }
+    for w in &def.weapons {
+        if !(1..=super::MAX_RANGE).contains(&w.reach) || w.range > super::MAX_RANGE {
+            return Err(format!(
+                "weapon {}: reach {} and range {}; expected reach 1 to {max} and range 0 to {max}",
+                w.name,
+                w.reach,
+                w.range,
+                max = super::MAX_RANGE
+            ));
+        }
+        if let Some(c) = w.on_hit.iter().find(|c| !config.ongoing.contains_key(*c)) {
+            return Err(format!(
+                "weapon {}: `on_hit` condition `{c}` is not an ongoing condition",
+                w.name
+            ));
+        }
+    }
+    for item in &def.items {
+        match &item.effect {
+            ItemEffect::Heal(dice) => {
+                super::parse_dice(dice)
+                    .map_err(|e| format!("item {}: heals `{dice}`, which {e}", item.name))?;
+            }
+            ItemEffect::Power(p) => {
+                if let Some(e) = p
+                    .on_hit
+                    .iter()
+                    .find(|e| !config.ongoing.contains_key(&e.condition))
+                {
+                    return Err(format!(
+                        "item {}: `on_hit` condition `{}` is not an ongoing condition",
+                        item.name, e.condition
+                    ));
+                }
+            }
+            ItemEffect::Cleanse => {}
+        }
+    }
+    Ok(())
+}
+
+/// Highest percentile skill a unit may have (F-01).
+pub const MAX_SKILL: i32 = 200;
 
 /// Runs a rules step, turning an error (the dice ran out) into the battle's fault.
 fn guarded(world: &mut World, step: impl FnOnce(&mut World) -> Result<(), CommandError>) {
@@ -538,7 +627,7 @@ pub fn enemies(world: &World, a: UnitId, b: UnitId) -> bool {
 pub fn unarmed(world: &World) -> WeaponDef {
     WeaponDef {
         name: "Unarmed".into(),
-        damage: rules(world).unarmed_damage.clone(),
+        damage: rules(world).unarmed_damage.to_string(),
         reach: 1,
         range: 0,
         category: WeaponCategory::Brawl,

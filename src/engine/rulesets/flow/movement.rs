@@ -300,7 +300,7 @@ pub fn advance_provoke(world: &mut World) -> Result<(), CommandError> {
         {
             continue;
         }
-        let Some(option) = reaction_attack_option(world, c, mover) else {
+        let Some(option) = reaction_attack_option(world, c, mover)? else {
             continue;
         };
         if let Some(Frame::Provoke {

@@ -26,7 +26,7 @@ pub fn attack(
     let weapon = weapon_named(world, attacker, power).ok()?;
     let p = plan(world, attacker, target, &weapon, &AttackKind::Normal);
     let (chance, expected_damage, kill_chance) =
-        attack_odds(world, attacker, target, &weapon, &AttackKind::Normal);
+        attack_odds(world, attacker, target, &weapon, &AttackKind::Normal).ok()?;
     let edge = match p.edge {
         Some(crate::engine::skill::Edge::Advantage) => " with advantage",
         Some(crate::engine::skill::Edge::Disadvantage) => " with disadvantage",
@@ -37,7 +37,13 @@ pub fn attack(
         expected_damage,
         kill_chance,
         modifiers: p.modifiers.clone(),
-        roll: format!("d100{edge} <= {} {} {}", p.target, p.skill, weapon.damage),
+        roll: format!(
+            "d{}{edge} <= {} {} {}",
+            super::rules(world).checks.constants().die,
+            p.target,
+            p.skill,
+            weapon.damage
+        ),
     })
 }
 
@@ -58,7 +64,8 @@ pub fn odds(
         &weapon,
         &AttackKind::Normal,
         assume.feinted,
-    );
+    )
+    .ok()?;
     Some(crate::engine::battle::AttackOdds {
         chance,
         expected_damage,

@@ -18,7 +18,7 @@ use crate::engine::battle::{
 use crate::engine::command::Command;
 use crate::engine::conditions::Duration;
 use crate::engine::dice::Dice;
-use crate::engine::odds::DiceExpr;
+use crate::engine::initiative::roll_off;
 
 fn max_points(world: &World, unit: UnitId, p: Pool) -> i32 {
     let stats = world.get::<Stats>(entity(world, unit));
@@ -141,9 +141,10 @@ pub fn round_start(world: &mut World) {
 }
 
 /// Rolls 1d10 + AgiMod for every unit (roster order) and orders them: total, then
-/// AgiMod, then PCs first, then roll-offs (F-02, F-GAP-08).
+/// AgiMod, then PCs first, then the shared, bounded roll-off on the tie die
+/// ([`crate::engine::initiative::roll_off`], F-02, F-GAP-08).
 pub fn roll_initiative(world: &mut World) -> Result<Vec<UnitId>, CommandError> {
-    let die = rules(world).initiative_die;
+    let die = rules(world).initiative_die.get();
     let tie_die = rules(world).tie_die;
     let mut rows = Vec::new();
     for u in active_units(world) {
@@ -170,31 +171,6 @@ pub fn roll_initiative(world: &mut World) -> Result<Vec<UnitId>, CommandError> {
         let j = rows[i..].iter().take_while(|r| r.1 == rows[i].1).count() + i;
         let group: Vec<UnitId> = rows[i..j].iter().map(|r| r.0).collect();
         order.extend(roll_off(world, group, tie_die)?);
-        i = j;
-    }
-    Ok(order)
-}
-
-fn roll_off(world: &mut World, group: Vec<UnitId>, die: u32) -> Result<Vec<UnitId>, CommandError> {
-    if group.len() < 2 {
-        return Ok(group);
-    }
-    let mut faces = Vec::new();
-    for &u in &group {
-        let face = world.resource_mut::<Dice>().roll(die)?;
-        emit(world, Event::TieBreakRolled { unit: u, face });
-        faces.push((u, face));
-    }
-    faces.sort_by_key(|f| std::cmp::Reverse(f.1));
-    let mut order = Vec::new();
-    let mut i = 0;
-    while i < faces.len() {
-        let j = faces[i..].iter().take_while(|f| f.1 == faces[i].1).count() + i;
-        order.extend(roll_off(
-            world,
-            faces[i..j].iter().map(|f| f.0).collect(),
-            die,
-        )?);
         i = j;
     }
     Ok(order)
@@ -430,10 +406,7 @@ fn end_turn(world: &mut World, unit: UnitId) -> Result<(), CommandError> {
             if !has(world, unit, &cond) || !is_active(world, unit) {
                 continue;
             }
-            let expr: DiceExpr = dice
-                .parse()
-                .map_err(|e| CommandError::Forbidden(format!("ongoing {cond}: {e}")))?;
-            let roll = expr.roll(&mut world.resource_mut::<Dice>())?;
+            let roll = dice.roll(&mut world.resource_mut::<Dice>())?;
             let amount = roll.total.max(0) as i32;
             let hp = world.get::<Health>(entity(world, unit)).map_or(0, |h| h.hp) - amount;
             emit(

@@ -4,11 +4,12 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use bevy_ecs::prelude::*;
 
-use super::PhasesRules;
 use super::conditions::*;
+use super::{PhasesConfig, PhasesRules};
 use crate::engine::battle::{TurnState, check_victory, emit, entity, name};
 use crate::engine::command::CommandError;
 use crate::engine::conditions::{Condition, Duration};
@@ -157,8 +158,9 @@ pub fn sources(
     (adv, dis)
 }
 
-/// The extra die after netting `a` advantage and `d` disadvantage sources (P-GAP-03).
-fn net_die(world: &World, a: i32, d: i32) -> Option<ExtraDie> {
+/// The extra die after netting `a` advantage and `d` disadvantage sources
+/// (P-GAP-03), with its slot in the configuration's table.
+fn net_die(world: &World, a: i32, d: i32) -> Option<(ExtraDie, usize)> {
     let config = &world.resource::<PhasesRules>().0;
     let net = if config.net_sources {
         a - d
@@ -167,59 +169,96 @@ fn net_die(world: &World, a: i32, d: i32) -> Option<ExtraDie> {
     } else {
         a - d
     };
-    config
-        .extra_die(net.unsigned_abs(), net > 0)
-        .map(|sides| ExtraDie {
-            sides,
-            advantage: net > 0,
-        })
+    let advantage = net > 0;
+    let slot = config.extra_die_slot(net.unsigned_abs(), advantage)?;
+    let table = if advantage {
+        &config.advantage_dice
+    } else {
+        &config.disadvantage_dice
+    };
+    Some((
+        ExtraDie {
+            sides: table[slot].get(),
+            advantage,
+        },
+        slot,
+    ))
 }
 
-/// The attack roll's dice: the base dice plus the extra die, keeping as many dice as
-/// the base rolls (e.g. `2d6+1d8kh2`).
-fn roll_text(base: &str, extra_die: Option<ExtraDie>) -> String {
-    let base = base.trim().to_string();
-    match extra_die {
-        None => base,
-        Some(x) => {
-            let kept = base
-                .split(['d', 'D'])
-                .next()
-                .and_then(|n| n.parse::<u32>().ok())
-                .unwrap_or(1);
-            let keep = if x.advantage { "kh" } else { "kl" };
-            format!("{base}+1d{}{keep}{kept}", x.sides)
+/// One attack roll: its dice and their exact distribution.
+#[derive(Clone, Debug)]
+struct Roll {
+    expr: DiceExpr,
+    odds: Arc<Distribution>,
+}
+
+impl Roll {
+    fn new(config: &PhasesConfig, extra_die: Option<ExtraDie>) -> Result<Roll, String> {
+        let expr = config.attack_roll(extra_die).map_err(|e| {
+            format!(
+                "attack_dice `{}` with an extra die: {e}",
+                config.attack_dice
+            )
+        })?;
+        let odds = Arc::new(expr.distribution());
+        Ok(Roll { expr, odds })
+    }
+}
+
+/// The attack roll for every number of advantage or disadvantage sources (P-03 …
+/// P-08), built and computed once when the battle is set up from the checked
+/// configuration: `attack_dice` alone, and with each extra die of the tables.
+#[derive(Resource, Clone, Debug)]
+pub struct AttackRolls {
+    plain: Roll,
+    /// By slot of `advantage_dice`.
+    advantage: Vec<Roll>,
+    /// By slot of `disadvantage_dice`.
+    disadvantage: Vec<Roll>,
+}
+
+impl AttackRolls {
+    /// Every attack roll of a configuration.
+    pub fn new(config: &PhasesConfig) -> Result<AttackRolls, String> {
+        let with = |table: &[crate::engine::dice::Sides], advantage: bool| {
+            table
+                .iter()
+                .map(|s| {
+                    Roll::new(
+                        config,
+                        Some(ExtraDie {
+                            sides: s.get(),
+                            advantage,
+                        }),
+                    )
+                })
+                .collect::<Result<Vec<_>, _>>()
+        };
+        Ok(AttackRolls {
+            plain: Roll::new(config, None)?,
+            advantage: with(&config.advantage_dice, true)?,
+            disadvantage: with(&config.disadvantage_dice, false)?,
+        })
+    }
+
+    /// The roll with this extra die (from [`net_die`]).
+    fn get(&self, extra: Option<(ExtraDie, usize)>) -> &Roll {
+        match extra {
+            None => &self.plain,
+            Some((x, slot)) if x.advantage => &self.advantage[slot],
+            Some((_, slot)) => &self.disadvantage[slot],
         }
     }
 }
 
-fn roll_expr(base: &str, extra_die: Option<ExtraDie>) -> DiceExpr {
-    roll_text(base, extra_die)
-        .parse()
-        .unwrap_or_else(|_| "2d6".parse().expect("2d6 parses"))
-}
-
-/// Distributions the fast odds path reuses, per thread: attack rolls by (base dice,
-/// extra die) and damage by (damage dice, bonus).
-type RollCache = Vec<(String, Option<ExtraDie>, Rc<Distribution>)>;
+/// Damage distributions the fast odds path reuses, per thread, by (damage dice, bonus).
 type DamageCache = Vec<(String, i32, Option<Rc<Distribution>>)>;
 thread_local! {
-    static ROLLS: RefCell<RollCache> = const { RefCell::new(Vec::new()) };
     static DAMAGES: RefCell<DamageCache> = const { RefCell::new(Vec::new()) };
 }
 
-fn roll_distribution(base: &str, extra_die: Option<ExtraDie>) -> Rc<Distribution> {
-    ROLLS.with(|cache| {
-        let mut cache = cache.borrow_mut();
-        if let Some((_, _, d)) = cache.iter().find(|(b, x, _)| *x == extra_die && b == base) {
-            return d.clone();
-        }
-        let d = Rc::new(roll_expr(base, extra_die).distribution());
-        cache.push((base.to_string(), extra_die, d.clone()));
-        d
-    })
-}
-
+/// The exact distribution of a power's damage for this attacker (cached per thread);
+/// `None` only for damage dice that do not parse, which a battle's setup refuses.
 fn damage_distribution(
     world: &World,
     attacker: UnitId,
@@ -261,14 +300,17 @@ pub(super) fn odds(
         if adv { a += 1 } else { d += 1 }
     });
     let extra_die = net_die(world, a, d);
-    let config = &world.resource::<PhasesRules>().0;
     let stat = |u: UnitId, name: &str| {
         world
             .get::<Stats>(entity(world, u))
             .map_or(0, |s| s.get(name))
     };
     let threshold = stat(target, "DEF") - stat(attacker, "ATK");
-    let chance = roll_distribution(&config.attack_dice, extra_die).prob_at_least(threshold as i64);
+    let chance = world
+        .resource::<AttackRolls>()
+        .get(extra_die)
+        .odds
+        .prob_at_least(threshold as i64);
     let damage = damage_distribution(world, attacker, power)?;
     let hp = world
         .get::<Health>(entity(world, target))
@@ -289,10 +331,10 @@ fn charging_at(world: &World, attacker: UnitId, target: UnitId) -> bool {
 
 /// The attack before rolling (shared by the roll and the odds).
 pub fn plan(world: &World, attacker: UnitId, target: UnitId, opportunity: bool) -> AttackPlan {
-    let config = &world.resource::<PhasesRules>().0;
     let (advantage, disadvantage) = sources(world, attacker, target, opportunity);
-    let extra_die = net_die(world, advantage.len() as i32, disadvantage.len() as i32);
-    let expr = roll_expr(&config.attack_dice, extra_die);
+    let net = net_die(world, advantage.len() as i32, disadvantage.len() as i32);
+    let expr = world.resource::<AttackRolls>().get(net).expr.clone();
+    let extra_die = net.map(|(x, _)| x);
     let stats = |u: UnitId| {
         world
             .get::<Stats>(entity(world, u))
@@ -331,12 +373,6 @@ pub fn damage_expr(
             power.name, power.damage
         ))
     })
-}
-
-/// Expected damage of one attack: chance × mean damage.
-pub fn expected_damage(world: &World, attacker: UnitId, target: UnitId, power: &PowerDef) -> f64 {
-    let p = plan(world, attacker, target, false).chance();
-    damage_expr(world, attacker, power).map_or(0.0, |d| p * d.distribution().mean().max(0.0))
 }
 
 /// Rolls an attack and applies its outcome. Returns whether it hit.

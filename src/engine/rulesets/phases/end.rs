@@ -11,7 +11,6 @@ use crate::engine::command::CommandError;
 use crate::engine::conditions::Duration;
 use crate::engine::dice::Dice;
 use crate::engine::event::Event;
-use crate::engine::odds::DiceExpr;
 use crate::engine::units::*;
 
 /// Runs the End Phase.
@@ -34,10 +33,7 @@ pub fn end_phase(world: &mut World) {
 /// P-GAP-14). Units in roster order, effects in the order they were added.
 pub fn saving_throws(world: &mut World) -> Result<(), CommandError> {
     let config = world.resource::<PhasesRules>().0.clone();
-    let expr: DiceExpr = config
-        .save_dice
-        .parse()
-        .map_err(|e| CommandError::Forbidden(format!("save_dice: {e}")))?;
+    let expr = &config.save_dice;
     for bearer in active_units(world) {
         let conditions = world
             .get::<Conditions>(entity(world, bearer))

@@ -1,5 +1,6 @@
 //! Initiative Phase (P-10 … P-14, P-GAP-01, P-GAP-02): every unit rolls
-//! 2d6 + INT + AGI each round; tied units roll a d6 until the tie breaks.
+//! 2d6 + INT + AGI each round; tied units roll a d6 until the tie breaks (the shared
+//! roll-off of [`crate::engine::initiative`], bounded in rounds).
 
 use bevy_ecs::prelude::*;
 
@@ -8,7 +9,7 @@ use crate::engine::battle::{Sides, TurnState, active_units, emit, entity, halted
 use crate::engine::command::CommandError;
 use crate::engine::dice::Dice;
 use crate::engine::event::{Event, Stage};
-use crate::engine::odds::DiceExpr;
+use crate::engine::initiative::roll_off;
 use crate::engine::units::*;
 
 /// Starts a round: rolls initiative, orders units, resets action pools, and opens
@@ -62,13 +63,11 @@ pub fn start_round(world: &mut World) {
 }
 
 /// Rolls initiative for every unit in play (roster order) and returns them highest
-/// first, ties broken by d6 roll-offs (P-14, P-GAP-02).
+/// first, ties broken by the shared, bounded roll-off on the tie die
+/// ([`crate::engine::initiative::roll_off`], P-14, P-GAP-02).
 pub fn roll_initiative(world: &mut World) -> Result<Vec<UnitId>, CommandError> {
     let config = world.resource::<PhasesRules>().0.clone();
-    let expr: DiceExpr = config
-        .initiative_dice
-        .parse()
-        .map_err(|e| CommandError::Forbidden(format!("initiative_dice: {e}")))?;
+    let expr = &config.initiative_dice;
     let mut totals = Vec::new();
     for u in active_units(world) {
         let stats = world
@@ -101,31 +100,7 @@ pub fn roll_initiative(world: &mut World) -> Result<Vec<UnitId>, CommandError> {
             + i;
         let mut group: Vec<UnitId> = totals[i..j].iter().map(|t| t.0).collect();
         group.sort();
-        order.extend(break_tie(world, group, config.tie_die)?);
-        i = j;
-    }
-    Ok(order)
-}
-
-/// Orders tied units highest first: each rolls the tie die in roster order; units
-/// still tied roll again among themselves.
-fn break_tie(world: &mut World, group: Vec<UnitId>, die: u32) -> Result<Vec<UnitId>, CommandError> {
-    if group.len() < 2 {
-        return Ok(group);
-    }
-    let mut faces = Vec::new();
-    for &u in &group {
-        let face = world.resource_mut::<Dice>().roll(die)?;
-        emit(world, Event::TieBreakRolled { unit: u, face });
-        faces.push((u, face));
-    }
-    faces.sort_by_key(|f| std::cmp::Reverse(f.1));
-    let mut order = Vec::new();
-    let mut i = 0;
-    while i < faces.len() {
-        let j = faces[i..].iter().take_while(|f| f.1 == faces[i].1).count() + i;
-        let sub: Vec<UnitId> = faces[i..j].iter().map(|f| f.0).collect();
-        order.extend(break_tie(world, sub, die)?);
+        order.extend(roll_off(world, group, config.tie_die)?);
         i = j;
     }
     Ok(order)

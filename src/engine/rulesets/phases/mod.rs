@@ -6,7 +6,8 @@
 //! Systems: [`initiative::start_round`] in `Initiative`, [`movement::movement_phase`]
 //! in `Movement`, [`battle::battle_phase`] in `Attack`, [`end::end_phase`] in
 //! `EndOfTurn`. Legality lives in [`check`], attack maths (shared with the odds the
-//! UI shows) in [`attack`].
+//! UI shows) in [`attack`]. [`Phases`] is what the engine, the editor and the AI
+//! ask of it (the [`crate::engine::rulesets::Ruleset`] seam).
 
 pub mod attack;
 pub mod battle;
@@ -16,6 +17,7 @@ pub mod end;
 pub mod initiative;
 pub mod movement;
 pub mod preview;
+pub mod ruleset;
 
 use std::collections::VecDeque;
 
@@ -23,9 +25,10 @@ use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 
 pub use config::PhasesConfig;
+pub use ruleset::Phases;
 
-use super::StatSpec;
-use crate::engine::battle::{ActiveRuleset, BattleSchedule, BattleStage, Roster, ruleset_is};
+use super::{MAX_HP, MAX_MODIFIER, MAX_SPEED, StatSpec};
+use crate::engine::battle::{BattleSchedule, BattleStage, Roster, ruleset_is};
 use crate::engine::board::Cell;
 use crate::engine::units::*;
 use crate::level::schema::Level;
@@ -36,36 +39,50 @@ pub const STATS: &[StatSpec] = &[
         name: "INT",
         required: true,
         about: "added to initiative (P-11)",
+        min: -MAX_MODIFIER,
+        max: MAX_MODIFIER,
     },
     StatSpec {
         name: "AGI",
         required: true,
         about: "added to initiative (P-11)",
+        min: -MAX_MODIFIER,
+        max: MAX_MODIFIER,
     },
     StatSpec {
         name: "ATK",
         required: true,
         about: "attack modifier: 2d6 + ATK (P-23)",
+        min: -MAX_MODIFIER,
+        max: MAX_MODIFIER,
     },
     StatSpec {
         name: "DEF",
         required: true,
         about: "defense: attacks hit on >= DEF (P-23)",
+        min: -MAX_MODIFIER,
+        max: MAX_MODIFIER,
     },
     StatSpec {
         name: "Tier",
         required: true,
         about: "1, 2 or 3; tier difference gives advantage (P-24)",
+        min: 1,
+        max: 3,
     },
     StatSpec {
         name: "HP",
         required: false,
         about: "hit points; default 10 x Tier (P-GAP-05)",
+        min: 1,
+        max: MAX_HP,
     },
     StatSpec {
         name: "Speed",
         required: false,
         about: "squares per Walk; default 6 (P-GAP-04)",
+        min: 0,
+        max: MAX_SPEED,
     },
 ];
 
@@ -87,6 +104,8 @@ pub mod conditions {
     pub const CHARGING: &str = "Charging";
     /// Conditions a level's powers may apply.
     pub const APPLICABLE: &[&str] = &[SLOWED];
+    /// Conditions a movement power may put on the unit using it (`applies`).
+    pub const SELF_APPLICABLE: &[&str] = &[DISENGAGED, HUSTLED, RUNNING, SLOWED, DEFENDING];
 }
 
 /// The configuration in force for this battle.
@@ -150,9 +169,11 @@ impl Plugin for PhasesPlugin {
     }
 }
 
-/// Spawns the level's units with `phases` stats and inserts the ruleset's resources.
+/// Spawns the level's units with `phases` stats and inserts the ruleset's resources
+/// (the seam's `setup`, see [`Phases`]).
 pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     let config = PhasesConfig::load_default()?.with_overrides(&level.rules)?;
+    let rolls = attack::AttackRolls::new(&config)?;
     let mut roster = Vec::new();
     for (i, def) in level.units.iter().enumerate() {
         let side = level
@@ -160,6 +181,30 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
             .iter()
             .position(|s| s.name == def.side)
             .ok_or_else(|| format!("unit {} has unknown side {}", def.name, def.side))?;
+        // What `skirmish check` refuses, the engine does not play either.
+        super::check_stats("phases", &def.stats).map_err(|e| format!("unit {}: {e}", def.name))?;
+        let item_powers = def.items.iter().filter_map(|item| match &item.effect {
+            crate::level::schema::ItemEffect::Power(p) => Some(p),
+            _ => None,
+        });
+        for power in def.powers.iter().chain(item_powers) {
+            super::parse_dice(&power.damage).map_err(|e| {
+                format!(
+                    "unit {}: power {}: damage `{}` {e}",
+                    def.name, power.name, power.damage
+                )
+            })?;
+        }
+        for item in &def.items {
+            if let crate::level::schema::ItemEffect::Heal(dice) = &item.effect {
+                super::parse_dice(dice).map_err(|e| {
+                    format!(
+                        "unit {}: item {}: heals `{dice}`, which {e}",
+                        def.name, item.name
+                    )
+                })?;
+            }
+        }
         let stats = Stats(def.stats.clone());
         let max = if def.stats.contains_key("HP") {
             stats.get("HP")
@@ -200,20 +245,8 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     }
     world.insert_resource(Roster(roster));
     world.insert_resource(PhasesRules(config));
+    world.insert_resource(rolls);
     world.insert_resource(PhasesFlow::default());
-    world.insert_resource(ActiveRuleset {
-        id: "phases",
-        check: check::check,
-        legal: check::legal,
-        preview_attack: preview::attack,
-        attack_odds: preview::odds,
-        preview_move: preview::movement,
-        stage_name: crate::engine::log::stage_name,
-        turn_order: preview::turn_order,
-        pools: preview::pools,
-        // No special action of `phases` rolls on its own.
-        action_chance: |_, _| None,
-    });
     Ok(())
 }
 

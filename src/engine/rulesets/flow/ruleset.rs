@@ -1,0 +1,168 @@
+//! `flow` behind the [`Ruleset`] seam: what the battle, level checks, editor and AI
+//! ask of it.
+
+use std::collections::BTreeMap;
+
+use bevy_app::App;
+use bevy_ecs::world::World;
+
+use super::{FlowConfig, FlowPlugin, SKILLS, STATS, attack, check, has, pool, preview, rules};
+use crate::engine::battle::{Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder, entity};
+use crate::engine::board::Cell;
+use crate::engine::command::{Command, CommandError, FlowAction};
+use crate::engine::decision::ReactionOption;
+use crate::engine::event::Stage;
+use crate::engine::rulesets::config::{ConfigError, apply_overrides};
+use crate::engine::rulesets::{Ruleset, StatSpec};
+use crate::engine::units::{Pool, Stats, UnitId};
+use crate::level::schema::Level;
+use crate::level::validate::Issue;
+
+/// The `flow` ruleset (RULES.md §5).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Flow;
+
+impl Ruleset for Flow {
+    fn id(&self) -> &'static str {
+        "flow"
+    }
+
+    fn stats(&self) -> &'static [StatSpec] {
+        STATS
+    }
+
+    fn check_overrides(&self, overrides: &BTreeMap<String, ron::Value>) -> Result<(), String> {
+        FlowConfig::load_default()
+            .and_then(|base| base.with_overrides(overrides))
+            .map(|_| ())
+    }
+
+    /// Every override checked on its own on top of the checked defaults, each
+    /// problem at its key.
+    fn override_problems(&self, overrides: &BTreeMap<String, ron::Value>) -> Vec<ConfigError> {
+        match FlowConfig::load_default() {
+            Ok(base) => apply_overrides(&base, overrides).1,
+            Err(e) => vec![ConfigError::new(
+                "",
+                format!("the flow configuration does not load, so no level can play it: {e}"),
+            )],
+        }
+    }
+
+    fn check_level(&self, level: &Level) -> Vec<Issue> {
+        // A configuration that does not load is reported by `override_problems`.
+        match FlowConfig::load_default() {
+            Ok(base) => apply_overrides(&base, &level.rules).0.level_problems(level),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    fn build(&self, app: &mut App) {
+        app.add_plugins(FlowPlugin);
+    }
+
+    fn setup(&self, world: &mut World, level: &Level) -> Result<(), String> {
+        super::setup(world, level)
+    }
+
+    fn check(&self, world: &World, command: &Command) -> Result<(), CommandError> {
+        check::check(world, command)
+    }
+
+    fn legal(&self, world: &World) -> Vec<Command> {
+        check::legal(world)
+    }
+
+    fn preview_attack(
+        &self,
+        world: &World,
+        attacker: UnitId,
+        target: UnitId,
+        power: Option<&str>,
+    ) -> Option<AttackPreview> {
+        preview::attack(world, attacker, target, power)
+    }
+
+    #[inline]
+    fn attack_odds(
+        &self,
+        world: &World,
+        attacker: UnitId,
+        target: UnitId,
+        power: Option<&str>,
+        assume: Assume<'_>,
+    ) -> Option<AttackOdds> {
+        preview::odds(world, attacker, target, power, assume)
+    }
+
+    /// A Feint's opposed check (F-34).
+    fn action_chance(&self, world: &World, command: &Command) -> Option<f64> {
+        preview::action_chance(world, command)
+    }
+
+    fn preview_move(&self, world: &World, unit: UnitId, power: &str, path: &[Cell]) -> MovePreview {
+        preview::movement(world, unit, power, path)
+    }
+
+    fn stage_name(&self, stage: Stage) -> &'static str {
+        super::stage_name(stage)
+    }
+
+    fn turn_order(&self, world: &World) -> Vec<TurnOrder> {
+        preview::turn_order(world)
+    }
+
+    fn pools(&self, world: &World, unit: UnitId) -> Vec<(String, i32)> {
+        preview::pools(world, unit)
+    }
+
+    /// Total Defense (F-40): ends the turn with +1 RP and Advantage on reactions.
+    fn defensive_action(&self, world: &World, unit: UnitId) -> Option<Command> {
+        let command = Command::Flow {
+            unit,
+            action: FlowAction::TotalDefense,
+        };
+        check::check(world, &command).is_ok().then_some(command)
+    }
+
+    /// A Feint (F-34): a won Feint gives the next physical attack on its target
+    /// Advantage. Offered when the AP left allow as many attacks after it as without
+    /// it (it costs 1 AP, attacks 2). Not checked for legality.
+    fn opening_action(&self, world: &World, unit: UnitId, target: UnitId) -> Option<Command> {
+        let costs = rules(world).costs;
+        let ap = pool(world, unit, Pool::AP);
+        let (attack, feint) = (costs.attack.max(1), costs.feint);
+        if ap < feint + attack || (ap - feint) / attack < ap / attack {
+            return None;
+        }
+        Some(Command::Flow {
+            unit,
+            action: FlowAction::Feint { target },
+        })
+    }
+
+    /// What an `Auto` side takes ([`attack::best`]).
+    fn best_reaction<'o>(&self, options: &'o [ReactionOption]) -> Option<&'o ReactionOption> {
+        attack::best(options)
+    }
+
+    fn speed_stat(&self, world: &World, unit: UnitId) -> Option<u32> {
+        world
+            .get::<Stats>(entity(world, unit))
+            .and_then(|s| s.0.get("Speed").copied())
+            .map(|s| s.max(0) as u32)
+    }
+
+    /// An ongoing condition (Bleeding, Poisoned: F-GAP-22) is what cleansing removes.
+    fn cleanse_worth(&self, world: &World, unit: UnitId) -> bool {
+        rules(world).ongoing.keys().any(|c| has(world, unit, c))
+    }
+
+    fn skills(&self) -> &'static [&'static str] {
+        SKILLS
+    }
+
+    fn uses_equipment(&self) -> bool {
+        true
+    }
+}

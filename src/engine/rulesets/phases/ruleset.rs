@@ -1,0 +1,165 @@
+//! `phases` behind the [`Ruleset`] seam: what the battle, level checks, editor and AI
+//! ask of it.
+
+use std::collections::BTreeMap;
+
+use bevy_app::App;
+use bevy_ecs::world::World;
+
+use super::{PhasesConfig, PhasesPlugin, STATS, check, conditions, preview};
+use crate::engine::battle::{Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder, entity};
+use crate::engine::board::Cell;
+use crate::engine::command::{Command, CommandError};
+use crate::engine::event::Stage;
+use crate::engine::rulesets::config::{ConfigError, apply_overrides};
+use crate::engine::rulesets::{MoveHint, Ruleset, StatSpec};
+use crate::engine::units::{Conditions, Stats, UnitId};
+use crate::level::schema::Level;
+use crate::level::validate::Issue;
+
+/// Factor on a unit's attacks after it disengaged (disadvantage until the end of
+/// next round, P-21).
+const DISENGAGED: f64 = 0.6;
+
+/// The `phases` ruleset (RULES.md §1).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Phases;
+
+impl Ruleset for Phases {
+    fn id(&self) -> &'static str {
+        "phases"
+    }
+
+    fn stats(&self) -> &'static [StatSpec] {
+        STATS
+    }
+
+    fn check_overrides(&self, overrides: &BTreeMap<String, ron::Value>) -> Result<(), String> {
+        PhasesConfig::load_default()
+            .and_then(|base| base.with_overrides(overrides))
+            .map(|_| ())
+    }
+
+    /// Every override checked on its own on top of the checked defaults, each
+    /// problem at its key.
+    fn override_problems(&self, overrides: &BTreeMap<String, ron::Value>) -> Vec<ConfigError> {
+        match PhasesConfig::load_default() {
+            Ok(base) => apply_overrides(&base, overrides).1,
+            Err(e) => vec![ConfigError::new(
+                "",
+                format!("the phases configuration does not load, so no level can play it: {e}"),
+            )],
+        }
+    }
+
+    fn check_level(&self, level: &Level) -> Vec<Issue> {
+        // A configuration that does not load is reported by `override_problems`.
+        match PhasesConfig::load_default() {
+            Ok(base) => apply_overrides(&base, &level.rules).0.level_problems(level),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    fn build(&self, app: &mut App) {
+        app.add_plugins(PhasesPlugin);
+    }
+
+    fn setup(&self, world: &mut World, level: &Level) -> Result<(), String> {
+        super::setup(world, level)
+    }
+
+    fn check(&self, world: &World, command: &Command) -> Result<(), CommandError> {
+        check::check(world, command)
+    }
+
+    fn legal(&self, world: &World) -> Vec<Command> {
+        check::legal(world)
+    }
+
+    fn preview_attack(
+        &self,
+        world: &World,
+        attacker: UnitId,
+        target: UnitId,
+        power: Option<&str>,
+    ) -> Option<AttackPreview> {
+        preview::attack(world, attacker, target, power)
+    }
+
+    #[inline]
+    fn attack_odds(
+        &self,
+        world: &World,
+        attacker: UnitId,
+        target: UnitId,
+        power: Option<&str>,
+        assume: Assume<'_>,
+    ) -> Option<AttackOdds> {
+        preview::odds(world, attacker, target, power, assume)
+    }
+
+    fn preview_move(&self, world: &World, unit: UnitId, power: &str, path: &[Cell]) -> MovePreview {
+        preview::movement(world, unit, power, path)
+    }
+
+    fn stage_name(&self, stage: Stage) -> &'static str {
+        crate::engine::log::stage_name(stage)
+    }
+
+    fn turn_order(&self, world: &World) -> Vec<TurnOrder> {
+        preview::turn_order(world)
+    }
+
+    fn pools(&self, world: &World, unit: UnitId) -> Vec<(String, i32)> {
+        preview::pools(world, unit)
+    }
+
+    /// The movement powers of P-GAP-04 and the Disengage battle action (`None`,
+    /// P-28).
+    fn move_hint(&self, power: Option<&str>) -> MoveHint {
+        match power {
+            // Run: no Attack action this round, attackers get advantage.
+            Some("Run") => MoveHint {
+                attack: 0.0,
+                exposure: 1.3,
+            },
+            // Hustle: own attacks at a disadvantage this round.
+            Some("Hustle") => MoveHint {
+                attack: 0.7,
+                exposure: 1.0,
+            },
+            // Charge: advantage on the first attack against the charged enemy.
+            Some("Charge") => MoveHint {
+                attack: 1.25,
+                exposure: 1.0,
+            },
+            // Disengage (battle action or movement power): own attacks at a
+            // disadvantage until the end of next round.
+            None | Some("Disengage") => MoveHint {
+                attack: DISENGAGED,
+                exposure: 1.0,
+            },
+            _ => MoveHint::NEUTRAL,
+        }
+    }
+
+    fn speed_stat(&self, world: &World, unit: UnitId) -> Option<u32> {
+        world
+            .get::<Stats>(entity(world, unit))
+            .and_then(|s| s.0.get("Speed").copied())
+            .map(|s| s.max(0) as u32)
+    }
+
+    /// Slowed is the condition a level's powers may apply (P-18): a Slowed unit
+    /// can't move.
+    fn cleanse_worth(&self, world: &World, unit: UnitId) -> bool {
+        world
+            .get::<Conditions>(entity(world, unit))
+            .is_some_and(|c| c.has(conditions::SLOWED))
+    }
+
+    /// Typical values of RULES.md §1: ATK +2, DEF 11, Tier 1.
+    fn editor_defaults(&self) -> &'static [(&'static str, i32)] {
+        &[("ATK", 2), ("DEF", 11), ("Tier", 1)]
+    }
+}

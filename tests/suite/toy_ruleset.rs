@@ -1,0 +1,490 @@
+//! A toy ruleset written only against the `Ruleset` seam (issue 12, first step):
+//! nothing outside this file names it, yet `Battle` plays it and the AI (`random`
+//! and `normal`) finishes battles under it. Also the editor form's ruleset queries.
+//!
+//! Toy rules: units act in roster order, one at a time; a turn is one Walk of up to
+//! 3 cells and one Club attack on an adjacent enemy (a d6, 3+ hits for 2 damage),
+//! then End Turn. A unit at 0 HP leaves play; last side standing wins.
+
+use std::collections::BTreeMap;
+
+use bevy_app::App;
+use bevy_ecs::prelude::*;
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
+use skirmish::ai::{AiPolicy, choose};
+use skirmish::engine::battle::{
+    Assume, AttackOdds, AttackPreview, BattleSchedule, BattleStage, Incoming, MovePreview, Roster,
+    TurnOrder, TurnState, active_units, cell_of, check_round_limit, check_victory, emit, entity,
+    halted, is_active, name, occupancy_for, ruleset_is, side_of,
+};
+use skirmish::engine::board::{Cell, Occupancy};
+use skirmish::engine::command::{Command, CommandError};
+use skirmish::engine::dice::Dice;
+use skirmish::engine::event::{Event, Stage};
+use skirmish::engine::rulesets::{Ruleset, StatSpec, registry};
+use skirmish::engine::units::*;
+use skirmish::engine::{Awaiting, Battle};
+use skirmish::level::schema::{Level, PowerDef};
+
+const WALK: u32 = 3;
+const DAMAGE: i32 = 2;
+/// A d6 of 3 or more hits.
+const HIT_CHANCE: f64 = 4.0 / 6.0;
+
+struct Toy;
+
+/// Whether the active unit has walked / attacked this turn.
+#[derive(Resource, Default)]
+struct Spent {
+    walked: bool,
+    attacked: bool,
+}
+
+impl Ruleset for Toy {
+    fn id(&self) -> &'static str {
+        "toy"
+    }
+    fn stats(&self) -> &'static [StatSpec] {
+        &[StatSpec {
+            name: "HP",
+            required: true,
+            about: "hit points",
+            min: 1,
+            max: 1000,
+        }]
+    }
+    fn check_overrides(&self, o: &BTreeMap<String, ron::Value>) -> Result<(), String> {
+        o.keys()
+            .next()
+            .map_or(Ok(()), |k| Err(format!("toy has no constant `{k}`")))
+    }
+    fn build(&self, app: &mut App) {
+        app.add_systems(
+            BattleSchedule,
+            drive.in_set(BattleStage::Attack).run_if(ruleset_is("toy")),
+        );
+    }
+    fn setup(&self, world: &mut World, level: &Level) -> Result<(), String> {
+        let mut roster = Vec::new();
+        for (i, def) in level.units.iter().enumerate() {
+            let side = level.sides.iter().position(|s| s.name == def.side);
+            let side = side.ok_or_else(|| format!("unit {} has no side", def.name))?;
+            let hp = def.stats.get("HP").copied().unwrap_or(4);
+            let club = PowerDef {
+                name: "Club".into(),
+                range: 1,
+                ranged: false,
+                damage: DAMAGE.to_string(),
+                add_tier: false,
+                on_hit: vec![],
+            };
+            roster.push(
+                world
+                    .spawn((
+                        UnitId(i as u32),
+                        Unit {
+                            name: def.name.clone(),
+                            side: SideId(side as u32),
+                        },
+                        Position(Cell::new(def.pos.0, def.pos.1)),
+                        Stats(def.stats.clone()),
+                        Health { hp, max: hp },
+                        Conditions::default(),
+                        Reach(1),
+                        Powers(vec![club]),
+                        MovementPowers(vec!["Walk".into()]),
+                    ))
+                    .id(),
+            );
+        }
+        world.insert_resource(Roster(roster));
+        world.insert_resource(Spent::default());
+        world.insert_resource(LastTurn::default());
+        Ok(())
+    }
+    fn check(&self, world: &World, command: &Command) -> Result<(), CommandError> {
+        let active = world.resource::<TurnState>().active;
+        let unit = command.unit().filter(|&u| Some(u) == active);
+        let unit = unit.ok_or_else(|| CommandError::WrongStage("not its turn".into()))?;
+        let spent = world.resource::<Spent>();
+        match command {
+            Command::EndTurn { .. } => Ok(()),
+            Command::Move { power, path, .. } => {
+                if power != "Walk" {
+                    let (unit, name) = (name(world, unit), power.clone());
+                    return Err(CommandError::Unknown {
+                        unit,
+                        kind: "movement power",
+                        name,
+                    });
+                }
+                if spent.walked || path.is_empty() {
+                    return Err(CommandError::Forbidden("one Walk a turn".into()));
+                }
+                let free = occupancy_for(world, unit);
+                let board = &world.resource::<skirmish::engine::battle::Map>().0;
+                // Through allies, not enemies; never ending on a unit.
+                let mut at = cell_of(world, unit);
+                for &c in path {
+                    let open = board.step_cost(c).is_some() && free(c) != Occupancy::Blocked;
+                    if board.distance(at, c) != 1 || !open {
+                        return Err(CommandError::PathBlocked(format!("({}, {})", c.x, c.y)));
+                    }
+                    at = c;
+                }
+                if free(at) != Occupancy::Free {
+                    return Err(CommandError::PathBlocked(
+                        "a walk ends on a free cell".into(),
+                    ));
+                }
+                let cost = path.len() as u32;
+                if cost > WALK {
+                    return Err(CommandError::NotEnoughMovement {
+                        cost,
+                        budget: WALK,
+                        power: power.clone(),
+                    });
+                }
+                Ok(())
+            }
+            Command::Attack { target, power, .. } => {
+                if spent.attacked || power.as_deref().is_some_and(|p| p != "Club") {
+                    return Err(CommandError::Forbidden("one Club attack a turn".into()));
+                }
+                let d = world
+                    .resource::<skirmish::engine::battle::Map>()
+                    .0
+                    .distance(cell_of(world, unit), cell_of(world, *target));
+                if !is_active(world, *target)
+                    || side_of(world, *target) == side_of(world, unit)
+                    || d > 1
+                {
+                    return Err(CommandError::OutOfReach("an adjacent enemy".into()));
+                }
+                Ok(())
+            }
+            _ => Err(CommandError::Forbidden("toy has no such command".into())),
+        }
+    }
+    fn legal(&self, world: &World) -> Vec<Command> {
+        let Some(unit) = world.resource::<TurnState>().active else {
+            return Vec::new();
+        };
+        let board = &world.resource::<skirmish::engine::battle::Map>().0;
+        let mut out = vec![Command::EndTurn { unit }];
+        for c in board.neighbors(cell_of(world, unit)) {
+            out.push(Command::Move {
+                unit,
+                power: "Walk".into(),
+                path: vec![c],
+                target: None,
+            });
+        }
+        for target in active_units(world) {
+            out.push(Command::Attack {
+                unit,
+                target,
+                power: None,
+            });
+        }
+        out.retain(|c| self.check(world, c).is_ok());
+        out
+    }
+    fn preview_attack(
+        &self,
+        w: &World,
+        a: UnitId,
+        t: UnitId,
+        p: Option<&str>,
+    ) -> Option<AttackPreview> {
+        let odds = self.attack_odds(w, a, t, p, Assume::default())?;
+        Some(AttackPreview {
+            chance: odds.chance,
+            expected_damage: odds.expected_damage,
+            kill_chance: odds.kill_chance,
+            modifiers: vec![],
+            roll: "1d6 vs 3".into(),
+        })
+    }
+    fn attack_odds(
+        &self,
+        w: &World,
+        _: UnitId,
+        t: UnitId,
+        _: Option<&str>,
+        _: Assume<'_>,
+    ) -> Option<AttackOdds> {
+        let hp = w.get::<Health>(entity(w, t))?.hp;
+        Some(AttackOdds {
+            chance: HIT_CHANCE,
+            expected_damage: HIT_CHANCE * f64::from(DAMAGE),
+            kill_chance: if hp <= DAMAGE { HIT_CHANCE } else { 0.0 },
+        })
+    }
+    fn preview_move(&self, _: &World, _: UnitId, _: &str, path: &[Cell]) -> MovePreview {
+        MovePreview {
+            cost: path.len() as u32,
+            provocations: 0,
+        }
+    }
+    fn stage_name(&self, _: Stage) -> &'static str {
+        "Toy turn"
+    }
+    fn turn_order(&self, world: &World) -> Vec<TurnOrder> {
+        vec![("Roster".into(), active_units(world))]
+    }
+    fn pools(&self, world: &World, _: UnitId) -> Vec<(String, i32)> {
+        let s = world.resource::<Spent>();
+        vec![
+            ("Walk".into(), i32::from(!s.walked)),
+            ("Attack".into(), i32::from(!s.attacked)),
+        ]
+    }
+}
+
+/// The whole toy rule set: start turns in roster order, execute the incoming command.
+fn drive(world: &mut World) {
+    if halted(world) {
+        return;
+    }
+    let Some(unit) = world.resource::<TurnState>().active else {
+        // The next unit in play after the last one; after the last, a new round.
+        let units = active_units(world);
+        let last = world.resource::<LastTurn>().0;
+        let next = match last.and_then(|a| units.iter().copied().find(|&u| u > a)) {
+            Some(u) => u,
+            None => {
+                let round = world.resource::<TurnState>().round;
+                if units.is_empty() || (round > 0 && check_round_limit(world)) {
+                    return;
+                }
+                emit(world, Event::RoundStarted { round: round + 1 });
+                emit(
+                    world,
+                    Event::StageStarted {
+                        stage: Stage::Attack,
+                    },
+                );
+                units[0]
+            }
+        };
+        world.resource_mut::<LastTurn>().0 = Some(next);
+        *world.resource_mut::<Spent>() = Spent::default();
+        emit(
+            world,
+            Event::TurnStarted {
+                unit: next,
+                stage: Stage::Attack,
+            },
+        );
+        return;
+    };
+    let Some(command) = world.resource_mut::<Incoming>().0.take() else {
+        return;
+    };
+    match command {
+        Command::Move { path, .. } => {
+            world.resource_mut::<Spent>().walked = true;
+            for to in path {
+                let from = cell_of(world, unit);
+                emit(
+                    world,
+                    Event::Moved {
+                        unit,
+                        from,
+                        to,
+                        cost: 1,
+                    },
+                );
+            }
+        }
+        Command::Attack { target, .. } => {
+            world.resource_mut::<Spent>().attacked = true;
+            let face = match world.resource_mut::<Dice>().roll(6) {
+                Ok(f) => f,
+                Err(e) => {
+                    world.resource_mut::<skirmish::engine::battle::Fault>().0 = Some(e.into());
+                    return;
+                }
+            };
+            if face < 3 {
+                let reason = format!("rolled {face}");
+                emit(
+                    world,
+                    Event::Missed {
+                        attacker: unit,
+                        target,
+                        reason,
+                    },
+                );
+                return;
+            }
+            let hp = world
+                .get::<Health>(entity(world, target))
+                .map_or(0, |h| h.hp)
+                - DAMAGE;
+            emit(
+                world,
+                Event::Damaged {
+                    unit: target,
+                    faces: vec![face],
+                    amount: DAMAGE,
+                    hp,
+                },
+            );
+            if hp <= 0 {
+                emit(world, Event::Defeated { unit: target });
+                check_victory(world);
+            }
+        }
+        _ => emit(world, Event::TurnEnded { unit }),
+    }
+}
+
+/// The unit whose turn started last this round (`None`: none yet).
+#[derive(Resource, Default)]
+struct LastTurn(Option<UnitId>);
+
+static TOY: Toy = Toy;
+
+/// Two sides of two toy units on an open 6×4 square map.
+fn level() -> Level {
+    ron::from_str(
+        r#"(
+            name: "Toy skirmish", ruleset: "toy", grid: Square, size: (6, 4),
+            sides: [(name: "Red"), (name: "Blue")],
+            units: [
+                (name: "r1", side: "Red", pos: (0, 0), stats: {"HP": 4}),
+                (name: "r2", side: "Red", pos: (0, 3), stats: {"HP": 4}),
+                (name: "b1", side: "Blue", pos: (5, 0), stats: {"HP": 4}),
+                (name: "b2", side: "Blue", pos: (5, 3), stats: {"HP": 4}),
+            ],
+            victory: (max_rounds: Some(40)),
+        )"#,
+    )
+    .expect("the toy level parses")
+}
+
+fn toy_battle(dice: Dice) -> Battle {
+    Battle::from_level_with(&TOY, &level(), dice).expect("the toy ruleset sets up")
+}
+
+#[test]
+fn battle_plays_a_ruleset_it_does_not_know_through_the_seam() {
+    // r1 walks toward b1, waits a round, steps next to it and clubs it (face 5: a hit).
+    let mut battle = toy_battle(Dice::scripted([5]));
+    assert_eq!(battle.ruleset(), "toy");
+    assert_eq!(battle.rules().id(), "toy");
+    assert_eq!(battle.stage_name(Stage::Attack), "Toy turn");
+    let (r1, b1) = (battle.unit_id("r1").unwrap(), battle.unit_id("b1").unwrap());
+    assert_eq!(battle.awaiting(), Awaiting::Unit(r1, Stage::Attack));
+    let path = vec![Cell::new(1, 0), Cell::new(2, 0), Cell::new(3, 0)];
+    let too_far = [path.clone(), vec![Cell::new(4, 0)]].concat();
+    let walk = |path: Vec<Cell>| Command::Move {
+        unit: r1,
+        power: "Walk".into(),
+        path,
+        target: None,
+    };
+    assert!(matches!(
+        battle.check(&walk(too_far)),
+        Err(CommandError::NotEnoughMovement {
+            cost: 4,
+            budget: 3,
+            ..
+        })
+    ));
+    assert_eq!(battle.preview_move(r1, "Walk", &path).cost, 3);
+    battle.submit(walk(path)).unwrap();
+    assert_eq!(
+        battle.pools(r1),
+        [("Walk".to_string(), 0), ("Attack".to_string(), 1)]
+    );
+    // b1 stands at (5, 0): still out of reach.
+    let club = Command::Attack {
+        unit: r1,
+        target: b1,
+        power: None,
+    };
+    assert!(matches!(
+        battle.check(&club),
+        Err(CommandError::OutOfReach(_))
+    ));
+    battle.submit(Command::EndTurn { unit: r1 }).unwrap();
+    // r2's, b1's and b2's turns: they wait.
+    for name in ["r2", "b1", "b2"] {
+        let u = battle.unit_id(name).unwrap();
+        assert_eq!(
+            battle.awaiting(),
+            Awaiting::Unit(u, Stage::Attack),
+            "{name}"
+        );
+        battle.submit(Command::EndTurn { unit: u }).unwrap();
+    }
+    // Round 2: r1 again; one more step brings b1 into reach.
+    assert_eq!(battle.turn().round, 2);
+    battle.submit(walk(vec![Cell::new(4, 0)])).unwrap();
+    let odds = battle.attack_odds(r1, b1, None, Assume::default()).unwrap();
+    assert_eq!((odds.chance, odds.kill_chance), (HIT_CHANCE, 0.0));
+    let events = battle.submit(club).unwrap().to_vec();
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Damaged { unit, hp: 2, .. } if *unit == b1))
+    );
+    assert!(battle.check(&Command::Defend { unit: r1 }).is_err());
+}
+
+#[test]
+fn the_ai_finishes_toy_battles_with_every_policy() {
+    for policy in [AiPolicy::Random, AiPolicy::Normal] {
+        for seed in 0..3 {
+            let mut battle = toy_battle(Dice::seeded(seed));
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut steps = 0;
+            while let Some(command) = choose(&battle, policy, &mut rng) {
+                battle.submit(command).expect("the AI's command is legal");
+                steps += 1;
+                assert!(steps < 5_000, "{policy:?} seed {seed}: no end in sight");
+            }
+            let Awaiting::Over(winner) = battle.awaiting() else {
+                panic!("{policy:?} seed {seed}: the AI stopped before the end");
+            };
+            if policy == AiPolicy::Normal {
+                // The normal AI walks up and clubs: someone wins before the round limit.
+                assert!(winner.is_some(), "seed {seed}: a draw");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_registry_lists_the_builtins_and_only_finds_a_toy_once_registered() {
+    // Not registered: this test binary shares the registry with every other test.
+    assert!(registry::get("toy").is_none());
+    assert_eq!(registry::ids()[..2], ["phases", "flow"]);
+    let err = Battle::from_level(&level(), Dice::seeded(1)).err().unwrap();
+    assert!(
+        err.starts_with("unknown ruleset `toy`; expected one of: phases, flow"),
+        "{err}"
+    );
+}
+
+#[test]
+fn editor_forms_come_from_each_ruleset() {
+    use skirmish::editor::{skill_form, stat_form, unit_extras};
+    // phases (RULES.md §1, P-01): a blank unit gets ATK +2, DEF 11, Tier 1.
+    let form = stat_form("phases");
+    let names: Vec<_> = form.iter().map(|f| f.name).collect();
+    assert_eq!(names, ["INT", "AGI", "ATK", "DEF", "Tier", "HP", "Speed"]);
+    let default = |n: &str| form.iter().find(|f| f.name == n).and_then(|f| f.default);
+    assert_eq!(
+        ["INT", "ATK", "DEF", "Tier", "HP"].map(default),
+        [Some(0), Some(2), Some(11), Some(1), None]
+    );
+    assert!(skill_form("phases").is_empty() && !unit_extras("phases"));
+    // flow (F-01): skills, size and weapons.
+    assert!(skill_form("flow").contains(&"Deception") && unit_extras("flow"));
+    assert_eq!(stat_form("flow")[0].name, "AgiMod");
+}
