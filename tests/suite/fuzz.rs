@@ -789,6 +789,22 @@ fn dice() -> impl Strategy<Value = String> {
         })
 }
 
+/// Dice added together (`NdX`, maybe `+K`): what `attack_dice` must be.
+fn sum_dice() -> impl Strategy<Value = String> {
+    (
+        1u32..=4,
+        select(vec![2u32, 3, 4, 6, 8, 10, 12, 20]),
+        0u32..=3,
+    )
+        .prop_map(|(n, x, k)| {
+            if k > 0 {
+                format!("{n}d{x}+{k}")
+            } else {
+                format!("{n}d{x}")
+            }
+        })
+}
+
 fn phases_power(name: &'static str) -> impl Strategy<Value = PowerDef> {
     (
         1u32..=6,
@@ -1020,7 +1036,9 @@ fn rules(flow: bool) -> BoxedStrategy<Vec<(&'static str, String)>> {
             any::<bool>().prop_map(|v| ("net_sources", v.to_string())),
             any::<bool>().prop_map(|v| ("slowed_at_start_blocks", v.to_string())),
             dice().prop_map(|d| ("initiative_dice", format!("{d:?}"))),
-            dice().prop_map(|d| ("attack_dice", format!("{d:?}"))),
+            // An extra die of advantage joins the attack dice, so they are summed
+            // dice (no `kh`), like the default `2d6`.
+            sum_dice().prop_map(|d| ("attack_dice", format!("{d:?}"))),
             dice().prop_map(|d| ("save_dice", format!("{d:?}"))),
         ]
         .boxed()
