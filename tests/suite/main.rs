@@ -13,6 +13,7 @@ mod dice_cli;
 mod editor;
 mod editor_ui;
 mod flow;
+mod fuzz;
 mod hotseat;
 mod levels;
 mod odds;

@@ -117,7 +117,7 @@ impl RulesetConfig for PhasesConfig {
 
     fn problems(&self) -> Vec<ConfigError> {
         let mut out = Vec::new();
-        check_range(&mut out, "speed", self.speed, 1..=MAX_SPEED as u32);
+        check_range(&mut out, "speed", self.speed, 0..=MAX_SPEED as u32);
         check_range(&mut out, "hp_per_tier", self.hp_per_tier, 1..=MAX_HP / 3);
         for (key, expr) in [
             ("initiative_dice", &self.initiative_dice),
