@@ -8,19 +8,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::engine::board::Terrain;
-use crate::engine::rulesets::flow::MAX_SKILL;
-use crate::engine::rulesets::{
-    MAX_HP, MAX_RANGE, RULESETS, StatSpec, parse_dice, registry, stat_specs,
-};
+use crate::engine::board::{GridKind, Terrain};
+use crate::engine::rulesets::{MAX_RANGE, RULESETS, StatSpec, parse_dice, registry, stat_specs};
 
-use super::schema::{Hand, ItemEffect, Level, PowerDef};
-use crate::engine::rulesets::flow::SKILLS as FLOW_SKILLS;
-
-/// Condition names a `phases` power's `on_hit` may apply: the ruleset's own list
-/// (each ruleset checks the names its levels use, see
-/// [`crate::engine::rulesets::Ruleset::check_level`]).
-pub const KNOWN_CONDITIONS: &[&str] = crate::engine::rulesets::phases::conditions::APPLICABLE;
+use super::schema::{ItemEffect, Level, PowerDef};
 
 /// The only level format version.
 pub const FORMAT_VERSION: u32 = 1;
@@ -506,9 +497,8 @@ impl Checker<'_> {
             }
 
             self.stats(index, &label);
-            if level.ruleset == "flow" {
-                self.flow_unit(index, &label);
-            }
+            // Fields only some rulesets use (skills, weapons, armor, powers, movement)
+            // are each ruleset's business (`check_level`).
 
             for (p, power) in unit.powers.iter().enumerate() {
                 self.power(index, PowerRef::Listed(p), power, &label);
@@ -617,140 +607,6 @@ impl Checker<'_> {
         }
     }
 
-    /// flow: known skills in 0..=200, weapons with valid dice and sensible hands,
-    /// no phases powers or movement powers.
-    fn flow_unit(&mut self, index: usize, label: &str) {
-        let unit = &self.level.units[index];
-        for (name, &v) in &unit.skills {
-            let at = Where::Skill {
-                unit: index,
-                skill: name.clone(),
-            };
-            if !FLOW_SKILLS.contains(&name.as_str()) {
-                let hint = FLOW_SKILLS
-                    .iter()
-                    .find(|s| s.eq_ignore_ascii_case(name))
-                    .map(|s| format!(" (did you mean `{s}`?)"))
-                    .unwrap_or_default();
-                self.push(
-                    at,
-                    format!(
-                        "unknown skill `{name}`{hint} for {label}; expected: {}",
-                        FLOW_SKILLS.join(", ")
-                    ),
-                );
-            } else if !(0..=MAX_SKILL).contains(&v) {
-                self.push(
-                    at,
-                    format!("{label} has {name} {v}; expected a percentile from 0 to {MAX_SKILL}"),
-                );
-            }
-        }
-        if !(0..=MAX_HP).contains(&unit.armor) {
-            self.push(
-                Where::Unit {
-                    index,
-                    field: Some("armor"),
-                },
-                format!("{label} has armor {}; expected 0 to {MAX_HP}", unit.armor),
-            );
-        }
-
-        if !unit.powers.is_empty() {
-            self.push(
-                Where::Unit {
-                    index,
-                    field: Some("powers"),
-                },
-                format!("{label} lists powers, which flow does not use; expected `weapons`"),
-            );
-        }
-        if !unit.movement.is_empty() {
-            self.push(
-                Where::Unit {
-                    index,
-                    field: Some("movement"),
-                },
-                format!(
-                    "{label} lists movement powers, which flow does not use (every unit has Move and Step)"
-                ),
-            );
-        }
-        let mut names: Vec<&str> = Vec::new();
-        // In hand: two-handed items, and one-handed items per hand.
-        let (mut two, mut main, mut off) = (0, 0, 0);
-        for (i, w) in unit.weapons.iter().enumerate() {
-            let at = |field| Where::Weapon {
-                unit: index,
-                weapon: i,
-                field: Some(field),
-            };
-            if names.iter().any(|n| n.eq_ignore_ascii_case(&w.name)) {
-                self.push(
-                    at("name"),
-                    format!(
-                        "{label} carries two weapons named `{}`; expected unique names",
-                        w.name
-                    ),
-                );
-            }
-            names.push(&w.name);
-            if let Err(e) = parse_dice(&w.damage) {
-                self.push(
-                    at("damage"),
-                    format!(
-                        "weapon `{}` of {label} has damage `{}`, which {e}; expected e.g. `1d8`",
-                        w.name, w.damage
-                    ),
-                );
-            }
-            if !(1..=MAX_RANGE).contains(&w.reach) {
-                self.push(
-                    at("reach"),
-                    format!(
-                        "weapon `{}` of {label} has reach {}; expected 1 to {MAX_RANGE}",
-                        w.name, w.reach
-                    ),
-                );
-            }
-            if w.range > MAX_RANGE {
-                self.push(
-                    at("range"),
-                    format!(
-                        "weapon `{}` of {label} has range {}; expected 0 (melee) to {MAX_RANGE}",
-                        w.name, w.range
-                    ),
-                );
-            }
-            match w.held {
-                Hand::Stowed => {}
-                _ if w.two_handed => two += 1,
-                Hand::Main => main += 1,
-                Hand::Off => off += 1,
-            }
-            if w.two_handed && w.held == Hand::Off {
-                self.push(
-                    at("held"),
-                    format!(
-                        "two-handed `{}` of {label} is held in the off hand; expected Main or Stowed",
-                        w.name
-                    ),
-                );
-            }
-        }
-        if two > 1 || (two == 1 && main + off > 0) || main > 1 || off > 1 {
-            self.push(
-                Where::Unit {
-                    index,
-                    field: Some("weapons"),
-                },
-                format!(
-                    "{label} holds more than two hands can (one item per hand, two-handed weapons fill both); stow some with `held: Stowed`"
-                ),
-            );
-        }
-    }
-
     fn power(&mut self, unit: usize, power: PowerRef, def: &PowerDef, label: &str) {
         let at = |field| Where::Power {
             unit,
@@ -782,18 +638,30 @@ impl Checker<'_> {
 
     fn rules(&mut self) {
         let level = self.level;
-        if level.ruleset == "flow" && level.grid != crate::engine::board::GridKind::Hex {
-            self.push(
-                Where::Field("grid"),
-                "ruleset flow is played on hexes (RULES.md §5); expected `grid: Hex`".into(),
-            );
-        }
         if !RULESETS.contains(&level.ruleset.as_str()) {
             return; // reported at `ruleset`
         }
         let Some(ruleset) = registry::get(&level.ruleset) else {
             return;
         };
+        let grids = ruleset.grids();
+        if !grids.contains(&level.grid) {
+            let kind = |g: &GridKind| match g {
+                GridKind::Hex => "hexes",
+                GridKind::Square => "squares",
+            };
+            let played: Vec<&str> = grids.iter().map(kind).collect();
+            let expected: Vec<String> = grids.iter().map(|g| format!("`grid: {g:?}`")).collect();
+            self.push(
+                Where::Field("grid"),
+                format!(
+                    "ruleset {} is played on {}; expected {}",
+                    ruleset.id(),
+                    played.join(" or "),
+                    expected.join(" or ")
+                ),
+            );
+        }
         // Each bad override at its own key (the ruleset checks each one).
         for p in ruleset.override_problems(&level.rules) {
             let at = if p.key.is_empty() {
@@ -853,7 +721,6 @@ fn expected_range(spec: &StatSpec) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::board::GridKind;
     use crate::level::schema::{SideDef, UnitDef};
 
     fn unit(name: &str, side: &str, pos: (i32, i32)) -> UnitDef {
@@ -925,6 +792,31 @@ mod tests {
             index: 1,
             field: Some("name")
         }));
+    }
+
+    #[test]
+    fn a_ruleset_says_which_grids_it_is_played_on() {
+        // flow is played on hexes (RULES.md §5): a square flow level is refused at
+        // `grid`, by the ruleset's `grids()`, not by a branch here.
+        let mut l = level();
+        l.ruleset = "flow".into();
+        l.units.clear();
+        let issues = validate(&l);
+        let grid: Vec<_> = issues
+            .iter()
+            .filter(|i| i.at == Where::Field("grid"))
+            .collect();
+        assert_eq!(grid.len(), 1, "{issues:?}");
+        assert_eq!(
+            grid[0].message,
+            "ruleset flow is played on hexes; expected `grid: Hex`"
+        );
+        l.grid = GridKind::Hex;
+        assert!(
+            validate(&l).iter().all(|i| i.at != Where::Field("grid")),
+            "{:?}",
+            validate(&l)
+        );
     }
 
     #[test]

@@ -14,7 +14,7 @@ use bevy_app::App;
 use bevy_ecs::world::World;
 
 use crate::engine::battle::{Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder};
-use crate::engine::board::Cell;
+use crate::engine::board::{Cell, GridKind};
 use crate::engine::command::{Command, CommandError};
 use crate::engine::decision::ReactionOption;
 use crate::engine::event::Stage;
@@ -277,6 +277,12 @@ pub trait Ruleset: Send + Sync + 'static {
     /// refers to (surprising sides). None by default.
     fn check_level(&self, _level: &Level) -> Vec<Issue> {
         Vec::new()
+    }
+
+    /// The grids the ruleset is played on; `skirmish check` refuses a level on
+    /// another, and the editor offers only these. Both by default.
+    fn grids(&self) -> &'static [GridKind] {
+        &[GridKind::Square, GridKind::Hex]
     }
 
     // ---------------------------------------------------------------- battle

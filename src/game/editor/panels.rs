@@ -535,6 +535,14 @@ fn modal_body(p: &mut ChildSpawnerCommands, ed: &Editor, modal: &Modal) {
                     false,
                     TEXT,
                 );
+                if !new.grid_choice() {
+                    label(
+                        r,
+                        format!("({} is played on this grid only)", new.ruleset),
+                        13.0,
+                        DIM,
+                    );
+                }
             });
             wrap_row(p, |r| {
                 button(r, " - ", ButtonAct::NewSize(-1, 0), false, TEXT);

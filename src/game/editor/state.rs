@@ -16,7 +16,7 @@ use crate::editor::{
     skill_form, stat_form, unit_extras, weapon_choices,
 };
 use crate::engine::board::{Cell, GridKind, Terrain};
-use crate::engine::rulesets::RULESETS;
+use crate::engine::rulesets::{RULESETS, registry};
 use crate::game::setup::cycle;
 use crate::level::Level;
 use crate::level::schema::{AiPolicy, Controller, DecisionPolicy, Hand, WeaponDef};
@@ -174,27 +174,45 @@ impl Default for NewLevel {
         Self {
             grid: GridKind::Square,
             size: (10, 8),
-            ruleset: RULESETS.first().copied().unwrap_or("phases").to_string(),
+            ruleset: registry::default_id().to_string(),
             path: None,
         }
     }
 }
 
 impl NewLevel {
-    /// Switches between hex and square.
-    pub fn toggle_grid(&mut self) {
-        self.grid = match self.grid {
-            GridKind::Square => GridKind::Hex,
-            GridKind::Hex => GridKind::Square,
-        };
+    /// The grids the chosen ruleset is played on (both if it is unknown).
+    fn grids(&self) -> &'static [GridKind] {
+        registry::get(&self.ruleset).map_or(&[GridKind::Square, GridKind::Hex], |r| r.grids())
     }
 
-    /// The next ruleset the engine knows.
+    /// Whether the ruleset is played on more than one grid (so `G` switches).
+    pub fn grid_choice(&self) -> bool {
+        self.grids().len() > 1
+    }
+
+    /// Switches between hex and square, if the ruleset is played on both.
+    pub fn toggle_grid(&mut self) {
+        let grids = self.grids();
+        let i = grids.iter().position(|g| *g == self.grid);
+        if let Some(&g) = grids.get(i.map_or(0, |i| (i + 1) % grids.len())) {
+            self.grid = g;
+        }
+    }
+
+    /// The next ruleset the engine knows; the grid follows it if the ruleset is
+    /// not played on the current one.
     pub fn next_ruleset(&mut self) {
         let i = RULESETS.iter().position(|r| *r == self.ruleset);
         let next = i.map_or(0, |i| (i + 1) % RULESETS.len());
         if let Some(r) = RULESETS.get(next) {
             self.ruleset = r.to_string();
+        }
+        let grids = self.grids();
+        if !grids.contains(&self.grid)
+            && let Some(&g) = grids.first()
+        {
+            self.grid = g;
         }
     }
 
@@ -1271,4 +1289,28 @@ pub fn line(a: Cell, b: Cell) -> Vec<Cell> {
             )
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_new_level_dialog_offers_only_the_rulesets_grids() {
+        let mut new = NewLevel::default();
+        assert_eq!(new.ruleset, "phases");
+        assert!(new.grid_choice());
+        new.toggle_grid();
+        assert_eq!(new.grid, GridKind::Hex);
+        new.toggle_grid();
+        assert_eq!(new.grid, GridKind::Square);
+        // flow is played on hexes: choosing it moves the grid, and G keeps it there.
+        while new.ruleset != "flow" {
+            new.next_ruleset();
+        }
+        assert_eq!(new.grid, GridKind::Hex);
+        assert!(!new.grid_choice());
+        new.toggle_grid();
+        assert_eq!(new.grid, GridKind::Hex);
+    }
 }

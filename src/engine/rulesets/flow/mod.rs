@@ -21,6 +21,7 @@ pub mod actions;
 pub mod attack;
 pub mod check;
 pub mod config;
+pub mod level_check;
 pub mod movement;
 pub mod preview;
 pub mod ruleset;

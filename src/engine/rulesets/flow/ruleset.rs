@@ -8,7 +8,7 @@ use bevy_ecs::world::World;
 
 use super::{FlowConfig, FlowPlugin, SKILLS, STATS, attack, check, has, pool, preview, rules};
 use crate::engine::battle::{Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder, entity};
-use crate::engine::board::Cell;
+use crate::engine::board::{Cell, GridKind};
 use crate::engine::command::{Command, CommandError, FlowAction};
 use crate::engine::decision::ReactionOption;
 use crate::engine::event::Stage;
@@ -52,9 +52,18 @@ impl Ruleset for Flow {
     fn check_level(&self, level: &Level) -> Vec<Issue> {
         // A configuration that does not load is reported by `override_problems`.
         match FlowConfig::load_default() {
-            Ok(base) => apply_overrides(&base, &level.rules).0.level_problems(level),
-            Err(_) => Vec::new(),
+            Ok(base) => {
+                let mut out = super::level_check::units_problems(level);
+                out.extend(apply_overrides(&base, &level.rules).0.level_problems(level));
+                out
+            }
+            Err(_) => super::level_check::units_problems(level),
         }
+    }
+
+    /// RULES.md §5: `flow` is played on hexes.
+    fn grids(&self) -> &'static [GridKind] {
+        &[GridKind::Hex]
     }
 
     fn build(&self, app: &mut App) {
