@@ -10,9 +10,10 @@ use serde::Deserialize;
 use crate::engine::battle::Battle;
 use crate::engine::board::Cell;
 use crate::engine::command::Syntax;
-use crate::engine::command::{Command, CommandError, FlowAction, Reaction, ShoveEffect};
+use crate::engine::command::{Command, CommandError, Reaction};
 use crate::engine::dice::Dice;
 use crate::engine::event::Event;
+use crate::engine::rulesets::flow::{FlowAction, ShoveEffect};
 use crate::engine::units::UnitId;
 use crate::level::Problem;
 use crate::level::schema::{DecisionPolicy, Level};
@@ -693,10 +694,7 @@ pub fn resolve(battle: &Battle, c: &ScriptCommand) -> Result<Command, CommandErr
 }
 
 fn flow(battle: &Battle, u: &str, action: FlowAction) -> Result<Command, CommandError> {
-    Ok(Command::Flow {
-        unit: unit(battle, u)?,
-        action,
-    })
+    Ok(action.by(unit(battle, u)?))
 }
 
 /// What the battle waits for, in words: whose turn, or the pending decision with its

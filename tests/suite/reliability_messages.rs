@@ -8,8 +8,9 @@ use std::process::Command;
 
 use skirmish::engine::battle::Battle;
 use skirmish::engine::board::Cell;
-use skirmish::engine::command::{Command as Cmd, FlowAction, Reaction, ShoveEffect};
+use skirmish::engine::command::{Command as Cmd, Reaction};
 use skirmish::engine::dice::Dice;
+use skirmish::engine::rulesets::flow::{FlowAction, ShoveEffect};
 use skirmish::engine::units::{SideId, UnitId};
 use skirmish::level::{load_file, load_str};
 use skirmish::script::ScriptCommand;
@@ -299,24 +300,20 @@ fn engine_commands_display_with_names_in_scenario_syntax() {
         ),
         (Cmd::Pass { side: SideId(1) }, r#"Pass(side: "Red")"#),
         (
-            Cmd::Flow {
-                unit: goblin,
-                action: FlowAction::Shove {
-                    target: knight,
-                    effect: ShoveEffect::PushBack,
-                },
-            },
+            FlowAction::Shove {
+                target: knight,
+                effect: ShoveEffect::PushBack,
+            }
+            .by(goblin),
             r#"Shove(unit: "Goblin", target: "Knight", effect: PushBack)"#,
         ),
         (
-            Cmd::Flow {
-                unit: goblin,
-                action: FlowAction::Disarm {
-                    target: knight,
-                    take: false,
-                    to: Some(Cell::new(4, 4)),
-                },
-            },
+            FlowAction::Disarm {
+                target: knight,
+                take: false,
+                to: Some(Cell::new(4, 4)),
+            }
+            .by(goblin),
             r#"Disarm(unit: "Goblin", target: "Knight", to: (4, 4))"#,
         ),
     ];

@@ -25,6 +25,7 @@ pub mod movement;
 pub mod preview;
 pub mod ruleset;
 pub mod turn;
+pub mod verbs;
 
 use std::collections::VecDeque;
 
@@ -33,6 +34,7 @@ use bevy_ecs::prelude::*;
 
 pub use config::FlowConfig;
 pub use ruleset::Flow;
+pub use verbs::{FlowAction, ShoveEffect, VERBS};
 
 use super::{MAX_HP, MAX_MODIFIER, MAX_POINTS, MAX_SPEED, StatSpec};
 use crate::engine::battle::{
@@ -40,7 +42,7 @@ use crate::engine::battle::{
     is_active, ruleset_is,
 };
 use crate::engine::board::Cell;
-use crate::engine::command::{CommandError, FlowAction};
+use crate::engine::command::CommandError;
 use crate::engine::event::{Event, Stage};
 use crate::engine::units::*;
 use crate::level::schema::{Controller, Hand, ItemEffect, Level, Size, WeaponCategory, WeaponDef};
