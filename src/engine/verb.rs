@@ -417,11 +417,8 @@ pub fn find<'v>(verbs: &'v [VerbSpec], name: &str) -> Option<&'v VerbSpec> {
     verbs.iter().find(|v| v.name == name)
 }
 
-/// The names of `verbs`, for messages: `` `Feint`, `Shove` `` (or "none").
+/// The names of `verbs`, for messages: `` `Feint`, `Shove` `` (empty if none).
 pub fn verb_list(verbs: &[VerbSpec]) -> String {
-    if verbs.is_empty() {
-        return "none".into();
-    }
     verbs
         .iter()
         .map(|v| format!("`{}`", v.name))
@@ -457,13 +454,13 @@ pub enum ArgProblem {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum VerbError {
     /// The ruleset declares no verb of this name.
-    #[error("`{verb}` is not an action of `{ruleset}`; its actions are: {known}")]
+    #[error("{}", describe_unknown(verb, ruleset, known))]
     Unknown {
         /// The verb asked for.
         verb: String,
         /// The battle's ruleset.
         ruleset: String,
-        /// Its verbs, listed.
+        /// Its verbs, listed (empty if it has none).
         known: String,
     },
     /// An argument does not fit.
@@ -476,6 +473,14 @@ pub enum VerbError {
         /// What is wrong with it.
         problem: ArgProblem,
     },
+}
+
+fn describe_unknown(verb: &str, ruleset: &str, known: &str) -> String {
+    if known.is_empty() {
+        format!("`{verb}` is not an action of `{ruleset}`, which declares none")
+    } else {
+        format!("`{verb}` is not an action of `{ruleset}`; its actions are: {known}")
+    }
 }
 
 fn describe_arg(verb: &str, arg: &str, problem: &ArgProblem) -> String {

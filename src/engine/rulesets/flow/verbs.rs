@@ -10,7 +10,7 @@ use crate::engine::verb::{
 };
 
 /// What a Shove tries to do (F-38), chosen before rolling.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ShoveEffect {
     /// Push the target 1 hex directly away.
     PushBack,
