@@ -1888,3 +1888,100 @@ fn f_gap_05_a_failed_check_is_a_miss_without_a_reaction_window() {
     attack(&mut b, "T", "A").unwrap();
     assert!(matches!(b.awaiting(), Awaiting::Decision(_)));
 }
+
+/// F-32 … F-42 in the window: each special action's mode and menu label come from
+/// its verb declaration and read as they always have (the window tests and players
+/// rely on them); Drop (F-42) is listed last.
+#[test]
+fn f_32_to_f_42_window_labels_come_from_the_verb_declarations() {
+    use skirmish::game::control::{command_label, mode_of, rarely_wanted};
+    let level = skirmish::level::load_file(std::path::Path::new("levels/flow_ogre_ford.ron"))
+        .expect("level loads");
+    let b = Battle::from_level(&level, Dice::seeded(1)).expect("battle");
+    let (captain, ogre) = (id(&b, "Captain"), id(&b, "Ogre"));
+    let at_ogre = Some(skirmish::engine::battle::cell_of(b.world(), ogre));
+    let targeted = [
+        (FlowAction::Feint { target: ogre }, "Feint"),
+        (FlowAction::Grapple { target: ogre }, "Grapple"),
+        (
+            FlowAction::Disarm {
+                target: ogre,
+                take: true,
+                to: None,
+            },
+            "Disarm",
+        ),
+        (
+            FlowAction::Shove {
+                target: ogre,
+                effect: ShoveEffect::PushBack,
+            },
+            "Shove back",
+        ),
+        (
+            FlowAction::Shove {
+                target: ogre,
+                effect: ShoveEffect::KnockProne,
+            },
+            "Knock prone",
+        ),
+        (FlowAction::Tumble { through: ogre }, "Tumble past"),
+    ];
+    for (action, label) in targeted {
+        let cmd = action.by(captain);
+        let (mode, cell) = mode_of(&b, &cmd).expect("a target mode");
+        assert_eq!(
+            (mode.label.as_str(), mode.moves, Some(cell)),
+            (label, false, at_ogre)
+        );
+        assert_eq!(command_label(&b, &cmd), label);
+    }
+    let numbered = [
+        (FlowAction::FlowState, "Flow State"),
+        (FlowAction::TotalDefense, "Total Defense"),
+        (FlowAction::BreakFree, "Break free"),
+        (FlowAction::Release, "Release grapple"),
+        (FlowAction::StandUp, "Stand up"),
+        (FlowAction::Ready { weapon: None }, "Ready an attack"),
+        (
+            FlowAction::Ready {
+                weapon: Some("Sword".into()),
+            },
+            "Ready Sword",
+        ),
+        (
+            FlowAction::Draw {
+                weapon: "Sword".into(),
+            },
+            "Draw Sword",
+        ),
+        (
+            FlowAction::Sheathe {
+                weapon: "Sword".into(),
+            },
+            "Sheathe Sword",
+        ),
+        (
+            FlowAction::PickUp {
+                item: "Sword".into(),
+            },
+            "Pick up Sword",
+        ),
+        (
+            FlowAction::Drop {
+                item: "Sword".into(),
+            },
+            "Drop Sword",
+        ),
+    ];
+    for (action, label) in numbered {
+        let cmd = action.by(captain);
+        assert!(mode_of(&b, &cmd).is_none(), "{label} is a numbered action");
+        assert_eq!(command_label(&b, &cmd), label);
+        assert_eq!(
+            rarely_wanted(&b, &cmd),
+            label.starts_with("Drop"),
+            "{label}"
+        );
+    }
+}
