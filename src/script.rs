@@ -693,13 +693,9 @@ pub fn resolve(battle: &Battle, c: &ScriptCommand) -> Result<Command, CommandErr
             target,
         } => {
             let id = unit(battle, u)?;
-            let power = power.clone().unwrap_or_else(|| {
-                if battle.ruleset() == "flow" {
-                    "Move".into()
-                } else {
-                    "Walk".into()
-                }
-            });
+            let power = power
+                .clone()
+                .unwrap_or_else(|| battle.rules().default_move_power().into());
             let path = match path {
                 Some(p) => p.iter().map(|&(x, y)| Cell::new(x, y)).collect(),
                 None => route(battle, id, Cell::new(to.0, to.1))?,

@@ -305,6 +305,12 @@ pub trait Ruleset: Send + Sync + 'static {
         &[]
     }
 
+    /// The movement power a scenario's `Move` uses when it names none. `Walk` by
+    /// default.
+    fn default_move_power(&self) -> &'static str {
+        "Walk"
+    }
+
     /// Every legal command now (for the AI and property tests); large choices such as
     /// subsets of seizers are enumerated as "none" and each single unit.
     fn legal(&self, world: &World) -> Vec<Command>;

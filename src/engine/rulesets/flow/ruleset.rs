@@ -125,6 +125,11 @@ impl Ruleset for Flow {
         VERBS
     }
 
+    /// A scenario's `Move` without a power is a move of 1 AP (F-08).
+    fn default_move_power(&self) -> &'static str {
+        "Move"
+    }
+
     /// Total Defense (F-40): ends the turn with +1 RP and Advantage on reactions.
     fn defensive_action(&self, world: &World, unit: UnitId) -> Option<Command> {
         let command = FlowAction::TotalDefense.by(unit);
