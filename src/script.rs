@@ -10,10 +10,12 @@ use serde::Deserialize;
 use crate::engine::battle::Battle;
 use crate::engine::board::Cell;
 use crate::engine::command::Syntax;
-use crate::engine::command::{Command, CommandError, FlowAction, Reaction, ShoveEffect};
+use crate::engine::command::{Command, CommandError, Reaction};
 use crate::engine::dice::Dice;
 use crate::engine::event::Event;
+use crate::engine::rulesets::{Ruleset, registry};
 use crate::engine::units::UnitId;
+use crate::engine::verb::{ArgKind, ArgProblem, ArgValue, Args, VerbError, VerbSpec};
 use crate::level::Problem;
 use crate::level::schema::{DecisionPolicy, Level};
 use crate::level::validate::PathStep;
@@ -53,7 +55,9 @@ pub enum DiceSpec {
 
 /// A command as written in a scenario: units, sides and items by name.
 #[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+// The derived code reads the core commands (`ScriptCommand::deserialize`, an
+// inherent function); the `Deserialize` impl below sends every other name to `Verb`.
+#[serde(remote = "Self", deny_unknown_fields)]
 pub enum ScriptCommand {
     /// Answer a seize decision.
     Seize {
@@ -158,112 +162,214 @@ pub enum ScriptCommand {
         /// The hex.
         to: (i32, i32),
     },
-    /// Disarm (flow, F-32).
-    Disarm {
-        /// The unit.
-        unit: String,
-        /// The target.
-        target: String,
-        /// Take the item on a Hard success or better.
-        #[serde(default)]
-        take: bool,
-        /// Or put it here.
-        #[serde(default)]
-        to: Option<(i32, i32)>,
-    },
-    /// Draw a weapon (flow, F-33).
-    Draw {
-        /// The unit.
-        unit: String,
-        /// The weapon.
-        weapon: String,
-    },
-    /// Sheathe a weapon (flow, F-33).
-    Sheathe {
-        /// The unit.
-        unit: String,
-        /// The weapon.
-        weapon: String,
-    },
-    /// Feint (flow, F-34).
-    Feint {
-        /// The unit.
-        unit: String,
-        /// The target.
-        target: String,
-    },
-    /// Flow State (flow, F-35).
-    FlowState {
-        /// The unit.
-        unit: String,
-    },
-    /// Grapple (flow, F-36).
-    Grapple {
-        /// The unit.
-        unit: String,
-        /// The target.
-        target: String,
-    },
-    /// Try to break a grapple (flow, F-36).
-    BreakFree {
-        /// The unit.
-        unit: String,
-    },
-    /// Let go of a grappled unit.
-    Release {
-        /// The unit.
-        unit: String,
-    },
-    /// Ready an attack on the first enemy to come in reach (flow, F-37).
-    Ready {
-        /// The unit.
-        unit: String,
-        /// Weapon.
-        #[serde(default)]
-        weapon: Option<String>,
-    },
-    /// Shove (flow, F-38).
-    Shove {
-        /// The unit.
-        unit: String,
-        /// The target.
-        target: String,
-        /// PushBack or KnockProne.
-        effect: ShoveEffect,
-    },
-    /// Total Defense (flow, F-40).
-    TotalDefense {
-        /// The unit.
-        unit: String,
-    },
-    /// Tumble Through an adjacent enemy (flow, F-41).
-    Tumble {
-        /// The unit.
-        unit: String,
-        /// The enemy.
-        through: String,
-    },
-    /// Stand up from prone (flow).
-    StandUp {
-        /// The unit.
-        unit: String,
-    },
-    /// Pick up an item (flow).
-    PickUp {
-        /// The unit.
-        unit: String,
-        /// Item name.
-        item: String,
-    },
-    /// Drop an item: a free action (flow, F-42).
-    Drop {
-        /// The unit.
-        unit: String,
-        /// Item name.
-        item: String,
-    },
+    /// A verb of the battle's ruleset (`Feint(unit: "A", target: "B")`, any
+    /// command name that is not one of the core commands above), with its fields as
+    /// written; checked and converted by the verb's declared argument kinds.
+    #[serde(skip)]
+    Verb(VerbCall),
 }
 
+/// The names of the core commands a scenario may write; any other name is a verb
+/// of the battle's ruleset.
+pub const CORE_COMMANDS: &[&str] = &[
+    "Seize",
+    "Move",
+    "Attack",
+    "Defend",
+    "Disengage",
+    "Delay",
+    "ActNow",
+    "Use",
+    "EndTurn",
+    "React",
+    "Pass",
+    "Step",
+];
+
+/// A verb as written in a scenario: `Shove(unit: "Ogre", target: "Knight", effect:
+/// KnockProne)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerbCall {
+    /// The verb (`Shove`).
+    pub name: String,
+    /// Its fields in the order written, `unit` (the acting unit) among them.
+    pub fields: Vec<(String, ScriptValue)>,
+}
+
+/// The value of a verb's field as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScriptValue {
+    /// A string: a unit's or an item's name (`"Knight"`).
+    Text(String),
+    /// A bare identifier: a choice (`KnockProne`).
+    Ident(String),
+    /// `true` or `false`.
+    Bool(bool),
+    /// A cell `(x, y)`.
+    Cell(i32, i32),
+    /// `None`: an optional argument left out.
+    Absent,
+    /// Anything else, as written (refused when the verb is checked).
+    Other(String),
+}
+
+impl ScriptValue {
+    /// Reads a value from its RON text (`Some(x)` is `x`).
+    fn parse(raw: &str) -> ScriptValue {
+        let raw = raw.trim();
+        if let Some(inner) = raw
+            .strip_prefix("Some")
+            .map(str::trim_start)
+            .and_then(|r| r.strip_prefix('('))
+            .and_then(|r| r.strip_suffix(')'))
+        {
+            return ScriptValue::parse(inner);
+        }
+        let ident = raw.starts_with(|c: char| c.is_alphabetic() || c == '_')
+            && raw.chars().all(|c| c.is_alphanumeric() || c == '_');
+        match raw {
+            "true" => ScriptValue::Bool(true),
+            "false" => ScriptValue::Bool(false),
+            "None" => ScriptValue::Absent,
+            _ if raw.starts_with('"') || (raw.starts_with('r') && !ident) => {
+                ron::from_str::<String>(raw)
+                    .map_or_else(|_| ScriptValue::Other(raw.into()), ScriptValue::Text)
+            }
+            _ if raw.starts_with('(') => ron::from_str::<(i32, i32)>(raw).map_or_else(
+                |_| ScriptValue::Other(raw.into()),
+                |(x, y)| ScriptValue::Cell(x, y),
+            ),
+            _ if ident => ScriptValue::Ident(raw.into()),
+            _ => ScriptValue::Other(raw.into()),
+        }
+    }
+
+    /// What was written, for error messages: `"Knight"`, `` `KnockProne` ``,
+    /// `true`, `(3, 4)`.
+    pub fn described(&self) -> String {
+        match self {
+            ScriptValue::Ident(_) | ScriptValue::Other(_) | ScriptValue::Absent => {
+                format!("`{}`", self.syntax())
+            }
+            _ => self.syntax(),
+        }
+    }
+
+    /// The value as written in a scenario.
+    pub fn syntax(&self) -> String {
+        match self {
+            ScriptValue::Text(t) => crate::engine::command::quoted(t),
+            ScriptValue::Ident(i) | ScriptValue::Other(i) => i.clone(),
+            ScriptValue::Bool(b) => b.to_string(),
+            ScriptValue::Cell(x, y) => format!("({x}, {y})"),
+            ScriptValue::Absent => "None".into(),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ScriptCommand {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_enum("ScriptCommand", CORE_COMMANDS, de::CommandVisitor)
+    }
+}
+
+/// Reading a command: a core command by the derived code, any other name as a
+/// [`VerbCall`].
+mod de {
+    use serde::de::{self, DeserializeSeed, EnumAccess, MapAccess, VariantAccess, Visitor};
+
+    use super::{CORE_COMMANDS, ScriptCommand, ScriptValue, VerbCall};
+
+    pub(super) struct CommandVisitor;
+
+    /// An identifier (ron reads a variant's name with `deserialize_identifier`).
+    struct Ident(String);
+
+    impl<'de> de::Deserialize<'de> for Ident {
+        fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl Visitor<'_> for V {
+                type Value = Ident;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("a command name")
+                }
+                fn visit_str<E: de::Error>(self, v: &str) -> Result<Ident, E> {
+                    Ok(Ident(v.to_string()))
+                }
+            }
+            d.deserialize_identifier(V)
+        }
+    }
+
+    impl<'de> Visitor<'de> for CommandVisitor {
+        type Value = ScriptCommand;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a command, e.g. `EndTurn(unit: \"Knight\")`")
+        }
+
+        fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<ScriptCommand, A::Error> {
+            let (Ident(name), variant) = data.variant::<Ident>()?;
+            if CORE_COMMANDS.contains(&name.as_str()) {
+                return ScriptCommand::deserialize(Replay { name, variant });
+            }
+            let fields = variant.struct_variant(&[], FieldsVisitor)?;
+            Ok(ScriptCommand::Verb(VerbCall { name, fields }))
+        }
+    }
+
+    /// A verb's fields, each value kept as written.
+    struct FieldsVisitor;
+
+    impl<'de> Visitor<'de> for FieldsVisitor {
+        type Value = Vec<(String, ScriptValue)>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("named fields, e.g. `(unit: \"Knight\", target: \"Goblin\")`")
+        }
+
+        fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
+            let mut fields = Vec::new();
+            while let Some(Ident(key)) = map.next_key::<Ident>()? {
+                let raw: Box<ron::value::RawValue> = map.next_value()?;
+                fields.push((key, ScriptValue::parse(raw.get_ron())));
+            }
+            Ok(fields)
+        }
+    }
+
+    /// A deserializer that hands the derived enum code the variant name already
+    /// read, and the rest of the variant.
+    struct Replay<A> {
+        name: String,
+        variant: A,
+    }
+
+    impl<'de, A: VariantAccess<'de>> de::Deserializer<'de> for Replay<A> {
+        type Error = A::Error;
+
+        fn deserialize_any<W: Visitor<'de>>(self, visitor: W) -> Result<W::Value, A::Error> {
+            visitor.visit_enum(self)
+        }
+
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+            bytes byte_buf option unit unit_struct newtype_struct seq tuple
+            tuple_struct map struct enum identifier ignored_any
+        }
+    }
+
+    impl<'de, A: VariantAccess<'de>> EnumAccess<'de> for Replay<A> {
+        type Error = A::Error;
+        type Variant = A;
+
+        fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, A), A::Error> {
+            use serde::de::IntoDeserializer;
+            let name: de::value::StringDeserializer<A::Error> = self.name.into_deserializer();
+            Ok((seed.deserialize(name)?, self.variant))
+        }
+    }
+}
 /// Why a scenario stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum ScriptError {
@@ -336,12 +442,96 @@ pub fn load(path: &Path) -> Result<(Scenario, Level), ScriptError> {
             (**level).clone()
         }
     };
+    if let Some(ruleset) = registry::get(&level.ruleset) {
+        let problems = check_commands(&scenario, ruleset, text, &file);
+        if !problems.is_empty() {
+            return Err(load_error(&problems));
+        }
+    }
     Ok((scenario, level))
+}
+
+/// The problems of a scenario's commands that the ruleset's verb declarations tell
+/// before the battle runs, each at its place in the scenario `text` (`file:line:col`):
+/// a command name that is neither a core command nor a verb of the ruleset, and a
+/// verb's field that it does not have, is given twice, is missing or is of the
+/// wrong kind. Unit names are looked up when the command runs, as for the core
+/// commands. [`load`] runs this; a tool with a ruleset of its own may too.
+pub fn check_commands(
+    scenario: &Scenario,
+    ruleset: &dyn Ruleset,
+    text: &str,
+    file: &str,
+) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for (i, command) in scenario.commands.iter().enumerate() {
+        let ScriptCommand::Verb(call) = command else {
+            continue;
+        };
+        let mut at = vec![PathStep::Field("commands"), PathStep::Index(i)];
+        let message = match crate::engine::verb::find(ruleset.verbs(), &call.name) {
+            None => unknown_command(&call.name, ruleset),
+            Some(spec) => match verb_args(spec, call, &|_| Some(UnitId(0))) {
+                Ok(_) => continue,
+                Err((field, e)) => {
+                    at.extend(field.map(PathStep::Named));
+                    e.to_string()
+                }
+            },
+        };
+        let (line, col) = crate::level::load::locate_path(text, &at).unwrap_or((1, 1));
+        problems.push(Problem {
+            file: file.to_string(),
+            line,
+            col,
+            message,
+        });
+    }
+    problems
+}
+
+/// "unknown command `Fient`; expected one of the commands ... or an action of
+/// `flow`: ...".
+fn unknown_command(name: &str, ruleset: &dyn Ruleset) -> String {
+    let core: Vec<String> = CORE_COMMANDS.iter().map(|c| format!("`{c}`")).collect();
+    let id = ruleset.id();
+    let actions = if ruleset.verbs().is_empty() {
+        format!("(`{id}` declares no actions)")
+    } else {
+        format!(
+            "or an action of `{id}`: {}",
+            crate::engine::verb::verb_list(ruleset.verbs())
+        )
+    };
+    format!(
+        "unknown command `{name}`; expected one of the commands {} {actions}",
+        core.join(", ")
+    )
 }
 
 /// Runs a scenario on its level. Stops at the first refused command (recorded in
 /// [`Run::error`]); an `Err` means the battle could not even be set up.
 pub fn run(scenario: &Scenario, level: &Level) -> Result<Run, ScriptError> {
+    run_on(scenario, level, Battle::from_level)
+}
+
+/// [`run`] with a ruleset that need not be in the registry (a test's own, see
+/// [`Battle::from_level_with`]).
+pub fn run_with(
+    ruleset: &'static dyn Ruleset,
+    scenario: &Scenario,
+    level: &Level,
+) -> Result<Run, ScriptError> {
+    run_on(scenario, level, |level, dice| {
+        Battle::from_level_with(ruleset, level, dice)
+    })
+}
+
+fn run_on(
+    scenario: &Scenario,
+    level: &Level,
+    set_up: impl FnOnce(&Level, Dice) -> Result<Battle, String>,
+) -> Result<Run, ScriptError> {
     let dice = match &scenario.dice {
         DiceSpec::Seed(s) => Dice::seeded(*s),
         DiceSpec::Faces(f) => Dice::scripted(f.iter().copied()),
@@ -361,7 +551,7 @@ pub fn run(scenario: &Scenario, level: &Level) -> Result<Run, ScriptError> {
             }
         }
     }
-    let mut battle = Battle::from_level(&level, dice)
+    let mut battle = set_up(&level, dice)
         .map_err(|e| ScriptError::Load(format!("setting up the battle: {e}")))?;
     let mut caused_by = vec![0; battle.events().len()];
     for (i, sc) in scenario.commands.iter().enumerate() {
@@ -457,35 +647,10 @@ impl std::fmt::Display for ScriptCommand {
                 .flag("swap", *swap),
             S::Pass { side } => Syntax::new("Pass").name("side", side),
             S::Step { unit, to } => by("Step", unit).cell("to", *to),
-            S::Disarm {
-                unit,
-                target,
-                take,
-                to,
-            } => by("Disarm", unit)
-                .name("target", target)
-                .flag("take", *take)
-                .opt_cell("to", *to),
-            S::Draw { unit, weapon } => by("Draw", unit).name("weapon", weapon),
-            S::Sheathe { unit, weapon } => by("Sheathe", unit).name("weapon", weapon),
-            S::Feint { unit, target } => by("Feint", unit).name("target", target),
-            S::FlowState { unit } => by("FlowState", unit),
-            S::Grapple { unit, target } => by("Grapple", unit).name("target", target),
-            S::BreakFree { unit } => by("BreakFree", unit),
-            S::Release { unit } => by("Release", unit),
-            S::Ready { unit, weapon } => by("Ready", unit).opt_name("weapon", weapon.as_deref()),
-            S::Shove {
-                unit,
-                target,
-                effect,
-            } => by("Shove", unit)
-                .name("target", target)
-                .raw("effect", effect.syntax()),
-            S::TotalDefense { unit } => by("TotalDefense", unit),
-            S::Tumble { unit, through } => by("Tumble", unit).name("through", through),
-            S::StandUp { unit } => by("StandUp", unit),
-            S::PickUp { unit, item } => by("PickUp", unit).name("item", item),
-            S::Drop { unit, item } => by("Drop", unit).name("item", item),
+            S::Verb(call) => call
+                .fields
+                .iter()
+                .fold(Syntax::new(&call.name), |s, (k, v)| s.raw(k, v.syntax())),
         };
         f.write_str(&text.finish())
     }
@@ -528,13 +693,9 @@ pub fn resolve(battle: &Battle, c: &ScriptCommand) -> Result<Command, CommandErr
             target,
         } => {
             let id = unit(battle, u)?;
-            let power = power.clone().unwrap_or_else(|| {
-                if battle.ruleset() == "flow" {
-                    "Move".into()
-                } else {
-                    "Walk".into()
-                }
-            });
+            let power = power
+                .clone()
+                .unwrap_or_else(|| battle.rules().default_move_power().into());
             let path = match path {
                 Some(p) => p.iter().map(|&(x, y)| Cell::new(x, y)).collect(),
                 None => route(battle, id, Cell::new(to.0, to.1))?,
@@ -610,93 +771,112 @@ pub fn resolve(battle: &Battle, c: &ScriptCommand) -> Result<Command, CommandErr
             path: vec![Cell::new(to.0, to.1)],
             target: None,
         },
-        ScriptCommand::Disarm {
-            unit: u,
-            target,
-            take,
-            to,
-        } => flow(
-            battle,
-            u,
-            FlowAction::Disarm {
-                target: unit(battle, target)?,
-                take: *take,
-                to: to.map(|(x, y)| Cell::new(x, y)),
-            },
-        )?,
-        ScriptCommand::Draw { unit: u, weapon } => flow(
-            battle,
-            u,
-            FlowAction::Draw {
-                weapon: weapon.clone(),
-            },
-        )?,
-        ScriptCommand::Sheathe { unit: u, weapon } => flow(
-            battle,
-            u,
-            FlowAction::Sheathe {
-                weapon: weapon.clone(),
-            },
-        )?,
-        ScriptCommand::Feint { unit: u, target } => flow(
-            battle,
-            u,
-            FlowAction::Feint {
-                target: unit(battle, target)?,
-            },
-        )?,
-        ScriptCommand::FlowState { unit: u } => flow(battle, u, FlowAction::FlowState)?,
-        ScriptCommand::Grapple { unit: u, target } => flow(
-            battle,
-            u,
-            FlowAction::Grapple {
-                target: unit(battle, target)?,
-            },
-        )?,
-        ScriptCommand::BreakFree { unit: u } => flow(battle, u, FlowAction::BreakFree)?,
-        ScriptCommand::Release { unit: u } => flow(battle, u, FlowAction::Release)?,
-        ScriptCommand::Ready { unit: u, weapon } => flow(
-            battle,
-            u,
-            FlowAction::Ready {
-                weapon: weapon.clone(),
-            },
-        )?,
-        ScriptCommand::Shove {
-            unit: u,
-            target,
-            effect,
-        } => flow(
-            battle,
-            u,
-            FlowAction::Shove {
-                target: unit(battle, target)?,
-                effect: *effect,
-            },
-        )?,
-        ScriptCommand::TotalDefense { unit: u } => flow(battle, u, FlowAction::TotalDefense)?,
-        ScriptCommand::Tumble { unit: u, through } => flow(
-            battle,
-            u,
-            FlowAction::Tumble {
-                through: unit(battle, through)?,
-            },
-        )?,
-        ScriptCommand::StandUp { unit: u } => flow(battle, u, FlowAction::StandUp)?,
-        ScriptCommand::PickUp { unit: u, item } => {
-            flow(battle, u, FlowAction::PickUp { item: item.clone() })?
-        }
-        ScriptCommand::Drop { unit: u, item } => {
-            flow(battle, u, FlowAction::Drop { item: item.clone() })?
+        ScriptCommand::Verb(call) => {
+            let spec = crate::engine::verb::lookup(battle.rules(), &call.name)?;
+            let (unit, args) =
+                verb_args(spec, call, &|name| battle.unit_id(name)).map_err(|(_, e)| e)?;
+            Command::Act {
+                unit,
+                verb: spec.name.to_string(),
+                args,
+            }
         }
     })
 }
 
-fn flow(battle: &Battle, u: &str, action: FlowAction) -> Result<Command, CommandError> {
-    Ok(Command::Flow {
-        unit: unit(battle, u)?,
-        action,
-    })
+/// A verb's fields as the acting unit and the verb's checked arguments (in
+/// declared order), by the declared kinds: unit names (looked up by `unit_of`) to
+/// units, `(x, y)` to cells, strings to names, `true`/`false` to flags, identifiers
+/// to choices. The error names the field it is about (`None`: the whole command).
+fn verb_args(
+    spec: &VerbSpec,
+    call: &VerbCall,
+    unit_of: &dyn Fn(&str) -> Option<UnitId>,
+) -> Result<(UnitId, Args), (Option<String>, CommandError)> {
+    let arg_error = |arg: &str, problem: ArgProblem| {
+        (
+            Some(arg.to_string()),
+            CommandError::from(VerbError::Arg {
+                verb: spec.name.to_string(),
+                arg: arg.to_string(),
+                problem,
+            }),
+        )
+    };
+    let named = |field: &str, name: &str| {
+        unit_of(name).ok_or_else(|| {
+            (
+                Some(field.to_string()),
+                CommandError::NoSuchTarget(format!("no unit named `{name}`")),
+            )
+        })
+    };
+    let mut actor = None;
+    let mut args = Args::new();
+    for (i, (field, value)) in call.fields.iter().enumerate() {
+        if call.fields[..i].iter().any(|(f, _)| f == field) {
+            return Err(arg_error(field, ArgProblem::Twice));
+        }
+        let kind = if field == "unit" {
+            ArgKind::Unit
+        } else {
+            match spec.arg(field) {
+                Some(a) => a.kind,
+                None => {
+                    return Err(arg_error(
+                        field,
+                        ArgProblem::Unknown {
+                            known: spec.arg_list(),
+                        },
+                    ));
+                }
+            }
+        };
+        let converted = match (kind, value) {
+            (_, ScriptValue::Absent) if field != "unit" => continue,
+            (ArgKind::Unit, ScriptValue::Text(name)) => ArgValue::Unit(named(field, name)?),
+            (ArgKind::Cell, ScriptValue::Cell(x, y)) => ArgValue::Cell(Cell::new(*x, *y)),
+            (ArgKind::Name, ScriptValue::Text(name)) => ArgValue::Name(name.clone()),
+            (ArgKind::Flag, ScriptValue::Bool(b)) => ArgValue::Flag(*b),
+            (ArgKind::Choice(values), ScriptValue::Ident(v))
+                if values.iter().any(|c| c.value == v) =>
+            {
+                ArgValue::Choice(v.clone())
+            }
+            (kind, value) => {
+                return Err(arg_error(
+                    field,
+                    ArgProblem::WrongKind {
+                        found: value.described(),
+                        expected: kind.expected(),
+                    },
+                ));
+            }
+        };
+        match (field.as_str(), converted) {
+            ("unit", ArgValue::Unit(u)) => actor = Some(u),
+            (_, v) => args = args.with(field, v),
+        }
+    }
+    let Some(unit) = actor else {
+        return Err(arg_error(
+            "unit",
+            ArgProblem::Missing {
+                expected: format!("the unit that acts, {}", ArgKind::Unit.expected()),
+            },
+        ))
+        .map_err(|(_, e)| (None, e));
+    };
+    let args = spec.normalize(args).map_err(|e| {
+        let field = match &e {
+            VerbError::Arg { arg, .. } if call.fields.iter().any(|(f, _)| f == arg) => {
+                Some(arg.clone())
+            }
+            _ => None,
+        };
+        (field, CommandError::from(e))
+    })?;
+    Ok((unit, args))
 }
 
 /// What the battle waits for, in words: whose turn, or the pending decision with its

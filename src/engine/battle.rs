@@ -640,6 +640,12 @@ impl Battle {
         for u in command.unit().into_iter() {
             find(world, u).ok_or(CommandError::NoSuchUnit(u.0))?;
         }
+        if let Command::Act { verb, args, .. } = command {
+            crate::engine::verb::lookup(self.ruleset, verb)?.check(args)?;
+            for u in args.units() {
+                find(world, u).ok_or(CommandError::NoSuchUnit(u.0))?;
+            }
+        }
         self.ruleset.check(world, command)
     }
 

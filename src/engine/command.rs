@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::board::Cell;
 use crate::engine::dice::DiceError;
 use crate::engine::units::{SideId, UnitId};
+use crate::engine::verb::{ArgValue, Args, VerbError, VerbSpec};
 
 /// An intent submitted to the battle.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -98,12 +99,16 @@ pub enum Command {
         /// The deciding side.
         side: SideId,
     },
-    /// A `flow` special action (F-32 … F-42).
-    Flow {
-        /// The unit.
+    /// A special action the ruleset declares as a verb (`flow`'s Feint, Shove ...):
+    /// the battle checks `args` against the verb's [`VerbSpec`] before the ruleset
+    /// sees it. See [`crate::engine::verb`].
+    Act {
+        /// The unit acting.
         unit: UnitId,
-        /// The action.
-        action: FlowAction,
+        /// The verb, as the ruleset declares it (`Shove`).
+        verb: String,
+        /// Its arguments, in declared order.
+        args: Args,
     },
 }
 
@@ -137,91 +142,6 @@ impl std::fmt::Display for Reaction {
     }
 }
 
-/// What a Shove tries to do (F-38), chosen before rolling.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum ShoveEffect {
-    /// Push the target 1 hex directly away.
-    PushBack,
-    /// Knock the target prone.
-    KnockProne,
-}
-
-/// The special actions of `flow` (F-32 … F-42); Take a Step is
-/// `Command::Move { power: "Step", .. }`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum FlowAction {
-    /// Attack at Disadvantage to make the target drop its weapon (F-32). On a Hard
-    /// success or better, `take` takes it (with a free hand) or `to` places it.
-    Disarm {
-        /// The target.
-        target: UnitId,
-        /// Take the item into a free hand.
-        #[serde(default)]
-        take: bool,
-        /// Or put it on this open hex.
-        #[serde(default)]
-        to: Option<Cell>,
-    },
-    /// Draw a weapon or shield into a free hand (F-33).
-    Draw {
-        /// Weapon name.
-        weapon: String,
-    },
-    /// Stow a held weapon or shield (F-33).
-    Sheathe {
-        /// Weapon name.
-        weapon: String,
-    },
-    /// Opposed Melee/Deception for Advantage on the next attack on the target (F-34).
-    Feint {
-        /// The target.
-        target: UnitId,
-    },
-    /// Keep all FP at the end of this turn (F-35).
-    FlowState,
-    /// Opposed Athletics: on success both are grappled (F-36).
-    Grapple {
-        /// The target.
-        target: UnitId,
-    },
-    /// The grappled unit's opposed Athletics check to break free (F-36, F-GAP-15).
-    BreakFree,
-    /// The grappler lets go.
-    Release,
-    /// Ready an attack on the first enemy that enters reach (F-37, F-GAP-18).
-    Ready {
-        /// The weapon to attack with (the first held one if `None`).
-        #[serde(default)]
-        weapon: Option<String>,
-    },
-    /// Opposed Athletics to push back or knock prone (F-38).
-    Shove {
-        /// The target.
-        target: UnitId,
-        /// What to try.
-        effect: ShoveEffect,
-    },
-    /// End the turn: +1 RP and Advantage on reactions until the next turn (F-40).
-    TotalDefense,
-    /// Agility check to pass through an adjacent enemy's hex (F-41, F-GAP-23).
-    Tumble {
-        /// The enemy to tumble past.
-        through: UnitId,
-    },
-    /// Stand up from prone (provokes Reaction Attacks, F-26).
-    StandUp,
-    /// Pick up a weapon lying on the unit's hex or next to it (F-GAP-17).
-    PickUp {
-        /// Item name.
-        item: String,
-    },
-    /// Drop a held item: a free action (F-42).
-    Drop {
-        /// Item name.
-        item: String,
-    },
-}
-
 impl Command {
     /// The unit acting, if the command is one unit's action.
     pub fn unit(&self) -> Option<UnitId> {
@@ -237,7 +157,7 @@ impl Command {
             | Command::Delay { unit }
             | Command::ActivateItem { unit, .. }
             | Command::EndTurn { unit }
-            | Command::Flow { unit, .. } => Some(*unit),
+            | Command::Act { unit, .. } => Some(*unit),
         }
     }
 }
@@ -340,6 +260,10 @@ pub enum CommandError {
         /// The action.
         what: String,
     },
+    /// An `Act` that does not fit its verb's declaration (unknown verb, missing,
+    /// extra or wrongly typed argument).
+    #[error("{0}")]
+    Verb(#[from] VerbError),
     /// The dice failed (scripted faces ran out or did not fit).
     #[error("dice: {0}")]
     Dice(#[from] DiceError),
@@ -395,6 +319,11 @@ pub trait Names {
     fn unit_name(&self, unit: UnitId) -> String;
     /// The name of a side.
     fn side_name(&self, side: SideId) -> String;
+    /// The verbs of the battle's ruleset (to write an `Act`'s arguments in their
+    /// declared order); none by default.
+    fn verbs(&self) -> &'static [VerbSpec] {
+        &[]
+    }
 }
 
 impl Names for bevy_ecs::world::World {
@@ -407,6 +336,11 @@ impl Names for bevy_ecs::world::World {
             .and_then(|s| s.0.get(side.0 as usize))
             .map_or_else(|| format!("side #{}", side.0), |s| s.name.clone())
     }
+
+    fn verbs(&self) -> &'static [VerbSpec] {
+        self.get_resource::<crate::engine::battle::ActiveRuleset>()
+            .map_or(&[], |r| r.0.verbs())
+    }
 }
 
 impl Names for crate::engine::battle::Battle {
@@ -416,6 +350,10 @@ impl Names for crate::engine::battle::Battle {
 
     fn side_name(&self, side: SideId) -> String {
         self.world().side_name(side)
+    }
+
+    fn verbs(&self) -> &'static [VerbSpec] {
+        self.rules().verbs()
     }
 }
 
@@ -534,16 +472,6 @@ impl Reaction {
     }
 }
 
-impl ShoveEffect {
-    /// The effect as written in a scenario (`PushBack`, `KnockProne`).
-    pub fn syntax(self) -> &'static str {
-        match self {
-            ShoveEffect::PushBack => "PushBack",
-            ShoveEffect::KnockProne => "KnockProne",
-        }
-    }
-}
-
 fn xy(c: Cell) -> (i32, i32) {
     (c.x, c.y)
 }
@@ -621,32 +549,23 @@ impl Command {
                 .opt_cell("to", to.map(xy))
                 .flag("swap", *swap),
             Command::Pass { side: s } => Syntax::new("Pass").name("side", &side(s)),
-            Command::Flow { unit: u, action } => {
-                let by = |name: &str| Syntax::new(name).name("unit", &unit(u));
-                match action {
-                    FlowAction::Disarm { target, take, to } => by("Disarm")
-                        .name("target", &unit(target))
-                        .flag("take", *take)
-                        .opt_cell("to", to.map(xy)),
-                    FlowAction::Draw { weapon } => by("Draw").name("weapon", weapon),
-                    FlowAction::Sheathe { weapon } => by("Sheathe").name("weapon", weapon),
-                    FlowAction::Feint { target } => by("Feint").name("target", &unit(target)),
-                    FlowAction::FlowState => by("FlowState"),
-                    FlowAction::Grapple { target } => by("Grapple").name("target", &unit(target)),
-                    FlowAction::BreakFree => by("BreakFree"),
-                    FlowAction::Release => by("Release"),
-                    FlowAction::Ready { weapon } => {
-                        by("Ready").opt_name("weapon", weapon.as_deref())
-                    }
-                    FlowAction::Shove { target, effect } => by("Shove")
-                        .name("target", &unit(target))
-                        .raw("effect", effect.syntax()),
-                    FlowAction::TotalDefense => by("TotalDefense"),
-                    FlowAction::Tumble { through } => by("Tumble").name("through", &unit(through)),
-                    FlowAction::StandUp => by("StandUp"),
-                    FlowAction::PickUp { item } => by("PickUp").name("item", item),
-                    FlowAction::Drop { item } => by("Drop").name("item", item),
+            Command::Act {
+                unit: u,
+                verb,
+                args,
+            } => {
+                let spec = crate::engine::verb::find(names.verbs(), verb);
+                let mut s = Syntax::new(verb).name("unit", &unit(u));
+                for (name, value) in args.in_order(spec) {
+                    s = match value {
+                        ArgValue::Unit(t) => s.name(name, &unit(t)),
+                        ArgValue::Cell(c) => s.cell(name, xy(*c)),
+                        ArgValue::Name(n) => s.name(name, n),
+                        ArgValue::Flag(f) => s.flag(name, *f),
+                        ArgValue::Choice(c) => s.raw(name, c),
+                    };
                 }
+                s
             }
         }
         .finish()

@@ -14,6 +14,7 @@ pub mod odds;
 pub mod rulesets;
 pub mod skill;
 pub mod units;
+pub mod verb;
 
 pub use battle::{Awaiting, Battle};
 pub use command::{Command, CommandError};

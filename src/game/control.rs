@@ -123,7 +123,6 @@ pub fn human_turn(battle: &Battle) -> bool {
 /// The mode a unit's command belongs to, with the cell it is picked on; `None` for
 /// numbered actions.
 pub fn mode_of(battle: &Battle, cmd: &Command) -> Option<(Mode, Cell)> {
-    use crate::engine::command::{FlowAction as F, ShoveEffect};
     let at = |label: String, target: UnitId| {
         Some((
             Mode {
@@ -155,22 +154,23 @@ pub fn mode_of(battle: &Battle, cmd: &Command) -> Option<(Mode, Cell)> {
             target: Some(t),
             ..
         } => at(format!("Use {item}"), *t),
-        Command::Flow { action, .. } => match action {
-            F::Feint { target } => at("Feint".into(), *target),
-            F::Grapple { target } => at("Grapple".into(), *target),
-            F::Disarm { target, .. } => at("Disarm".into(), *target),
-            F::Shove {
-                target,
-                effect: ShoveEffect::PushBack,
-            } => at("Shove back".into(), *target),
-            F::Shove {
-                target,
-                effect: ShoveEffect::KnockProne,
-            } => at("Knock prone".into(), *target),
-            F::Tumble { through } => at("Tumble past".into(), *through),
-            _ => None,
-        },
+        Command::Act { verb, args, .. } => {
+            // A verb with a clicked target is a mode, one per value of its choice.
+            let spec = crate::engine::verb::find(battle.rules().verbs(), verb)?;
+            at(spec.mode_label(args, battle), spec.target_of(args)?)
+        }
         _ => None,
+    }
+}
+
+/// Whether a command is a verb its ruleset declares rarely wanted (`flow`'s Drop):
+/// menus list those after the other actions.
+pub fn rarely_wanted(battle: &Battle, cmd: &Command) -> bool {
+    match cmd {
+        Command::Act { verb, .. } => {
+            crate::engine::verb::find(battle.rules().verbs(), verb).is_some_and(|v| v.rare)
+        }
+        _ => false,
     }
 }
 
@@ -211,15 +211,7 @@ fn compute_choices(game: &Game, ui: &UiState) -> Choices {
         }
     }
     // Rarely wanted actions last; End turn (Space) closes the list.
-    c.other.sort_by_key(|cmd| {
-        matches!(
-            cmd,
-            Command::Flow {
-                action: crate::engine::command::FlowAction::Drop { .. },
-                ..
-            }
-        )
-    });
+    c.other.sort_by_key(|cmd| rarely_wanted(battle, cmd));
     c.other.extend(end);
     c.selected = ui.power % c.powers.len().max(1);
     let selected = c.powers.get(c.selected).cloned();
@@ -267,7 +259,6 @@ fn update_choices(game: Res<Game>, ui: Res<UiState>, mut choices: ResMut<Choices
 /// A short label for a command offered in a menu or prompt; reactions carry their
 /// exact chance and RP cost from the pending decision.
 pub fn command_label(battle: &Battle, cmd: &Command) -> String {
-    use crate::engine::command::FlowAction as F;
     use crate::engine::decision::DecisionKind;
     let names = |us: &[UnitId]| {
         us.iter()
@@ -301,20 +292,10 @@ pub fn command_label(battle: &Battle, cmd: &Command) -> String {
             }
             s
         }
-        Command::Flow { action, .. } => match action {
-            F::FlowState => "Flow State".into(),
-            F::TotalDefense => "Total Defense".into(),
-            F::BreakFree => "Break free".into(),
-            F::Release => "Release grapple".into(),
-            F::StandUp => "Stand up".into(),
-            F::Ready { weapon: None } => "Ready an attack".into(),
-            F::Ready { weapon: Some(w) } => format!("Ready {w}"),
-            F::Draw { weapon } => format!("Draw {weapon}"),
-            F::Sheathe { weapon } => format!("Sheathe {weapon}"),
-            F::Drop { item } => format!("Drop {item}"),
-            F::PickUp { item } => format!("Pick up {item}"),
-            _ => match mode_of(battle, cmd) {
-                Some((mode, _)) => mode.label,
+        Command::Act { verb, args, .. } => match mode_of(battle, cmd) {
+            Some((mode, _)) => mode.label,
+            None => match crate::engine::verb::find(battle.rules().verbs(), verb) {
+                Some(spec) => spec.label_for(args, battle),
                 None => cmd.display(battle),
             },
         },

@@ -190,6 +190,15 @@ pub fn locate_all(text: &str, places: &[Where]) -> Vec<Option<(usize, usize)>> {
     line_cols(text, &offsets)
 }
 
+/// The 1-based `(line, column)` of the place `path` leads to in RON text (any
+/// document, e.g. a scenario: `[Field("commands"), Index(2), Field("target")]`),
+/// by the rules of [`locate`]; `None` if the text is not RON this can follow.
+pub fn locate_path(text: &str, path: &[PathStep]) -> Option<(usize, usize)> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let offset = cst::parse(text)?.locate(path);
+    line_cols(text, &[offset]).pop().flatten()
+}
+
 /// 1-based line and column (in characters) of a byte offset.
 fn line_col(text: &str, offset: usize) -> Option<(usize, usize)> {
     line_cols(text, &[Some(offset)]).pop().flatten()
@@ -715,8 +724,14 @@ mod cst {
             let mut node = &self.root;
             let mut anchor = node.start;
             for step in path {
+                let field = match step {
+                    PathStep::Field(name) => Some(*name),
+                    PathStep::Named(name) => Some(name.as_str()),
+                    _ => None,
+                };
                 match step {
-                    PathStep::Field(name) => {
+                    PathStep::Field(_) | PathStep::Named(_) => {
+                        let name = field.unwrap_or_default();
                         let n = unwrap_newtypes(node);
                         let Kind::Paren { fields, .. } = &n.kind else {
                             return Some(anchor);

@@ -31,6 +31,9 @@ pub enum PathStep {
     /// The n-th character (0-based) inside a string; one past the end means the
     /// closing quote.
     Char(usize),
+    /// A named field whose name is known only at run time (a verb's argument in a
+    /// scenario), like [`PathStep::Field`].
+    Named(String),
 }
 
 /// Which power of a unit an issue is about.

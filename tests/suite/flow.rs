@@ -9,10 +9,11 @@
 use std::collections::BTreeMap;
 
 use skirmish::engine::board::{Board, Cell, GridKind};
-use skirmish::engine::command::{FlowAction, Reaction, ReactionRefusal, ShoveEffect};
+use skirmish::engine::command::{Reaction, ReactionRefusal};
 use skirmish::engine::decision::{DecisionKind, Trigger};
 use skirmish::engine::dice::Dice;
 use skirmish::engine::event::Event;
+use skirmish::engine::rulesets::flow::{FlowAction, ShoveEffect};
 use skirmish::engine::skill::{CheckRules, Edge, SuccessLevel};
 use skirmish::engine::units::{Pool, UnitId};
 use skirmish::engine::{Awaiting, Battle, Command, CommandError};
@@ -226,7 +227,7 @@ fn act(
 ) -> Result<Vec<Event>, CommandError> {
     let unit = id(b, u);
     let action = action(b);
-    b.submit(Command::Flow { unit, action }).map(|e| e.to_vec())
+    b.submit(action.by(unit)).map(|e| e.to_vec())
 }
 
 fn end(b: &mut Battle, u: &str) {
@@ -1399,10 +1400,7 @@ fn f_34_f_gap_04_feint_gives_advantage_once() {
 /// the feinter's Deception, and its Advantage shows in the attack odds.
 #[test]
 fn f_34_feint_chance_matches_the_rolls() {
-    let feint_of = |b: &Battle| Command::Flow {
-        unit: id(b, "A"),
-        action: FlowAction::Feint { target: id(b, "T") },
-    };
+    let feint_of = |b: &Battle| FlowAction::Feint { target: id(b, "T") }.by(id(b, "A"));
     let chance_with = |deception: i32| {
         let l = policy(
             lvl(vec![with_skill(a_unit(), "Deception", deception), t_unit()]),
@@ -1480,13 +1478,7 @@ fn f_34_the_normal_ai_feints_when_an_ap_is_spare() {
     let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(1);
     let first = skirmish::ai::choose(&b, skirmish::ai::AiPolicy::Normal, &mut rng).unwrap();
     assert!(
-        matches!(
-            first,
-            Command::Flow {
-                action: FlowAction::Feint { .. },
-                ..
-            }
-        ),
+        matches!(FlowAction::of(&first), Some(FlowAction::Feint { .. })),
         "with 5 AP: {first:?}"
     );
     // After a step (1 AP) 4 are left: a Feint would cost one of the two attacks.
@@ -1728,13 +1720,11 @@ fn f_42_dropping_is_free_picking_up_costs_1_ap() {
     })
     .unwrap();
     assert_eq!(pools(&b, "A").0, 5);
-    assert!(b.legal_commands().iter().any(|c| matches!(
-        c,
-        Command::Flow {
-            action: FlowAction::PickUp { .. },
-            ..
-        }
-    )));
+    assert!(
+        b.legal_commands()
+            .iter()
+            .any(|c| matches!(FlowAction::of(c), Some(FlowAction::PickUp { .. })))
+    );
     act(&mut b, "A", |_| FlowAction::PickUp {
         item: "Sword".into(),
     })
@@ -1897,4 +1887,101 @@ fn f_gap_05_a_failed_check_is_a_miss_without_a_reaction_window() {
     end(&mut b, "A");
     attack(&mut b, "T", "A").unwrap();
     assert!(matches!(b.awaiting(), Awaiting::Decision(_)));
+}
+
+/// F-32 … F-42 in the window: each special action's mode and menu label come from
+/// its verb declaration and read as they always have (the window tests and players
+/// rely on them); Drop (F-42) is listed last.
+#[test]
+fn f_32_to_f_42_window_labels_come_from_the_verb_declarations() {
+    use skirmish::game::control::{command_label, mode_of, rarely_wanted};
+    let level = skirmish::level::load_file(std::path::Path::new("levels/flow_ogre_ford.ron"))
+        .expect("level loads");
+    let b = Battle::from_level(&level, Dice::seeded(1)).expect("battle");
+    let (captain, ogre) = (id(&b, "Captain"), id(&b, "Ogre"));
+    let at_ogre = Some(skirmish::engine::battle::cell_of(b.world(), ogre));
+    let targeted = [
+        (FlowAction::Feint { target: ogre }, "Feint"),
+        (FlowAction::Grapple { target: ogre }, "Grapple"),
+        (
+            FlowAction::Disarm {
+                target: ogre,
+                take: true,
+                to: None,
+            },
+            "Disarm",
+        ),
+        (
+            FlowAction::Shove {
+                target: ogre,
+                effect: ShoveEffect::PushBack,
+            },
+            "Shove back",
+        ),
+        (
+            FlowAction::Shove {
+                target: ogre,
+                effect: ShoveEffect::KnockProne,
+            },
+            "Knock prone",
+        ),
+        (FlowAction::Tumble { through: ogre }, "Tumble past"),
+    ];
+    for (action, label) in targeted {
+        let cmd = action.by(captain);
+        let (mode, cell) = mode_of(&b, &cmd).expect("a target mode");
+        assert_eq!(
+            (mode.label.as_str(), mode.moves, Some(cell)),
+            (label, false, at_ogre)
+        );
+        assert_eq!(command_label(&b, &cmd), label);
+    }
+    let numbered = [
+        (FlowAction::FlowState, "Flow State"),
+        (FlowAction::TotalDefense, "Total Defense"),
+        (FlowAction::BreakFree, "Break free"),
+        (FlowAction::Release, "Release grapple"),
+        (FlowAction::StandUp, "Stand up"),
+        (FlowAction::Ready { weapon: None }, "Ready an attack"),
+        (
+            FlowAction::Ready {
+                weapon: Some("Sword".into()),
+            },
+            "Ready Sword",
+        ),
+        (
+            FlowAction::Draw {
+                weapon: "Sword".into(),
+            },
+            "Draw Sword",
+        ),
+        (
+            FlowAction::Sheathe {
+                weapon: "Sword".into(),
+            },
+            "Sheathe Sword",
+        ),
+        (
+            FlowAction::PickUp {
+                item: "Sword".into(),
+            },
+            "Pick up Sword",
+        ),
+        (
+            FlowAction::Drop {
+                item: "Sword".into(),
+            },
+            "Drop Sword",
+        ),
+    ];
+    for (action, label) in numbered {
+        let cmd = action.by(captain);
+        assert!(mode_of(&b, &cmd).is_none(), "{label} is a numbered action");
+        assert_eq!(command_label(&b, &cmd), label);
+        assert_eq!(
+            rarely_wanted(&b, &cmd),
+            label.starts_with("Drop"),
+            "{label}"
+        );
+    }
 }

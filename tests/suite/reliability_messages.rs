@@ -8,9 +8,11 @@ use std::process::Command;
 
 use skirmish::engine::battle::Battle;
 use skirmish::engine::board::Cell;
-use skirmish::engine::command::{Command as Cmd, FlowAction, Reaction, ShoveEffect};
+use skirmish::engine::command::{Command as Cmd, Reaction};
 use skirmish::engine::dice::Dice;
+use skirmish::engine::rulesets::flow::{FlowAction, ShoveEffect};
 use skirmish::engine::units::{SideId, UnitId};
+use skirmish::engine::verb::{ArgValue, Args};
 use skirmish::level::{load_file, load_str};
 use skirmish::script::ScriptCommand;
 
@@ -298,27 +300,6 @@ fn engine_commands_display_with_names_in_scenario_syntax() {
             r#"React(side: "Blue", unit: "Knight", reaction: Riposte)"#,
         ),
         (Cmd::Pass { side: SideId(1) }, r#"Pass(side: "Red")"#),
-        (
-            Cmd::Flow {
-                unit: goblin,
-                action: FlowAction::Shove {
-                    target: knight,
-                    effect: ShoveEffect::PushBack,
-                },
-            },
-            r#"Shove(unit: "Goblin", target: "Knight", effect: PushBack)"#,
-        ),
-        (
-            Cmd::Flow {
-                unit: goblin,
-                action: FlowAction::Disarm {
-                    target: knight,
-                    take: false,
-                    to: Some(Cell::new(4, 4)),
-                },
-            },
-            r#"Disarm(unit: "Goblin", target: "Knight", to: (4, 4))"#,
-        ),
     ];
     for (command, expected) in cases {
         let shown = command.display(&battle);
@@ -331,6 +312,82 @@ fn engine_commands_display_with_names_in_scenario_syntax() {
         let back = skirmish::script::resolve(&battle, &script).expect("resolves");
         assert_eq!(back, command, "{shown}");
     }
+}
+
+/// The Ogre's Ford (`flow`), set up: Captain 0, ..., Ogre 3, Cutthroat 4.
+fn ogre_ford_battle() -> Battle {
+    let level = load_file(Path::new("levels/flow_ogre_ford.ron")).expect("level loads");
+    Battle::from_level(&level, Dice::seeded(1)).expect("battle")
+}
+
+#[test]
+fn verbs_display_in_scenario_syntax_in_declared_order_and_read_back() {
+    // F-38, F-32, F-37: flow's special actions are verbs; an `Act` shows as the
+    // verb with its arguments in declared order and reads back as the same command.
+    let battle = ogre_ford_battle();
+    let (captain, ogre) = (UnitId(0), UnitId(3));
+    let cases = [
+        (
+            FlowAction::Shove {
+                target: captain,
+                effect: ShoveEffect::PushBack,
+            }
+            .by(ogre),
+            r#"Shove(unit: "Ogre", target: "Captain", effect: PushBack)"#,
+        ),
+        (
+            FlowAction::Disarm {
+                target: captain,
+                take: false,
+                to: Some(Cell::new(4, 4)),
+            }
+            .by(ogre),
+            r#"Disarm(unit: "Ogre", target: "Captain", to: (4, 4))"#,
+        ),
+        (
+            // Arguments given out of order still show in the declared order.
+            Cmd::Act {
+                unit: ogre,
+                verb: "Disarm".into(),
+                args: Args::new()
+                    .with("to", ArgValue::Cell(Cell::new(1, 2)))
+                    .with("take", ArgValue::Flag(true))
+                    .with("target", ArgValue::Unit(captain)),
+            },
+            r#"Disarm(unit: "Ogre", target: "Captain", take: true, to: (1, 2))"#,
+        ),
+        (
+            FlowAction::Ready { weapon: None }.by(ogre),
+            r#"Ready(unit: "Ogre")"#,
+        ),
+    ];
+    for (command, expected) in cases {
+        let shown = command.display(&battle);
+        assert_eq!(shown, expected);
+        let script: ScriptCommand = ron::Options::default()
+            .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+            .from_str(&shown)
+            .unwrap_or_else(|e| panic!("{shown}: {e}"));
+        let back = skirmish::script::resolve(&battle, &script).expect("resolves");
+        // Read back, the arguments are in their canonical (declared) order.
+        let canonical = match &command {
+            Cmd::Act { verb, args, .. } => Cmd::Act {
+                unit: ogre,
+                verb: verb.clone(),
+                args: FlowAction::from_act(verb, args).unwrap().args(),
+            },
+            _ => unreachable!(),
+        };
+        assert_eq!(back, canonical, "{shown}");
+    }
+    // The core phases battle has no verbs: a Shove there is refused by name.
+    let script: ScriptCommand =
+        ron::from_str(r#"Shove(unit: "Goblin", target: "Knight", effect: PushBack)"#).unwrap();
+    let err = skirmish::script::resolve(&ford_battle(), &script).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "`Shove` is not an action of `phases`, which declares none"
+    );
 }
 
 /// The Ford's `rules` given `depth` nested lists.

@@ -151,3 +151,112 @@ fn a_missing_level_is_reported_not_panicked() {
     );
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// A `flow` duel (Brigand acts first with seed 5) whose commands are `commands`.
+fn flow_duel(commands: &str) -> String {
+    format!(
+        r#"Scenario(
+    level: Inline((
+        name: "Duel at the Well",
+        ruleset: "flow",
+        grid: Hex,
+        size: (6, 5),
+        sides: [(name: "Blue", decisions: Never), (name: "Red", decisions: Never)],
+        units: [
+            (name: "Duelist", side: "Blue", pos: (2, 2), stats: {{"AgiMod": 1}},
+             skills: {{"Melee": 60, "Agility": 50, "Athletics": 40}},
+             weapons: [(name: "Rapier", damage: "1d8", category: Finesse)]),
+            (name: "Brigand", side: "Red", pos: (3, 2), stats: {{"AgiMod": 3}},
+             skills: {{"Melee": 55, "Agility": 55, "Athletics": 45}},
+             weapons: [(name: "Axe", damage: "1d8")]),
+        ],
+    )),
+    dice: Seed(5),
+    commands: [
+{commands}
+    ],
+)
+"#
+    )
+}
+
+#[test]
+fn flow_verbs_play_from_a_scenario() {
+    // F-38 Shove, F-34 Feint, F-37 Ready written as verbs in a scenario.
+    let dir = temp_dir("verbs");
+    let f = scenario_file(
+        &dir,
+        &flow_duel(
+            r#"        Shove(unit: "Brigand", target: "Duelist", effect: KnockProne),
+        Feint(unit: "Brigand", target: "Duelist"),
+        Ready(unit: "Brigand", weapon: Some("Axe")),"#,
+        ),
+    );
+    let (code, out, err) = skirmish(&["script", &f]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Duelist is now Prone"), "F-38: {out}");
+    assert!(out.contains("Brigand is now Feinting"), "F-34: {out}");
+    assert!(
+        out.contains("Brigand readies an attack with Axe"),
+        "F-37: {out}"
+    );
+}
+
+#[test]
+fn verb_mistakes_are_reported_at_their_place_in_the_users_words() {
+    let dir = temp_dir("verb-mistakes");
+    let f = scenario_file(
+        &dir,
+        &flow_duel(
+            r#"        Shove(unit: "Brigand", target: "Duelist", effect: Sideways),
+        Feint(unit: "Brigand", targte: "Duelist"),
+        Redy(unit: "Brigand"),
+        Grapple(unit: "Brigand"),
+        Disarm(unit: "Brigand", target: "Duelist", take: 1),"#,
+        ),
+    );
+    let (code, out, err) = skirmish(&["script", &f]);
+    assert_eq!(code, 1, "{out}");
+    let lines: Vec<&str> = err.lines().collect();
+    let expected = [
+        ":19:51: `Shove`'s `effect` is `Sideways`; expected one of `PushBack`, `KnockProne`",
+        ":20:32: `Feint` has no argument `targte`; its arguments are: `unit`, `target`",
+        ":21:9: unknown command `Redy`; expected one of the commands `Seize`, `Move`, \
+         `Attack`, `Defend`, `Disengage`, `Delay`, `ActNow`, `Use`, `EndTurn`, `React`, \
+         `Pass`, `Step` or an action of `flow`: `Disarm`, `Draw`, `Sheathe`, `Feint`, \
+         `FlowState`, `Grapple`, `BreakFree`, `Release`, `Ready`, `Shove`, `TotalDefense`, \
+         `Tumble`, `StandUp`, `PickUp`, `Drop`",
+        ":22:9: `Grapple` needs `target`: a unit's name in quotes, e.g. \"Goblin\"",
+        ":23:52: `Disarm`'s `take` is `1`; expected true or false",
+    ];
+    assert_eq!(lines.len(), expected.len(), "{err}");
+    for (line, want) in lines.iter().zip(expected) {
+        assert!(line.starts_with(&f), "{line}");
+        assert_eq!(&line[f.len()..], want);
+    }
+    assert!(
+        !err.contains("Verb") && !err.contains("Some("),
+        "no Debug: {err}"
+    );
+}
+
+#[test]
+fn a_verb_another_ruleset_declares_is_an_unknown_command() {
+    let dir = temp_dir("verb-phases");
+    let level = std::fs::canonicalize("levels/ford.ron").unwrap();
+    let f = scenario_file(
+        &dir,
+        &format!(
+            "Scenario(level: File(\"{}\"), dice: Seed(3),\n  commands: [\n    \
+             Feint(unit: \"Knight\", target: \"Goblin\")])",
+            level.display()
+        ),
+    );
+    let (code, _, err) = skirmish(&["script", &f]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(":3:5: unknown command `Feint`; expected one of the commands `Seize`"),
+        "{err}"
+    );
+    assert!(err.contains("(`phases` declares no actions)"), "{err}");
+}

@@ -1,10 +1,12 @@
-//! A toy ruleset written only against the `Ruleset` seam (issue 12, first step):
-//! nothing outside this file names it, yet `Battle` plays it and the AI (`random`
-//! and `normal`) finishes battles under it. Also the editor form's ruleset queries.
+//! A toy ruleset written only against the `Ruleset` seam (issue 12): nothing outside
+//! this file names it, yet `Battle` plays it, the AI (`random` and `normal`)
+//! finishes battles under it, `script` plays its declared verb from a scenario and
+//! the window offers that verb. Also the editor form's ruleset queries.
 //!
 //! Toy rules: units act in roster order, one at a time; a turn is one Walk of up to
-//! 3 cells and one Club attack on an adjacent enemy (a d6, 3+ hits for 2 damage),
-//! then End Turn. A unit at 0 HP leaves play; last side standing wins.
+//! 3 cells and one attack on an adjacent enemy — a Club (a d6, 3+ hits for 2 damage)
+//! or a Jab, the toy's one verb (a d6, 5+ hits for 1 damage) — then End Turn. A
+//! unit at 0 HP leaves play; last side standing wins.
 
 use std::collections::BTreeMap;
 
@@ -24,6 +26,7 @@ use skirmish::engine::dice::Dice;
 use skirmish::engine::event::{Event, Stage};
 use skirmish::engine::rulesets::{Ruleset, StatSpec, registry};
 use skirmish::engine::units::*;
+use skirmish::engine::verb::{ArgKind, ArgSpec, ArgValue, Args, VerbSpec};
 use skirmish::engine::{Awaiting, Battle};
 use skirmish::level::schema::{Level, PowerDef};
 
@@ -31,6 +34,19 @@ const WALK: u32 = 3;
 const DAMAGE: i32 = 2;
 /// A d6 of 3 or more hits.
 const HIT_CHANCE: f64 = 4.0 / 6.0;
+/// A Jab hits on a d6 of 5 or more, for this much.
+const JAB_DAMAGE: i32 = 1;
+
+/// The toy's one verb: `Jab(unit: "r1", target: "b1")`.
+const VERBS: &[VerbSpec] = &[VerbSpec {
+    args: &[ArgSpec::required("target", ArgKind::Unit)],
+    target: Some("target"),
+    ..VerbSpec::new(
+        "Jab",
+        "a quick poke at an adjacent enemy instead of the Club: a d6, 5+ hits for 1",
+        &["Jab"],
+    )
+}];
 
 struct Toy;
 
@@ -148,10 +164,19 @@ impl Ruleset for Toy {
                 }
                 Ok(())
             }
-            Command::Attack { target, power, .. } => {
-                if spent.attacked || power.as_deref().is_some_and(|p| p != "Club") {
-                    return Err(CommandError::Forbidden("one Club attack a turn".into()));
+            Command::Attack { .. } | Command::Act { .. } => {
+                // The battle has checked an `Act` against `VERBS`: a Jab with a target.
+                let (target, club) = match command {
+                    Command::Attack { target, power, .. } => {
+                        (*target, power.as_deref().is_none_or(|p| p == "Club"))
+                    }
+                    Command::Act { args, .. } => (args.unit("target").unwrap_or(unit), true),
+                    _ => (unit, false),
+                };
+                if spent.attacked || !club {
+                    return Err(CommandError::Forbidden("one attack a turn".into()));
                 }
+                let target = &target;
                 let d = world
                     .resource::<skirmish::engine::battle::Map>()
                     .0
@@ -166,6 +191,9 @@ impl Ruleset for Toy {
             }
             _ => Err(CommandError::Forbidden("toy has no such command".into())),
         }
+    }
+    fn verbs(&self) -> &'static [VerbSpec] {
+        VERBS
     }
     fn legal(&self, world: &World) -> Vec<Command> {
         let Some(unit) = world.resource::<TurnState>().active else {
@@ -187,6 +215,7 @@ impl Ruleset for Toy {
                 target,
                 power: None,
             });
+            out.push(jab(unit, target));
         }
         out.retain(|c| self.check(world, c).is_ok());
         out
@@ -299,7 +328,12 @@ fn drive(world: &mut World) {
                 );
             }
         }
-        Command::Attack { target, .. } => {
+        Command::Attack { .. } | Command::Act { .. } => {
+            let (target, hits_on, damage) = match &command {
+                Command::Act { args, .. } => (args.unit("target").unwrap_or(unit), 5, JAB_DAMAGE),
+                Command::Attack { target, .. } => (*target, 3, DAMAGE),
+                _ => return,
+            };
             world.resource_mut::<Spent>().attacked = true;
             let face = match world.resource_mut::<Dice>().roll(6) {
                 Ok(f) => f,
@@ -308,7 +342,7 @@ fn drive(world: &mut World) {
                     return;
                 }
             };
-            if face < 3 {
+            if face < hits_on {
                 let reason = format!("rolled {face}");
                 emit(
                     world,
@@ -323,13 +357,13 @@ fn drive(world: &mut World) {
             let hp = world
                 .get::<Health>(entity(world, target))
                 .map_or(0, |h| h.hp)
-                - DAMAGE;
+                - damage;
             emit(
                 world,
                 Event::Damaged {
                     unit: target,
                     faces: vec![face],
-                    amount: DAMAGE,
+                    amount: damage,
                     hp,
                 },
             );
@@ -339,6 +373,15 @@ fn drive(world: &mut World) {
             }
         }
         _ => emit(world, Event::TurnEnded { unit }),
+    }
+}
+
+/// `unit` jabs `target`.
+fn jab(unit: UnitId, target: UnitId) -> Command {
+    Command::Act {
+        unit,
+        verb: "Jab".into(),
+        args: Args::new().with("target", ArgValue::Unit(target)),
     }
 }
 
@@ -487,4 +530,181 @@ fn editor_forms_come_from_each_ruleset() {
     // flow (F-01): skills, size and weapons.
     assert!(skill_form("flow").contains(&"Deception") && unit_extras("flow"));
     assert_eq!(stat_form("flow")[0].name, "AgiMod");
+}
+
+/// r1 and b1 side by side, 2 HP each.
+const DUEL: &str = r#"(name: "Toy duel", ruleset: "toy", grid: Square, size: (4, 1),
+        sides: [(name: "Red"), (name: "Blue")],
+        units: [
+            (name: "r1", side: "Red", pos: (1, 0), stats: {"HP": 2}),
+            (name: "b1", side: "Blue", pos: (2, 0), stats: {"HP": 2}),
+        ])"#;
+
+fn duel(dice: Dice) -> Battle {
+    let level: Level = ron::from_str(DUEL).expect("the duel parses");
+    Battle::from_level_with(&TOY, &level, dice).expect("the toy ruleset sets up")
+}
+
+#[test]
+fn a_declared_verb_plays_through_battle_and_a_malformed_one_is_refused_by_name() {
+    let mut battle = duel(Dice::scripted([6]));
+    let (r1, b1) = (battle.unit_id("r1").unwrap(), battle.unit_id("b1").unwrap());
+    assert!(battle.legal_commands().contains(&jab(r1, b1)));
+    assert_eq!(
+        jab(r1, b1).display(&battle),
+        r#"Jab(unit: "r1", target: "b1")"#
+    );
+    let act = |verb: &str, args: Args| Command::Act {
+        unit: r1,
+        verb: verb.into(),
+        args,
+    };
+    let refused = |command: Command| battle.check(&command).unwrap_err().to_string();
+    let target = |v: ArgValue| Args::new().with("target", v);
+    assert_eq!(
+        refused(act("Poke", Args::new())),
+        "`Poke` is not an action of `toy`; its actions are: `Jab`"
+    );
+    assert_eq!(
+        refused(act("Jab", Args::new())),
+        "`Jab` needs `target`: a unit's name in quotes, e.g. \"Goblin\""
+    );
+    assert_eq!(
+        refused(act("Jab", target(ArgValue::Cell(Cell::new(2, 0))))),
+        "`Jab`'s `target` is a cell; expected a unit's name in quotes, e.g. \"Goblin\""
+    );
+    assert_eq!(
+        refused(act(
+            "Jab",
+            target(ArgValue::Unit(b1)).with("power", ArgValue::Name("Club".into()))
+        )),
+        "`Jab` has no argument `power`; its arguments are: `unit`, `target`"
+    );
+    assert_eq!(
+        battle.check(&jab(r1, UnitId(99))),
+        Err(CommandError::NoSuchUnit(99))
+    );
+    // A 6 hits: 1 damage; the Jab was the turn's attack.
+    let events = battle.submit(jab(r1, b1)).unwrap().to_vec();
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::Damaged { unit, amount: 1, hp: 1, .. } if *unit == b1
+    )));
+    let club = Command::Attack {
+        unit: r1,
+        target: b1,
+        power: None,
+    };
+    assert_eq!(
+        battle.check(&club).unwrap_err().to_string(),
+        "one attack a turn"
+    );
+}
+
+/// A scenario of the toy duel with these commands.
+fn duel_scenario(commands: &str) -> String {
+    format!(
+        "Scenario(\n    level: Inline({DUEL}),\n    dice: Faces([5, 2, 6]),\n    commands: [\n{commands}\n    ],\n)\n"
+    )
+}
+
+#[test]
+fn script_plays_a_declared_verb_of_a_ruleset_it_does_not_know() {
+    use skirmish::script::{LevelRef, check_commands, log_lines, parse, run_with};
+    let text = duel_scenario(
+        r#"        Jab(unit: "r1", target: "b1"),
+        EndTurn(unit: "r1"),
+        Jab(unit: "b1", target: "r1"),
+        EndTurn(unit: "b1"),
+        Jab(unit: "r1", target: "b1"),"#,
+    );
+    let scenario = parse(&text).expect("the scenario parses");
+    assert!(check_commands(&scenario, &TOY, &text, "duel.ron").is_empty());
+    let LevelRef::Inline(level) = &scenario.level else {
+        panic!("inline level")
+    };
+    let run = run_with(&TOY, &scenario, level).expect("the battle sets up");
+    assert!(
+        run.error.is_none(),
+        "{:?}",
+        run.error.map(|e| e.to_string())
+    );
+    let (r1, b1) = (
+        run.battle.unit_id("r1").unwrap(),
+        run.battle.unit_id("b1").unwrap(),
+    );
+    // 5 hits (b1 2 → 1), 2 misses, 6 hits (→ 0): b1 is down and Red wins.
+    let events = run.battle.events();
+    let damaged: Vec<(UnitId, i32)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Damaged { unit, hp, .. } => Some((*unit, *hp)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(damaged, [(b1, 1), (b1, 0)]);
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::Missed { attacker, .. } if *attacker == b1
+    )));
+    assert_eq!(
+        run.battle.awaiting(),
+        Awaiting::Over(Some(side_of(run.battle.world(), r1)))
+    );
+    // Each event is traced to the command that caused it (the third Jab is #5).
+    let last_damage = events
+        .iter()
+        .rposition(|e| matches!(e, Event::Damaged { .. }));
+    assert_eq!(run.caused_by[last_damage.unwrap()], 5);
+    assert!(!log_lines(&run.battle).is_empty());
+}
+
+#[test]
+fn script_reports_a_verbs_mistakes_at_their_place() {
+    use skirmish::script::{check_commands, parse};
+    let text = duel_scenario(
+        r#"        Jab(unit: "r1", traget: "b1"),
+        Poke(unit: "r1"),
+        Jab(target: "b1"),"#,
+    );
+    let scenario = parse(&text).expect("the scenario parses");
+    let problems: Vec<String> = check_commands(&scenario, &TOY, &text, "duel.ron")
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    assert_eq!(
+        problems,
+        [
+            "duel.ron:10:25: `Jab` has no argument `traget`; its arguments are: `unit`, `target`",
+            "duel.ron:11:9: unknown command `Poke`; expected one of the commands `Seize`, \
+             `Move`, `Attack`, `Defend`, `Disengage`, `Delay`, `ActNow`, `Use`, `EndTurn`, \
+             `React`, `Pass`, `Step` or an action of `toy`: `Jab`",
+            "duel.ron:12:9: `Jab` needs `unit`: the unit that acts, a unit's name in quotes, \
+             e.g. \"Goblin\"",
+        ]
+    );
+    // A unit name is looked up when the command runs, as for core commands.
+    let text = duel_scenario(r#"        Jab(unit: "r1", target: "zz"),"#);
+    let scenario = parse(&text).unwrap();
+    let skirmish::script::LevelRef::Inline(level) = &scenario.level else {
+        panic!("inline level")
+    };
+    let run = skirmish::script::run_with(&TOY, &scenario, level).unwrap();
+    assert_eq!(
+        run.error.unwrap().to_string(),
+        "command #1 `Jab(unit: \"r1\", target: \"zz\")`: no such target: no unit named `zz` \
+         (the battle waits for r1's turn)"
+    );
+}
+
+#[test]
+fn the_window_offers_a_declared_verb_as_a_mode_on_its_target() {
+    use skirmish::game::control::{command_label, mode_of, rarely_wanted};
+    let battle = duel(Dice::seeded(1));
+    let (r1, b1) = (battle.unit_id("r1").unwrap(), battle.unit_id("b1").unwrap());
+    let (mode, cell) = mode_of(&battle, &jab(r1, b1)).expect("a target mode");
+    assert_eq!((mode.label.as_str(), mode.moves), ("Jab", false));
+    assert_eq!(cell, cell_of(battle.world(), b1));
+    assert_eq!(command_label(&battle, &jab(r1, b1)), "Jab");
+    assert!(!rarely_wanted(&battle, &jab(r1, b1)));
 }

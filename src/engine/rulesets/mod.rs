@@ -20,6 +20,7 @@ use crate::engine::decision::ReactionOption;
 use crate::engine::event::Stage;
 use crate::engine::odds::DiceExpr;
 use crate::engine::units::UnitId;
+use crate::engine::verb::VerbSpec;
 use crate::level::schema::Level;
 use crate::level::validate::Issue;
 use config::ConfigError;
@@ -300,6 +301,21 @@ pub trait Ruleset: Send + Sync + 'static {
     /// Whether a command is legal now, and why not. The battle has already checked
     /// that the battle is on and every unit the command names exists.
     fn check(&self, world: &World, command: &Command) -> Result<(), CommandError>;
+
+    /// The special actions it declares as verbs, carried by
+    /// [`Command::Act`]: the battle checks an `Act`'s arguments against its verb
+    /// before [`Ruleset::check`] sees it, and the window, `script` and the log show
+    /// every verb from its declaration (see [`crate::engine::verb`]). None by
+    /// default.
+    fn verbs(&self) -> &'static [VerbSpec] {
+        &[]
+    }
+
+    /// The movement power a scenario's `Move` uses when it names none. `Walk` by
+    /// default.
+    fn default_move_power(&self) -> &'static str {
+        "Walk"
+    }
 
     /// Every legal command now (for the AI and property tests); large choices such as
     /// subsets of seizers are enumerated as "none" and each single unit.

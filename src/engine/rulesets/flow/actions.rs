@@ -15,7 +15,7 @@ use super::movement::{
 use super::*;
 use crate::engine::battle::{Map, TurnState, emit, occupancy_for};
 use crate::engine::board::Occupancy;
-use crate::engine::command::{Command, ShoveEffect};
+use crate::engine::command::Command;
 use crate::engine::conditions::{Condition, Duration};
 use crate::engine::dice::Dice;
 use crate::engine::odds::DiceExpr;
@@ -137,7 +137,9 @@ pub fn execute(world: &mut World, unit: UnitId, command: Command) -> Result<(), 
                 provoke(world, unit, "drinks a potion".into(), t);
             }
         }
-        Command::Flow { action, .. } => flow_action(world, unit, action)?,
+        Command::Act { verb, args, .. } => {
+            flow_action(world, unit, FlowAction::from_act(&verb, &args)?)?
+        }
         _ => {}
     }
     Ok(())

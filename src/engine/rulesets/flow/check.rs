@@ -9,7 +9,7 @@ use super::conditions::*;
 use super::movement::{path_cost, speed, tumble_destination};
 use super::*;
 use crate::engine::battle::{Map, Pending, TurnState, find, name, side_of};
-use crate::engine::command::{Command, Reaction, ReactionRefusal, ShoveEffect};
+use crate::engine::command::{Command, Reaction, ReactionRefusal};
 use crate::engine::decision::{DecisionKind, Trigger};
 use crate::level::schema::ItemEffect;
 
@@ -276,14 +276,11 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
         Ok(())
     };
     let grappled = has(world, unit, GRAPPLED);
-    let allowed_grappled = matches!(
-        command,
-        Command::EndTurn { .. }
-            | Command::Flow {
-                action: FlowAction::BreakFree | FlowAction::Drop { .. },
-                ..
-            }
-    );
+    let allowed_grappled = matches!(command, Command::EndTurn { .. })
+        || matches!(
+            FlowAction::of(command),
+            Some(FlowAction::BreakFree | FlowAction::Drop { .. })
+        );
     if grappled && !allowed_grappled {
         return Err(CommandError::Forbidden(format!(
             "{who} is grappled: it can only try to break free (F-36)"
@@ -400,7 +397,9 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
                 _ => Ok(()),
             }
         }
-        Command::Flow { action, .. } => check_action(world, unit, action, &need),
+        Command::Act { verb, args, .. } => {
+            check_action(world, unit, &FlowAction::from_act(verb, args)?, &need)
+        }
         _ => Err(CommandError::WrongStage("not a flow command".into())),
     }
 }
@@ -809,11 +808,7 @@ pub fn legal(world: &World) -> Vec<Command> {
             item: w.name.clone(),
         });
     }
-    out.extend(
-        actions
-            .into_iter()
-            .map(|action| Command::Flow { unit, action }),
-    );
+    out.extend(actions.into_iter().map(|action| action.by(unit)));
     if let Some(items) = world.get::<Items>(entity(world, unit)) {
         for it in &items.0 {
             match it.effect {

@@ -26,6 +26,7 @@ pub mod movement;
 pub mod preview;
 pub mod ruleset;
 pub mod turn;
+pub mod verbs;
 
 use std::collections::VecDeque;
 
@@ -34,6 +35,7 @@ use bevy_ecs::prelude::*;
 
 pub use config::FlowConfig;
 pub use ruleset::Flow;
+pub use verbs::{FlowAction, ShoveEffect, VERBS};
 
 use super::{MAX_HP, MAX_MODIFIER, MAX_POINTS, MAX_SPEED, StatSpec};
 use crate::engine::battle::{
@@ -41,7 +43,7 @@ use crate::engine::battle::{
     is_active, ruleset_is,
 };
 use crate::engine::board::Cell;
-use crate::engine::command::{CommandError, FlowAction};
+use crate::engine::command::CommandError;
 use crate::engine::event::{Event, Stage};
 use crate::engine::units::*;
 use crate::level::schema::{Controller, Hand, ItemEffect, Level, Size, WeaponCategory, WeaponDef};

@@ -78,13 +78,13 @@ pub fn odds(
 /// rolls) against the target's better of Melee/Agility, ties to the target. `None`
 /// for any other command.
 pub fn action_chance(world: &World, command: &Command) -> Option<f64> {
-    let Command::Flow {
-        unit,
-        action: FlowAction::Feint { target },
-    } = command
-    else {
+    let Command::Act { unit, .. } = command else {
         return None;
     };
+    let Some(FlowAction::Feint { target }) = FlowAction::of(command) else {
+        return None;
+    };
+    let target = &target;
     let checks = &rules(world).checks;
     let edge = has(world, *unit, GRAPPLING).then_some(crate::engine::skill::Edge::Disadvantage);
     let actor = checks.level_odds(best_of(world, *unit, &["Melee", "Deception"]).1, edge);

@@ -6,15 +6,19 @@ use std::collections::BTreeMap;
 use bevy_app::App;
 use bevy_ecs::world::World;
 
-use super::{FlowConfig, FlowPlugin, SKILLS, STATS, attack, check, has, pool, preview, rules};
+use super::{
+    FlowAction, FlowConfig, FlowPlugin, SKILLS, STATS, VERBS, attack, check, has, pool, preview,
+    rules,
+};
 use crate::engine::battle::{Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder, entity};
 use crate::engine::board::{Cell, GridKind};
-use crate::engine::command::{Command, CommandError, FlowAction};
+use crate::engine::command::{Command, CommandError};
 use crate::engine::decision::ReactionOption;
 use crate::engine::event::Stage;
 use crate::engine::rulesets::config::{ConfigError, apply_overrides};
 use crate::engine::rulesets::{Ruleset, StatSpec};
 use crate::engine::units::{Pool, Stats, UnitId};
+use crate::engine::verb::VerbSpec;
 use crate::level::schema::Level;
 use crate::level::validate::Issue;
 
@@ -125,12 +129,19 @@ impl Ruleset for Flow {
         preview::pools(world, unit)
     }
 
+    /// The special actions F-32 … F-42 ([`VERBS`]).
+    fn verbs(&self) -> &'static [VerbSpec] {
+        VERBS
+    }
+
+    /// A scenario's `Move` without a power is a move of 1 AP (F-08).
+    fn default_move_power(&self) -> &'static str {
+        "Move"
+    }
+
     /// Total Defense (F-40): ends the turn with +1 RP and Advantage on reactions.
     fn defensive_action(&self, world: &World, unit: UnitId) -> Option<Command> {
-        let command = Command::Flow {
-            unit,
-            action: FlowAction::TotalDefense,
-        };
+        let command = FlowAction::TotalDefense.by(unit);
         check::check(world, &command).is_ok().then_some(command)
     }
 
@@ -144,10 +155,7 @@ impl Ruleset for Flow {
         if ap < feint + attack || (ap - feint) / attack < ap / attack {
             return None;
         }
-        Some(Command::Flow {
-            unit,
-            action: FlowAction::Feint { target },
-        })
+        Some(FlowAction::Feint { target }.by(unit))
     }
 
     /// What an `Auto` side takes ([`attack::best`]).

@@ -211,7 +211,7 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
             }
         }
         Command::Seize { .. } | Command::ActNow { .. } => Ok(()),
-        Command::React { .. } | Command::Pass { .. } | Command::Flow { .. } => Err(
+        Command::React { .. } | Command::Pass { .. } | Command::Act { .. } => Err(
             CommandError::WrongStage("phases has no reactions or flow actions".into()),
         ),
     }

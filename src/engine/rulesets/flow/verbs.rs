@@ -1,0 +1,472 @@
+//! `flow`'s special actions (F-32 … F-42) as the verbs it declares, and the typed
+//! [`FlowAction`] it converts a [`Command::Act`] into at its boundary (the rules
+//! match on the typed action; everything outside this folder sees verbs).
+
+use crate::engine::board::Cell;
+use crate::engine::command::{Command, CommandError};
+use crate::engine::units::UnitId;
+use crate::engine::verb::{
+    ArgKind, ArgSpec, ArgValue, Args, ChoiceSpec, VerbError, VerbSpec, find, verb_list,
+};
+
+/// What a Shove tries to do (F-38), chosen before rolling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShoveEffect {
+    /// Push the target 1 hex directly away.
+    PushBack,
+    /// Knock the target prone.
+    KnockProne,
+}
+
+impl ShoveEffect {
+    /// The effect as written in a scenario (`PushBack`, `KnockProne`).
+    pub fn syntax(self) -> &'static str {
+        match self {
+            ShoveEffect::PushBack => "PushBack",
+            ShoveEffect::KnockProne => "KnockProne",
+        }
+    }
+}
+
+/// The special actions of `flow` (F-32 … F-42); Take a Step is
+/// `Command::Move { power: "Step", .. }`. Submitted as [`Command::Act`] (see
+/// [`FlowAction::by`]); the rules match on this.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FlowAction {
+    /// Attack at Disadvantage to make the target drop its weapon (F-32). On a Hard
+    /// success or better, `take` takes it (with a free hand) or `to` places it.
+    Disarm {
+        /// The target.
+        target: UnitId,
+        /// Take the item into a free hand.
+        take: bool,
+        /// Or put it on this open hex.
+        to: Option<Cell>,
+    },
+    /// Draw a weapon or shield into a free hand (F-33).
+    Draw {
+        /// Weapon name.
+        weapon: String,
+    },
+    /// Stow a held weapon or shield (F-33).
+    Sheathe {
+        /// Weapon name.
+        weapon: String,
+    },
+    /// Opposed Melee/Deception for Advantage on the next attack on the target (F-34).
+    Feint {
+        /// The target.
+        target: UnitId,
+    },
+    /// Keep all FP at the end of this turn (F-35).
+    FlowState,
+    /// Opposed Athletics: on success both are grappled (F-36).
+    Grapple {
+        /// The target.
+        target: UnitId,
+    },
+    /// The grappled unit's opposed Athletics check to break free (F-36, F-GAP-15).
+    BreakFree,
+    /// The grappler lets go.
+    Release,
+    /// Ready an attack on the first enemy that enters reach (F-37, F-GAP-18).
+    Ready {
+        /// The weapon to attack with (the first held one if `None`).
+        weapon: Option<String>,
+    },
+    /// Opposed Athletics to push back or knock prone (F-38).
+    Shove {
+        /// The target.
+        target: UnitId,
+        /// What to try.
+        effect: ShoveEffect,
+    },
+    /// End the turn: +1 RP and Advantage on reactions until the next turn (F-40).
+    TotalDefense,
+    /// Agility check to pass through an adjacent enemy's hex (F-41, F-GAP-23).
+    Tumble {
+        /// The enemy to tumble past.
+        through: UnitId,
+    },
+    /// Stand up from prone (provokes Reaction Attacks, F-26).
+    StandUp,
+    /// Pick up a weapon lying on the unit's hex or next to it (F-GAP-17).
+    PickUp {
+        /// Item name.
+        item: String,
+    },
+    /// Drop a held item: a free action (F-42).
+    Drop {
+        /// Item name.
+        item: String,
+    },
+}
+
+const TARGET: ArgSpec = ArgSpec::required("target", ArgKind::Unit);
+const WEAPON: ArgSpec = ArgSpec::required("weapon", ArgKind::Name);
+const ITEM: ArgSpec = ArgSpec::required("item", ArgKind::Name);
+const SHOVE_EFFECTS: &[ChoiceSpec] = &[
+    ChoiceSpec {
+        value: "PushBack",
+        label: "Shove back",
+    },
+    ChoiceSpec {
+        value: "KnockProne",
+        label: "Knock prone",
+    },
+];
+
+/// The verbs `flow` declares, one per [`FlowAction`].
+pub const VERBS: &[VerbSpec] = &[
+    VerbSpec {
+        args: &[
+            TARGET,
+            ArgSpec::optional("take", ArgKind::Flag),
+            ArgSpec::optional("to", ArgKind::Cell),
+        ],
+        target: Some("target"),
+        ..VerbSpec::new(
+            "Disarm",
+            "attack at Disadvantage to make the target drop its weapon; on a Hard \
+             success `take` takes it or `to` puts it on a hex (F-32)",
+            &["Disarm"],
+        )
+    },
+    VerbSpec {
+        args: &[WEAPON],
+        ..VerbSpec::new(
+            "Draw",
+            "draw a weapon or shield into a free hand (F-33)",
+            &["Draw {weapon}"],
+        )
+    },
+    VerbSpec {
+        args: &[WEAPON],
+        ..VerbSpec::new(
+            "Sheathe",
+            "stow a held weapon or shield (F-33)",
+            &["Sheathe {weapon}"],
+        )
+    },
+    VerbSpec {
+        args: &[TARGET],
+        target: Some("target"),
+        ..VerbSpec::new(
+            "Feint",
+            "opposed Melee/Deception: Advantage on the next attack on the target (F-34)",
+            &["Feint"],
+        )
+    },
+    VerbSpec::new(
+        "FlowState",
+        "keep all FP at the end of this turn (F-35)",
+        &["Flow State"],
+    ),
+    VerbSpec {
+        args: &[TARGET],
+        target: Some("target"),
+        ..VerbSpec::new(
+            "Grapple",
+            "opposed Athletics: on success both are grappled (F-36)",
+            &["Grapple"],
+        )
+    },
+    VerbSpec::new(
+        "BreakFree",
+        "opposed Athletics to break a grapple (F-36, F-GAP-15)",
+        &["Break free"],
+    ),
+    VerbSpec::new(
+        "Release",
+        "let go of the grappled unit",
+        &["Release grapple"],
+    ),
+    VerbSpec {
+        args: &[ArgSpec::optional("weapon", ArgKind::Name)],
+        ..VerbSpec::new(
+            "Ready",
+            "ready an attack on the first enemy that enters reach (F-37, F-GAP-18)",
+            &["Ready {weapon}", "Ready an attack"],
+        )
+    },
+    VerbSpec {
+        args: &[
+            TARGET,
+            ArgSpec::required("effect", ArgKind::Choice(SHOVE_EFFECTS)),
+        ],
+        target: Some("target"),
+        ..VerbSpec::new(
+            "Shove",
+            "opposed Athletics to push the target back or knock it prone (F-38)",
+            &["Shove"],
+        )
+    },
+    VerbSpec::new(
+        "TotalDefense",
+        "end the turn: +1 RP and Advantage on reactions until the next turn (F-40)",
+        &["Total Defense"],
+    ),
+    VerbSpec {
+        args: &[ArgSpec::required("through", ArgKind::Unit)],
+        target: Some("through"),
+        ..VerbSpec::new(
+            "Tumble",
+            "Agility check to pass through an adjacent enemy's hex (F-41, F-GAP-23)",
+            &["Tumble past"],
+        )
+    },
+    VerbSpec::new(
+        "StandUp",
+        "stand up from prone, provoking Reaction Attacks (F-26)",
+        &["Stand up"],
+    ),
+    VerbSpec {
+        args: &[ITEM],
+        ..VerbSpec::new(
+            "PickUp",
+            "pick up a weapon on the unit's hex or next to it (F-GAP-17)",
+            &["Pick up {item}"],
+        )
+    },
+    VerbSpec {
+        args: &[ITEM],
+        rare: true,
+        ..VerbSpec::new(
+            "Drop",
+            "drop a held item: a free action (F-42)",
+            &["Drop {item}"],
+        )
+    },
+];
+
+impl FlowAction {
+    /// The verb it is declared as (`Shove`).
+    pub fn verb(&self) -> &'static str {
+        match self {
+            FlowAction::Disarm { .. } => "Disarm",
+            FlowAction::Draw { .. } => "Draw",
+            FlowAction::Sheathe { .. } => "Sheathe",
+            FlowAction::Feint { .. } => "Feint",
+            FlowAction::FlowState => "FlowState",
+            FlowAction::Grapple { .. } => "Grapple",
+            FlowAction::BreakFree => "BreakFree",
+            FlowAction::Release => "Release",
+            FlowAction::Ready { .. } => "Ready",
+            FlowAction::Shove { .. } => "Shove",
+            FlowAction::TotalDefense => "TotalDefense",
+            FlowAction::Tumble { .. } => "Tumble",
+            FlowAction::StandUp => "StandUp",
+            FlowAction::PickUp { .. } => "PickUp",
+            FlowAction::Drop { .. } => "Drop",
+        }
+    }
+
+    /// Its arguments, in declared order (optional ones left out when not given).
+    pub fn args(&self) -> Args {
+        let args = Args::new();
+        match self {
+            FlowAction::Disarm { target, take, to } => {
+                let mut a = args.with("target", ArgValue::Unit(*target));
+                if *take {
+                    a = a.with("take", ArgValue::Flag(true));
+                }
+                match to {
+                    Some(c) => a.with("to", ArgValue::Cell(*c)),
+                    None => a,
+                }
+            }
+            FlowAction::Draw { weapon } | FlowAction::Sheathe { weapon } => {
+                args.with("weapon", ArgValue::Name(weapon.clone()))
+            }
+            FlowAction::Feint { target } | FlowAction::Grapple { target } => {
+                args.with("target", ArgValue::Unit(*target))
+            }
+            FlowAction::Ready { weapon } => match weapon {
+                Some(w) => args.with("weapon", ArgValue::Name(w.clone())),
+                None => args,
+            },
+            FlowAction::Shove { target, effect } => args
+                .with("target", ArgValue::Unit(*target))
+                .with("effect", ArgValue::Choice(effect.syntax().into())),
+            FlowAction::Tumble { through } => args.with("through", ArgValue::Unit(*through)),
+            FlowAction::PickUp { item } | FlowAction::Drop { item } => {
+                args.with("item", ArgValue::Name(item.clone()))
+            }
+            FlowAction::FlowState
+            | FlowAction::BreakFree
+            | FlowAction::Release
+            | FlowAction::TotalDefense
+            | FlowAction::StandUp => args,
+        }
+    }
+
+    /// The command of `unit` taking this action.
+    pub fn by(self, unit: UnitId) -> Command {
+        Command::Act {
+            unit,
+            verb: self.verb().into(),
+            args: self.args(),
+        }
+    }
+
+    /// The action a verb and its arguments stand for; an error naming the verb and
+    /// the argument if they don't fit `flow`'s declaration.
+    pub fn from_act(verb: &str, args: &Args) -> Result<FlowAction, CommandError> {
+        let spec = find(VERBS, verb).ok_or_else(|| VerbError::Unknown {
+            verb: verb.to_string(),
+            ruleset: "flow".into(),
+            known: verb_list(VERBS),
+        })?;
+        spec.check(args)?;
+        // `check` has made sure every required argument is there with its kind; the
+        // fallbacks below are never taken.
+        let unit = |name: &str| args.unit(name).unwrap_or(UnitId(u32::MAX));
+        let text = |name: &str| args.name(name).unwrap_or_default().to_string();
+        Ok(match verb {
+            "Disarm" => FlowAction::Disarm {
+                target: unit("target"),
+                take: args.flag("take"),
+                to: args.cell("to"),
+            },
+            "Draw" => FlowAction::Draw {
+                weapon: text("weapon"),
+            },
+            "Sheathe" => FlowAction::Sheathe {
+                weapon: text("weapon"),
+            },
+            "Feint" => FlowAction::Feint {
+                target: unit("target"),
+            },
+            "FlowState" => FlowAction::FlowState,
+            "Grapple" => FlowAction::Grapple {
+                target: unit("target"),
+            },
+            "BreakFree" => FlowAction::BreakFree,
+            "Release" => FlowAction::Release,
+            "Ready" => FlowAction::Ready {
+                weapon: args.name("weapon").map(str::to_string),
+            },
+            "Shove" => FlowAction::Shove {
+                target: unit("target"),
+                effect: match args.choice("effect") {
+                    Some("KnockProne") => ShoveEffect::KnockProne,
+                    _ => ShoveEffect::PushBack,
+                },
+            },
+            "TotalDefense" => FlowAction::TotalDefense,
+            "Tumble" => FlowAction::Tumble {
+                through: unit("through"),
+            },
+            "StandUp" => FlowAction::StandUp,
+            "PickUp" => FlowAction::PickUp { item: text("item") },
+            _ => FlowAction::Drop { item: text("item") },
+        })
+    }
+
+    /// The action a command takes, if it is a well-formed `flow` `Act`.
+    pub fn of(command: &Command) -> Option<FlowAction> {
+        match command {
+            Command::Act { verb, args, .. } => FlowAction::from_act(verb, args).ok(),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn every_action() -> Vec<FlowAction> {
+        let (t, c) = (UnitId(1), Cell::new(2, 3));
+        vec![
+            FlowAction::Disarm {
+                target: t,
+                take: true,
+                to: Some(c),
+            },
+            FlowAction::Disarm {
+                target: t,
+                take: false,
+                to: None,
+            },
+            FlowAction::Draw {
+                weapon: "Axe".into(),
+            },
+            FlowAction::Sheathe {
+                weapon: "Axe".into(),
+            },
+            FlowAction::Feint { target: t },
+            FlowAction::FlowState,
+            FlowAction::Grapple { target: t },
+            FlowAction::BreakFree,
+            FlowAction::Release,
+            FlowAction::Ready { weapon: None },
+            FlowAction::Ready {
+                weapon: Some("Bow".into()),
+            },
+            FlowAction::Shove {
+                target: t,
+                effect: ShoveEffect::PushBack,
+            },
+            FlowAction::Shove {
+                target: t,
+                effect: ShoveEffect::KnockProne,
+            },
+            FlowAction::TotalDefense,
+            FlowAction::Tumble { through: t },
+            FlowAction::StandUp,
+            FlowAction::PickUp { item: "Axe".into() },
+            FlowAction::Drop { item: "Axe".into() },
+        ]
+    }
+
+    #[test]
+    fn every_action_is_a_declared_verb_and_reads_back() {
+        // F-32 … F-42: each special action goes out as an `Act` that fits its
+        // declaration and comes back as the same action.
+        for action in every_action() {
+            let spec = find(VERBS, action.verb()).expect("declared");
+            let args = action.args();
+            spec.check(&args)
+                .unwrap_or_else(|e| panic!("{action:?}: {e}"));
+            assert_eq!(spec.normalize(args.clone()).unwrap(), args, "{action:?}");
+            assert_eq!(FlowAction::from_act(action.verb(), &args).unwrap(), action);
+        }
+        assert_eq!(VERBS.len(), 15, "one verb per action");
+    }
+
+    #[test]
+    fn malformed_acts_are_errors_naming_verb_and_argument() {
+        let err = FlowAction::from_act("Juggle", &Args::new()).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("`Juggle` is not an action of `flow`"),
+            "{err}"
+        );
+        let err = FlowAction::from_act("Feint", &Args::new()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "`Feint` needs `target`: a unit's name in quotes, e.g. \"Goblin\""
+        );
+        let args = Args::new()
+            .with("target", ArgValue::Unit(UnitId(1)))
+            .with("effect", ArgValue::Choice("Sideways".into()));
+        let err = FlowAction::from_act("Shove", &args).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "`Shove`'s `effect` is `Sideways`; expected one of `PushBack`, `KnockProne`"
+        );
+        let args = Args::new().with("weapon", ArgValue::Unit(UnitId(0)));
+        let err = FlowAction::from_act("Draw", &args).unwrap_err();
+        assert!(
+            err.to_string().contains("`Draw`'s `weapon` is a unit"),
+            "{err}"
+        );
+        let args = Args::new().with("with", ArgValue::Flag(true));
+        let err = FlowAction::from_act("StandUp", &args).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "`StandUp` has no argument `with`; its arguments are: `unit`"
+        );
+    }
+}

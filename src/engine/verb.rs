@@ -1,0 +1,511 @@
+//! Verbs: the special actions a ruleset declares (a `flow` Feint or Shove, a toy
+//! ruleset's Jab), carried by the one open command [`Command::Act`].
+//!
+//! A ruleset lists its verbs with [`crate::engine::rulesets::Ruleset::verbs`]: each
+//! [`VerbSpec`] names the verb as scenarios write it, its arguments in order (each a
+//! unit, a cell, a name, a flag or a choice among named values), its label in menus,
+//! which unit argument is the target the player clicks, and whether it is rarely
+//! wanted. The battle checks every `Act` against its verb's declaration before the
+//! ruleset sees it, so a malformed one (unknown verb, missing, extra or wrongly typed
+//! argument) is a [`VerbError`] naming the verb and the argument, never a panic. The
+//! window, `script`, [`Command::display`] and the log treat every verb the same way
+//! from its declaration.
+//!
+//! [`Command::Act`]: crate::engine::command::Command::Act
+//! [`Command::display`]: crate::engine::command::Command::display
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::board::Cell;
+use crate::engine::command::Names;
+use crate::engine::units::UnitId;
+
+/// The value of one argument of a verb.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ArgValue {
+    /// A unit (a target, an ally...); scenarios write its name.
+    Unit(UnitId),
+    /// A cell; scenarios write `(x, y)`.
+    Cell(Cell),
+    /// A name (a weapon, an item); scenarios write it in quotes.
+    Name(String),
+    /// A flag; scenarios write `true` (a flag left out is `false`).
+    Flag(bool),
+    /// One of the values a [`ArgKind::Choice`] allows; scenarios write it bare
+    /// (`effect: PushBack`).
+    Choice(String),
+}
+
+impl ArgValue {
+    /// What kind of value this is, in words, for error messages: "a unit", "a cell",
+    /// "a name", "a flag" or the choice as written (`` `PushBack` ``).
+    pub fn described(&self) -> String {
+        match self {
+            ArgValue::Unit(_) => "a unit".into(),
+            ArgValue::Cell(_) => "a cell".into(),
+            ArgValue::Name(_) => "a name".into(),
+            ArgValue::Flag(_) => "a flag".into(),
+            ArgValue::Choice(c) => format!("`{c}`"),
+        }
+    }
+}
+
+/// The arguments of an [`crate::engine::command::Command::Act`]: named values, in
+/// the order the verb declares them. An optional argument that is not given is left
+/// out (a flag that is not set too).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Args(Vec<(String, ArgValue)>);
+
+impl Args {
+    /// No arguments.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// These arguments and one more (added last).
+    pub fn with(mut self, name: &str, value: ArgValue) -> Self {
+        self.0.push((name.to_string(), value));
+        self
+    }
+
+    /// The value of an argument, if given.
+    pub fn get(&self, name: &str) -> Option<&ArgValue> {
+        self.0.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+
+    /// A unit argument, if given as a unit.
+    pub fn unit(&self, name: &str) -> Option<UnitId> {
+        match self.get(name) {
+            Some(ArgValue::Unit(u)) => Some(*u),
+            _ => None,
+        }
+    }
+
+    /// A cell argument, if given as a cell.
+    pub fn cell(&self, name: &str) -> Option<Cell> {
+        match self.get(name) {
+            Some(ArgValue::Cell(c)) => Some(*c),
+            _ => None,
+        }
+    }
+
+    /// A name argument, if given as a name.
+    pub fn name(&self, name: &str) -> Option<&str> {
+        match self.get(name) {
+            Some(ArgValue::Name(n)) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// A flag argument (`false` when left out).
+    pub fn flag(&self, name: &str) -> bool {
+        matches!(self.get(name), Some(ArgValue::Flag(true)))
+    }
+
+    /// A choice argument, if given as a choice.
+    pub fn choice(&self, name: &str) -> Option<&str> {
+        match self.get(name) {
+            Some(ArgValue::Choice(c)) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// Every argument, in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &ArgValue)> {
+        self.0.iter().map(|(n, v)| (n.as_str(), v))
+    }
+
+    /// Every unit the arguments name.
+    pub fn units(&self) -> impl Iterator<Item = UnitId> + '_ {
+        self.0.iter().filter_map(|(_, v)| match v {
+            ArgValue::Unit(u) => Some(*u),
+            _ => None,
+        })
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The arguments in the order `spec` declares them (any it does not declare
+    /// after, as given).
+    pub fn in_order<'a>(&'a self, spec: Option<&VerbSpec>) -> Vec<(&'a str, &'a ArgValue)> {
+        let Some(spec) = spec else {
+            return self.iter().collect();
+        };
+        let mut out: Vec<(&str, &ArgValue)> = spec
+            .args
+            .iter()
+            .filter_map(|a| self.0.iter().find(|(n, _)| n == a.name))
+            .map(|(n, v)| (n.as_str(), v))
+            .collect();
+        out.extend(self.iter().filter(|(n, _)| spec.arg(n).is_none()));
+        out
+    }
+}
+
+/// One allowed value of a [`ArgKind::Choice`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChoiceSpec {
+    /// The value as scenarios write it (`PushBack`).
+    pub value: &'static str,
+    /// Its label in the window (`Shove back`): a verb with a target and a choice is
+    /// one mode per value, labelled so.
+    pub label: &'static str,
+}
+
+/// What kind of value an argument takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgKind {
+    /// A unit.
+    Unit,
+    /// A cell.
+    Cell,
+    /// A name (a weapon, an item).
+    Name,
+    /// A flag.
+    Flag,
+    /// One of these values.
+    Choice(&'static [ChoiceSpec]),
+}
+
+impl ArgKind {
+    /// What a value of this kind looks like in a scenario, for error messages.
+    pub fn expected(&self) -> String {
+        match self {
+            ArgKind::Unit => "a unit's name in quotes, e.g. \"Goblin\"".into(),
+            ArgKind::Cell => "a cell, e.g. (3, 4)".into(),
+            ArgKind::Name => "a name in quotes, e.g. \"Dagger\"".into(),
+            ArgKind::Flag => "true or false".into(),
+            ArgKind::Choice(values) => format!("one of {}", choice_list(values)),
+        }
+    }
+
+    /// Whether `value` is of this kind (and, for a choice, one of its values).
+    pub fn admits(&self, value: &ArgValue) -> bool {
+        match (self, value) {
+            (ArgKind::Unit, ArgValue::Unit(_))
+            | (ArgKind::Cell, ArgValue::Cell(_))
+            | (ArgKind::Name, ArgValue::Name(_))
+            | (ArgKind::Flag, ArgValue::Flag(_)) => true,
+            (ArgKind::Choice(values), ArgValue::Choice(c)) => values.iter().any(|v| v.value == c),
+            _ => false,
+        }
+    }
+}
+
+fn choice_list(values: &[ChoiceSpec]) -> String {
+    values
+        .iter()
+        .map(|v| format!("`{}`", v.value))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One argument of a verb.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArgSpec {
+    /// Its name, as scenarios write it (`target`).
+    pub name: &'static str,
+    /// What kind of value it takes.
+    pub kind: ArgKind,
+    /// Whether it may be left out (a flag always may).
+    pub optional: bool,
+}
+
+impl ArgSpec {
+    /// A required argument.
+    pub const fn required(name: &'static str, kind: ArgKind) -> Self {
+        Self {
+            name,
+            kind,
+            optional: false,
+        }
+    }
+
+    /// An optional argument.
+    pub const fn optional(name: &'static str, kind: ArgKind) -> Self {
+        Self {
+            name,
+            kind,
+            optional: true,
+        }
+    }
+}
+
+/// A verb a ruleset declares: a special action any front end can offer and submit
+/// as [`crate::engine::command::Command::Act`] without knowing it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VerbSpec {
+    /// The verb as scenarios write it (`Shove`): a name no core command has.
+    pub name: &'static str,
+    /// What it does, with the rule ids (for docs and `--help`-like listings).
+    pub about: &'static str,
+    /// Its arguments (besides the acting `unit`), in the order scenarios and the log
+    /// write them.
+    pub args: &'static [ArgSpec],
+    /// Its label in the window's menus: the first template whose `{argument}`s are
+    /// all given, with each replaced by the value in words (a unit's name, a name, a
+    /// cell `(x, y)`, a choice's label). `["Ready {weapon}", "Ready an attack"]`.
+    pub label: &'static [&'static str],
+    /// A key the player may press for it, as a hint for key bindings (the window
+    /// does not bind verb keys yet).
+    pub key: Option<char>,
+    /// Rarely wanted: the window lists it after the other actions.
+    pub rare: bool,
+    /// The unit argument that is the target the player clicks, if any: the verb is
+    /// then a mode of the window picked on that unit's cell (one mode per value of
+    /// its choice argument, if it has one).
+    pub target: Option<&'static str>,
+}
+
+impl VerbSpec {
+    /// A verb with no arguments, labelled `label`, not rarely wanted, no target and
+    /// no key: the base to fill in with struct update syntax.
+    pub const fn new(
+        name: &'static str,
+        about: &'static str,
+        label: &'static [&'static str],
+    ) -> Self {
+        Self {
+            name,
+            about,
+            args: &[],
+            label,
+            key: None,
+            rare: false,
+            target: None,
+        }
+    }
+
+    /// The declaration of an argument.
+    pub fn arg(&self, name: &str) -> Option<&'static ArgSpec> {
+        self.args.iter().find(|a| a.name == name)
+    }
+
+    /// The argument names as scenarios write them, the acting `unit` first:
+    /// `` `unit`, `target`, `effect` ``.
+    pub fn arg_list(&self) -> String {
+        std::iter::once("unit")
+            .chain(self.args.iter().map(|a| a.name))
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Checks arguments against the declaration: each known, of its kind, given
+    /// once, every required one given.
+    pub fn check(&self, args: &Args) -> Result<(), VerbError> {
+        let err = |arg: &str, problem: ArgProblem| VerbError::Arg {
+            verb: self.name.to_string(),
+            arg: arg.to_string(),
+            problem,
+        };
+        for (i, (name, value)) in args.iter().enumerate() {
+            let Some(spec) = self.arg(name) else {
+                return Err(err(
+                    name,
+                    ArgProblem::Unknown {
+                        known: self.arg_list(),
+                    },
+                ));
+            };
+            if args.iter().take(i).any(|(n, _)| n == name) {
+                return Err(err(name, ArgProblem::Twice));
+            }
+            if !spec.kind.admits(value) {
+                return Err(err(
+                    name,
+                    ArgProblem::WrongKind {
+                        found: value.described(),
+                        expected: spec.kind.expected(),
+                    },
+                ));
+            }
+        }
+        if let Some(missing) = self
+            .args
+            .iter()
+            .find(|a| !a.optional && a.kind != ArgKind::Flag && args.get(a.name).is_none())
+        {
+            return Err(err(
+                missing.name,
+                ArgProblem::Missing {
+                    expected: missing.kind.expected(),
+                },
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checked arguments in their canonical form: in declared order, an unset flag
+    /// left out. Commands built so compare equal to the ones the ruleset lists.
+    pub fn normalize(&self, args: Args) -> Result<Args, VerbError> {
+        self.check(&args)?;
+        let mut out = Args::new();
+        for spec in self.args {
+            match args.get(spec.name) {
+                Some(ArgValue::Flag(false)) | None => {}
+                Some(v) => out = out.with(spec.name, v.clone()),
+            }
+        }
+        Ok(out)
+    }
+
+    /// The clicked target, if the verb has one and it is given.
+    pub fn target_of(&self, args: &Args) -> Option<UnitId> {
+        self.target.and_then(|t| args.unit(t))
+    }
+
+    /// The declared value of the choice argument given, if the verb has one.
+    pub fn choice_of(&self, args: &Args) -> Option<&'static ChoiceSpec> {
+        self.args.iter().find_map(|a| match a.kind {
+            ArgKind::Choice(values) => {
+                let given = args.choice(a.name)?;
+                values.iter().find(|v| v.value == given)
+            }
+            _ => None,
+        })
+    }
+
+    /// Its menu label for these arguments (see [`VerbSpec::label`]); the verb's name
+    /// if no template fits.
+    pub fn label_for(&self, args: &Args, names: &dyn Names) -> String {
+        'templates: for template in self.label {
+            let mut out = String::new();
+            let mut rest = *template;
+            while let Some(open) = rest.find('{') {
+                let Some(close) = rest[open..].find('}').map(|c| open + c) else {
+                    break;
+                };
+                out.push_str(&rest[..open]);
+                let arg = &rest[open + 1..close];
+                let Some(value) = args.get(arg) else {
+                    continue 'templates;
+                };
+                out.push_str(&match value {
+                    ArgValue::Unit(u) => names.unit_name(*u),
+                    ArgValue::Cell(c) => c.to_string(),
+                    ArgValue::Name(n) => n.clone(),
+                    ArgValue::Flag(_) => arg.to_string(),
+                    ArgValue::Choice(c) => self
+                        .choice_of(args)
+                        .map_or_else(|| c.clone(), |v| v.label.to_string()),
+                });
+                rest = &rest[close + 1..];
+            }
+            out.push_str(rest);
+            return out;
+        }
+        self.name.to_string()
+    }
+
+    /// The label of the window mode these arguments belong to: the label of the
+    /// choice given, if the verb has a choice argument, else [`VerbSpec::label_for`].
+    pub fn mode_label(&self, args: &Args, names: &dyn Names) -> String {
+        match self.choice_of(args) {
+            Some(choice) => choice.label.to_string(),
+            None => self.label_for(args, names),
+        }
+    }
+}
+
+/// The verb named `name` among `verbs`.
+pub fn find<'v>(verbs: &'v [VerbSpec], name: &str) -> Option<&'v VerbSpec> {
+    verbs.iter().find(|v| v.name == name)
+}
+
+/// The names of `verbs`, for messages: `` `Feint`, `Shove` `` (empty if none).
+pub fn verb_list(verbs: &[VerbSpec]) -> String {
+    verbs
+        .iter()
+        .map(|v| format!("`{}`", v.name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What is wrong with one argument of a verb.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArgProblem {
+    /// The verb has no such argument.
+    Unknown {
+        /// The arguments it has, listed.
+        known: String,
+    },
+    /// Given twice.
+    Twice,
+    /// A required argument is missing.
+    Missing {
+        /// What it takes.
+        expected: String,
+    },
+    /// Of the wrong kind, or a choice it does not allow.
+    WrongKind {
+        /// What was given, in words.
+        found: String,
+        /// What it takes.
+        expected: String,
+    },
+}
+
+/// Why an [`crate::engine::command::Command::Act`] does not fit its verb.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum VerbError {
+    /// The ruleset declares no verb of this name.
+    #[error("{}", describe_unknown(verb, ruleset, known))]
+    Unknown {
+        /// The verb asked for.
+        verb: String,
+        /// The battle's ruleset.
+        ruleset: String,
+        /// Its verbs, listed (empty if it has none).
+        known: String,
+    },
+    /// An argument does not fit.
+    #[error("{}", describe_arg(verb, arg, problem))]
+    Arg {
+        /// The verb.
+        verb: String,
+        /// The argument.
+        arg: String,
+        /// What is wrong with it.
+        problem: ArgProblem,
+    },
+}
+
+fn describe_unknown(verb: &str, ruleset: &str, known: &str) -> String {
+    if known.is_empty() {
+        format!("`{verb}` is not an action of `{ruleset}`, which declares none")
+    } else {
+        format!("`{verb}` is not an action of `{ruleset}`; its actions are: {known}")
+    }
+}
+
+fn describe_arg(verb: &str, arg: &str, problem: &ArgProblem) -> String {
+    match problem {
+        ArgProblem::Unknown { known } => {
+            format!("`{verb}` has no argument `{arg}`; its arguments are: {known}")
+        }
+        ArgProblem::Twice => format!("`{verb}`'s `{arg}` is given twice; expected it once"),
+        ArgProblem::Missing { expected } => {
+            format!("`{verb}` needs `{arg}`: {expected}")
+        }
+        ArgProblem::WrongKind { found, expected } => {
+            format!("`{verb}`'s `{arg}` is {found}; expected {expected}")
+        }
+    }
+}
+
+/// The verb of `name` in `ruleset`'s declarations, or the error listing its verbs.
+pub fn lookup(
+    ruleset: &dyn crate::engine::rulesets::Ruleset,
+    name: &str,
+) -> Result<&'static VerbSpec, VerbError> {
+    find(ruleset.verbs(), name).ok_or_else(|| VerbError::Unknown {
+        verb: name.to_string(),
+        ruleset: ruleset.id().to_string(),
+        known: verb_list(ruleset.verbs()),
+    })
+}
