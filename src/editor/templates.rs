@@ -1,10 +1,11 @@
 //! The unit template library: `assets/units/*.ron`, units to place quickly.
 //!
-//! A template is a unit without a side or a place, for one ruleset:
+//! A template is a unit without a side or a place, for one ruleset (its id, as a
+//! level names it); `assets/units/knight.ron` reads:
 //!
 //! ```ron
 //! (
-//!     ruleset: "phases",
+//!     ruleset: …,
 //!     name: "Knight",
 //!     about: "Armoured swordsman. Tier 2.",
 //!     stats: {"INT": 0, "AGI": 1, "ATK": 3, "DEF": 13, "Tier": 2},

@@ -1182,7 +1182,7 @@ mod tests {
 #![enable(implicit_some)]
 Level( /* a (tricky) comment, with "quotes" */
     name: "Test \"(\" level",
-    ruleset: "phases",
+    ruleset: "any",
     grid: Square,
     size: (4, 3),
     terrain: [
@@ -1259,7 +1259,7 @@ Level( /* a (tricky) comment, with "quotes" */
     #[test]
     fn layout_round_trips_every_field() {
         let text = r#"(
-            name: "All \"fields\"", version: 1, ruleset: "phases", grid: Hex, size: (2, 1),
+            name: "All \"fields\"", version: 1, ruleset: "any", grid: Hex, size: (2, 1),
             sides: [(name: "A", controller: Ai(Random), decisions: Never), (name: "B")],
             units: [
                 (name: "a", side: "A", pos: (0, 0), stats: {"INT": -1},

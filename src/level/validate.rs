@@ -754,7 +754,7 @@ mod tests {
         Level {
             name: "t".into(),
             version: 1,
-            ruleset: "phases".into(),
+            ruleset: registry::default_id().into(),
             grid: GridKind::Square,
             size: (4, 3),
             terrain: vec!["....".into(), ".#..".into(), "..~.".into()],
@@ -801,8 +801,12 @@ mod tests {
     fn a_ruleset_says_which_grids_it_is_played_on() {
         // flow is played on hexes (RULES.md §5): a square flow level is refused at
         // `grid`, by the ruleset's `grids()`, not by a branch here.
+        let hex_only = registry::all()
+            .into_iter()
+            .find(|r| r.grids() == [GridKind::Hex])
+            .expect("a ruleset played on hexes only");
         let mut l = level();
-        l.ruleset = "flow".into();
+        l.ruleset = hex_only.id().into();
         l.units.clear();
         let issues = validate(&l);
         let grid: Vec<_> = issues
@@ -812,7 +816,10 @@ mod tests {
         assert_eq!(grid.len(), 1, "{issues:?}");
         assert_eq!(
             grid[0].message,
-            "ruleset flow is played on hexes; expected `grid: Hex`"
+            format!(
+                "ruleset {} is played on hexes; expected `grid: Hex`",
+                hex_only.id()
+            )
         );
         l.grid = GridKind::Hex;
         assert!(

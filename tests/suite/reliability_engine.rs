@@ -415,7 +415,12 @@ fn f_gap_22_on_hit_must_name_an_ongoing_condition() {
 #[test]
 fn constants_out_of_range_are_refused_at_their_key() {
     for (base, key, value, needle) in [
-        (PHASES, "speed", "1001", "`speed` is 1001; expected 0 to 1000"),
+        (
+            PHASES,
+            "speed",
+            "1001",
+            "`speed` is 1001; expected 0 to 1000",
+        ),
         (PHASES, "hp_per_tier", "-3", "`hp_per_tier` is -3"),
         (FLOW, "speed", "0", "`speed` is 0"),
         (FLOW, "ap", "0", "`ap` is 0"),

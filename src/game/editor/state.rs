@@ -1298,14 +1298,18 @@ mod tests {
     #[test]
     fn the_new_level_dialog_offers_only_the_rulesets_grids() {
         let mut new = NewLevel::default();
-        assert_eq!(new.ruleset, "phases");
+        assert_eq!(new.ruleset, registry::default_id());
         assert!(new.grid_choice());
         new.toggle_grid();
         assert_eq!(new.grid, GridKind::Hex);
         new.toggle_grid();
         assert_eq!(new.grid, GridKind::Square);
         // flow is played on hexes: choosing it moves the grid, and G keeps it there.
-        while new.ruleset != "flow" {
+        let hex_only = registry::all()
+            .into_iter()
+            .find(|r| r.grids() == [GridKind::Hex])
+            .expect("a ruleset played on hexes only");
+        while new.ruleset != hex_only.id() {
             new.next_ruleset();
         }
         assert_eq!(new.grid, GridKind::Hex);
