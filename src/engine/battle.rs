@@ -254,7 +254,9 @@ fn apply(world: &mut World, event: &Event) {
             t.ended = Some(*winner);
             t.active = None;
         }
-        Event::ActionDeclared { unit, left, .. } => set_pool(world, *unit, Pool::AP, *left),
+        Event::ActionDeclared {
+            unit, left, pool, ..
+        } => set_pool(world, *unit, *pool, *left),
         Event::PointsChanged {
             unit, pool, now, ..
         } => set_pool(world, *unit, *pool, *now),

@@ -245,6 +245,9 @@ pub enum Event {
         ap: i32,
         /// AP left.
         left: i32,
+        /// The pool spent from (flow's AP); not in the JSON log, which names it `ap`.
+        #[serde(skip)]
+        pool: Pool,
     },
     /// A pool changed other than by declaring an action: RP spent or refilled, FP
     /// gained or decayed, AP refilled (flow).

@@ -240,6 +240,7 @@ pub fn describe(world: &World, event: &Event) -> String {
             action,
             ap,
             left,
+            ..
         } => format!("{}: {action} ({ap} AP, {left} left)", n(unit)),
         Event::PointsChanged {
             unit,

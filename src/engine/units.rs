@@ -90,30 +90,45 @@ impl ActionPool {
     }
 }
 
-/// The kinds of action counters across rulesets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum Pool {
-    /// phases: one movement power per Movement Phase.
-    MovementPower,
-    /// phases: one battle action per Battle Phase.
-    BattleAction,
-    /// flow: Action Points, refilled at the start of the unit's turn (F-07).
-    AP,
-    /// flow: Reaction Points, refilled at the start of the unit's turn (F-09).
-    RP,
-    /// flow: Flow Points, earned and decaying (F-12 … F-16).
-    FP,
+/// A named action counter: each ruleset declares its own as constants
+/// (`phases`: one movement power and one battle action per turn; `flow`: AP, RP,
+/// FP), so a new ruleset adds pools without editing the core. Two pools are the
+/// same pool when their ids are equal.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Pool {
+    /// The id scripts, JSON and `Debug` show (`AP`, `MovementPower`).
+    id: &'static str,
+    /// What the log and messages call it (`AP`, `movement power`).
+    label: &'static str,
+}
+
+impl Pool {
+    /// A pool with an id and the label the log shows.
+    pub const fn new(id: &'static str, label: &'static str) -> Self {
+        Self { id, label }
+    }
+
+    /// The pool's id.
+    pub fn id(self) -> &'static str {
+        self.id
+    }
 }
 
 impl std::fmt::Display for Pool {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Pool::MovementPower => "movement power",
-            Pool::BattleAction => "battle action",
-            Pool::AP => "AP",
-            Pool::RP => "RP",
-            Pool::FP => "FP",
-        })
+        f.write_str(self.label)
+    }
+}
+
+impl std::fmt::Debug for Pool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id)
+    }
+}
+
+impl Serialize for Pool {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.id)
     }
 }
 

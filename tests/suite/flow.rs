@@ -13,9 +13,10 @@ use skirmish::engine::command::{Reaction, ReactionRefusal};
 use skirmish::engine::decision::{DecisionKind, Trigger};
 use skirmish::engine::dice::Dice;
 use skirmish::engine::event::Event;
+use skirmish::engine::rulesets::flow::pools;
 use skirmish::engine::rulesets::flow::{FlowAction, ShoveEffect};
 use skirmish::engine::skill::{CheckRules, Edge, SuccessLevel};
-use skirmish::engine::units::{Pool, UnitId};
+use skirmish::engine::units::UnitId;
 use skirmish::engine::{Awaiting, Battle, Command, CommandError};
 use skirmish::level::schema::*;
 
@@ -645,7 +646,7 @@ fn f_ex_8_f_22_critical_parry_refunds_rp() {
     assert!(has_event(&ev, |e| matches!(
         e,
         Event::PointsChanged {
-            pool: Pool::RP,
+            pool: pools::RP,
             delta: -1,
             ..
         }
@@ -653,7 +654,7 @@ fn f_ex_8_f_22_critical_parry_refunds_rp() {
     assert!(has_event(&ev, |e| matches!(
         e,
         Event::PointsChanged {
-            pool: Pool::RP,
+            pool: pools::RP,
             delta: 1,
             ..
         }
@@ -918,7 +919,7 @@ fn f_06_f_gap_22_ongoing_damage_then_decay_at_turn_end() {
         matches!(
             e,
             Event::PointsChanged {
-                pool: Pool::FP,
+                pool: pools::FP,
                 delta: -1,
                 ..
             }
@@ -960,11 +961,13 @@ fn f_09_f_gap_09_rp_refill_at_the_start_of_own_turn() {
         .iter()
         .rposition(|e| matches!(e, Event::TurnStarted { .. }))
         .unwrap();
-    assert!(
-        b.events()[last_turn..]
-            .iter()
-            .any(|e| matches!(e, Event::PointsChanged { pool: Pool::AP, .. }))
-    );
+    assert!(b.events()[last_turn..].iter().any(|e| matches!(
+        e,
+        Event::PointsChanged {
+            pool: pools::AP,
+            ..
+        }
+    )));
 }
 
 /// Covers F-10, F-11.

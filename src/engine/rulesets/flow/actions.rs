@@ -358,7 +358,7 @@ fn flow_action(world: &mut World, unit: UnitId, action: FlowAction) -> Result<()
             // F-40: ends the turn; +1 RP and Advantage on reactions until the next turn.
             declare(world, unit, "Total Defense", costs.total_defense);
             let extra = rules(world).total_defense_rp;
-            change_points(world, unit, Pool::RP, extra, "Total Defense");
+            change_points(world, unit, pools::RP, extra, "Total Defense");
             add_condition(
                 world,
                 unit,

@@ -374,7 +374,7 @@ pub fn reaction_legal(
         return Err(ReactionRefusal::Grappled);
     }
     let need = rules(world).reaction_costs.of(reaction);
-    let have = pool(world, unit, Pool::RP);
+    let have = pool(world, unit, pools::RP);
     if have < need {
         return Err(ReactionRefusal::NoRp { have, need });
     }
@@ -726,7 +726,7 @@ pub fn resolve(
         },
     );
     let cost = rules(world).reaction_costs.of(reaction);
-    change_points(world, unit, Pool::RP, -cost, &reaction.to_string());
+    change_points(world, unit, pools::RP, -cost, &reaction.to_string());
     world.resource_mut::<FlowState>().last_reaction = Some((ctx.id, unit));
     if reaction == Reaction::Intercept {
         return intercept(world, ctx, &choice);
@@ -767,7 +767,7 @@ pub fn resolve(
         // attack gets its RP back (1 RP; a Riposte's parry likewise).
         if level == SuccessLevel::Critical && ctx.level != SuccessLevel::Critical {
             let back = rules(world).reaction_costs.parry.min(cost);
-            change_points(world, unit, Pool::RP, back, "critical reaction (F-22)");
+            change_points(world, unit, pools::RP, back, "critical reaction (F-22)");
         }
         if reaction == Reaction::Riposte
             && let Some(w) = reaction_weapon(world, unit, cell_of(world, ctx.attacker))
@@ -891,7 +891,7 @@ pub fn hit(
         (config.fp_hit, "hit")
     };
     if let AttackKind::Disarm { take, to } = &ctx.kind {
-        change_points(world, attacker, Pool::FP, fp, why);
+        change_points(world, attacker, pools::FP, fp, why);
         return super::actions::disarmed(world, attacker, victim, ctx.level, *take, *to);
     }
     let expr = damage_of(world, &ctx.weapon)?.expr.clone();
@@ -936,14 +936,14 @@ pub fn hit(
             hp,
         },
     );
-    change_points(world, attacker, Pool::FP, fp, why);
+    change_points(world, attacker, pools::FP, fp, why);
     if ctx.kind.is_reaction() {
         reaction_fp(world, attacker);
     }
     if hp <= 0 {
         emit(world, Event::Defeated { unit: victim });
         if enemies(world, attacker, victim) {
-            change_points(world, attacker, Pool::FP, config.fp_kill, "killing blow");
+            change_points(world, attacker, pools::FP, config.fp_kill, "killing blow");
         }
         release_grapples(world, victim);
         check_victory(world);

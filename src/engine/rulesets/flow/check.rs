@@ -193,7 +193,7 @@ fn check_react(
                 ));
             }
             let need = rules(world).reaction_costs.reaction_attack;
-            let have = pool(world, unit, Pool::RP);
+            let have = pool(world, unit, pools::RP);
             if have < need {
                 return Err(refuse(
                     world,
@@ -262,12 +262,12 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
     let costs = config.costs;
     let round = turn.round;
     let fu = flow_unit(world, unit);
-    let ap = pool(world, unit, Pool::AP);
+    let ap = pool(world, unit, pools::AP);
     let need = |cost: i32, what: &str| -> Result<(), CommandError> {
         if ap < cost {
             return Err(CommandError::NotEnoughPoints {
                 unit: who.clone(),
-                pool: Pool::AP,
+                pool: pools::AP,
                 have: ap,
                 need: cost,
                 what: what.into(),

@@ -28,6 +28,17 @@ pub mod ruleset;
 pub mod turn;
 pub mod verbs;
 
+/// The pools of `flow` (F-07, F-09, F-12).
+pub mod pools {
+    use crate::engine::units::Pool;
+    /// Action Points, refilled at the start of the unit's turn (F-07).
+    pub const AP: Pool = Pool::new("AP", "AP");
+    /// Reaction Points, refilled at the start of the unit's turn (F-09).
+    pub const RP: Pool = Pool::new("RP", "RP");
+    /// Flow Points, earned and decaying (F-12 … F-16).
+    pub const FP: Pool = Pool::new("FP", "FP");
+}
+
 use std::collections::VecDeque;
 
 use bevy_app::{App, Plugin};
@@ -574,7 +585,7 @@ pub fn set_points(world: &mut World, unit: UnitId, p: Pool, value: i32, reason: 
 /// Declares an action and spends its AP (F-03, F-08). Any action but a move or a
 /// tumble ends the current Move action's leftover hexes (F-GAP-10).
 pub fn declare(world: &mut World, unit: UnitId, action: &str, ap: i32) {
-    let left = pool(world, unit, Pool::AP) - ap;
+    let left = pool(world, unit, pools::AP) - ap;
     emit(
         world,
         Event::ActionDeclared {
@@ -582,6 +593,7 @@ pub fn declare(world: &mut World, unit: UnitId, action: &str, ap: i32) {
             action: action.into(),
             ap,
             left: left.max(0),
+            pool: pools::AP,
         },
     );
     if action != "Move" && action != "Tumble Through" {
@@ -600,7 +612,7 @@ pub fn reaction_fp(world: &mut World, unit: UnitId) {
     change_points(
         world,
         unit,
-        Pool::FP,
+        pools::FP,
         fp,
         "successful reaction (once per round)",
     );

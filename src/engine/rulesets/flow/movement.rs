@@ -295,7 +295,7 @@ pub fn advance_provoke(world: &mut World) -> Result<(), CommandError> {
             break;
         }
         if !can_react(world, c)
-            || pool(world, c, Pool::RP) < cost
+            || pool(world, c, pools::RP) < cost
             || !threatens(world, c, cell_of(world, mover))
         {
             continue;
@@ -386,7 +386,7 @@ fn take_reaction_attack(
         },
     );
     let cost = rules(world).reaction_costs.reaction_attack;
-    change_points(world, unit, Pool::RP, -cost, "Reaction Attack");
+    change_points(world, unit, pools::RP, -cost, "Reaction Attack");
     make_attack(world, unit, mover, weapon, AttackKind::Reaction)
 }
 

@@ -142,9 +142,9 @@ pub fn turn_order(world: &World) -> Vec<(String, Vec<UnitId>)> {
 /// AP, RP and FP (F-07, F-09, F-12), and hexes left of the current Move action.
 pub fn pools(world: &World, unit: UnitId) -> Vec<(String, i32)> {
     vec![
-        ("AP".into(), pool(world, unit, Pool::AP)),
-        ("RP".into(), pool(world, unit, Pool::RP)),
-        ("FP".into(), pool(world, unit, Pool::FP)),
+        ("AP".into(), pool(world, unit, pools::AP)),
+        ("RP".into(), pool(world, unit, pools::RP)),
+        ("FP".into(), pool(world, unit, pools::FP)),
         ("Move left".into(), flow_unit(world, unit).allowance as i32),
     ]
 }

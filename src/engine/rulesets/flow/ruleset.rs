@@ -1,6 +1,7 @@
 //! `flow` behind the [`Ruleset`] seam: what the battle, level checks, editor and AI
 //! ask of it.
 
+use super::pools;
 use std::collections::BTreeMap;
 
 use bevy_app::App;
@@ -17,7 +18,7 @@ use crate::engine::decision::ReactionOption;
 use crate::engine::event::Stage;
 use crate::engine::rulesets::config::{ConfigError, apply_overrides};
 use crate::engine::rulesets::{Ruleset, StatSpec};
-use crate::engine::units::{Pool, Stats, UnitId};
+use crate::engine::units::{Stats, UnitId};
 use crate::engine::verb::VerbSpec;
 use crate::level::schema::Level;
 use crate::level::validate::Issue;
@@ -150,7 +151,7 @@ impl Ruleset for Flow {
     /// it (it costs 1 AP, attacks 2). Not checked for legality.
     fn opening_action(&self, world: &World, unit: UnitId, target: UnitId) -> Option<Command> {
         let costs = rules(world).costs;
-        let ap = pool(world, unit, Pool::AP);
+        let ap = pool(world, unit, pools::AP);
         let (attack, feint) = (costs.attack.max(1), costs.feint);
         if ap < feint + attack || (ap - feint) / attack < ap / attack {
             return None;

@@ -23,7 +23,7 @@ use crate::engine::initiative::roll_off;
 fn max_points(world: &World, unit: UnitId, p: Pool) -> i32 {
     let stats = world.get::<Stats>(entity(world, unit));
     let (stat, default) = match p {
-        Pool::AP => ("AP", rules(world).ap),
+        pools::AP => ("AP", rules(world).ap),
         _ => ("RP", rules(world).rp),
     };
     stats
@@ -78,14 +78,14 @@ pub fn round_start(world: &mut World) {
                     (0, 0, 0)
                 } else {
                     (
-                        max_points(world, u, Pool::AP),
-                        max_points(world, u, Pool::RP),
+                        max_points(world, u, pools::AP),
+                        max_points(world, u, pools::RP),
                         start_fp,
                     )
                 };
-                set_points(world, u, Pool::AP, ap, "start of combat");
-                set_points(world, u, Pool::RP, rp, "start of combat");
-                set_points(world, u, Pool::FP, fp, "start of combat");
+                set_points(world, u, pools::AP, ap, "start of combat");
+                set_points(world, u, pools::RP, rp, "start of combat");
+                set_points(world, u, pools::FP, fp, "start of combat");
             }
             if !surprising.is_empty() {
                 emit(
@@ -122,7 +122,7 @@ pub fn round_start(world: &mut World) {
                 let start_fp = rules(world).start_fp;
                 for u in active_units(world) {
                     if flow_unit(world, u).surprised {
-                        change_points(world, u, Pool::FP, start_fp, "first normal round");
+                        change_points(world, u, pools::FP, start_fp, "first normal round");
                     }
                 }
             }
@@ -204,7 +204,7 @@ pub fn drive(world: &mut World) {
                 }
                 continue;
             };
-            let out_of_ap = rules(world).auto_end_turn && pool(world, active, Pool::AP) <= 0;
+            let out_of_ap = rules(world).auto_end_turn && pool(world, active, pools::AP) <= 0;
             if world.resource::<FlowState>().end_turn || out_of_ap || !is_active(world, active) {
                 world.resource_mut::<FlowState>().step = Step::TurnEnd;
                 return Ok(());
@@ -325,10 +325,10 @@ fn start_turn(world: &mut World, unit: UnitId) {
         f.surprised = false;
     });
     world.resource_mut::<FlowState>().end_turn = false;
-    let ap = max_points(world, unit, Pool::AP);
-    let rp = max_points(world, unit, Pool::RP);
-    set_points(world, unit, Pool::AP, ap, "turn start");
-    set_points(world, unit, Pool::RP, rp, "turn start");
+    let ap = max_points(world, unit, pools::AP);
+    let rp = max_points(world, unit, pools::RP);
+    set_points(world, unit, pools::AP, ap, "turn start");
+    set_points(world, unit, pools::RP, rp, "turn start");
     let until_turn: Vec<String> = world
         .get::<Conditions>(entity(world, unit))
         .map(|c| {
@@ -353,7 +353,7 @@ fn start_turn(world: &mut World, unit: UnitId) {
     }
     if has(world, unit, GRAPPLING) {
         let upkeep = rules(world).costs.grapple_upkeep;
-        if pool(world, unit, Pool::AP) >= upkeep {
+        if pool(world, unit, pools::AP) >= upkeep {
             declare(world, unit, "Keep the grapple", upkeep);
         } else if let Some(t) = condition_link(world, unit, GRAPPLING) {
             remove_condition(world, unit, GRAPPLING, "could not pay the upkeep");
@@ -432,7 +432,7 @@ fn end_turn(world: &mut World, unit: UnitId) -> Result<(), CommandError> {
             remove_condition(world, unit, FLOW_STATE, "FP kept (F-35)");
         } else {
             let decay = rules(world).fp_decay;
-            change_points(world, unit, Pool::FP, -decay, "end-of-turn decay (F-16)");
+            change_points(world, unit, pools::FP, -decay, "end-of-turn decay (F-16)");
         }
         let turns = flow_unit(world, unit).turns;
         let ending: Vec<String> = world
@@ -447,7 +447,7 @@ fn end_turn(world: &mut World, unit: UnitId) -> Result<(), CommandError> {
         for c in ending {
             remove_condition(world, unit, &c, "end of its turn");
         }
-        set_points(world, unit, Pool::AP, 0, "unused AP lost (F-07)");
+        set_points(world, unit, pools::AP, 0, "unused AP lost (F-07)");
     }
     emit(world, Event::TurnEnded { unit });
     Ok(())

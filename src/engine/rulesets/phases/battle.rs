@@ -2,6 +2,7 @@
 //! descending initiative, one battle action each; delayed units may step in before a
 //! later unit's turn.
 
+use super::pools;
 use bevy_ecs::prelude::*;
 
 use super::conditions::*;
@@ -166,11 +167,11 @@ fn act(world: &mut World, unit: UnitId) -> Result<bool, CommandError> {
     match cmd {
         Command::Attack { target, power, .. } => {
             let def = super::check::power_named(world, unit, power.as_deref())?;
-            spend(world, unit, Pool::BattleAction);
+            spend(world, unit, pools::BATTLE_ACTION);
             attack::resolve(world, unit, target, &def, false)?;
         }
         Command::Defend { .. } => {
-            spend(world, unit, Pool::BattleAction);
+            spend(world, unit, pools::BATTLE_ACTION);
             emit(world, Event::Defended { unit });
             attack::add_condition(
                 world,
@@ -179,7 +180,7 @@ fn act(world: &mut World, unit: UnitId) -> Result<bool, CommandError> {
             );
         }
         Command::Disengage { path, .. } => {
-            spend(world, unit, Pool::BattleAction);
+            spend(world, unit, pools::BATTLE_ACTION);
             let def = super::check::disengage_power(world)?;
             execute_move(world, unit, &def, &path, None)?;
         }
@@ -190,7 +191,7 @@ fn act(world: &mut World, unit: UnitId) -> Result<bool, CommandError> {
             flow.delayed.push(unit);
         }
         Command::ActivateItem { item, target, .. } => {
-            spend(world, unit, Pool::BattleAction);
+            spend(world, unit, pools::BATTLE_ACTION);
             activate_item(world, unit, &item, target)?;
         }
         _ => {}

@@ -1,6 +1,7 @@
 //! Legality of `phases` commands, with a reason for every refusal, and the list of
 //! legal commands the AI and property tests draw from.
 
+use super::pools;
 use bevy_ecs::prelude::*;
 
 use super::conditions::*;
@@ -140,7 +141,7 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
                     stage_name(step)
                 )));
             }
-            if pool(Pool::MovementPower) < 1 {
+            if pool(pools::MOVEMENT_POWER) < 1 {
                 return Err(CommandError::AlreadyUsed {
                     unit: who(),
                     what: "used its movement power".into(),
@@ -159,7 +160,7 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
             "battle actions are taken in the Battle Phase, not in {}",
             stage_name(step)
         ))),
-        _ if pool(Pool::BattleAction) < 1 => Err(CommandError::AlreadyUsed {
+        _ if pool(pools::BATTLE_ACTION) < 1 => Err(CommandError::AlreadyUsed {
             unit: who(),
             what: "taken its battle action".into(),
         }),

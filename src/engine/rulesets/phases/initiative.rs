@@ -4,7 +4,7 @@
 
 use bevy_ecs::prelude::*;
 
-use super::{PhasesFlow, PhasesRules, Step, guarded};
+use super::{PhasesFlow, PhasesRules, Step, guarded, pools};
 use crate::engine::battle::{Sides, TurnState, active_units, emit, entity, halted, side_of};
 use crate::engine::command::CommandError;
 use crate::engine::dice::Dice;
@@ -31,8 +31,8 @@ pub fn start_round(world: &mut World) {
         for &u in &descending {
             let e = entity(world, u);
             let mut pool = ActionPool::default();
-            pool.0.insert(Pool::MovementPower, 1);
-            pool.0.insert(Pool::BattleAction, 1);
+            pool.0.insert(pools::MOVEMENT_POWER, 1);
+            pool.0.insert(pools::BATTLE_ACTION, 1);
             world.entity_mut(e).insert(pool);
         }
         // Sides declare seizing in ascending initiative of their first unit (P-GAP-12).

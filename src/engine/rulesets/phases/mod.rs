@@ -19,6 +19,15 @@ pub mod movement;
 pub mod preview;
 pub mod ruleset;
 
+/// The pools of `phases`: one of each per turn.
+pub mod pools {
+    use crate::engine::units::Pool;
+    /// One movement power per Movement Phase.
+    pub const MOVEMENT_POWER: Pool = Pool::new("MovementPower", "movement power");
+    /// One battle action per Battle Phase.
+    pub const BATTLE_ACTION: Pool = Pool::new("BattleAction", "battle action");
+}
+
 use std::collections::VecDeque;
 
 use bevy_app::{App, Plugin};

@@ -2,6 +2,7 @@
 //! seize declarations, then each unit uses one movement power, step by step,
 //! provoking opportunity attacks when it leaves a threatened square.
 
+use super::pools;
 use std::collections::BTreeSet;
 
 use bevy_ecs::prelude::*;
@@ -188,7 +189,7 @@ fn movement_step(world: &mut World) -> Result<bool, CommandError> {
                     kind: "movement power",
                     name: power,
                 })?;
-            spend(world, unit, Pool::MovementPower);
+            spend(world, unit, pools::MOVEMENT_POWER);
             execute_move(world, unit, &def, &path, target)?;
             if !halted(world) {
                 emit(world, Event::TurnEnded { unit });

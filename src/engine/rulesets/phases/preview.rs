@@ -1,6 +1,7 @@
 //! What the UI and the AI ask `phases` before acting: exact attack odds with the
 //! modifiers behind them, move costs and provocations, turn orders and pools.
 
+use super::pools;
 use bevy_ecs::prelude::*;
 
 use super::check::{power_named, validate_path_among};
@@ -151,7 +152,7 @@ pub fn pools(world: &World, unit: UnitId) -> Vec<(String, i32)> {
         .cloned()
         .unwrap_or_default();
     vec![
-        ("Movement power".into(), pool.left(Pool::MovementPower)),
-        ("Battle action".into(), pool.left(Pool::BattleAction)),
+        ("Movement power".into(), pool.left(pools::MOVEMENT_POWER)),
+        ("Battle action".into(), pool.left(pools::BATTLE_ACTION)),
     ]
 }
