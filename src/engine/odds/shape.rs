@@ -33,7 +33,7 @@ impl Distribution {
     /// # use skirmish::engine::odds::Distribution;
     /// // A-15: 1 armor takes 1 off a d6 damage die, never below 0.
     /// let d = Distribution::die(6).map(|f| (f - 1).max(0)).unwrap();
-    /// assert_eq!(d.prob(0), 2.0 / 6.0);
+    /// assert_eq!((d.min(), d.max(), d.prob(0)), (0, 5, 1.0 / 6.0));
     /// ```
     pub fn map(&self, mut f: impl FnMut(i64) -> i64) -> Result<Distribution, OddsError> {
         let mapped: Vec<(i64, f64)> = self.support().map(|(x, p)| (f(x), p)).collect();
