@@ -298,10 +298,13 @@ impl<S: Clone + PartialEq> Outcomes<S> {
     }
 
     /// The distribution of the number, given that the outcome is one; `None` when no
-    /// outcome is a number.
+    /// outcome is a number (or their probability underflowed to 0).
     pub fn given_value(&self) -> Option<Distribution> {
         let d = self.values.as_ref()?;
         let total: f64 = d.probs.iter().sum();
+        if total <= 0.0 {
+            return None;
+        }
         Some(Distribution {
             lo: d.lo,
             probs: d.probs.iter().map(|p| p / total).collect(),
@@ -383,10 +386,7 @@ pub fn chain<S: Clone + PartialEq>(
     steps: &[ChainStep<S>],
 ) -> Result<Outcomes<S>, OddsError> {
     if steps.len() > MAX_CHAIN_STEPS {
-        return Err(OddsError::TooMuchWork {
-            what: format!("a chain of {} steps", steps.len()),
-            work: steps.len() as f64,
-        });
+        return Err(OddsError::ChainTooLong(steps.len()));
     }
     let Some((step, rest)) = steps.split_first() else {
         return Ok(Outcomes::value(start));

@@ -55,6 +55,10 @@ pub enum OddsError {
         /// Their sum.
         total: f64,
     },
+    /// A [`chain`](super::chain) with more than
+    /// [`MAX_CHAIN_STEPS`](super::MAX_CHAIN_STEPS) steps.
+    #[error("a chain of {0} steps is too long (at most {max})", max = super::MAX_CHAIN_STEPS)]
+    ChainTooLong(usize),
     /// A pool of dice that cannot be rolled (no dice, no sides, too many dice).
     #[error("{0}")]
     BadPool(String),

@@ -417,7 +417,12 @@ fn w20_w21_crit_chain_is_nested_mixtures() {
             effect: ChainEffect::Multiply(2),
         })
         .collect();
-    assert!(chain(1, &long).is_err());
+    let err = chain(1, &long).unwrap_err();
+    assert_eq!(err, OddsError::ChainTooLong(MAX_CHAIN_STEPS + 1));
+    assert_eq!(
+        err.to_string(),
+        "a chain of 65 steps is too long (at most 64)"
+    );
     let overflow: Vec<ChainStep<Defeated>> = long[..MAX_CHAIN_STEPS].to_vec();
     assert!(matches!(
         chain(1, &overflow),
