@@ -7,8 +7,33 @@
 //! rolls 2d6 and 1d8 together and keeps the best two; `4d6kh3+2` keeps three of four
 //! and then adds 2. Distributions are computed exactly, by convolution and by dynamic
 //! programming over kept dice; nothing is sampled.
+//!
+//! Helpers for what the rulesets roll beyond one expression (docs/rulesets.md, "Odds
+//! helpers"), all exact and bounded in work:
+//! - map and clamp ([`Distribution::map`], [`Distribution::clamp`],
+//!   [`Distribution::div_floor`], [`Distribution::scale`]) and sums of independent
+//!   draws ([`Distribution::sum_n`]): armor per damage die, halving, floors;
+//! - mixtures and branches ([`Distribution::mixture`], [`Distribution::either`],
+//!   [`Distribution::branch`]) and outcomes that are not numbers ([`Outcomes`],
+//!   [`chain`]): crits, hit or miss, resist halving, the critical chain;
+//! - counting faces ([`highest_die`], [`lowest_die`], [`count_faces`],
+//!   [`count_at_least`], [`count_equal`], [`netted_pool`]).
 
 use crate::engine::dice::{Dice, DiceError};
+
+mod branch;
+mod error;
+mod faces;
+#[cfg(test)]
+mod helper_tests;
+mod shape;
+
+pub use branch::{
+    ChainEffect, ChainStep, MAX_CHAIN_STEPS, Outcome, Outcomes, WEIGHT_TOLERANCE, chain,
+};
+pub use error::OddsError;
+pub use faces::{count_at_least, count_equal, count_faces, highest_die, lowest_die, netted_pool};
+pub use shape::MAX_HELPER_WORK;
 
 /// Most dice in one dice group (`N` in `NdX`).
 pub const MAX_DICE_PER_GROUP: u32 = 1000;
