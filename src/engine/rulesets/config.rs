@@ -110,6 +110,32 @@ pub fn load_default<T: RulesetConfig>() -> Result<T, String> {
     }
 }
 
+/// Every problem of a level's overrides, each at its key, checked on its own on
+/// top of `T`'s checked defaults (what [`crate::engine::rulesets::Ruleset::
+/// override_problems`] answers); one problem if the defaults themselves don't load.
+pub fn override_problems<T: RulesetConfig>(
+    overrides: &BTreeMap<String, ron::Value>,
+) -> Vec<ConfigError> {
+    match load_default::<T>() {
+        Ok(base) => apply_overrides(&base, overrides).1,
+        Err(e) => vec![ConfigError::new(
+            "",
+            format!(
+                "the {} configuration does not load, so no level can play it: {e}",
+                T::RULESET
+            ),
+        )],
+    }
+}
+
+/// `T`'s checked defaults with every playable override of `rules` applied, or
+/// `None` if the defaults don't load (reported by [`override_problems`]).
+pub fn configured<T: RulesetConfig>(rules: &BTreeMap<String, ron::Value>) -> Option<T> {
+    load_default::<T>()
+        .ok()
+        .map(|base| apply_overrides(&base, rules).0)
+}
+
 /// `config` with a level's overrides applied; every problem of the overrides (an
 /// unknown key, a value of the wrong type or out of range) joined into one message.
 pub fn with_overrides<T: RulesetConfig>(

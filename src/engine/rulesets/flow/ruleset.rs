@@ -16,7 +16,7 @@ use crate::engine::board::{Cell, GridKind};
 use crate::engine::command::{Command, CommandError};
 use crate::engine::decision::ReactionOption;
 use crate::engine::event::Stage;
-use crate::engine::rulesets::config::{ConfigError, apply_overrides};
+use crate::engine::rulesets::config::{self, ConfigError};
 use crate::engine::rulesets::{Ruleset, StatSpec};
 use crate::engine::units::{Stats, UnitId};
 use crate::engine::verb::VerbSpec;
@@ -45,25 +45,15 @@ impl Ruleset for Flow {
     /// Every override checked on its own on top of the checked defaults, each
     /// problem at its key.
     fn override_problems(&self, overrides: &BTreeMap<String, ron::Value>) -> Vec<ConfigError> {
-        match FlowConfig::load_default() {
-            Ok(base) => apply_overrides(&base, overrides).1,
-            Err(e) => vec![ConfigError::new(
-                "",
-                format!("the flow configuration does not load, so no level can play it: {e}"),
-            )],
-        }
+        config::override_problems::<FlowConfig>(overrides)
     }
 
     fn check_level(&self, level: &Level) -> Vec<Issue> {
-        // A configuration that does not load is reported by `override_problems`.
-        match FlowConfig::load_default() {
-            Ok(base) => {
-                let mut out = super::level_check::units_problems(level);
-                out.extend(apply_overrides(&base, &level.rules).0.level_problems(level));
-                out
-            }
-            Err(_) => super::level_check::units_problems(level),
+        let mut out = super::level_check::units_problems(level);
+        if let Some(c) = config::configured::<FlowConfig>(&level.rules) {
+            out.extend(c.level_problems(level));
         }
+        out
     }
 
     /// RULES.md §5: `flow` is played on hexes.

@@ -11,7 +11,7 @@ use crate::engine::battle::{Assume, AttackOdds, AttackPreview, MovePreview, Turn
 use crate::engine::board::Cell;
 use crate::engine::command::{Command, CommandError};
 use crate::engine::event::Stage;
-use crate::engine::rulesets::config::{ConfigError, apply_overrides};
+use crate::engine::rulesets::config::{self, ConfigError};
 use crate::engine::rulesets::{MoveHint, Ruleset, StatSpec};
 use crate::engine::units::{Conditions, Stats, UnitId};
 use crate::level::schema::Level;
@@ -43,21 +43,13 @@ impl Ruleset for Phases {
     /// Every override checked on its own on top of the checked defaults, each
     /// problem at its key.
     fn override_problems(&self, overrides: &BTreeMap<String, ron::Value>) -> Vec<ConfigError> {
-        match PhasesConfig::load_default() {
-            Ok(base) => apply_overrides(&base, overrides).1,
-            Err(e) => vec![ConfigError::new(
-                "",
-                format!("the phases configuration does not load, so no level can play it: {e}"),
-            )],
-        }
+        config::override_problems::<PhasesConfig>(overrides)
     }
 
     fn check_level(&self, level: &Level) -> Vec<Issue> {
-        // A configuration that does not load is reported by `override_problems`.
-        match PhasesConfig::load_default() {
-            Ok(base) => apply_overrides(&base, &level.rules).0.level_problems(level),
-            Err(_) => Vec::new(),
-        }
+        config::configured::<PhasesConfig>(&level.rules)
+            .map(|c| c.level_problems(level))
+            .unwrap_or_default()
     }
 
     fn build(&self, app: &mut App) {
