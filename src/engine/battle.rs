@@ -17,8 +17,8 @@ use crate::engine::decision::PendingDecision;
 use crate::engine::dice::Dice;
 use crate::engine::event::{Event, Stage};
 use crate::engine::rulesets::{Ruleset, registry};
+use crate::engine::spec::{Controller, DecisionPolicy, Level, Victory};
 use crate::engine::units::*;
-use crate::level::schema::{Controller, DecisionPolicy, Level, Victory};
 
 /// The schedule the rules run in; see [`BattleStage`].
 #[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
@@ -362,7 +362,7 @@ fn take_item(
     world: &mut World,
     unit: UnitId,
     item: &str,
-) -> Option<crate::level::schema::WeaponDef> {
+) -> Option<crate::engine::spec::WeaponDef> {
     let e = entity(world, unit);
     let mut eq = world.get_mut::<Equipment>(e)?;
     let i = eq.0.iter().position(|w| w.name == item)?;

@@ -8,8 +8,8 @@ use crate::engine::board::Cell;
 use crate::engine::command::Reaction;
 use crate::engine::conditions::Condition;
 use crate::engine::skill::{Edge, SuccessLevel};
+use crate::engine::spec::Hand;
 use crate::engine::units::{Pool, SideId, UnitId};
-use crate::level::schema::Hand;
 
 /// The stages of a round, shared by every ruleset (each names them its own way).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]

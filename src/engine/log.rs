@@ -7,8 +7,8 @@ use crate::engine::battle::{ActiveRuleset, Sides, name};
 use crate::engine::board::{GridKind, Terrain};
 use crate::engine::event::{Event, Stage};
 use crate::engine::skill::Edge;
+use crate::engine::spec::{Hand, Size};
 use crate::engine::units::{SideId, UnitId};
-use crate::level::schema::{Hand, Size};
 
 /// How the `phases` ruleset names each stage.
 pub fn stage_name(stage: Stage) -> &'static str {
@@ -355,7 +355,7 @@ pub fn describe(world: &World, event: &Event) -> String {
             n(ally)
         ),
         Event::HeldChanged { unit, item, hand } => match hand {
-            crate::level::schema::Hand::Stowed => format!("{} sheathes {item}", n(unit)),
+            crate::engine::spec::Hand::Stowed => format!("{} sheathes {item}", n(unit)),
             h => format!("{} draws {item} ({} hand)", n(unit), hand_name(*h)),
         },
         Event::ItemDropped { unit, item, cell } => {

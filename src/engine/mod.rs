@@ -1,6 +1,7 @@
 //! The headless battle engine: board, dice, odds, units, commands, events and the
 //! rulesets, on bevy_app + bevy_ecs only (no window).
 
+pub mod bands;
 pub mod battle;
 pub mod board;
 pub mod command;
@@ -9,12 +10,16 @@ pub mod decision;
 pub mod dice;
 pub mod event;
 pub mod initiative;
+pub mod items;
 pub mod log;
 pub mod odds;
+pub mod problems;
 pub mod rulesets;
 pub mod skill;
+pub mod spec;
 pub mod units;
 pub mod verb;
+pub mod walk;
 
 pub use battle::{Awaiting, Battle};
 pub use command::{Command, CommandError};

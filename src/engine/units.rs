@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::board::Cell;
 use crate::engine::conditions::Condition;
-use crate::level::schema::{Hand, ItemDef, PowerDef, Size, WeaponDef};
+use crate::engine::spec::{Hand, ItemDef, PowerDef, Size, WeaponDef};
 
 /// Stable id of a unit: its index in the level's roster. Commands and events name
 /// units by id so logs are deterministic and serialisable.

@@ -19,10 +19,10 @@ use crate::engine::command::{Command, CommandError};
 use crate::engine::decision::ReactionOption;
 use crate::engine::event::Stage;
 use crate::engine::odds::DiceExpr;
+use crate::engine::problems::Issue;
+use crate::engine::spec::Level;
 use crate::engine::units::UnitId;
 use crate::engine::verb::VerbSpec;
-use crate::level::schema::Level;
-use crate::level::validate::Issue;
 use config::ConfigError;
 
 pub mod config;
@@ -169,7 +169,7 @@ impl Default for MoveHint {
 /// use skirmish::engine::event::Stage;
 /// use skirmish::engine::rulesets::{Ruleset, StatSpec, registry};
 /// use skirmish::engine::units::UnitId;
-/// use skirmish::level::schema::Level;
+/// use skirmish::engine::spec::Level;
 ///
 /// struct Idle;
 ///

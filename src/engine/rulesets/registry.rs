@@ -151,7 +151,7 @@ mod tests {
             fn setup(
                 &self,
                 _: &mut bevy_ecs::world::World,
-                _: &crate::level::schema::Level,
+                _: &crate::engine::spec::Level,
             ) -> Result<(), String> {
                 Ok(())
             }

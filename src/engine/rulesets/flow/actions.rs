@@ -17,10 +17,9 @@ use crate::engine::battle::{Map, TurnState, emit, occupancy_for};
 use crate::engine::board::Occupancy;
 use crate::engine::command::Command;
 use crate::engine::conditions::{Condition, Duration};
-use crate::engine::dice::Dice;
-use crate::engine::odds::DiceExpr;
+use crate::engine::items;
 use crate::engine::skill::{SuccessLevel, responder_wins};
-use crate::level::schema::ItemEffect;
+use crate::engine::spec::ItemEffect;
 
 fn round(world: &World) -> u32 {
     world.resource::<TurnState>().round
@@ -590,41 +589,12 @@ fn use_item(
     if !is_active(world, unit) {
         return Ok(());
     }
-    let e = entity(world, unit);
-    let Some(item) = world
-        .get::<Items>(e)
-        .and_then(|i| i.0.iter().find(|i| i.name == name).cloned())
-    else {
+    let Some(item) = items::use_item(world, unit, name) else {
         return Ok(());
     };
-    emit(
-        world,
-        Event::ItemUsed {
-            unit,
-            item: item.name.clone(),
-            uses_left: item.uses.saturating_sub(1),
-        },
-    );
     match item.effect {
         ItemEffect::Heal(dice) => {
-            let expr: DiceExpr = dice
-                .parse()
-                .map_err(|e| CommandError::Forbidden(format!("item {}: {e}", item.name)))?;
-            let roll = expr.roll(&mut world.resource_mut::<Dice>())?;
-            let h = world
-                .get::<Health>(e)
-                .copied()
-                .unwrap_or(Health { hp: 0, max: 0 });
-            let hp = (h.hp + roll.total.max(0) as i32).min(h.max);
-            emit(
-                world,
-                Event::Healed {
-                    unit,
-                    faces: roll.faces.iter().map(|&(_, f)| f).collect(),
-                    amount: hp - h.hp,
-                    hp,
-                },
-            );
+            items::heal(world, unit, &dice, &item.name)?;
         }
         ItemEffect::Power(p) => {
             if let Some(t) = target {

@@ -26,7 +26,7 @@ use std::sync::Arc;
 
 use crate::engine::odds::DiceExpr;
 use crate::engine::skill::{Edge, SuccessLevel, responder_wins};
-use crate::level::schema::DecisionPolicy;
+use crate::engine::spec::DecisionPolicy;
 
 /// An attack's check before the dice: skill, modifiers and edge.
 #[derive(Clone, Debug, PartialEq, Eq)]

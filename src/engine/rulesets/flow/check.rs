@@ -11,7 +11,7 @@ use super::*;
 use crate::engine::battle::{Map, Pending, TurnState, find, name, side_of};
 use crate::engine::command::{Command, Reaction, ReactionRefusal};
 use crate::engine::decision::{DecisionKind, Trigger};
-use crate::level::schema::ItemEffect;
+use crate::engine::spec::ItemEffect;
 
 fn side_name(world: &World, s: SideId) -> String {
     world

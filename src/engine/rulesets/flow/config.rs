@@ -12,11 +12,11 @@ use serde::{Deserialize, Serialize};
 use crate::engine::command::Reaction;
 use crate::engine::dice::Sides;
 use crate::engine::odds::DiceExpr;
+use crate::engine::problems::{Issue, PowerRef, Where, unit_label};
 use crate::engine::rulesets::config::{ConfigError, RulesetConfig, check_range};
 use crate::engine::rulesets::{MAX_HP, MAX_MODIFIER, MAX_POINTS, MAX_RANGE, MAX_SPEED, check_dice};
 use crate::engine::skill::CheckRules;
-use crate::level::schema::{ItemEffect, Level};
-use crate::level::validate::{Issue, PowerRef, Where, unit_label};
+use crate::engine::spec::{ItemEffect, Level};
 
 /// Most Flow Points a constant may give or take at once.
 pub const MAX_FP: i32 = 1000;

@@ -2,10 +2,10 @@
 //! skills in range, armor, weapons with valid dice, reach and hands (F-GAP-17's
 //! two hands), and no `phases` powers or movement powers.
 
+use crate::engine::problems::{Issue, Where, unit_label};
 use crate::engine::rulesets::flow::{MAX_SKILL, SKILLS};
 use crate::engine::rulesets::{MAX_HP, MAX_RANGE, parse_dice};
-use crate::level::schema::{Hand, Level};
-use crate::level::validate::{Issue, Where, unit_label};
+use crate::engine::spec::{Hand, Level};
 
 /// The problems of every unit's `flow` fields, each at its place.
 pub fn units_problems(level: &Level) -> Vec<Issue> {

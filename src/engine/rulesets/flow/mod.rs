@@ -56,8 +56,9 @@ use crate::engine::battle::{
 use crate::engine::board::Cell;
 use crate::engine::command::CommandError;
 use crate::engine::event::{Event, Stage};
+use crate::engine::spec::{Controller, Hand, ItemEffect, Level, Size, WeaponCategory, WeaponDef};
 use crate::engine::units::*;
-use crate::level::schema::{Controller, Hand, ItemEffect, Level, Size, WeaponCategory, WeaponDef};
+use crate::engine::walk::Walk;
 
 /// The stats a `flow` unit has (F-01); skills, size, weapons and armor have their own
 /// fields in the level.
@@ -234,14 +235,9 @@ pub enum Frame {
     Move {
         /// The mover.
         unit: UnitId,
-        /// Hexes still to enter.
-        path: VecDeque<Cell>,
-        /// Whether leaving a threatened hex provokes (not for Take a Step).
-        provokes: bool,
-        /// Threateners already offered a Reaction Attack during this action.
-        provoked: Vec<UnitId>,
-        /// Whether the hex it is about to leave has been dealt with.
-        asked_here: bool,
+        /// The path still to walk: leaving a threatened hex provokes (not for Take a
+        /// Step), each threatener once per action.
+        walk: Walk,
         /// A grappled unit dragged along (F-GAP-15).
         dragging: Option<UnitId>,
     },
@@ -418,7 +414,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
             .id();
         let equipment = Equipment(def.weapons.clone());
         let mut powers = equipment.as_powers(def.size);
-        powers.push(crate::level::schema::PowerDef {
+        powers.push(crate::engine::spec::PowerDef {
             name: "Unarmed".into(),
             range: def.size.reach(),
             ranged: false,
@@ -451,7 +447,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
 /// reach and range, `on_hit` conditions (named in `ongoing`) and healing dice; the
 /// first problem, in the words of the level. `skirmish check` reports the same
 /// problems at their place in the file.
-pub fn check_unit(config: &FlowConfig, def: &crate::level::schema::UnitDef) -> Result<(), String> {
+pub fn check_unit(config: &FlowConfig, def: &crate::engine::spec::UnitDef) -> Result<(), String> {
     super::check_stats("flow", &def.stats)?;
     for (name, &v) in &def.skills {
         if !(0..=MAX_SKILL).contains(&v) {
@@ -749,7 +745,7 @@ pub fn can_react(world: &World, unit: UnitId) -> bool {
 }
 
 /// How a side answers decisions.
-pub fn policy(world: &World, unit: UnitId) -> crate::level::schema::DecisionPolicy {
+pub fn policy(world: &World, unit: UnitId) -> crate::engine::spec::DecisionPolicy {
     let side = crate::engine::battle::side_of(world, unit);
     world.resource::<Sides>().0[side.0 as usize].decisions
 }

@@ -4,7 +4,6 @@
 //! Reaction Attack per action ([`Frame::Provoke`]); readied enemies fire when it
 //! enters their reach.
 
-use std::collections::VecDeque;
 
 use bevy_ecs::prelude::*;
 
@@ -16,7 +15,8 @@ use crate::engine::battle::{Map, Pending, Progress, emit, occupancy_for, side_of
 use crate::engine::board::{Board, Occupancy};
 use crate::engine::command::Reaction;
 use crate::engine::decision::{DecisionKind, PendingDecision, Trigger};
-use crate::level::schema::DecisionPolicy;
+use crate::engine::spec::DecisionPolicy;
+use crate::engine::walk::{self, Walk};
 
 /// Hexes an ally can Intercept from (F-31, F-GAP-13): open hexes it reaches with
 /// `intercept_distance` hexes of movement along a free path that are next to both
@@ -92,10 +92,7 @@ pub fn start_move(world: &mut World, unit: UnitId, path: Vec<Cell>, provokes: bo
     let dragging = condition_link(world, unit, conditions::GRAPPLING);
     world.resource_mut::<FlowState>().frames.push(Frame::Move {
         unit,
-        path: path.into(),
-        provokes,
-        provoked: Vec::new(),
-        asked_here: false,
+        walk: Walk::new(path, provokes),
         dragging,
     });
 }
@@ -120,10 +117,7 @@ pub fn provoke(world: &mut World, mover: UnitId, trigger: String, candidates: Ve
 pub fn advance_move(world: &mut World) -> Result<(), CommandError> {
     let Some(Frame::Move {
         unit,
-        path,
-        provokes,
-        provoked,
-        asked_here,
+        mut walk,
         dragging,
     }) = world.resource::<FlowState>().frames.last().cloned()
     else {
@@ -132,32 +126,28 @@ pub fn advance_move(world: &mut World) -> Result<(), CommandError> {
     let pop = |world: &mut World| {
         world.resource_mut::<FlowState>().frames.pop();
     };
-    if !is_active(world, unit) || path.is_empty() {
+    if !is_active(world, unit) || walk.is_done() {
         pop(world);
         return Ok(());
     }
     let cur = cell_of(world, unit);
-    if provokes && !asked_here {
-        // F-47, F-GAP-12: before it leaves a threatened hex, each threatener (once
-        // per action) may make a Reaction Attack; it resolves before the move goes on.
-        let fresh: Vec<UnitId> = threateners(world, unit, cur)
-            .into_iter()
-            .filter(|u| !provoked.contains(u))
-            .collect();
-        if let Some(Frame::Move {
-            provoked,
-            asked_here,
-            ..
-        }) = world.resource_mut::<FlowState>().frames.last_mut()
-        {
-            provoked.extend(fresh.iter().copied());
-            *asked_here = true;
-        }
-        provoke(world, unit, format!("leaves {cur}"), fresh);
-        return Ok(());
+    // F-47, F-GAP-12: before it leaves a threatened hex, each threatener (once per
+    // action) may make a Reaction Attack; it resolves before the move goes on.
+    let step = walk.next(cur, |from| threateners(world, unit, from));
+    if let Some(Frame::Move { walk: w, .. }) = world.resource_mut::<FlowState>().frames.last_mut() {
+        *w = walk.clone();
     }
-    let mut path: VecDeque<Cell> = path;
-    let next = path.pop_front().expect("checked non-empty");
+    let next = match step {
+        walk::Step::Triggered { by, .. } => {
+            provoke(world, unit, format!("leaves {cur}"), by);
+            return Ok(());
+        }
+        walk::Step::Enter { to, .. } => to,
+        walk::Step::Done => {
+            pop(world);
+            return Ok(());
+        }
+    };
     // The path was checked when the move began, but a reaction on the way (an
     // Intercept, a Shove) can put a unit on it. An enemy can't be passed and a move
     // can't end on anyone (F-45), so the mover stops; if it was passing through an
@@ -165,7 +155,7 @@ pub fn advance_move(world: &mut World) -> Result<(), CommandError> {
     let occupancy = move_occupancy(world, unit);
     let taken = match occupancy(next) {
         Occupancy::Free => false,
-        Occupancy::Ally => path.is_empty(),
+        Occupancy::Ally => walk.is_done(),
         Occupancy::Blocked => true,
     };
     if taken {
@@ -191,15 +181,6 @@ pub fn advance_move(world: &mut World) -> Result<(), CommandError> {
             );
         }
         return Ok(());
-    }
-    if let Some(Frame::Move {
-        path: p,
-        asked_here,
-        ..
-    }) = world.resource_mut::<FlowState>().frames.last_mut()
-    {
-        *p = path;
-        *asked_here = false;
     }
     let cost = world.resource::<Map>().0.step_cost(next).unwrap_or(1);
     emit(

@@ -16,12 +16,12 @@ use crate::engine::board::{Cell, GridKind};
 use crate::engine::command::{Command, CommandError};
 use crate::engine::decision::ReactionOption;
 use crate::engine::event::Stage;
+use crate::engine::problems::Issue;
 use crate::engine::rulesets::config::{self, ConfigError};
 use crate::engine::rulesets::{Ruleset, StatSpec};
+use crate::engine::spec::Level;
 use crate::engine::units::{Stats, UnitId};
 use crate::engine::verb::VerbSpec;
-use crate::level::schema::Level;
-use crate::level::validate::Issue;
 
 /// The `flow` ruleset (RULES.md §5).
 #[derive(Clone, Copy, Debug, Default)]

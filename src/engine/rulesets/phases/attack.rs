@@ -16,8 +16,8 @@ use crate::engine::conditions::{Condition, Duration};
 use crate::engine::dice::Dice;
 use crate::engine::event::{Event, ExtraDie};
 use crate::engine::odds::{DiceExpr, Distribution};
+use crate::engine::spec::{EffectDuration, PowerDef};
 use crate::engine::units::*;
-use crate::level::schema::{EffectDuration, PowerDef};
 
 /// Everything about an attack before the dice: sources, the dice expression, the
 /// modifier and the number to reach.

@@ -14,11 +14,10 @@ use crate::engine::battle::{
 use crate::engine::command::{Command, CommandError};
 use crate::engine::conditions::{Condition, Duration};
 use crate::engine::decision::{DecisionKind, PendingDecision};
-use crate::engine::dice::Dice;
 use crate::engine::event::{Event, Stage};
-use crate::engine::odds::DiceExpr;
+use crate::engine::items;
+use crate::engine::spec::{DecisionPolicy, ItemEffect};
 use crate::engine::units::*;
-use crate::level::schema::{DecisionPolicy, ItemEffect};
 
 /// Runs the Battle Phase.
 pub fn battle_phase(world: &mut World) {
@@ -208,43 +207,15 @@ fn activate_item(
     name: &str,
     target: Option<UnitId>,
 ) -> Result<(), CommandError> {
+    let item = items::use_item(world, unit, name).ok_or_else(|| CommandError::Unknown {
+        unit: String::new(),
+        kind: "item",
+        name: name.into(),
+    })?;
     let e = entity(world, unit);
-    let item = world
-        .get::<Items>(e)
-        .and_then(|i| i.0.iter().find(|i| i.name == name).cloned())
-        .ok_or_else(|| CommandError::Unknown {
-            unit: String::new(),
-            kind: "item",
-            name: name.into(),
-        })?;
-    emit(
-        world,
-        Event::ItemUsed {
-            unit,
-            item: item.name.clone(),
-            uses_left: item.uses.saturating_sub(1),
-        },
-    );
     match item.effect {
         ItemEffect::Heal(dice) => {
-            let expr: DiceExpr = dice
-                .parse()
-                .map_err(|e| CommandError::Forbidden(format!("item {}: {e}", item.name)))?;
-            let roll = expr.roll(&mut world.resource_mut::<Dice>())?;
-            let h = world
-                .get::<Health>(e)
-                .copied()
-                .unwrap_or(Health { hp: 0, max: 0 });
-            let hp = (h.hp + roll.total.max(0) as i32).min(h.max);
-            emit(
-                world,
-                Event::Healed {
-                    unit,
-                    faces: roll.faces.iter().map(|&(_, f)| f).collect(),
-                    amount: hp - h.hp,
-                    hp,
-                },
-            );
+            items::heal(world, unit, &dice, &item.name)?;
         }
         ItemEffect::Power(power) => {
             if let Some(t) = target {

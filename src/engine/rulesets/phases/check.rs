@@ -16,8 +16,8 @@ use crate::engine::board::{Cell, Occupancy};
 use crate::engine::command::{Command, CommandError};
 use crate::engine::decision::DecisionKind;
 use crate::engine::event::Stage;
+use crate::engine::spec::{ItemEffect, PowerDef};
 use crate::engine::units::*;
-use crate::level::schema::{ItemEffect, PowerDef};
 
 fn stage_name(step: Step) -> &'static str {
     match step {

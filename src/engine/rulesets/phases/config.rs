@@ -12,10 +12,10 @@ use serde::{Deserialize, Serialize};
 use super::conditions;
 use crate::engine::dice::Sides;
 use crate::engine::odds::{DiceExpr, ExprError};
+use crate::engine::problems::{Issue, PowerRef, Where, unit_label};
 use crate::engine::rulesets::config::{ConfigError, RulesetConfig, check_range};
 use crate::engine::rulesets::{MAX_HP, MAX_RANGE, MAX_SPEED, check_dice, parse_dice};
-use crate::level::schema::{ItemEffect, Level, PowerDef};
-use crate::level::validate::{Issue, PowerRef, Where, unit_label};
+use crate::engine::spec::{ItemEffect, Level, PowerDef};
 
 /// Most multiples of Speed a movement power may move.
 pub const MAX_SPEED_TIMES: u32 = 10;

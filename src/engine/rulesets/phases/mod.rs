@@ -39,8 +39,8 @@ pub use ruleset::Phases;
 use super::{MAX_HP, MAX_MODIFIER, MAX_SPEED, StatSpec};
 use crate::engine::battle::{BattleSchedule, BattleStage, Roster, ruleset_is};
 use crate::engine::board::Cell;
+use crate::engine::spec::Level;
 use crate::engine::units::*;
-use crate::level::schema::Level;
 
 /// The stats a `phases` unit has (P-01, P-GAP-05).
 pub const STATS: &[StatSpec] = &[
@@ -193,7 +193,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
         // What `skirmish check` refuses, the engine does not play either.
         super::check_stats("phases", &def.stats).map_err(|e| format!("unit {}: {e}", def.name))?;
         let item_powers = def.items.iter().filter_map(|item| match &item.effect {
-            crate::level::schema::ItemEffect::Power(p) => Some(p),
+            crate::engine::spec::ItemEffect::Power(p) => Some(p),
             _ => None,
         });
         for power in def.powers.iter().chain(item_powers) {
@@ -205,7 +205,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
             })?;
         }
         for item in &def.items {
-            if let crate::level::schema::ItemEffect::Heal(dice) = &item.effect {
+            if let crate::engine::spec::ItemEffect::Heal(dice) = &item.effect {
                 super::parse_dice(dice).map_err(|e| {
                     format!(
                         "unit {}: item {}: heals `{dice}`, which {e}",

@@ -3,7 +3,6 @@
 //! provoking opportunity attacks when it leaves a threatened square.
 
 use super::pools;
-use std::collections::BTreeSet;
 
 use bevy_ecs::prelude::*;
 
@@ -20,8 +19,9 @@ use crate::engine::command::{Command, CommandError};
 use crate::engine::conditions::{Condition, Duration};
 use crate::engine::decision::{DecisionKind, PendingDecision};
 use crate::engine::event::{Event, Stage};
+use crate::engine::spec::DecisionPolicy;
 use crate::engine::units::*;
-use crate::level::schema::DecisionPolicy;
+use crate::engine::walk::{self, Walk};
 
 /// Runs the Movement Phase: seize declarations, then movement turns in order.
 pub fn movement_phase(world: &mut World) {
@@ -236,7 +236,7 @@ pub fn threateners(world: &World, mover: UnitId, cell: Cell) -> Vec<UnitId> {
 
 /// The power a unit uses for opportunity attacks: its first melee power, else the
 /// ruleset default (P-GAP-08).
-pub fn melee_power(world: &World, unit: UnitId) -> Option<crate::level::schema::PowerDef> {
+pub fn melee_power(world: &World, unit: UnitId) -> Option<crate::engine::spec::PowerDef> {
     let powers = world.get::<Powers>(entity(world, unit))?;
     powers
         .0
@@ -323,60 +323,61 @@ pub fn execute_move(
         c.about = target;
         attack::add_condition(world, unit, c);
     }
-    let mut provoked = BTreeSet::new();
+    let mut walk = Walk::new(path.to_vec(), def.provokes);
     let mut cur = cell_of(world, unit);
     // Where the mover could last have stopped: it may pass allies but never end on one.
     let mut last_free = cur;
-    for &next in path {
-        if def.provokes {
-            for t in threateners(world, unit, cur) {
-                if !provoked.insert(t) {
-                    continue;
-                }
-                emit(
-                    world,
-                    Event::OpportunityAttack {
-                        attacker: t,
-                        mover: unit,
-                        cell: cur,
-                    },
-                );
-                let Some(power) = melee_power(world, t) else {
-                    continue;
-                };
-                attack::resolve(world, t, unit, &power, true)?;
-                if !is_active(world, unit) || halted(world) {
-                    return Ok(());
-                }
-                if has(world, unit, SLOWED) {
+    loop {
+        match walk.next(cur, |from| threateners(world, unit, from)) {
+            walk::Step::Triggered { by, .. } => {
+                for t in by {
                     emit(
                         world,
-                        Event::MovementStopped {
-                            unit,
-                            reason: format!("Slowed at {cur}: movement ends (P-18)"),
+                        Event::OpportunityAttack {
+                            attacker: t,
+                            mover: unit,
+                            cell: cur,
                         },
                     );
-                    step_back_off_ally(world, unit, cur, last_free);
-                    return Ok(());
+                    let Some(power) = melee_power(world, t) else {
+                        continue;
+                    };
+                    attack::resolve(world, t, unit, &power, true)?;
+                    if !is_active(world, unit) || halted(world) {
+                        return Ok(());
+                    }
+                    if has(world, unit, SLOWED) {
+                        emit(
+                            world,
+                            Event::MovementStopped {
+                                unit,
+                                reason: format!("Slowed at {cur}: movement ends (P-18)"),
+                            },
+                        );
+                        step_back_off_ally(world, unit, cur, last_free);
+                        return Ok(());
+                    }
                 }
             }
-        }
-        let cost = world.resource::<Map>().0.step_cost(next).unwrap_or(1);
-        emit(
-            world,
-            Event::Moved {
-                unit,
-                from: cur,
-                to: next,
-                cost,
-            },
-        );
-        cur = next;
-        if occupancy_for(world, unit)(cur) == Occupancy::Free {
-            last_free = cur;
+            walk::Step::Enter { from, to } => {
+                let cost = world.resource::<Map>().0.step_cost(to).unwrap_or(1);
+                emit(
+                    world,
+                    Event::Moved {
+                        unit,
+                        from,
+                        to,
+                        cost,
+                    },
+                );
+                cur = to;
+                if occupancy_for(world, unit)(cur) == Occupancy::Free {
+                    last_free = cur;
+                }
+            }
+            walk::Step::Done => return Ok(()),
         }
     }
-    Ok(())
 }
 
 /// A move stopped on an ally's square (Slowed while passing through) ends on the last

@@ -11,11 +11,11 @@ use crate::engine::battle::{Assume, AttackOdds, AttackPreview, MovePreview, Turn
 use crate::engine::board::Cell;
 use crate::engine::command::{Command, CommandError};
 use crate::engine::event::Stage;
+use crate::engine::problems::Issue;
 use crate::engine::rulesets::config::{self, ConfigError};
 use crate::engine::rulesets::{MoveHint, Ruleset, StatSpec};
+use crate::engine::spec::Level;
 use crate::engine::units::{Conditions, Stats, UnitId};
-use crate::level::schema::Level;
-use crate::level::validate::Issue;
 
 /// Factor on a unit's attacks after it disengaged (disadvantage until the end of
 /// next round, P-21).
