@@ -8,8 +8,8 @@ use bevy_ecs::world::World;
 use crate::engine::battle::{emit, entity};
 use crate::engine::command::CommandError;
 use crate::engine::dice::Dice;
-use crate::engine::odds::DiceExpr;
 use crate::engine::event::Event;
+use crate::engine::odds::DiceExpr;
 use crate::engine::spec::ItemDef;
 use crate::engine::units::{Health, Items, UnitId};
 

@@ -4,7 +4,6 @@
 //! Reaction Attack per action ([`Frame::Provoke`]); readied enemies fire when it
 //! enters their reach.
 
-
 use bevy_ecs::prelude::*;
 
 use crate::engine::event::Event;
