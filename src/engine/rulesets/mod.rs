@@ -26,6 +26,7 @@ use crate::engine::verb::VerbSpec;
 use config::ConfigError;
 
 pub mod config;
+pub mod escalation;
 pub mod flow;
 pub mod phases;
 pub mod registry;
