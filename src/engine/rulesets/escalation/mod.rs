@@ -5,3 +5,4 @@
 //! worked examples; the ruleset joins the registry when it plays a battle.
 
 pub mod attack;
+pub mod config;
