@@ -8,6 +8,7 @@ use crate::common;
 
 use common::*;
 use skirmish::engine::event::{Event, Stage};
+use skirmish::engine::rulesets::phases::events::PhasesEvent;
 use skirmish::engine::units::UnitId;
 use skirmish::engine::{Awaiting, Command, CommandError};
 use skirmish::level::schema::*;
@@ -148,7 +149,7 @@ fn p_ex_3_advantage_and_disadvantage_net_out() {
     let ev = attack(&mut b, "A", "T").unwrap();
     let (hit, kept, total, die) = attack_summary(&attacks(&ev)[0]);
     assert_eq!((hit, kept, total, die), (true, vec![5, 3], 9, Some(6)));
-    let Event::AttackRolled {
+    let PhasesEvent::AttackRolled {
         advantage,
         disadvantage,
         ..
@@ -380,14 +381,16 @@ fn p_ex_5_walk_through_difficult_terrain_provokes_once() {
         .to_vec();
     let oas: Vec<&Event> = ev
         .iter()
-        .filter(|e| matches!(e, Event::OpportunityAttack { .. }))
+        .filter(|e| matches!(e.narration(), Some(PhasesEvent::OpportunityAttack { .. })))
         .collect();
     assert_eq!(oas.len(), 1, "exactly one OA, from E, leaving (5,1)");
-    assert!(matches!(oas[0], Event::OpportunityAttack { cell, .. } if *cell == c(5, 1)));
+    assert!(
+        matches!(oas[0].narration(), Some(PhasesEvent::OpportunityAttack { cell, .. }) if *cell == c(5, 1))
+    );
     // The OA comes before M leaves the square.
     let oa_at = ev
         .iter()
-        .position(|e| matches!(e, Event::OpportunityAttack { .. }))
+        .position(|e| matches!(e.narration(), Some(PhasesEvent::OpportunityAttack { .. })))
         .unwrap();
     let first_step = ev
         .iter()
@@ -510,13 +513,13 @@ fn p_ex_6_saves_end_and_sustain_effects() {
         .to_vec();
     let saves: Vec<(String, i32, bool)> = ev
         .iter()
-        .filter_map(|e| match e {
-            Event::SaveRolled {
+        .filter_map(|e| match e.narration() {
+            Some(PhasesEvent::SaveRolled {
                 condition,
                 total,
                 success,
                 ..
-            } => Some((condition.clone(), *total, *success)),
+            }) => Some((condition.clone(), *total, *success)),
             _ => None,
         })
         .collect();
@@ -528,7 +531,7 @@ fn p_ex_6_saves_end_and_sustain_effects() {
             ("Bound".into(), 12, true)
         ]
     );
-    let sustained_by_e = ev.iter().any(|x| matches!(x, Event::SaveRolled { unit, condition, .. } if condition == "Bound" && b.unit_name(*unit) == "E"));
+    let sustained_by_e = ev.iter().any(|x| matches!(x.narration(), Some(PhasesEvent::SaveRolled { unit, condition, .. }) if condition == "Bound" && b.unit_name(*unit) == "E"));
     assert!(
         sustained_by_e,
         "P-GAP-14: the maintainer rolls the sustain save"
@@ -702,7 +705,7 @@ fn p_gap_04_charge_needs_closer_steps_and_grants_advantage() {
     })
     .unwrap();
     let ev = attack(&mut b, "A", "B").unwrap();
-    let Event::AttackRolled {
+    let PhasesEvent::AttackRolled {
         advantage,
         extra_die,
         ..
@@ -753,7 +756,7 @@ fn p_19_p_20_every_threatening_enemy_attacks_allies_never() {
         .to_vec();
     let oas = ev
         .iter()
-        .filter(|e| matches!(e, Event::OpportunityAttack { .. }))
+        .filter(|e| matches!(e.narration(), Some(PhasesEvent::OpportunityAttack { .. })))
         .count();
     assert_eq!(oas, 2);
 }
@@ -790,7 +793,7 @@ fn p_21_p_28_p_ex_7_disengage_shifts_without_provoking_and_penalises_attacks() {
         .to_vec();
     assert!(
         !ev.iter()
-            .any(|e| matches!(e, Event::OpportunityAttack { .. }))
+            .any(|e| matches!(e.narration(), Some(PhasesEvent::OpportunityAttack { .. })))
     );
     assert_eq!(cell(&b, "A"), c(0, 0));
     let e = id(&b, "E");
@@ -919,7 +922,7 @@ fn p_08_p_09_five_sources_cap_at_d12() {
     })
     .unwrap();
     let ev = attack(&mut b, "A", "T").unwrap();
-    let Event::AttackRolled {
+    let PhasesEvent::AttackRolled {
         advantage,
         extra_die,
         faces,
@@ -1116,7 +1119,7 @@ fn p_15_seized_unit_grants_advantage_to_opportunity_attacks() {
         })
         .unwrap()
         .to_vec();
-    let Event::AttackRolled {
+    let PhasesEvent::AttackRolled {
         advantage,
         extra_die,
         ..
