@@ -600,6 +600,12 @@ fn f_ex_6_f_24_parrying_a_larger_attacker() {
             ..
         })
     )));
+    // The narration event names the units it concerns (issue 12: ruleset events).
+    let struck = ev.iter().find_map(|e| match e {
+        Event::Ruleset(r) if matches!(flow(e), Some(FlowEvent::Struck { .. })) => Some(r),
+        _ => None,
+    });
+    assert_eq!(struck.unwrap().units(), [id(&b, "A"), id(&b, "T")]);
     assert_eq!(damage(&ev), vec![6]);
     // Medium vs Medium: Normal vs Normal is a tie: the defender wins (F-GAP-03).
     let mut b = duel(with_skill(a_unit(), "Melee", 60), t_unit(), &[45, 40]);

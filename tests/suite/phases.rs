@@ -1303,3 +1303,70 @@ fn p_18_p_gap_08_slowed_on_an_allys_square_steps_back() {
     assert_eq!(cell(&b, "M"), c(5, 1));
     assert_eq!(cell(&b, "P"), c(4, 1));
 }
+
+// ---------------------------------------------------------------- pools through events
+
+/// P-GAP-07, X-06: one movement power and one battle action a round, spent and
+/// refilled through quiet `PointsChanged` events that the human log leaves out.
+#[test]
+fn p_gap_07_x_06_pools_change_through_quiet_events() {
+    use skirmish::engine::rulesets::phases::pools::{BATTLE_ACTION, MOVEMENT_POWER};
+    let mut b = duel(
+        unit("A", "Blue", (1, 1), 10, 1, 2, 10),
+        unit("T", "Red", (2, 1), 0, 1, 0, 12),
+        &[6, 6, 1],
+    );
+    let a = id(&b, "A");
+    let pool_events = |events: &[Event]| -> Vec<(UnitId, String, i32, i32, bool)> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                Event::PointsChanged {
+                    unit,
+                    pool,
+                    delta,
+                    now,
+                    quiet,
+                    ..
+                } => Some((*unit, format!("{pool:?}"), *delta, *now, *quiet)),
+                _ => None,
+            })
+            .collect()
+    };
+    // Round 1 filled both pools of both units (from 0); skipping movement spent none.
+    let filled = pool_events(b.events());
+    assert_eq!(filled.len(), 4, "{filled:?}");
+    assert!(filled.iter().all(|p| p.2 == 1 && p.3 == 1 && p.4));
+    let ev = attack(&mut b, "A", "T").unwrap();
+    assert_eq!(
+        pool_events(&ev),
+        [(a, "BattleAction".to_string(), -1, 0, true)],
+        "P-GAP-07: the attack spends the battle action"
+    );
+    assert_eq!(
+        b.pools(a),
+        [
+            ("Movement power".to_string(), 1),
+            ("Battle action".to_string(), 0)
+        ]
+    );
+    assert!(
+        !skirmish::script::log_lines(&b)
+            .iter()
+            .any(|l| l.contains("battle action")),
+        "quiet: no line in the human log"
+    );
+    // The next round refills only what was spent: A's battle action; the unused
+    // movement powers and T's battle action (it only ended its turn) hold 1.
+    let ev = b
+        .submit(Command::EndTurn { unit: id(&b, "T") })
+        .unwrap()
+        .to_vec();
+    assert_eq!(b.turn().round, 2);
+    let next: Vec<_> = pool_events(&ev).into_iter().filter(|p| p.2 > 0).collect();
+    assert_eq!(
+        next,
+        [(a, format!("{BATTLE_ACTION:?}"), 1, 1, true)],
+        "{MOVEMENT_POWER:?} is still 1"
+    );
+}
