@@ -978,12 +978,12 @@ pub fn route(battle: &Battle, unit: UnitId, to: Cell) -> Result<Vec<Cell>, Comma
         .ok_or_else(|| CommandError::PathBlocked(format!("no way from {from} to {to}")))
 }
 
-/// The event log as text lines.
+/// The event log as text lines (quiet bookkeeping events have none).
 pub fn log_lines(battle: &Battle) -> Vec<String> {
     battle
         .events()
         .iter()
-        .map(|e| crate::engine::log::describe(battle.world(), e))
+        .filter_map(|e| crate::engine::log::line(battle.world(), e))
         .collect()
 }
 

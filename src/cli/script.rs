@@ -46,7 +46,11 @@ fn print_run(run: &Run, json: bool) {
         return;
     }
     let mut last = usize::MAX;
-    for (i, line) in script::log_lines(battle).into_iter().enumerate() {
+    for (i, event) in battle.events().iter().enumerate() {
+        // Quiet bookkeeping events have no line (their command's header waits for one).
+        let Some(line) = crate::engine::log::line(battle.world(), event) else {
+            continue;
+        };
         let cause = run.caused_by.get(i).copied().unwrap_or(0);
         if cause != last && cause > 0 {
             println!("> command #{cause}");

@@ -173,8 +173,10 @@ pub fn ruleset_is(id: &'static str) -> impl Fn(Option<Res<ActiveRuleset>>) -> bo
 }
 
 /// Applies an event to the world and appends it to the log: the one place where the
-/// rules change state that the log describes.
-pub fn emit(world: &mut World, event: Event) {
+/// rules change state that the log describes. Takes a core [`Event`] or a ruleset's
+/// own narration event (see [`crate::engine::event::Narration`]).
+pub fn emit(world: &mut World, event: impl Into<Event>) {
+    let event = event.into();
     apply(world, &event);
     match &event {
         Event::HeldChanged { unit, .. }
@@ -310,26 +312,12 @@ fn apply(world: &mut World, event: &Event) {
                 }
             }
         }
+        // Narration: what happened, with no state of its own. A ruleset's events
+        // never change state; it emits core events for that.
         Event::OrderSet { .. }
-        | Event::SkillChecked { .. }
-        | Event::OpposedCheck { .. }
-        | Event::Reacted { .. }
-        | Event::ReactionAttackProvoked { .. }
-        | Event::Struck { .. }
-        | Event::Missed { .. }
-        | Event::Intercepted { .. }
-        | Event::Readied { .. }
-        | Event::ReadyTriggered { .. }
-        | Event::SurpriseRound { .. }
-        | Event::Seized { .. }
-        | Event::MovementPowerUsed { .. }
-        | Event::OpportunityAttack { .. }
         | Event::MovementStopped { .. }
-        | Event::AttackRolled { .. }
-        | Event::SaveRolled { .. }
-        | Event::Defended { .. }
-        | Event::Delayed { .. }
-        | Event::ActedFromDelay { .. } => {}
+        | Event::Rolled { .. }
+        | Event::Ruleset(_) => {}
     }
 }
 

@@ -1,13 +1,23 @@
 //! Events: what happened, in order. Executing a command emits events and one place
 //! applies them ([`crate::engine::battle::emit`]); the list is the combat log, the
 //! replay and what the view animates.
+//!
+//! The core events ([`Event`]'s own variants) are the ones every ruleset shares or
+//! that change state: turns and rounds, moves, damage and healing, conditions, pools,
+//! items, leaving play, and a generic [`Event::Rolled`] for any roll. A ruleset's
+//! narration (its own attack rolls, reactions, "seizes the initiative"…) travels in
+//! [`Event::Ruleset`]: a value of the ruleset's own event type, which implements
+//! [`Narration`] and lives in the ruleset's folder. Narration never changes state.
 
-use serde::Serialize;
+use std::any::Any;
+use std::fmt;
+use std::sync::Arc;
+
+use serde::{Serialize, Serializer};
 
 use crate::engine::board::Cell;
-use crate::engine::command::Reaction;
 use crate::engine::conditions::Condition;
-use crate::engine::skill::{Edge, SuccessLevel};
+use crate::engine::log::Names;
 use crate::engine::spec::Hand;
 use crate::engine::units::{Pool, SideId, UnitId};
 
@@ -33,7 +43,29 @@ pub struct ExtraDie {
     pub advantage: bool,
 }
 
+/// A named modifier of a [`Event::Rolled`] roll ("ATK +2", "prone -1").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RollModifier {
+    /// What it is, in the ruleset's words.
+    pub name: String,
+    /// What it adds (negative: subtracts).
+    pub value: i32,
+}
+
+impl RollModifier {
+    /// A modifier named `name` adding `value`.
+    pub fn new(name: impl Into<String>, value: i32) -> Self {
+        Self {
+            name: name.into(),
+            value,
+        }
+    }
+}
+
 /// Something that happened in a battle.
+///
+/// Serialized (the `--json` log) as `{"Variant": {fields}}`; a [`Event::Ruleset`]
+/// event serializes as its own value, `{"Struck": {...}}`, with no wrapper.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum Event {
     /// A new round began.
@@ -52,7 +84,7 @@ pub enum Event {
         unit: UnitId,
         /// Faces rolled.
         faces: Vec<u32>,
-        /// Modifier added (INT + AGI).
+        /// Modifier added (phases: INT + AGI).
         modifier: i32,
         /// Total.
         total: i32,
@@ -71,26 +103,12 @@ pub enum Event {
         /// Units in the order they act.
         order: Vec<UnitId>,
     },
-    /// A unit seized the initiative (P-15).
-    Seized {
-        /// The unit.
-        unit: UnitId,
-    },
     /// A unit's turn began.
     TurnStarted {
         /// The unit.
         unit: UnitId,
         /// The stage.
         stage: Stage,
-    },
-    /// A unit used a movement power.
-    MovementPowerUsed {
-        /// The unit.
-        unit: UnitId,
-        /// The power.
-        power: String,
-        /// Its budget in squares.
-        budget: u32,
     },
     /// A unit stepped into a cell.
     Moved {
@@ -103,48 +121,12 @@ pub enum Event {
         /// Movement spent on this step.
         cost: u32,
     },
-    /// Leaving a threatened cell provoked an opportunity attack (P-20).
-    OpportunityAttack {
-        /// The threatening unit that attacks.
-        attacker: UnitId,
-        /// The mover.
-        mover: UnitId,
-        /// The cell being left.
-        cell: Cell,
-    },
     /// A unit's movement stopped early.
     MovementStopped {
         /// The unit.
         unit: UnitId,
         /// Why.
         reason: String,
-    },
-    /// An attack roll.
-    AttackRolled {
-        /// Attacker.
-        attacker: UnitId,
-        /// Target.
-        target: UnitId,
-        /// Power used.
-        power: String,
-        /// Named sources of advantage.
-        advantage: Vec<String>,
-        /// Named sources of disadvantage.
-        disadvantage: Vec<String>,
-        /// The extra die after netting, if any.
-        extra_die: Option<ExtraDie>,
-        /// Every face rolled, in order.
-        faces: Vec<u32>,
-        /// The faces kept.
-        kept: Vec<u32>,
-        /// Modifier added (ATK).
-        modifier: i32,
-        /// Total.
-        total: i32,
-        /// Defense needed.
-        defense: i32,
-        /// Whether it hit.
-        hit: bool,
     },
     /// Damage dealt.
     Damaged {
@@ -189,38 +171,6 @@ pub enum Event {
         /// Why it ended.
         reason: String,
     },
-    /// A saving throw (P-29).
-    SaveRolled {
-        /// The unit rolling.
-        unit: UnitId,
-        /// The unit carrying the effect.
-        bearer: UnitId,
-        /// The condition.
-        condition: String,
-        /// Faces.
-        faces: Vec<u32>,
-        /// Total.
-        total: i32,
-        /// Target number.
-        target: i32,
-        /// Whether it succeeded (ends a save-ends effect, keeps a sustained one).
-        success: bool,
-    },
-    /// A unit defended (P-27).
-    Defended {
-        /// The unit.
-        unit: UnitId,
-    },
-    /// A unit delayed (P-26).
-    Delayed {
-        /// The unit.
-        unit: UnitId,
-    },
-    /// A held unit acts now.
-    ActedFromDelay {
-        /// The unit.
-        unit: UnitId,
-    },
     /// An item was used.
     ItemUsed {
         /// The unit.
@@ -235,7 +185,7 @@ pub enum Event {
         /// The unit.
         unit: UnitId,
     },
-    /// A unit declared an action and spent its AP (flow, F-03, F-08).
+    /// A unit declared an action and spent points for it (flow: AP, F-03, F-08).
     ActionDeclared {
         /// The unit.
         unit: UnitId,
@@ -249,8 +199,9 @@ pub enum Event {
         #[serde(skip)]
         pool: Pool,
     },
-    /// A pool changed other than by declaring an action: RP spent or refilled, FP
-    /// gained or decayed, AP refilled (flow).
+    /// A pool changed other than by declaring an action: flow's RP spent or
+    /// refilled, FP gained or decayed, AP refilled; phases' movement power and battle
+    /// action spent and refilled each round.
     PointsChanged {
         /// The unit.
         unit: UnitId,
@@ -262,95 +213,11 @@ pub enum Event {
         now: i32,
         /// Why ("hit", "decay", "turn start", ...).
         reason: String,
-    },
-    /// A percentile skill check (flow, F-GAP-01, F-GAP-02).
-    SkillChecked {
-        /// Who rolled.
-        unit: UnitId,
-        /// The skill.
-        skill: String,
-        /// What for ("attack on Orc", "Parry", ...).
-        purpose: String,
-        /// Effective skill: succeed at or under it.
-        target: i32,
-        /// The modifiers behind the target ("gang-up +10", ...).
-        modifiers: Vec<String>,
-        /// Advantage or disadvantage, if any.
-        edge: Option<Edge>,
-        /// Faces in the order drawn.
-        faces: Vec<u32>,
-        /// The roll that counts.
-        roll: u32,
-        /// Its level.
-        level: SuccessLevel,
-    },
-    /// An opposed check was settled (flow, F-GAP-03).
-    OpposedCheck {
-        /// The acting side (attacker, feinter, shover, grappler).
-        actor: UnitId,
-        /// The responding side (defender, target).
-        responder: UnitId,
-        /// The actor's level.
-        actor_level: SuccessLevel,
-        /// What the actor's level counts as (a larger attacker against a Parry, F-24).
-        counted_as: SuccessLevel,
-        /// The responder's level.
-        responder_level: SuccessLevel,
-        /// Whether the responder won (ties go to the responder).
-        responder_wins: bool,
-    },
-    /// A unit reacted (flow, F-10).
-    Reacted {
-        /// The reacting unit.
-        unit: UnitId,
-        /// The reaction.
-        reaction: Reaction,
-        /// The enemy it reacts to.
-        against: UnitId,
-    },
-    /// An enemy's action in a unit's threat range provoked a Reaction Attack (F-25 … F-26, F-47).
-    ReactionAttackProvoked {
-        /// The unit that may attack.
-        attacker: UnitId,
-        /// The enemy that provoked it.
-        target: UnitId,
-        /// What it did.
-        trigger: String,
-    },
-    /// An attack hit: how its damage is worked out (flow, F-GAP-06).
-    Struck {
-        /// Attacker.
-        attacker: UnitId,
-        /// The unit hit.
-        target: UnitId,
-        /// Weapon.
-        weapon: String,
-        /// The attack's real success level (damage follows it, F-24).
-        level: SuccessLevel,
-        /// Damage bonus of the level.
-        bonus: i32,
-        /// 1, or 2 for a critical, 3 against a critically failed Dodge/Parry (F-23).
-        multiplier: i32,
-        /// Armor subtracted after the multiplier.
-        armor: i32,
-    },
-    /// An attack did no harm.
-    Missed {
-        /// Attacker.
-        attacker: UnitId,
-        /// Target.
-        target: UnitId,
-        /// Why ("the check failed", "parried", ...).
-        reason: String,
-    },
-    /// An ally took an attack in the target's place (F-31).
-    Intercepted {
-        /// The interceptor.
-        interceptor: UnitId,
-        /// The ally it protected.
-        ally: UnitId,
-        /// The attacker.
-        attacker: UnitId,
+        /// Bookkeeping the human log leaves out because other lines already tell it
+        /// (phases' pools: "uses Charge", "attacks"); the JSON log shows it as
+        /// `"quiet": true` and omits it when false.
+        #[serde(skip_serializing_if = "is_false")]
+        quiet: bool,
     },
     /// A carried weapon changed hands: drawn, sheathed (F-33).
     HeldChanged {
@@ -392,27 +259,6 @@ pub enum Event {
         /// The hand it went to.
         hand: Hand,
     },
-    /// A unit readied an attack on the first enemy to enter its reach (F-37).
-    Readied {
-        /// The unit.
-        unit: UnitId,
-        /// The weapon.
-        weapon: String,
-        /// AP set aside.
-        ap: i32,
-    },
-    /// A readied action went off; the unit now acts just before `by` (F-37, F-GAP-18).
-    ReadyTriggered {
-        /// The readied unit.
-        unit: UnitId,
-        /// The unit that triggered it.
-        by: UnitId,
-    },
-    /// A surprise round: only these sides act (F-43).
-    SurpriseRound {
-        /// The surprising sides.
-        surprisers: Vec<SideId>,
-    },
     /// The battle ended.
     BattleEnded {
         /// The winning side, or `None` for a draw.
@@ -420,4 +266,314 @@ pub enum Event {
         /// Rounds played.
         rounds: u32,
     },
+    /// A roll of any ruleset, told generically: who rolled what for what, every
+    /// face, the faces kept, the named modifiers, the total and what it was measured
+    /// against. Rulesets without a narration event of their own for a roll use this.
+    Rolled {
+        /// Who rolled.
+        unit: UnitId,
+        /// What for ("Disengage", "attack", "save against Burning").
+        purpose: String,
+        /// The dice expression rolled ("3d6", "2d6+1d8kh2", "d100").
+        dice: String,
+        /// Every face, in the order drawn.
+        faces: Vec<u32>,
+        /// The faces that count (the same as `faces` when none are dropped).
+        kept: Vec<u32>,
+        /// Named modifiers added to the kept faces.
+        modifiers: Vec<RollModifier>,
+        /// The total.
+        total: i32,
+        /// The number it is measured against, if any.
+        target: Option<i32>,
+        /// The unit rolled against (the target of an attack, an opposed roller), if any.
+        against: Option<UnitId>,
+        /// The outcome in the ruleset's words ("success", "hit", "miss", ...).
+        outcome: String,
+    },
+    /// A ruleset's own narration event (see [`Narration`]). It changes no state.
+    #[serde(untagged)]
+    Ruleset(RulesetEvent),
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+impl Event {
+    /// The ruleset narration event of type `T` this is, if it is one.
+    pub fn narration<T: Narration>(&self) -> Option<&T> {
+        match self {
+            Event::Ruleset(r) => r.get::<T>(),
+            _ => None,
+        }
+    }
+}
+
+impl<T: Narration> From<T> for Event {
+    fn from(n: T) -> Event {
+        Event::Ruleset(RulesetEvent::new(n))
+    }
+}
+
+/// A ruleset's own event: what only it narrates (its attack rolls, reactions, ...).
+///
+/// A ruleset declares one type for them, usually an enum deriving `Clone, Debug,
+/// PartialEq, Serialize`, and implements this trait for it: its log line and the
+/// units it concerns. JSON, downcasting and equality come with [`NarrationObject`],
+/// which every such type has. Emit one with `emit(world, MyEvent::Thing { .. })`
+/// ([`crate::engine::battle::emit`] takes anything that converts into an [`Event`]);
+/// read one back with [`Event::narration`].
+pub trait Narration: NarrationObject {
+    /// The log line, naming units (and sides, stages) through `names`.
+    fn text(&self, names: &Names<'_>) -> String;
+    /// The units it concerns, in the order it names them.
+    fn units(&self) -> Vec<UnitId>;
+}
+
+/// What every [`Narration`] has for free (a blanket implementation for any
+/// `Debug + Send + Sync + PartialEq + Serialize + 'static` type): its JSON value, a
+/// view as [`Any`] for the owning ruleset to downcast, and equality with another.
+pub trait NarrationObject: fmt::Debug + Send + Sync + 'static {
+    /// Its JSON value, as the `--json` log shows it.
+    fn json(&self) -> serde_json::Value;
+    /// Itself as [`Any`], to downcast to the ruleset's type.
+    fn as_any(&self) -> &dyn Any;
+    /// Whether `other` is an equal value of the same type.
+    fn same(&self, other: &dyn Any) -> bool;
+}
+
+impl<T> NarrationObject for T
+where
+    T: fmt::Debug + Send + Sync + PartialEq + Serialize + 'static,
+{
+    fn json(&self) -> serde_json::Value {
+        // Only a map with non-string keys fails to convert; event types have none.
+        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn same(&self, other: &dyn Any) -> bool {
+        other.downcast_ref::<T>().is_some_and(|o| o == self)
+    }
+}
+
+/// A ruleset's narration event inside an [`Event`]: shared, cheap to clone, compared
+/// by value and serialized as the value itself.
+#[derive(Clone)]
+pub struct RulesetEvent(Arc<dyn Narration>);
+
+impl RulesetEvent {
+    /// Wraps a ruleset's narration event.
+    pub fn new(narration: impl Narration) -> Self {
+        Self(Arc::new(narration))
+    }
+
+    /// The event as its ruleset's type `T`, if it is one.
+    pub fn get<T: Narration>(&self) -> Option<&T> {
+        self.0.as_any().downcast_ref::<T>()
+    }
+
+    /// The log line.
+    pub fn text(&self, names: &Names<'_>) -> String {
+        self.0.text(names)
+    }
+
+    /// The units it concerns.
+    pub fn units(&self) -> Vec<UnitId> {
+        self.0.units()
+    }
+
+    /// Its JSON value.
+    pub fn json(&self) -> serde_json::Value {
+        self.0.json()
+    }
+}
+
+impl fmt::Debug for RulesetEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl PartialEq for RulesetEvent {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.same(other.0.as_any())
+    }
+}
+
+impl Eq for RulesetEvent {}
+
+impl Serialize for RulesetEvent {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.json().serialize(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bevy_ecs::world::World;
+
+    use super::*;
+    use crate::engine::battle::{Roster, SideInfo, Sides};
+    use crate::engine::log::{describe, line};
+    use crate::engine::units::Unit;
+
+    /// A ruleset's own events, declared outside the core.
+    #[derive(Clone, Debug, PartialEq, Serialize)]
+    enum ToyEvent {
+        Taunted {
+            unit: UnitId,
+            at: UnitId,
+            words: String,
+        },
+        Cheered {
+            side: SideId,
+        },
+    }
+
+    impl Narration for ToyEvent {
+        fn text(&self, names: &Names<'_>) -> String {
+            match self {
+                ToyEvent::Taunted { unit, at, words } => {
+                    format!("{} taunts {}: {words}", names.unit(*unit), names.unit(*at))
+                }
+                ToyEvent::Cheered { side } => format!("{} cheer", names.side(*side)),
+            }
+        }
+        fn units(&self) -> Vec<UnitId> {
+            match self {
+                ToyEvent::Taunted { unit, at, .. } => vec![*unit, *at],
+                ToyEvent::Cheered { .. } => Vec::new(),
+            }
+        }
+    }
+
+    /// Another type with the same shape, to check equality looks at the type.
+    #[derive(Clone, Debug, PartialEq, Serialize)]
+    struct Other;
+
+    impl Narration for Other {
+        fn text(&self, _: &Names<'_>) -> String {
+            String::new()
+        }
+        fn units(&self) -> Vec<UnitId> {
+            Vec::new()
+        }
+    }
+
+    /// A world with two named units on two sides, as the log reads it.
+    fn world() -> World {
+        let mut world = World::new();
+        let units = ["Squire", "Orc"].iter().enumerate().map(|(i, n)| {
+            let unit = Unit {
+                name: n.to_string(),
+                side: SideId(i as u32),
+            };
+            world.spawn(unit).id()
+        });
+        let roster = Roster(units.collect());
+        world.insert_resource(roster);
+        let side = |name: &str| SideInfo {
+            name: name.into(),
+            controller: Default::default(),
+            decisions: Default::default(),
+        };
+        world.insert_resource(Sides(vec![side("Red"), side("Blue")]));
+        world
+    }
+
+    fn taunt() -> ToyEvent {
+        ToyEvent::Taunted {
+            unit: UnitId(0),
+            at: UnitId(1),
+            words: "come here".into(),
+        }
+    }
+
+    #[test]
+    fn a_ruleset_event_narrates_serializes_bare_and_downcasts() {
+        let world = world();
+        let event: Event = taunt().into();
+        assert_eq!(describe(&world, &event), "Squire taunts Orc: come here");
+        assert_eq!(
+            describe(&world, &ToyEvent::Cheered { side: SideId(1) }.into()),
+            "Blue cheer"
+        );
+        // The JSON log shows the ruleset's own variant, with no wrapper around it.
+        assert_eq!(
+            serde_json::to_value(&event).unwrap(),
+            serde_json::json!({"Taunted": {"unit": 0, "at": 1, "words": "come here"}})
+        );
+        assert_eq!(event.narration::<ToyEvent>(), Some(&taunt()));
+        assert_eq!(event.narration::<Other>(), None);
+        let Event::Ruleset(r) = &event else {
+            panic!("a ruleset event")
+        };
+        assert_eq!(r.units(), [UnitId(0), UnitId(1)]);
+        // Equal by value and type.
+        assert_eq!(event, taunt().into());
+        let louder = ToyEvent::Taunted {
+            unit: UnitId(0),
+            at: UnitId(1),
+            words: "COME HERE".into(),
+        };
+        assert_ne!(event, louder.into());
+        assert_ne!(event, Other.into());
+        assert_eq!(format!("{event:?}"), format!("Ruleset({:?})", taunt()));
+    }
+
+    fn rolled(kept: Vec<u32>, target: Option<i32>, outcome: &str) -> Event {
+        Event::Rolled {
+            unit: UnitId(0),
+            purpose: "Disengage".into(),
+            dice: "3d6".into(),
+            faces: vec![4, 2, 6],
+            kept,
+            modifiers: vec![RollModifier::new("AGI", 1), RollModifier::new("prone", -2)],
+            total: 11,
+            target,
+            against: None,
+            outcome: outcome.into(),
+        }
+    }
+
+    #[test]
+    fn the_generic_roll_event_tells_every_part_it_has() {
+        let world = world();
+        assert_eq!(
+            describe(&world, &rolled(vec![4, 2, 6], Some(11), "success")),
+            "Squire rolls Disengage: 3d6 [4, 2, 6] +1 AGI -2 prone = 11 vs 11: success"
+        );
+        // Dropped faces show the kept ones; no target, no outcome: left out.
+        assert_eq!(
+            describe(&world, &rolled(vec![6, 4], None, "")),
+            "Squire rolls Disengage: 3d6 [4, 2, 6] keeps [6, 4] +1 AGI -2 prone = 11"
+        );
+        let json = serde_json::to_value(rolled(vec![6, 4], None, "")).unwrap();
+        assert_eq!(json["Rolled"]["modifiers"][1]["value"], -2);
+        assert_eq!(json["Rolled"]["target"], serde_json::Value::Null);
+    }
+
+    #[test]
+    fn a_quiet_pool_change_has_a_json_text_but_no_human_line() {
+        let world = world();
+        let points = |quiet| Event::PointsChanged {
+            unit: UnitId(1),
+            pool: Pool::new("BattleAction", "battle action"),
+            delta: -1,
+            now: 0,
+            reason: "Attack".into(),
+            quiet,
+        };
+        assert_eq!(line(&world, &points(true)), None);
+        let text = "Orc -1 battle action (Attack) -> 0";
+        assert_eq!(line(&world, &points(false)).as_deref(), Some(text));
+        assert_eq!(describe(&world, &points(true)), text);
+        // `quiet` shows in the JSON only when set (flow's pool events keep their shape).
+        let json = |e: &Event| serde_json::to_value(e).unwrap()["PointsChanged"].clone();
+        assert_eq!(json(&points(true))["quiet"], true);
+        assert!(json(&points(false)).get("quiet").is_none());
+    }
 }

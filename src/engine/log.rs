@@ -1,14 +1,67 @@
 //! Human-readable combat log lines for events, with every die face shown, and the
 //! names users know the engine's values by (grid kinds, terrain, sizes...).
+//!
+//! [`describe`] gives every event its line (the JSON log's `text`); [`line`] is the
+//! human log, which leaves out quiet bookkeeping events. A ruleset's own events
+//! ([`crate::engine::event::Narration`]) write their lines themselves, naming units
+//! through [`Names`].
 
 use bevy_ecs::world::World;
 
 use crate::engine::battle::{ActiveRuleset, Sides, name};
 use crate::engine::board::{GridKind, Terrain};
-use crate::engine::event::{Event, Stage};
+use crate::engine::event::{Event, RollModifier, Stage};
 use crate::engine::skill::Edge;
 use crate::engine::spec::{Hand, Size};
 use crate::engine::units::{SideId, UnitId};
+
+/// How log lines name what they mention: units, sides and stages, as the battle
+/// knows them. Given to a ruleset's [`crate::engine::event::Narration::text`].
+#[derive(Clone, Copy)]
+pub struct Names<'w> {
+    world: &'w World,
+}
+
+impl<'w> Names<'w> {
+    /// The names of a battle's world.
+    pub fn new(world: &'w World) -> Self {
+        Self { world }
+    }
+
+    /// A unit's name (`#3` for an id the battle does not have).
+    pub fn unit(&self, unit: UnitId) -> String {
+        name(self.world, unit)
+    }
+
+    /// Units' names, joined with `, `.
+    pub fn units(&self, units: &[UnitId]) -> String {
+        units
+            .iter()
+            .map(|u| self.unit(*u))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// A side's name (`side #3` for an id the battle does not have).
+    pub fn side(&self, side: SideId) -> String {
+        self.world
+            .get_resource::<Sides>()
+            .and_then(|s| s.0.get(side.0 as usize))
+            .map_or_else(|| format!("side #{}", side.0), |s| s.name.clone())
+    }
+
+    /// The active ruleset's name for a stage (phases' names when none is set up).
+    pub fn stage(&self, stage: Stage) -> &'static str {
+        self.world
+            .get_resource::<ActiveRuleset>()
+            .map_or(stage_name(stage), |r| r.stage_name(stage))
+    }
+
+    /// The world, for what a ruleset's line needs beyond names.
+    pub fn world(&self) -> &'w World {
+        self.world
+    }
+}
 
 /// How the `phases` ruleset names each stage.
 pub fn stage_name(stage: Stage) -> &'static str {
@@ -65,35 +118,28 @@ pub fn edge_name(edge: Edge) -> &'static str {
     }
 }
 
-fn faces(f: &[u32]) -> String {
+/// Die faces as the log shows them: `[4, 2, 6]`.
+pub fn faces(f: &[u32]) -> String {
     let v: Vec<String> = f.iter().map(|x| x.to_string()).collect();
     format!("[{}]", v.join(", "))
 }
 
-/// The active ruleset's name for a stage (phases' names when none is set up).
-fn ruleset_stage_name(world: &World, stage: Stage) -> &'static str {
-    world
-        .get_resource::<ActiveRuleset>()
-        .map_or(stage_name(stage), |r| r.stage_name(stage))
+/// The human log's line for an event: `None` for a quiet one (bookkeeping other
+/// lines already tell, e.g. phases' per-turn pools).
+pub fn line(world: &World, event: &Event) -> Option<String> {
+    match event {
+        Event::PointsChanged { quiet: true, .. } => None,
+        _ => Some(describe(world, event)),
+    }
 }
 
-/// One log line for an event.
+/// One log line for an event (quiet ones included: the JSON log's `text`).
 pub fn describe(world: &World, event: &Event) -> String {
-    let stage_name = |s: Stage| ruleset_stage_name(world, s);
-    let n = |u: &UnitId| name(world, *u);
-    let side = |s: &SideId| {
-        world
-            .resource::<Sides>()
-            .0
-            .get(s.0 as usize)
-            .map_or_else(|| format!("side #{}", s.0), |s| s.name.clone())
-    };
-    let list = |us: &[UnitId]| {
-        us.iter()
-            .map(|u| name(world, *u))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let names = Names::new(world);
+    let stage_name = |s: Stage| names.stage(s);
+    let n = |u: &UnitId| names.unit(*u);
+    let side = |s: &SideId| names.side(*s);
+    let list = |us: &[UnitId]| names.units(us);
     match event {
         Event::RoundStarted { round } => format!("=== Round {round} ==="),
         Event::StageStarted { stage } => format!("-- {} --", stage_name(*stage)),
@@ -113,76 +159,16 @@ pub fn describe(world: &World, event: &Event) -> String {
         Event::OrderSet { stage, order } => {
             format!("{} order: {}", stage_name(*stage), list(order))
         }
-        Event::Seized { unit } => format!(
-            "{} seizes the initiative: moves first, battles last, grants advantage",
-            n(unit)
-        ),
         Event::TurnStarted { unit, stage } => {
             format!("{}'s turn ({})", n(unit), stage_name(*stage))
         }
-        Event::MovementPowerUsed {
-            unit,
-            power,
-            budget,
-        } => format!("{} uses {power} (up to {budget} squares)", n(unit)),
         Event::Moved {
             unit,
             from,
             to,
             cost,
         } => format!("{} moves {from} -> {to} (cost {cost})", n(unit)),
-        Event::OpportunityAttack {
-            attacker,
-            mover,
-            cell,
-        } => {
-            format!(
-                "{} leaves {cell} threatened by {}: opportunity attack!",
-                n(mover),
-                n(attacker)
-            )
-        }
         Event::MovementStopped { unit, reason } => format!("{} stops: {reason}", n(unit)),
-        Event::AttackRolled {
-            attacker,
-            target,
-            power,
-            advantage,
-            disadvantage,
-            extra_die,
-            faces: f,
-            kept,
-            modifier,
-            total,
-            defense,
-            hit,
-        } => {
-            let mut s = format!("{} attacks {} with {power}: ", n(attacker), n(target));
-            if let Some(x) = extra_die {
-                let how = if x.advantage {
-                    "advantage"
-                } else {
-                    "disadvantage"
-                };
-                s += &format!("{how} d{} [", x.sides);
-                let srcs: Vec<&String> = advantage.iter().chain(disadvantage).collect();
-                s += &srcs
-                    .iter()
-                    .map(|s| s.as_str())
-                    .collect::<Vec<_>>()
-                    .join("; ");
-                s += "], ";
-            } else if !advantage.is_empty() || !disadvantage.is_empty() {
-                s += "advantage and disadvantage cancel, ";
-            }
-            s += &format!(
-                "rolls {} keeps {} {modifier:+} = {total} vs DEF {defense}: {}",
-                faces(f),
-                faces(kept),
-                if *hit { "HIT" } else { "miss" }
-            );
-            s
-        }
         Event::Damaged {
             unit,
             faces: f,
@@ -204,31 +190,6 @@ pub fn describe(world: &World, event: &Event) -> String {
             name: c,
             reason,
         } => format!("{} is no longer {c}: {reason}", n(unit)),
-        Event::SaveRolled {
-            unit,
-            bearer,
-            condition,
-            faces: f,
-            total,
-            target,
-            success,
-        } => {
-            let what = if unit == bearer {
-                format!("{} saves against {condition}", n(unit))
-            } else {
-                format!("{} sustains {condition} on {}", n(unit), n(bearer))
-            };
-            format!(
-                "{what}: {} = {total} vs {target}+: {}",
-                faces(f),
-                if *success { "success" } else { "failure" }
-            )
-        }
-        Event::Defended { unit } => {
-            format!("{} defends: attacks against it have disadvantage", n(unit))
-        }
-        Event::Delayed { unit } => format!("{} delays", n(unit)),
-        Event::ActedFromDelay { unit } => format!("{} acts from its delay", n(unit)),
         Event::ItemUsed {
             unit,
             item,
@@ -248,112 +209,8 @@ pub fn describe(world: &World, event: &Event) -> String {
             delta,
             now,
             reason,
+            ..
         } => format!("{} {delta:+} {pool} ({reason}) -> {now}", n(unit)),
-        Event::SkillChecked {
-            unit,
-            skill,
-            purpose,
-            target,
-            modifiers,
-            edge,
-            faces: f,
-            roll,
-            level,
-        } => {
-            let mods = if modifiers.is_empty() {
-                String::new()
-            } else {
-                format!(" [{}]", modifiers.join("; "))
-            };
-            let rolled = match edge {
-                None => format!("rolls {roll}"),
-                Some(e) => format!("rolls {} with {}, keeps {roll}", faces(f), edge_name(*e)),
-            };
-            format!(
-                "{} {purpose}: {skill} {target}{mods}, {rolled}: {level}",
-                n(unit)
-            )
-        }
-        Event::OpposedCheck {
-            actor,
-            responder,
-            actor_level,
-            counted_as,
-            responder_level,
-            responder_wins,
-        } => {
-            let bump = if counted_as != actor_level {
-                format!(" (counts as {counted_as}: larger attacker)")
-            } else {
-                String::new()
-            };
-            let winner = if *responder_wins { responder } else { actor };
-            format!(
-                "{} {actor_level}{bump} vs {} {responder_level}: {} wins",
-                n(actor),
-                n(responder),
-                n(winner)
-            )
-        }
-        Event::Reacted {
-            unit,
-            reaction,
-            against,
-        } => format!("{} reacts to {}: {reaction}!", n(unit), n(against)),
-        Event::ReactionAttackProvoked {
-            attacker,
-            target,
-            trigger,
-        } => format!(
-            "{} {trigger} in {}'s threat range: a Reaction Attack is possible",
-            n(target),
-            n(attacker)
-        ),
-        Event::Struck {
-            attacker,
-            target,
-            weapon,
-            level,
-            bonus,
-            multiplier,
-            armor,
-        } => {
-            let mut s = format!(
-                "{} hits {} with {weapon} ({level}): damage = roll {bonus:+}",
-                n(attacker),
-                n(target)
-            );
-            if *multiplier != 1 {
-                s = format!(
-                    "{} hits {} with {weapon} ({level}): damage = (roll {bonus:+}) x{multiplier}",
-                    n(attacker),
-                    n(target)
-                );
-            }
-            if *armor != 0 {
-                s += &format!(" - armor {armor}");
-            }
-            s
-        }
-        Event::Missed {
-            attacker,
-            target,
-            reason,
-        } => format!(
-            "{}'s attack on {} does no harm: {reason}",
-            n(attacker),
-            n(target)
-        ),
-        Event::Intercepted {
-            interceptor,
-            ally,
-            attacker,
-        } => format!(
-            "{} intercepts {}'s attack in place of {}",
-            n(interceptor),
-            n(attacker),
-            n(ally)
-        ),
         Event::HeldChanged { unit, item, hand } => match hand {
             crate::engine::spec::Hand::Stowed => format!("{} sheathes {item}", n(unit)),
             h => format!("{} draws {item} ({} hand)", n(unit), hand_name(*h)),
@@ -367,23 +224,70 @@ pub fn describe(world: &World, event: &Event) -> String {
         Event::ItemTaken {
             unit, from, item, ..
         } => format!("{} takes {item} from {}", n(unit), n(from)),
-        Event::Readied { unit, weapon, ap } => format!(
-            "{} readies an attack with {weapon} on the first enemy to come in reach ({ap} AP set aside)",
-            n(unit)
-        ),
-        Event::ReadyTriggered { unit, by } => format!(
-            "{}'s readied attack goes off as {} comes in reach; it now acts just before {}",
-            n(unit),
-            n(by),
-            n(by)
-        ),
-        Event::SurpriseRound { surprisers } => {
-            let names: Vec<String> = surprisers.iter().map(&side).collect();
-            format!("Surprise Round: only {} act", names.join(", "))
-        }
         Event::BattleEnded { winner, rounds } => match winner {
             Some(s) => format!("*** {} wins after {rounds} round(s) ***", side(s)),
             None => format!("*** Draw after {rounds} round(s) ***"),
         },
+        Event::Rolled {
+            unit,
+            purpose,
+            dice,
+            faces: f,
+            kept,
+            modifiers,
+            total,
+            target,
+            against,
+            outcome,
+        } => rolled(
+            &n(unit),
+            purpose,
+            against.as_ref().map(n).as_deref(),
+            dice,
+            f,
+            kept,
+            modifiers,
+            *total,
+            *target,
+            outcome,
+        ),
+        Event::Ruleset(r) => r.text(&names),
     }
+}
+
+/// The line of a [`Event::Rolled`]: `Squire rolls Disengage against Orc: 3d6 [4, 2, 6]
+/// +1 AGI = 13 vs 11: success` (kept faces shown when some were dropped; the parts
+/// without a value left out).
+#[allow(clippy::too_many_arguments)]
+fn rolled(
+    unit: &str,
+    purpose: &str,
+    against: Option<&str>,
+    dice: &str,
+    f: &[u32],
+    kept: &[u32],
+    modifiers: &[RollModifier],
+    total: i32,
+    target: Option<i32>,
+    outcome: &str,
+) -> String {
+    let mut s = format!("{unit} rolls {purpose}");
+    if let Some(a) = against {
+        s += &format!(" against {a}");
+    }
+    s += &format!(": {dice} {}", faces(f));
+    if kept != f {
+        s += &format!(" keeps {}", faces(kept));
+    }
+    for m in modifiers {
+        s += &format!(" {:+} {}", m.value, m.name);
+    }
+    s += &format!(" = {total}");
+    if let Some(t) = target {
+        s += &format!(" vs {t}");
+    }
+    if !outcome.is_empty() {
+        s += &format!(": {outcome}");
+    }
+    s
 }

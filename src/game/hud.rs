@@ -402,7 +402,7 @@ fn update_log(
     let lines: Vec<String> = events
         .iter()
         .filter(|e| !matches!(e, Event::TurnEnded { .. }))
-        .map(|e| crate::engine::log::describe(world, e))
+        .filter_map(|e| crate::engine::log::line(world, e))
         .collect();
     let end = lines.len().saturating_sub(ui.log_scroll);
     let start = end.saturating_sub(34);

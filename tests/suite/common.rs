@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use skirmish::engine::board::{Cell, GridKind};
 use skirmish::engine::dice::Dice;
 use skirmish::engine::event::{Event, Stage};
+use skirmish::engine::rulesets::phases::events::PhasesEvent;
 use skirmish::engine::units::UnitId;
 use skirmish::engine::{Awaiting, Battle, Command};
 use skirmish::level::schema::*;
@@ -106,19 +107,20 @@ pub fn active(b: &Battle) -> String {
     }
 }
 
-/// The attack rolls in these events.
-pub fn attacks(events: &[Event]) -> Vec<Event> {
+/// The attack rolls (`phases` narration) in these events.
+pub fn attacks(events: &[Event]) -> Vec<PhasesEvent> {
     events
         .iter()
-        .filter(|e| matches!(e, Event::AttackRolled { .. }))
+        .filter_map(|e| e.narration::<PhasesEvent>())
+        .filter(|e| matches!(e, PhasesEvent::AttackRolled { .. }))
         .cloned()
         .collect()
 }
 
 /// The (hit, kept faces highest first, total, extra die sides) of an attack event.
-pub fn attack_summary(e: &Event) -> (bool, Vec<u32>, i32, Option<u32>) {
+pub fn attack_summary(e: &PhasesEvent) -> (bool, Vec<u32>, i32, Option<u32>) {
     match e {
-        Event::AttackRolled {
+        PhasesEvent::AttackRolled {
             hit,
             kept,
             total,

@@ -13,6 +13,7 @@ use skirmish::engine::command::{Reaction, ReactionRefusal};
 use skirmish::engine::decision::{DecisionKind, Trigger};
 use skirmish::engine::dice::Dice;
 use skirmish::engine::event::Event;
+use skirmish::engine::rulesets::flow::events::FlowEvent;
 use skirmish::engine::rulesets::flow::pools;
 use skirmish::engine::rulesets::flow::{FlowAction, ShoveEffect};
 use skirmish::engine::skill::{CheckRules, Edge, SuccessLevel};
@@ -293,13 +294,13 @@ fn options(b: &Battle) -> Vec<(String, Reaction, f64)> {
 fn checks(events: &[Event]) -> Vec<(u32, SuccessLevel, i32)> {
     events
         .iter()
-        .filter_map(|e| match e {
-            Event::SkillChecked {
+        .filter_map(|e| match flow(e) {
+            Some(FlowEvent::SkillChecked {
                 roll,
                 level,
                 target,
                 ..
-            } => Some((*roll, *level, *target)),
+            }) => Some((*roll, *level, *target)),
             _ => None,
         })
         .collect()
@@ -317,6 +318,11 @@ fn damage(events: &[Event]) -> Vec<i32> {
 
 fn has_event(events: &[Event], f: impl Fn(&Event) -> bool) -> bool {
     events.iter().any(f)
+}
+
+/// The `flow` narration event this is, if it is one.
+fn flow(e: &Event) -> Option<&FlowEvent> {
+    e.narration()
 }
 
 /// A (AgiMod 5, Blue) next to T (AgiMod 0, Red); A acts first.
@@ -379,7 +385,10 @@ fn f_ex_1_five_ap_thirteen_hexes_and_one_attack() {
     assert_eq!(at(&b, "A"), cell(7, 0), "13 hexes moved");
     assert_eq!(pools(&b, "A").0, 2);
     let ev = attack(&mut b, "A", "T").unwrap();
-    assert!(has_event(&ev, |e| matches!(e, Event::Missed { .. })));
+    assert!(has_event(&ev, |e| matches!(
+        flow(e),
+        Some(FlowEvent::Missed { .. })
+    )));
     // 0 AP left: the turn ended by itself and T acts.
     assert_eq!(active(&b), "T");
 }
@@ -576,21 +585,27 @@ fn f_ex_6_f_24_parrying_a_larger_attacker() {
     attack(&mut b, "A", "T").unwrap();
     let ev = react(&mut b, "T", Reaction::Parry).unwrap();
     assert!(has_event(&ev, |e| matches!(
-        e,
-        Event::OpposedCheck {
+        flow(e),
+        Some(FlowEvent::OpposedCheck {
             counted_as: SuccessLevel::Hard,
             responder_wins: false,
             ..
-        }
+        })
     )));
     assert!(has_event(&ev, |e| matches!(
-        e,
-        Event::Struck {
+        flow(e),
+        Some(FlowEvent::Struck {
             level: SuccessLevel::Normal,
             bonus: 0,
             ..
-        }
+        })
     )));
+    // The narration event names the units it concerns (issue 12: ruleset events).
+    let struck = ev.iter().find_map(|e| match e {
+        Event::Ruleset(r) if matches!(flow(e), Some(FlowEvent::Struck { .. })) => Some(r),
+        _ => None,
+    });
+    assert_eq!(struck.unwrap().units(), [id(&b, "A"), id(&b, "T")]);
     assert_eq!(damage(&ev), vec![6]);
     // Medium vs Medium: Normal vs Normal is a tie: the defender wins (F-GAP-03).
     let mut b = duel(with_skill(a_unit(), "Melee", 60), t_unit(), &[45, 40]);
@@ -724,7 +739,10 @@ fn f_ex_9_f_31_intercept_range_and_resolution() {
         })
         .unwrap()
         .to_vec();
-    assert!(has_event(&ev, |e| matches!(e, Event::Intercepted { .. })));
+    assert!(has_event(&ev, |e| matches!(
+        flow(e),
+        Some(FlowEvent::Intercepted { .. })
+    )));
     assert_eq!(at(&b, "I"), cell(0, 1));
     assert_eq!((hp(&b, "I"), hp(&b, "Y")), (16, 20));
     assert_eq!(pools(&b, "I").1, 0);
@@ -744,7 +762,7 @@ fn f_ex_10_f_43_f_gap_19_surprise_round() {
     assert!(
         b.events()
             .iter()
-            .any(|e| matches!(e, Event::SurpriseRound { .. }))
+            .any(|e| matches!(flow(e), Some(FlowEvent::SurpriseRound { .. })))
     );
     assert_eq!(active(&b), "A");
     assert_eq!(pools(&b, "A"), (5, 2, 2));
@@ -1065,7 +1083,7 @@ fn f_18_f_19_f_20_dodge_parry_block_skills_and_limits() {
     let ev = react(&mut b, "T", Reaction::Dodge).unwrap();
     assert!(has_event(
         &ev,
-        |e| matches!(e, Event::SkillChecked { skill, target: 70, .. } if skill == "Athletics")
+        |e| matches!(flow(e), Some(FlowEvent::SkillChecked { skill, target: 70, .. }) if skill == "Athletics")
     ));
     assert_eq!(hp(&b, "T"), 20);
     // F-19, F-20: against a shortbow, no Parry; a shield-bearer may Block with
@@ -1090,7 +1108,7 @@ fn f_18_f_19_f_20_dodge_parry_block_skills_and_limits() {
     let ev = react(&mut b, "T", Reaction::Block).unwrap();
     assert!(has_event(
         &ev,
-        |e| matches!(e, Event::SkillChecked { skill, .. } if skill == "Endurance")
+        |e| matches!(flow(e), Some(FlowEvent::SkillChecked { skill, .. }) if skill == "Endurance")
     ));
     assert_eq!(pools(&b, "T").1, 2);
     assert_eq!(hp(&b, "T"), 20);
@@ -1117,8 +1135,8 @@ fn f_25_f_26_f_gap_12_shooting_drinking_and_standing_up_provoke() {
     let ev = react(&mut b, "E", Reaction::ReactionAttack).unwrap();
     let who: Vec<String> = ev
         .iter()
-        .filter_map(|e| match e {
-            Event::SkillChecked { unit, .. } => Some(b.unit_name(*unit)),
+        .filter_map(|e| match flow(e) {
+            Some(FlowEvent::SkillChecked { unit, .. }) => Some(b.unit_name(*unit)),
             _ => None,
         })
         .collect();
@@ -1269,12 +1287,12 @@ fn f_32_f_gap_17_disarm() {
     })
     .unwrap();
     assert!(has_event(&ev, |e| matches!(
-        e,
-        Event::SkillChecked {
+        flow(e),
+        Some(FlowEvent::SkillChecked {
             edge: Some(Edge::Disadvantage),
             roll: 45,
             ..
-        }
+        })
     )));
     assert!(has_event(
         &ev,
@@ -1375,12 +1393,12 @@ fn f_34_f_gap_04_feint_gives_advantage_once() {
     // The next attack on T has Advantage: 80 and 30, the lower counts.
     let ev = attack(&mut b, "A", "T").unwrap();
     assert!(has_event(&ev, |e| matches!(
-        e,
-        Event::SkillChecked {
+        flow(e),
+        Some(FlowEvent::SkillChecked {
             edge: Some(Edge::Advantage),
             roll: 30,
             ..
-        }
+        })
     )));
     assert!(!conds(&b, "A").contains(&"Feinting".to_string()), "used up");
     // F-GAP-04: a feint's Advantage and a Disarm's Disadvantage cancel: one die.
@@ -1394,7 +1412,7 @@ fn f_34_f_gap_04_feint_gives_advantage_once() {
     .unwrap();
     assert!(has_event(
         &ev,
-        |e| matches!(e, Event::SkillChecked { edge: None, faces, .. } if faces.len() == 1)
+        |e| matches!(flow(e), Some(FlowEvent::SkillChecked { edge: None, faces, .. }) if faces.len() == 1)
     ));
 }
 
@@ -1504,12 +1522,12 @@ fn f_36_f_gap_15_grapple() {
     // The grappler's attacks are at Disadvantage (10, 90 → 90).
     let ev = attack(&mut b, "A", "T").unwrap();
     assert!(has_event(&ev, |e| matches!(
-        e,
-        Event::SkillChecked {
+        flow(e),
+        Some(FlowEvent::SkillChecked {
             edge: Some(Edge::Disadvantage),
             roll: 90,
             ..
-        }
+        })
     )));
     end(&mut b, "A");
     assert_eq!(active(&b), "T");
@@ -1582,11 +1600,14 @@ fn f_37_f_gap_18_ready_moves_the_initiative_slot() {
     end(&mut b, "R");
     walk(&mut b, "M", &[cell(2, 0), cell(1, 0)]).unwrap();
     let ev = b.events();
-    assert!(ev.iter().any(|e| matches!(e, Event::ReadyTriggered { .. })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(flow(e), Some(FlowEvent::ReadyTriggered { .. })))
+    );
     assert!(
         ev.iter()
             .rev()
-            .any(|e| matches!(e, Event::SkillChecked { roll: 90, .. }))
+            .any(|e| matches!(flow(e), Some(FlowEvent::SkillChecked { roll: 90, .. })))
     );
     assert_eq!(at(&b, "M"), cell(1, 0));
     end(&mut b, "M");
@@ -1802,11 +1823,11 @@ fn auto_policy_reacts_by_expected_value() {
     let mut b = start(&l, &[1, 1, 45, 10, 90]);
     let ev = attack(&mut b, "A", "T").unwrap();
     assert!(has_event(&ev, |e| matches!(
-        e,
-        Event::Reacted {
+        flow(e),
+        Some(FlowEvent::Reacted {
             reaction: Reaction::Riposte,
             ..
-        }
+        })
     )));
     assert!(matches!(b.awaiting(), Awaiting::Unit(..)));
     assert_eq!(hp(&b, "T"), 20);
@@ -1833,8 +1854,8 @@ fn f_30_scenario_reaction_chain_attack_parry_riposte_dodge() {
     let reactions: Vec<Reaction> = b
         .events()
         .iter()
-        .filter_map(|e| match e {
-            Event::Reacted { reaction, .. } => Some(*reaction),
+        .filter_map(|e| match flow(e) {
+            Some(FlowEvent::Reacted { reaction, .. }) => Some(*reaction),
             _ => None,
         })
         .collect();
@@ -1881,7 +1902,10 @@ fn f_gap_05_a_failed_check_is_a_miss_without_a_reaction_window() {
     // decision) is never asked; 50 succeeds and opens the window.
     let mut b = duel(a_unit(), t_unit(), &[70, 99, 50]);
     let ev = attack(&mut b, "A", "T").unwrap();
-    assert!(has_event(&ev, |e| matches!(e, Event::Missed { .. })));
+    assert!(has_event(&ev, |e| matches!(
+        flow(e),
+        Some(FlowEvent::Missed { .. })
+    )));
     assert!(matches!(b.awaiting(), Awaiting::Unit(..)));
     let ev = attack(&mut b, "A", "T").unwrap();
     assert_eq!(checks(&ev), vec![(99, SuccessLevel::CriticalFailure, 50)]);

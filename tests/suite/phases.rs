@@ -8,6 +8,7 @@ use crate::common;
 
 use common::*;
 use skirmish::engine::event::{Event, Stage};
+use skirmish::engine::rulesets::phases::events::PhasesEvent;
 use skirmish::engine::units::UnitId;
 use skirmish::engine::{Awaiting, Command, CommandError};
 use skirmish::level::schema::*;
@@ -148,7 +149,7 @@ fn p_ex_3_advantage_and_disadvantage_net_out() {
     let ev = attack(&mut b, "A", "T").unwrap();
     let (hit, kept, total, die) = attack_summary(&attacks(&ev)[0]);
     assert_eq!((hit, kept, total, die), (true, vec![5, 3], 9, Some(6)));
-    let Event::AttackRolled {
+    let PhasesEvent::AttackRolled {
         advantage,
         disadvantage,
         ..
@@ -380,14 +381,16 @@ fn p_ex_5_walk_through_difficult_terrain_provokes_once() {
         .to_vec();
     let oas: Vec<&Event> = ev
         .iter()
-        .filter(|e| matches!(e, Event::OpportunityAttack { .. }))
+        .filter(|e| matches!(e.narration(), Some(PhasesEvent::OpportunityAttack { .. })))
         .collect();
     assert_eq!(oas.len(), 1, "exactly one OA, from E, leaving (5,1)");
-    assert!(matches!(oas[0], Event::OpportunityAttack { cell, .. } if *cell == c(5, 1)));
+    assert!(
+        matches!(oas[0].narration(), Some(PhasesEvent::OpportunityAttack { cell, .. }) if *cell == c(5, 1))
+    );
     // The OA comes before M leaves the square.
     let oa_at = ev
         .iter()
-        .position(|e| matches!(e, Event::OpportunityAttack { .. }))
+        .position(|e| matches!(e.narration(), Some(PhasesEvent::OpportunityAttack { .. })))
         .unwrap();
     let first_step = ev
         .iter()
@@ -510,13 +513,13 @@ fn p_ex_6_saves_end_and_sustain_effects() {
         .to_vec();
     let saves: Vec<(String, i32, bool)> = ev
         .iter()
-        .filter_map(|e| match e {
-            Event::SaveRolled {
+        .filter_map(|e| match e.narration() {
+            Some(PhasesEvent::SaveRolled {
                 condition,
                 total,
                 success,
                 ..
-            } => Some((condition.clone(), *total, *success)),
+            }) => Some((condition.clone(), *total, *success)),
             _ => None,
         })
         .collect();
@@ -528,7 +531,7 @@ fn p_ex_6_saves_end_and_sustain_effects() {
             ("Bound".into(), 12, true)
         ]
     );
-    let sustained_by_e = ev.iter().any(|x| matches!(x, Event::SaveRolled { unit, condition, .. } if condition == "Bound" && b.unit_name(*unit) == "E"));
+    let sustained_by_e = ev.iter().any(|x| matches!(x.narration(), Some(PhasesEvent::SaveRolled { unit, condition, .. }) if condition == "Bound" && b.unit_name(*unit) == "E"));
     assert!(
         sustained_by_e,
         "P-GAP-14: the maintainer rolls the sustain save"
@@ -702,7 +705,7 @@ fn p_gap_04_charge_needs_closer_steps_and_grants_advantage() {
     })
     .unwrap();
     let ev = attack(&mut b, "A", "B").unwrap();
-    let Event::AttackRolled {
+    let PhasesEvent::AttackRolled {
         advantage,
         extra_die,
         ..
@@ -753,7 +756,7 @@ fn p_19_p_20_every_threatening_enemy_attacks_allies_never() {
         .to_vec();
     let oas = ev
         .iter()
-        .filter(|e| matches!(e, Event::OpportunityAttack { .. }))
+        .filter(|e| matches!(e.narration(), Some(PhasesEvent::OpportunityAttack { .. })))
         .count();
     assert_eq!(oas, 2);
 }
@@ -790,7 +793,7 @@ fn p_21_p_28_p_ex_7_disengage_shifts_without_provoking_and_penalises_attacks() {
         .to_vec();
     assert!(
         !ev.iter()
-            .any(|e| matches!(e, Event::OpportunityAttack { .. }))
+            .any(|e| matches!(e.narration(), Some(PhasesEvent::OpportunityAttack { .. })))
     );
     assert_eq!(cell(&b, "A"), c(0, 0));
     let e = id(&b, "E");
@@ -919,7 +922,7 @@ fn p_08_p_09_five_sources_cap_at_d12() {
     })
     .unwrap();
     let ev = attack(&mut b, "A", "T").unwrap();
-    let Event::AttackRolled {
+    let PhasesEvent::AttackRolled {
         advantage,
         extra_die,
         faces,
@@ -1116,7 +1119,7 @@ fn p_15_seized_unit_grants_advantage_to_opportunity_attacks() {
         })
         .unwrap()
         .to_vec();
-    let Event::AttackRolled {
+    let PhasesEvent::AttackRolled {
         advantage,
         extra_die,
         ..
@@ -1299,4 +1302,71 @@ fn p_18_p_gap_08_slowed_on_an_allys_square_steps_back() {
     .unwrap();
     assert_eq!(cell(&b, "M"), c(5, 1));
     assert_eq!(cell(&b, "P"), c(4, 1));
+}
+
+// ---------------------------------------------------------------- pools through events
+
+/// P-GAP-07, X-06: one movement power and one battle action a round, spent and
+/// refilled through quiet `PointsChanged` events that the human log leaves out.
+#[test]
+fn p_gap_07_x_06_pools_change_through_quiet_events() {
+    use skirmish::engine::rulesets::phases::pools::{BATTLE_ACTION, MOVEMENT_POWER};
+    let mut b = duel(
+        unit("A", "Blue", (1, 1), 10, 1, 2, 10),
+        unit("T", "Red", (2, 1), 0, 1, 0, 12),
+        &[6, 6, 1],
+    );
+    let a = id(&b, "A");
+    let pool_events = |events: &[Event]| -> Vec<(UnitId, String, i32, i32, bool)> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                Event::PointsChanged {
+                    unit,
+                    pool,
+                    delta,
+                    now,
+                    quiet,
+                    ..
+                } => Some((*unit, format!("{pool:?}"), *delta, *now, *quiet)),
+                _ => None,
+            })
+            .collect()
+    };
+    // Round 1 filled both pools of both units (from 0); skipping movement spent none.
+    let filled = pool_events(b.events());
+    assert_eq!(filled.len(), 4, "{filled:?}");
+    assert!(filled.iter().all(|p| p.2 == 1 && p.3 == 1 && p.4));
+    let ev = attack(&mut b, "A", "T").unwrap();
+    assert_eq!(
+        pool_events(&ev),
+        [(a, "BattleAction".to_string(), -1, 0, true)],
+        "P-GAP-07: the attack spends the battle action"
+    );
+    assert_eq!(
+        b.pools(a),
+        [
+            ("Movement power".to_string(), 1),
+            ("Battle action".to_string(), 0)
+        ]
+    );
+    assert!(
+        !skirmish::script::log_lines(&b)
+            .iter()
+            .any(|l| l.contains("battle action")),
+        "quiet: no line in the human log"
+    );
+    // The next round refills only what was spent: A's battle action; the unused
+    // movement powers and T's battle action (it only ended its turn) hold 1.
+    let ev = b
+        .submit(Command::EndTurn { unit: id(&b, "T") })
+        .unwrap()
+        .to_vec();
+    assert_eq!(b.turn().round, 2);
+    let next: Vec<_> = pool_events(&ev).into_iter().filter(|p| p.2 > 0).collect();
+    assert_eq!(
+        next,
+        [(a, format!("{BATTLE_ACTION:?}"), 1, 1, true)],
+        "{MOVEMENT_POWER:?} is still 1"
+    );
 }

@@ -12,6 +12,8 @@ use bevy::window::PrimaryWindow;
 use skirmish::engine::battle::{Awaiting, Map, Sides, cell_of, side_of};
 use skirmish::engine::board::Cell;
 use skirmish::engine::event::Event;
+use skirmish::engine::rulesets::flow::events::FlowEvent;
+use skirmish::engine::rulesets::phases::events::PhasesEvent;
 use skirmish::game::control::{Choices, UiState, human_turn};
 use skirmish::game::screen::Screen;
 use skirmish::game::{Game, GameOptions};
@@ -209,17 +211,25 @@ fn driver(
     let world = game.battle.world();
     let us = game.battle.side_id(case.side).expect("the played side");
     for e in &game.battle.events()[drive.log_seen.min(game.battle.events().len())..] {
-        match e {
-            Event::Moved { unit, .. } if side_of(world, *unit) == us => drive.moved = true,
-            Event::AttackRolled { attacker, .. } if side_of(world, *attacker) == us => {
-                drive.attacked = true
-            }
-            Event::SkillChecked { unit, purpose, .. }
+        if let Event::Moved { unit, .. } = e
+            && side_of(world, *unit) == us
+        {
+            drive.moved = true;
+        }
+        if let Some(PhasesEvent::AttackRolled { attacker, .. }) = e.narration()
+            && side_of(world, *attacker) == us
+        {
+            drive.attacked = true;
+        }
+        match e.narration() {
+            Some(FlowEvent::SkillChecked { unit, purpose, .. })
                 if side_of(world, *unit) == us && purpose.starts_with("attack") =>
             {
                 drive.attacked = true
             }
-            Event::Reacted { unit, .. } if side_of(world, *unit) == us => drive.reacted = true,
+            Some(FlowEvent::Reacted { unit, .. }) if side_of(world, *unit) == us => {
+                drive.reacted = true
+            }
             _ => {}
         }
     }

@@ -5,6 +5,7 @@
 
 use bevy_ecs::prelude::*;
 
+use super::events::FlowEvent;
 use crate::engine::event::Event;
 
 use super::attack::{make_attack, roll_check};
@@ -270,7 +271,7 @@ fn flow_action(world: &mut World, unit: UnitId, action: FlowAction) -> Result<()
                 let wins = responder_wins(level_g, level_b);
                 emit(
                     world,
-                    Event::OpposedCheck {
+                    FlowEvent::OpposedCheck {
                         actor: grappler,
                         responder: unit,
                         actor_level: level_g,
@@ -302,7 +303,7 @@ fn flow_action(world: &mut World, unit: UnitId, action: FlowAction) -> Result<()
             });
             emit(
                 world,
-                Event::Readied {
+                FlowEvent::Readied {
                     unit,
                     weapon: w.name.clone(),
                     ap,
@@ -549,7 +550,7 @@ fn opposed_level(
     let wins = responder_wins(la, lr);
     emit(
         world,
-        Event::OpposedCheck {
+        FlowEvent::OpposedCheck {
             actor: a,
             responder: r,
             actor_level: la,
@@ -641,7 +642,7 @@ pub fn disarmed(
     let Some(item) = eq.held().next().cloned() else {
         emit(
             world,
-            Event::Missed {
+            FlowEvent::Missed {
                 attacker,
                 target: victim,
                 reason: "nothing in hand to disarm".into(),

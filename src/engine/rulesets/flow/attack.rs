@@ -8,6 +8,7 @@
 
 use bevy_ecs::prelude::*;
 
+use super::events::FlowEvent;
 use crate::engine::event::Event;
 
 use super::conditions::*;
@@ -166,7 +167,7 @@ pub fn roll_check(
     let roll = checks.roll(&mut world.resource_mut::<Dice>(), target, edge)?;
     emit(
         world,
-        Event::SkillChecked {
+        FlowEvent::SkillChecked {
             unit,
             skill: skill.into(),
             purpose,
@@ -235,7 +236,7 @@ pub fn make_attack(
     if !level.success() {
         emit(
             world,
-            Event::Missed {
+            FlowEvent::Missed {
                 attacker,
                 target,
                 reason: format!("the check failed ({level})"),
@@ -719,7 +720,7 @@ pub fn resolve(
     let reaction = choice.reaction;
     emit(
         world,
-        Event::Reacted {
+        FlowEvent::Reacted {
             unit,
             reaction,
             against: ctx.attacker,
@@ -744,7 +745,7 @@ pub fn resolve(
     let wins = responder_wins(as_level, level);
     emit(
         world,
-        Event::OpposedCheck {
+        FlowEvent::OpposedCheck {
             actor: ctx.attacker,
             responder: unit,
             actor_level: ctx.level,
@@ -756,7 +757,7 @@ pub fn resolve(
     if wins {
         emit(
             world,
-            Event::Missed {
+            FlowEvent::Missed {
                 attacker: ctx.attacker,
                 target: ctx.target,
                 reason: format!("{}'s {reaction} won", name(world, unit)),
@@ -847,7 +848,7 @@ fn intercept(world: &mut World, ctx: AttackCtx, choice: &Choice) -> Result<(), C
     let wins = responder_wins(ctx.level, level);
     emit(
         world,
-        Event::OpposedCheck {
+        FlowEvent::OpposedCheck {
             actor: ctx.attacker,
             responder: unit,
             actor_level: ctx.level,
@@ -860,7 +861,7 @@ fn intercept(world: &mut World, ctx: AttackCtx, choice: &Choice) -> Result<(), C
     if wins {
         emit(
             world,
-            Event::Intercepted {
+            FlowEvent::Intercepted {
                 interceptor: unit,
                 ally: ctx.target,
                 attacker: ctx.attacker,
@@ -908,7 +909,7 @@ pub fn hit(
     };
     emit(
         world,
-        Event::Struck {
+        FlowEvent::Struck {
             attacker,
             target: victim,
             weapon: ctx.weapon.name.clone(),

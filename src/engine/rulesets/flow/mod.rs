@@ -21,6 +21,7 @@ pub mod actions;
 pub mod attack;
 pub mod check;
 pub mod config;
+pub mod events;
 pub mod level_check;
 pub mod movement;
 pub mod preview;
@@ -568,6 +569,7 @@ pub fn change_points(world: &mut World, unit: UnitId, p: Pool, delta: i32, reaso
             delta: now - before,
             now,
             reason: reason.into(),
+            quiet: false,
         },
     );
 }

@@ -6,6 +6,7 @@
 
 use bevy_ecs::prelude::*;
 
+use super::events::FlowEvent;
 use crate::engine::event::Event;
 
 use super::attack::{Choice, make_attack, reaction_attack_option};
@@ -243,7 +244,7 @@ fn readied_triggers(world: &mut World, mover: UnitId, from: Cell, to: Cell) {
         };
         if board.distance(here, to) <= reach && board.distance(here, from) > reach {
             with_flow_unit(world, r, |f| f.ready = None);
-            emit(world, Event::ReadyTriggered { unit: r, by: mover });
+            emit(world, FlowEvent::ReadyTriggered { unit: r, by: mover });
             world.resource_mut::<FlowState>().reorders.push((r, mover));
             world
                 .resource_mut::<FlowState>()
@@ -291,7 +292,7 @@ pub fn advance_provoke(world: &mut World) -> Result<(), CommandError> {
         }
         emit(
             world,
-            Event::ReactionAttackProvoked {
+            FlowEvent::ReactionAttackProvoked {
                 attacker: c,
                 target: mover,
                 trigger: trigger.clone(),
@@ -359,7 +360,7 @@ fn take_reaction_attack(
     };
     emit(
         world,
-        Event::Reacted {
+        FlowEvent::Reacted {
             unit,
             reaction: Reaction::ReactionAttack,
             against: mover,

@@ -5,6 +5,7 @@
 
 use bevy_ecs::prelude::*;
 
+use super::events::FlowEvent;
 use crate::engine::event::{Event, Stage};
 
 use super::actions::{execute, remove_condition, run_deferred};
@@ -90,7 +91,7 @@ pub fn round_start(world: &mut World) {
             if !surprising.is_empty() {
                 emit(
                     world,
-                    Event::SurpriseRound {
+                    FlowEvent::SurpriseRound {
                         surprisers: surprising,
                     },
                 );

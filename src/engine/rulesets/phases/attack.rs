@@ -9,6 +9,7 @@ use std::sync::Arc;
 use bevy_ecs::prelude::*;
 
 use super::conditions::*;
+use super::events::PhasesEvent;
 use super::{PhasesConfig, PhasesRules};
 use crate::engine::battle::{TurnState, check_victory, emit, entity, name};
 use crate::engine::command::CommandError;
@@ -389,7 +390,7 @@ pub fn resolve(
     let hit = total >= plan.defense;
     emit(
         world,
-        Event::AttackRolled {
+        PhasesEvent::AttackRolled {
             attacker,
             target,
             power: power.name.clone(),

@@ -6,6 +6,7 @@ use super::pools;
 use bevy_ecs::prelude::*;
 
 use super::conditions::*;
+use super::events::PhasesEvent;
 use super::movement::{execute_move, has, spend, take_incoming};
 use super::{PhasesFlow, Step, attack, guarded};
 use crate::engine::battle::{
@@ -57,7 +58,7 @@ fn battle_step(world: &mut World) -> Result<bool, CommandError> {
         let held = world.resource::<PhasesFlow>().held.clone();
         if let Some(&u) = held.iter().find(|&&u| is_active(world, u)) {
             world.resource_mut::<PhasesFlow>().held.retain(|&h| h != u);
-            emit(world, Event::ActedFromDelay { unit: u });
+            emit(world, PhasesEvent::ActedFromDelay { unit: u });
             start_turn(world, u);
             return Ok(true);
         }
@@ -115,7 +116,7 @@ fn battle_step(world: &mut World) -> Result<bool, CommandError> {
     } else {
         let first = flow.acting_now.remove(0);
         flow.held.retain(|h| *h != first);
-        emit(world, Event::ActedFromDelay { unit: first });
+        emit(world, PhasesEvent::ActedFromDelay { unit: first });
         first
     };
     start_turn(world, unit);
@@ -166,12 +167,12 @@ fn act(world: &mut World, unit: UnitId) -> Result<bool, CommandError> {
     match cmd {
         Command::Attack { target, power, .. } => {
             let def = super::check::power_named(world, unit, power.as_deref())?;
-            spend(world, unit, pools::BATTLE_ACTION);
+            spend(world, unit, pools::BATTLE_ACTION, "Attack");
             attack::resolve(world, unit, target, &def, false)?;
         }
         Command::Defend { .. } => {
-            spend(world, unit, pools::BATTLE_ACTION);
-            emit(world, Event::Defended { unit });
+            spend(world, unit, pools::BATTLE_ACTION, "Defend");
+            emit(world, PhasesEvent::Defended { unit });
             attack::add_condition(
                 world,
                 unit,
@@ -179,18 +180,18 @@ fn act(world: &mut World, unit: UnitId) -> Result<bool, CommandError> {
             );
         }
         Command::Disengage { path, .. } => {
-            spend(world, unit, pools::BATTLE_ACTION);
+            spend(world, unit, pools::BATTLE_ACTION, "Disengage");
             let def = super::check::disengage_power(world)?;
             execute_move(world, unit, &def, &path, None)?;
         }
         Command::Delay { .. } => {
-            emit(world, Event::Delayed { unit });
+            emit(world, PhasesEvent::Delayed { unit });
             let mut flow = world.resource_mut::<PhasesFlow>();
             flow.held.push(unit);
             flow.delayed.push(unit);
         }
         Command::ActivateItem { item, target, .. } => {
-            spend(world, unit, pools::BATTLE_ACTION);
+            spend(world, unit, pools::BATTLE_ACTION, &item);
             activate_item(world, unit, &item, target)?;
         }
         _ => {}

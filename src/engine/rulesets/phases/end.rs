@@ -3,6 +3,7 @@
 
 use bevy_ecs::prelude::*;
 
+use super::events::PhasesEvent;
 use super::{PhasesFlow, PhasesRules, Step, guarded};
 use crate::engine::battle::{
     TurnState, active_units, check_round_limit, emit, entity, halted, is_active,
@@ -61,7 +62,7 @@ pub fn saving_throws(world: &mut World) -> Result<(), CommandError> {
             let success = total >= config.save_target;
             emit(
                 world,
-                Event::SaveRolled {
+                PhasesEvent::SaveRolled {
                     unit: roller,
                     bearer,
                     condition: c.name.clone(),

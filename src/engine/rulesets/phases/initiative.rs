@@ -4,6 +4,7 @@
 
 use bevy_ecs::prelude::*;
 
+use super::movement::set_pool;
 use super::{PhasesFlow, PhasesRules, Step, guarded, pools};
 use crate::engine::battle::{Sides, TurnState, active_units, emit, entity, halted, side_of};
 use crate::engine::command::CommandError;
@@ -29,11 +30,9 @@ pub fn start_round(world: &mut World) {
         );
         let descending = roll_initiative(world)?;
         for &u in &descending {
-            let e = entity(world, u);
-            let mut pool = ActionPool::default();
-            pool.0.insert(pools::MOVEMENT_POWER, 1);
-            pool.0.insert(pools::BATTLE_ACTION, 1);
-            world.entity_mut(e).insert(pool);
+            for pool in [pools::MOVEMENT_POWER, pools::BATTLE_ACTION] {
+                set_pool(world, u, pool, 1, "new round");
+            }
         }
         // Sides declare seizing in ascending initiative of their first unit (P-GAP-12).
         let mut to_ask = Vec::new();

@@ -14,6 +14,7 @@ pub mod battle;
 pub mod check;
 pub mod config;
 pub mod end;
+pub mod events;
 pub mod initiative;
 pub mod movement;
 pub mod preview;

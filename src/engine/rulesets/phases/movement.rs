@@ -8,6 +8,7 @@ use bevy_ecs::prelude::*;
 
 use super::conditions::*;
 use super::config::MovementPowerDef;
+use super::events::PhasesEvent;
 use super::initiative::{battle_order, movement_order};
 use super::{PhasesFlow, PhasesRules, Step, attack, guarded};
 use crate::engine::battle::{
@@ -58,7 +59,7 @@ fn seize_step(world: &mut World) -> bool {
         world.resource_mut::<Pending>().0 = None;
         let round = world.resource::<TurnState>().round;
         for u in units {
-            emit(world, Event::Seized { unit: u });
+            emit(world, PhasesEvent::Seized { unit: u });
             attack::add_condition(
                 world,
                 u,
@@ -189,7 +190,7 @@ fn movement_step(world: &mut World) -> Result<bool, CommandError> {
                     kind: "movement power",
                     name: power,
                 })?;
-            spend(world, unit, pools::MOVEMENT_POWER);
+            spend(world, unit, pools::MOVEMENT_POWER, &def.name);
             execute_move(world, unit, &def, &path, target)?;
             if !halted(world) {
                 emit(world, Event::TurnEnded { unit });
@@ -210,13 +211,38 @@ pub(super) fn has(world: &World, unit: UnitId, condition: &str) -> bool {
         .is_some_and(|c| c.has(condition))
 }
 
-/// Spends one unit of a pool.
-pub(super) fn spend(world: &mut World, unit: UnitId, pool: Pool) {
-    let e = entity(world, unit);
-    if let Some(mut p) = world.get_mut::<ActionPool>(e) {
-        let left = p.left(pool);
-        p.0.insert(pool, (left - 1).max(0));
+/// Spends one unit of a pool on `what` (a movement power, "Attack", ...).
+pub(super) fn spend(world: &mut World, unit: UnitId, pool: Pool, what: &str) {
+    let left = world
+        .get::<ActionPool>(entity(world, unit))
+        .map_or(0, |p| p.left(pool));
+    set_pool(world, unit, pool, (left - 1).max(0), what);
+}
+
+/// Sets a unit's pool to `value` through a quiet [`Event::PointsChanged`] (the log
+/// already tells the spending and the new round in other lines); nothing when it
+/// already holds `value`, or the unit has no pools.
+pub(super) fn set_pool(world: &mut World, unit: UnitId, pool: Pool, value: i32, reason: &str) {
+    let Some(before) = world
+        .get::<ActionPool>(entity(world, unit))
+        .map(|p| p.left(pool))
+    else {
+        return;
+    };
+    if before == value {
+        return;
     }
+    emit(
+        world,
+        Event::PointsChanged {
+            unit,
+            pool,
+            delta: value - before,
+            now: value,
+            reason: reason.into(),
+            quiet: true,
+        },
+    );
 }
 
 /// Units that threaten `cell` against `mover`: enemies in play within their reach
@@ -303,7 +329,7 @@ pub fn execute_move(
     let speed = speed(world, unit);
     emit(
         world,
-        Event::MovementPowerUsed {
+        PhasesEvent::MovementPowerUsed {
             unit,
             power: def.name.clone(),
             budget: def.distance.budget(speed),
@@ -333,7 +359,7 @@ pub fn execute_move(
                 for t in by {
                     emit(
                         world,
-                        Event::OpportunityAttack {
+                        PhasesEvent::OpportunityAttack {
                             attacker: t,
                             mover: unit,
                             cell: cur,
