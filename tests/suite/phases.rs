@@ -254,13 +254,23 @@ fn p_ex_4_knight_seizes() {
     let Awaiting::Decision(d) = b.awaiting() else {
         panic!("Blue is asked")
     };
-    let skirmish::engine::decision::DecisionKind::SeizeInitiative { eligible } = d.kind else {
-        panic!()
+    let eligible: Vec<Command> = d.options.iter().map(|o| o.command.clone()).collect();
+    let seize = |u: &str| Command::Seize {
+        side: blue,
+        units: vec![id(&b, u)],
     };
     assert_eq!(
         eligible,
-        vec![id(&b, "Rogue"), id(&b, "Knight")],
-        "P-GAP-12: ascending initiative"
+        vec![seize("Rogue"), seize("Knight")],
+        "P-GAP-12: one option per unit, in ascending initiative"
+    );
+    assert_eq!(
+        d.decline.map(|o| o.command),
+        Some(Command::Seize {
+            side: blue,
+            units: vec![]
+        }),
+        "P-15: seizing is optional"
     );
     b.submit(Command::Seize {
         side: blue,
