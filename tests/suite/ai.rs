@@ -100,7 +100,7 @@ fn normal_answers_flow_reactions_with_the_best_option() {
         for _ in 0..3_000 {
             let (side, decision): (_, Option<PendingDecision>) = match battle.awaiting() {
                 Awaiting::Over(_) => break,
-                Awaiting::Decision(d) => (d.side, Some(d)),
+                Awaiting::Decision(d) => (d.side, Some(*d)),
                 Awaiting::Unit(u, _) => {
                     (skirmish::engine::battle::side_of(battle.world(), u), None)
                 }

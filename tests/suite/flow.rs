@@ -279,7 +279,7 @@ fn pass(b: &mut Battle, s: &str) -> Vec<Event> {
 /// The pending decision.
 fn decision(b: &Battle) -> PendingDecision {
     match b.awaiting() {
-        Awaiting::Decision(d) => d,
+        Awaiting::Decision(d) => *d,
         other => panic!("no decision: {other:?}"),
     }
 }

@@ -293,6 +293,51 @@ fn p_ex_4_knight_seizes() {
 }
 
 #[test]
+fn p_15_seizing_is_worth_the_kill_it_enables_and_only_normal_ai_seizes() {
+    // P-15: the Knight could move first, reach the 1-HP Goblin 3 squares away and
+    // likely defeat it before it walks off: seizing is worth that kill chance. The
+    // Rogue, far from every enemy, gains nothing by it. INT 2, 1, 0: no ties (P-14).
+    use rand::SeedableRng;
+    use skirmish::ai::{AiPolicy, choose};
+    let mut goblin = unit("Goblin", "Red", (3, 1), 0, 1, 0, 8);
+    goblin.stats.insert("HP".into(), 1);
+    let mut l = level(
+        (16, 3),
+        &[],
+        vec![
+            unit("Knight", "Blue", (0, 1), 2, 3, 8, 10),
+            unit("Rogue", "Blue", (15, 2), 1, 1, 0, 10),
+            goblin,
+        ],
+    );
+    l.sides[0].decisions = DecisionPolicy::Ask;
+    let b = battle(&l, &[1; 6]);
+    let Awaiting::Decision(d) = b.awaiting() else {
+        panic!("P-15: Blue is asked whether to seize")
+    };
+    let value = |name: &str| {
+        let label = format!("{name} seizes");
+        d.options.iter().find(|o| o.label == label).unwrap().value
+    };
+    assert!(value("Knight") >= 0.5, "P-15: {}", value("Knight"));
+    assert_eq!(value("Rogue"), 0.0, "P-15: no kill within reach");
+    assert!(d.lookahead, "a seize pays off only later");
+    let blue = b.side_id("Blue").unwrap();
+    let seize = |units: Vec<UnitId>| Command::Seize { side: blue, units };
+    let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(1);
+    assert_eq!(
+        choose(&b, AiPolicy::Normal, &mut rng),
+        Some(seize(vec![id(&b, "Knight")])),
+        "P-15: Normal seizes with the unit a kill is worth it for"
+    );
+    assert_eq!(
+        choose(&b, AiPolicy::Easy, &mut rng),
+        Some(seize(vec![])),
+        "P-15: Easy never seizes"
+    );
+}
+
+#[test]
 fn p_gap_12_several_seizers_keep_initiative_order_among_themselves() {
     // P-GAP-12: Rogue (8) and Knight (11) both seize.
     let faces = [1, 1, 1, 1, 1, 1, 1, 1, 4, 4, 2, 6];
