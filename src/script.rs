@@ -879,80 +879,31 @@ fn verb_args(
     Ok((unit, args))
 }
 
-/// What the battle waits for, in words: whose turn, or the pending decision with its
-/// options and their odds (for pointed error messages).
+/// What the battle waits for, in words: whose turn, or the pending decision — who
+/// decides what, and every answer in scenario syntax with its exact chance (for
+/// pointed error messages). Any ruleset's decision reads the same way:
+/// `Blue to react to Brigand's attack (Hard success) on Duelist: React(side: "Blue",
+/// unit: "Duelist", reaction: Parry) 45.0%, or Pass(side: "Blue") (No reaction)`.
 pub fn describe_awaiting(battle: &Battle) -> String {
     use crate::engine::Awaiting;
-    use crate::engine::decision::{DecisionKind, Trigger};
+    use crate::engine::decision::Pick;
     match battle.awaiting() {
         Awaiting::Unit(u, _) => format!("{}'s turn", battle.unit_name(u)),
         Awaiting::Over(_) => "nothing: the battle is over".into(),
         Awaiting::Decision(d) => {
             let side = battle.side_name(d.side);
-            match d.kind {
-                DecisionKind::Reaction { trigger, options } => {
-                    let what = match trigger {
-                        Trigger::Attack {
-                            attacker,
-                            target,
-                            level,
-                            ..
-                        } => format!(
-                            "{}'s attack ({level}) on {}",
-                            battle.unit_name(attacker),
-                            battle.unit_name(target)
-                        ),
-                        Trigger::Provoked { mover, action } => {
-                            format!("{} {action}", battle.unit_name(mover))
-                        }
-                    };
-                    let opts: Vec<String> = options
-                        .iter()
-                        .map(|o| {
-                            let answer = Syntax::new("React")
-                                .name("unit", &battle.unit_name(o.unit))
-                                .raw("reaction", o.reaction.syntax())
-                                .finish();
-                            let mut s = format!("{answer} {:.1}%", o.chance * 100.0);
-                            if !o.cells.is_empty() {
-                                let cells: Vec<String> = o
-                                    .cells
-                                    .iter()
-                                    .map(|c| format!("({}, {})", c.x, c.y))
-                                    .collect();
-                                s += &format!(" to one of {}", cells.join(" "));
-                            }
-                            s
-                        })
-                        .collect();
-                    let pass = Syntax::new("Pass").name("side", &side).finish();
-                    format!("{side} to react to {what}: {} or {pass}", opts.join(", "))
-                }
-                DecisionKind::SeizeInitiative { eligible } => {
-                    let names: Vec<String> =
-                        eligible.iter().map(|&u| battle.unit_name(u)).collect();
-                    let answer = Syntax::new("Seize").name("side", &side);
-                    format!(
-                        "{side} to decide which units seize the initiative (any of {}): {} \
-                         naming the units that seize, or {} to decline",
-                        names.join(", "),
-                        answer.clone().names("units", names.iter().take(1)).finish(),
-                        answer.names("units", [""; 0]).finish(),
-                    )
-                }
-                DecisionKind::ActFromDelay { next, held } => {
-                    let names: Vec<String> = held.iter().map(|&u| battle.unit_name(u)).collect();
-                    let answer = Syntax::new("ActNow").name("side", &side);
-                    format!(
-                        "{side} to decide which held units act now, before {}'s turn (any of \
-                         {}): {} naming the units that act, or {} to keep waiting",
-                        battle.unit_name(next),
-                        names.join(", "),
-                        answer.clone().names("units", names.iter().take(1)).finish(),
-                        answer.names("units", [""; 0]).finish(),
-                    )
+            let mut answers: Vec<String> = d.options.iter().map(|o| o.describe(battle)).collect();
+            if d.pick == Pick::Several && d.options.len() > 1 {
+                let all: Vec<usize> = (0..d.options.len()).collect();
+                if let Some(merged) = d.answer(battle.rules(), &all) {
+                    answers.push(format!("several together, e.g. {}", merged.display(battle)));
                 }
             }
+            if let Some(no) = &d.decline {
+                let or = if answers.is_empty() { "" } else { "or " };
+                answers.push(format!("{or}{} ({})", no.describe(battle), no.label));
+            }
+            format!("{side} to {}: {}", d.about, answers.join(", "))
         }
     }
 }

@@ -25,11 +25,15 @@
 //!   opening action (`flow`: Feint) before an attack when the ruleset offers it for
 //!   free, weighed with the ruleset's exact chance that it wins.
 //!
-//! Both `Easy` and `Normal` answer reaction decisions with the option the ruleset's
-//! automatic policy takes (`flow`: best expected value), or pass.
+//! Both answer any pending decision from its generic options
+//! ([`crate::engine::decision`]): the option(s) of best value, as the ruleset's
+//! automatic policy takes them (`flow`: the reaction of best expected value, or
+//! none; `phases`: every unit whose seizing enables a likely kill), except that
+//! `Easy` declines decisions that need looking ahead (it never seizes).
 //!
 //! The AI knows no ruleset: what movement powers do to the mover, which special
-//! actions to weigh, which reaction is best and a unit's speed are queries of the
+//! actions to weigh, what a decision's options are worth and a unit's speed are
+//! queries of the
 //! [`crate::engine::rulesets::Ruleset`] seam (through [`Battle::rules`]).
 //!
 //! Cost: instead of the ruleset's list of every legal path, moves come from one cost
@@ -58,7 +62,7 @@ pub fn choose(battle: &Battle, policy: AiPolicy, rng: &mut impl Rng) -> Option<C
     let picked = match battle.awaiting() {
         Awaiting::Over(_) => return None,
         _ if policy == AiPolicy::Random => None,
-        Awaiting::Decision(decision) => tactics::decide(battle, &decision, policy, rng),
+        Awaiting::Decision(decision) => tactics::decide(battle, &decision, policy),
         Awaiting::Unit(unit, _) => tactics::turn(battle, unit, policy, rng),
     };
     if let Some(c) = picked.filter(|c| battle.check(c).is_ok()) {

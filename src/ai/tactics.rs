@@ -16,10 +16,10 @@ use rand::{Rng, RngExt};
 use super::AiPolicy;
 use super::moves::{self, Power, Tree};
 use super::view::{Odds, UnitSnap, View};
-use crate::engine::battle::{Battle, Map, VictoryRule};
+use crate::engine::battle::{Battle, VictoryRule};
 use crate::engine::board::Cell;
 use crate::engine::command::Command;
-use crate::engine::decision::{DecisionKind, PendingDecision};
+use crate::engine::decision::PendingDecision;
 use crate::engine::odds::DiceExpr;
 use crate::engine::rulesets::{MoveHint as Hint, Ruleset};
 use crate::engine::units::{Items, MovementPowers, UnitId};
@@ -876,101 +876,22 @@ impl<'v, 'a> Mind<'v, 'a> {
     }
 }
 
-/// Answers a pending decision.
+/// Answers a pending decision from its options alone, whatever the ruleset and the
+/// kind of decision: the options the ruleset's automatic policy takes
+/// ([`PendingDecision::auto_pick`]: the best value, or every option worth
+/// something when several may be picked), merged into one answer by the ruleset.
+/// `Easy` does not plan ahead: it declines a decision whose values are a
+/// look-ahead guess (`phases`' seizing the initiative).
 pub(crate) fn decide(
     battle: &Battle,
     decision: &PendingDecision,
     policy: AiPolicy,
-    rng: &mut impl Rng,
 ) -> Option<Command> {
-    let side = decision.side;
-    if let DecisionKind::SeizeInitiative { eligible } = &decision.kind {
-        let units = if policy == AiPolicy::Normal {
-            seizers(battle, eligible)
-        } else {
-            Vec::new()
-        };
-        return Some(Command::Seize { side, units });
-    }
-    if let DecisionKind::Reaction { options, .. } = &decision.kind {
-        // The option the ruleset's automatic policy takes (`flow`: the best expected
-        // value in hit points); an option with cells moves to the first it offers.
-        return Some(match battle.rules().best_reaction(options) {
-            Some(o) => Command::React {
-                side,
-                unit: o.unit,
-                reaction: o.reaction,
-                to: o.cells.first().copied(),
-                swap: false,
-            },
-            None => Command::Pass { side },
-        });
-    }
-    if let DecisionKind::ActFromDelay { held, .. } = &decision.kind {
-        // The AI delays only to act later: act as soon as it is asked.
-        return Some(Command::ActNow {
-            side,
-            units: held.clone(),
-        });
-    }
-    // A decision this AI has no rule for (a reaction of a newer ruleset): attacks are
-    // scored like any attack, anything else is worth nothing; the first legal command
-    // (usually the ruleset's "decline") wins ties.
-    let legal = battle.legal_commands();
-    let mut view = View::new(battle);
-    let mut best: Option<(f64, Command)> = None;
-    for c in legal {
-        let mut v = 0.0;
-        if let Command::Attack {
-            unit,
-            target,
-            power,
-        } = &c
-        {
-            let me = view.unit(*unit).clone();
-            let idx = me
-                .powers
-                .iter()
-                .position(|p| Some(&p.name) == power.as_ref())
-                .unwrap_or(0);
-            if let Some(o) = view.odds(*unit, *target, idx) {
-                v = o.expected + 3.0 * o.kill;
-            }
-        }
-        let v = v + rng.random::<f64>() * JITTER;
-        if best.as_ref().is_none_or(|(b, _)| v > *b + 2.0 * JITTER) {
-            best = Some((v, c));
-        }
-    }
-    best.map(|(_, c)| c)
-}
-
-/// The units that should seize the initiative: those with a likely kill on an enemy
-/// just out of reach that could otherwise walk away first, and not surrounded.
-fn seizers(battle: &Battle, eligible: &[UnitId]) -> Vec<UnitId> {
-    let mut view = View::new(battle);
-    let board = &battle.world().resource::<Map>().0;
-    let mut out = Vec::new();
-    for &u in eligible {
-        let me = view.unit(u).clone();
-        let enemies: Vec<UnitSnap> = view.enemies(me.side).cloned().collect();
-        let adjacent = enemies
-            .iter()
-            .filter(|e| board.distance(e.cell, me.cell) <= e.reach)
-            .count();
-        if adjacent > 0 {
-            continue;
-        }
-        let kill = enemies.iter().any(|t| {
-            let d = board.distance(me.cell, t.cell);
-            let reachable = d > me.max_range() && d <= me.speed + me.max_range();
-            reachable
-                && (0..me.powers.len())
-                    .any(|p| view.odds(u, t.id, p).is_some_and(|o| o.kill >= 0.5))
-        });
-        if kill {
-            out.push(u);
-        }
-    }
-    out
+    let greedy = policy == AiPolicy::Easy && decision.lookahead && decision.decline.is_some();
+    let picked = if greedy {
+        Vec::new()
+    } else {
+        decision.auto_pick()
+    };
+    decision.answer(battle.rules(), &picked)
 }

@@ -503,8 +503,8 @@ pub fn check_round_limit(world: &mut World) -> bool {
 pub enum Awaiting {
     /// A command from this unit (its turn in this stage).
     Unit(UnitId, Stage),
-    /// An answer to this decision.
-    Decision(PendingDecision),
+    /// An answer to this decision (boxed: it is much larger than the others).
+    Decision(Box<PendingDecision>),
     /// Nothing: the battle is over; the winner, `None` for a draw.
     Over(Option<SideId>),
 }
@@ -668,7 +668,7 @@ impl Battle {
             return Awaiting::Over(w);
         }
         if let Some(d) = &world.resource::<Pending>().0 {
-            return Awaiting::Decision(d.clone());
+            return Awaiting::Decision(Box::new(d.clone()));
         }
         match t.active {
             Some(u) => Awaiting::Unit(u, t.stage),

@@ -1,92 +1,369 @@
-//! Pending decisions: when the rules need a choice, the engine stops and names who
-//! decides and the legal options. The UI, the AI or a script answers with a command.
+//! Pending decisions: when the rules need a choice from a side (not the active unit's
+//! next command), the ruleset sets one [`PendingDecision`] and the battle waits. It
+//! is the same shape for every ruleset: who decides, the question in words, and the
+//! options, each with the [`Command`] that answers it, a label, its exact chance (if
+//! it rolls) and a value. The HUD, the hand-off screen, the AI and `script` read only
+//! these fields, so a new ruleset raises a decision of its own kind (a toy's "brace
+//! against this Jab?", `escalation`'s "who acts next in this band?") without any code
+//! outside its folder.
+//!
+//! # Picking one or several
+//!
+//! [`Pick::One`]: the answer is one option's command, or the [`decline`] command
+//! (`flow`: one reaction, or `Pass`). [`Pick::Several`]: any subset of the options
+//! (`phases`: which units seize the initiative, which held units act now). Each
+//! option is then the answer that picks that one thing alone (`Seize(units:
+//! ["Knight"])`); picking none is the decline (`Seize(units: [])`), and picking
+//! several is the options' commands merged by the ruleset
+//! ([`crate::engine::rulesets::Ruleset::merge_answers`]: by default the units of
+//! `Seize` and `ActNow` answers are put together). [`PendingDecision::answer`] builds
+//! the command for any choice. The window offers each option alone (one key each);
+//! a scenario may name several at once.
+//!
+//! # What the AI takes
+//!
+//! [`PendingDecision::auto_pick`] is what the automatic policy and the `Normal` AI
+//! take: for `One`, the option of highest positive value (ties: the cheaper, then
+//! the first listed), else the decline; for `Several`, every option of positive
+//! value. Values are the ruleset's (`flow`: expected hit points saved or dealt;
+//! `phases`: the chance of the kill seizing enables). The `Easy` AI, which does not
+//! plan ahead, declines a decision marked [`PendingDecision::lookahead`].
+//!
+//! Data a ruleset needs to check its own answers (`flow`'s attack being reacted to)
+//! stays in the ruleset's own resources; the core never looks inside.
+//!
+//! [`decline`]: PendingDecision::decline
 
 use serde::Serialize;
 
-use crate::engine::board::Cell;
-use crate::engine::command::Reaction;
-use crate::engine::skill::SuccessLevel;
-use crate::engine::units::{SideId, UnitId};
+use crate::engine::command::{Command, Names};
+use crate::engine::rulesets::Ruleset;
+use crate::engine::units::SideId;
+use crate::engine::verb::Cost;
+
+/// Values at or below this are worth nothing: the automatic policy leaves such an
+/// option, and values closer than this are a tie.
+pub const NOTHING: f64 = 1e-9;
 
 /// A choice the battle is waiting for.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PendingDecision {
     /// The side that decides.
     pub side: SideId,
-    /// What is asked.
-    pub kind: DecisionKind,
+    /// The question as the HUD asks it, one or two sentences without the side's
+    /// name: "Brigand hits Duelist with Rapier (Hard success). React?".
+    pub prompt: String,
+    /// What is asked, as it reads after "Blue to" (scripts) or "Blue is asked to"
+    /// (the hand-off screen): "react to Brigand's attack (Hard success) on
+    /// Duelist", "decide which units seize the initiative".
+    pub about: String,
+    /// Whether the answer is one option or any subset of them.
+    pub pick: Pick,
+    /// The options, in the order menus list them.
+    pub options: Vec<DecisionOption>,
+    /// The answer that takes none of the options ("No reaction", "Nobody seizes"),
+    /// if there is one; menus list it last.
+    pub decline: Option<DecisionOption>,
+    /// Whether the values are a guess about what the answer leads to later
+    /// (`phases`' seizing: a kill next turn) rather than what it does now: the
+    /// `Easy` AI, which plays for now, declines such a decision.
+    pub lookahead: bool,
 }
 
-/// The kinds of decision.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub enum DecisionKind {
-    /// Which of these units seize the initiative this round (P-15, P-GAP-12); answered
-    /// by `Command::Seize`.
-    SeizeInitiative {
-        /// Units of the side that may seize, in ascending initiative.
-        eligible: Vec<UnitId>,
-    },
-    /// Whether held (delayed) units act before `next` starts its turn (P-26,
-    /// P-GAP-13); answered by `Command::ActNow`.
-    ActFromDelay {
-        /// The unit about to start its Battle turn.
-        next: UnitId,
-        /// Held units of the side, in descending initiative.
-        held: Vec<UnitId>,
-    },
-    /// Whether and how to react (flow, F-04, F-18 … F-31); answered by
-    /// `Command::React` or `Command::Pass`.
-    Reaction {
-        /// What triggered it.
-        trigger: Trigger,
-        /// Every legal reaction of the side's units, with its odds.
-        options: Vec<ReactionOption>,
-    },
+// Values and chances are finite numbers (never NaN).
+impl Eq for PendingDecision {}
+
+/// How many options an answer takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Pick {
+    /// Exactly one option, or the decline.
+    One,
+    /// Any subset of the options (none is the decline); the ruleset merges the
+    /// options' commands into one answer.
+    Several,
 }
 
-/// What a reaction answers.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub enum Trigger {
-    /// An attack succeeded against `target` and may be dodged, parried, blocked,
-    /// riposted or intercepted.
-    Attack {
-        /// The attacker.
-        attacker: UnitId,
-        /// The target.
-        target: UnitId,
-        /// The weapon.
-        weapon: String,
-        /// The attack's success level.
-        level: SuccessLevel,
-        /// Whether it is a melee attack.
-        melee: bool,
-        /// Whether it is itself a Reaction Attack (no advanced reactions, F-29).
-        reaction_attack: bool,
-    },
-    /// An enemy took a triggering action in the unit's threat range (F-26, F-47).
-    Provoked {
-        /// The enemy.
-        mover: UnitId,
-        /// What it did ("leaves (3, 4)", "casts a spell", ...).
-        action: String,
-    },
-}
-
-/// One legal reaction, with its exact odds.
+/// One option of a decision.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ReactionOption {
-    /// Who reacts.
-    pub unit: UnitId,
-    /// The reaction.
-    pub reaction: Reaction,
-    /// Its RP cost.
-    pub rp: i32,
-    /// Exact chance it succeeds (wins the opposed check, or the attack check succeeds).
-    pub chance: f64,
-    /// Expected value in HP terms (damage avoided or dealt), what `Auto` maximises.
+pub struct DecisionOption {
+    /// The command that answers with this option (as a scenario writes it:
+    /// `React(side: "Blue", unit: "Duelist", reaction: Parry)`).
+    pub command: Command,
+    /// Its label in menus, in the user's words: "Duelist Parry", "Knight seizes".
+    pub label: String,
+    /// Exact chance that it succeeds, if it rolls (a reaction's opposed check).
+    pub chance: Option<f64>,
+    /// What it is worth to the deciding side, on the ruleset's scale: what the
+    /// automatic policy and the AI maximise. 0 or less: not worth taking.
     pub value: f64,
-    /// Intercept: the hexes it can move to.
-    pub cells: Vec<Cell>,
+    /// What it costs (`flow`: 1 RP), if anything.
+    pub cost: Option<Cost>,
 }
 
-impl Eq for ReactionOption {}
+impl Eq for DecisionOption {}
+
+impl DecisionOption {
+    /// An option answered by `command`, labelled `label`: no roll, worth nothing,
+    /// free. Fill in the rest with [`chance`](Self::chance), [`value`](Self::value)
+    /// and [`cost`](Self::cost).
+    pub fn new(command: Command, label: impl Into<String>) -> Self {
+        Self {
+            command,
+            label: label.into(),
+            chance: None,
+            value: 0.0,
+            cost: None,
+        }
+    }
+
+    /// The same option with its exact chance of success.
+    pub fn chance(mut self, chance: f64) -> Self {
+        self.chance = Some(chance);
+        self
+    }
+
+    /// The same option with its value.
+    pub fn value(mut self, value: f64) -> Self {
+        self.value = value;
+        self
+    }
+
+    /// The same option with its cost.
+    pub fn cost(mut self, cost: Cost) -> Self {
+        self.cost = Some(cost);
+        self
+    }
+
+    /// The label with the chance and cost, for buttons: "Duelist Parry: 45% (1 RP)".
+    pub fn caption(&self) -> String {
+        let mut s = self.label.clone();
+        if let Some(p) = self.chance {
+            s += &format!(": {:.0}%", p * 100.0);
+        }
+        if let Some(c) = self.cost {
+            s += &format!(" ({c})");
+        }
+        s
+    }
+
+    /// The option in scenario syntax with its chance, for messages:
+    /// `React(side: "Blue", unit: "Duelist", reaction: Parry) 45.0%`.
+    pub fn describe(&self, names: &dyn Names) -> String {
+        let mut s = self.command.display(names);
+        if let Some(p) = self.chance {
+            s += &format!(" {:.1}%", p * 100.0);
+        }
+        s
+    }
+
+    fn amount(&self) -> i32 {
+        self.cost.map_or(0, |c| c.amount)
+    }
+}
+
+impl PendingDecision {
+    /// Every single answer, as the ruleset's `legal` lists them: the decline first,
+    /// then each option alone.
+    pub fn answers(&self) -> impl Iterator<Item = &Command> {
+        self.decline.iter().chain(&self.options).map(|o| &o.command)
+    }
+
+    /// The option or decline answered by `command`, if it is one of them.
+    pub fn option_for(&self, command: &Command) -> Option<&DecisionOption> {
+        self.options
+            .iter()
+            .chain(&self.decline)
+            .find(|o| o.command == *command)
+    }
+
+    /// What the automatic policy takes, as indices into [`Self::options`] (empty:
+    /// the decline). `One`: the option of highest value above [`NOTHING`], the
+    /// cheaper on a tie, then the first listed; if none is worth anything, the
+    /// decline — or, when there is no decline, the best option anyway. `Several`:
+    /// every option worth more than [`NOTHING`], in order.
+    pub fn auto_pick(&self) -> Vec<usize> {
+        match self.pick {
+            Pick::Several => (0..self.options.len())
+                .filter(|&i| self.options[i].value > NOTHING)
+                .collect(),
+            Pick::One => {
+                let worth = self.best(|o| o.value > NOTHING);
+                match (worth, &self.decline) {
+                    (Some(i), _) => vec![i],
+                    (None, Some(_)) => Vec::new(),
+                    (None, None) => self.best(|_| true).into_iter().collect(),
+                }
+            }
+        }
+    }
+
+    fn best(&self, eligible: impl Fn(&DecisionOption) -> bool) -> Option<usize> {
+        let mut best: Option<usize> = None;
+        for (i, o) in self.options.iter().enumerate().filter(|(_, o)| eligible(o)) {
+            let better = best.is_none_or(|b| {
+                let b = &self.options[b];
+                o.value > b.value + NOTHING
+                    || ((o.value - b.value).abs() <= NOTHING && o.amount() < b.amount())
+            });
+            if better {
+                best = Some(i);
+            }
+        }
+        best
+    }
+
+    /// The one command that answers with these options picked (indices into
+    /// [`Self::options`]): none is the decline, one is that option's command,
+    /// several (only for [`Pick::Several`]) are merged by `rules`. `None` when
+    /// that is not an answer (several for `One`, none without a decline, an index
+    /// out of range, commands the ruleset cannot merge).
+    pub fn answer(&self, rules: &dyn Ruleset, picked: &[usize]) -> Option<Command> {
+        let commands: Option<Vec<Command>> = picked
+            .iter()
+            .map(|&i| self.options.get(i).map(|o| o.command.clone()))
+            .collect();
+        let mut commands = commands?;
+        match commands.len() {
+            0 => self.decline.as_ref().map(|d| d.command.clone()),
+            1 => commands.pop(),
+            _ if self.pick == Pick::Several => rules.merge_answers(&commands),
+            _ => None,
+        }
+    }
+}
+
+/// The default of [`Ruleset::merge_answers`]: answers that name units of one side
+/// (`Seize`, `ActNow`) of the same kind become one naming all their units, in
+/// order; anything else does not merge.
+pub fn merge_unit_answers(answers: &[Command]) -> Option<Command> {
+    let mut merged: Option<Command> = None;
+    for a in answers {
+        merged = Some(match (merged, a) {
+            (None, Command::Seize { .. } | Command::ActNow { .. }) => a.clone(),
+            (
+                Some(Command::Seize { side, mut units }),
+                Command::Seize {
+                    side: s,
+                    units: more,
+                },
+            ) if side == *s => {
+                units.extend(more);
+                Command::Seize { side, units }
+            }
+            (
+                Some(Command::ActNow { side, mut units }),
+                Command::ActNow {
+                    side: s,
+                    units: more,
+                },
+            ) if side == *s => {
+                units.extend(more);
+                Command::ActNow { side, units }
+            }
+            _ => return None,
+        });
+    }
+    merged
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::units::{Pool, UnitId};
+
+    use crate::engine::rulesets::phases::Phases;
+
+    const RP: Pool = Pool::new("RP", "RP");
+
+    fn pass() -> Command {
+        Command::Pass { side: SideId(1) }
+    }
+
+    fn end(u: u32) -> Command {
+        Command::EndTurn { unit: UnitId(u) }
+    }
+
+    fn one(options: Vec<DecisionOption>) -> PendingDecision {
+        PendingDecision {
+            side: SideId(1),
+            prompt: "React?".into(),
+            about: "react".into(),
+            pick: Pick::One,
+            options,
+            decline: Some(DecisionOption::new(pass(), "No reaction")),
+            lookahead: false,
+        }
+    }
+
+    #[test]
+    fn one_takes_the_best_value_then_the_cheaper_then_the_first() {
+        let d = one(vec![
+            DecisionOption::new(end(0), "a")
+                .value(1.0)
+                .cost(Cost::new(RP, 2)),
+            DecisionOption::new(end(1), "b")
+                .value(3.0)
+                .cost(Cost::new(RP, 2)),
+            DecisionOption::new(end(2), "c")
+                .value(3.0)
+                .cost(Cost::new(RP, 1)),
+            DecisionOption::new(end(3), "d")
+                .value(3.0)
+                .cost(Cost::new(RP, 1)),
+        ]);
+        assert_eq!(d.auto_pick(), [2]);
+    }
+
+    #[test]
+    fn one_declines_when_nothing_is_worth_it_unless_it_cannot() {
+        let mut d = one(vec![
+            DecisionOption::new(end(0), "a").value(0.0),
+            DecisionOption::new(end(1), "b").value(-1.0),
+        ]);
+        assert!(d.auto_pick().is_empty());
+        assert_eq!(d.answer(&Phases, &[]), Some(pass()));
+        d.decline = None;
+        assert_eq!(d.auto_pick(), [0]);
+        assert_eq!(d.answer(&Phases, &[]), None);
+        assert_eq!(d.answer(&Phases, &[0, 1]), None, "One takes one");
+    }
+
+    #[test]
+    fn several_takes_every_option_worth_something_and_merges_them() {
+        let seize = |units: Vec<u32>| Command::Seize {
+            side: SideId(0),
+            units: units.into_iter().map(UnitId).collect(),
+        };
+        let d = PendingDecision {
+            side: SideId(0),
+            prompt: "Seize?".into(),
+            about: "seize".into(),
+            pick: Pick::Several,
+            options: vec![
+                DecisionOption::new(seize(vec![4]), "a").value(0.6),
+                DecisionOption::new(seize(vec![2]), "b"),
+                DecisionOption::new(seize(vec![7]), "c").value(0.9),
+            ],
+            decline: Some(DecisionOption::new(seize(vec![]), "Nobody seizes")),
+            lookahead: true,
+        };
+        assert_eq!(d.auto_pick(), [0, 2]);
+        assert_eq!(d.answer(&Phases, &[]), Some(seize(vec![])));
+        assert_eq!(d.answer(&Phases, &[1]), Some(seize(vec![2])));
+        assert_eq!(d.answer(&Phases, &[0, 2]), Some(seize(vec![4, 7])));
+        assert_eq!(d.answers().next(), Some(&seize(vec![])), "decline first");
+        assert_eq!(merge_unit_answers(&[seize(vec![1]), pass()]), None);
+    }
+
+    #[test]
+    fn a_caption_carries_the_chance_and_the_cost() {
+        let o = DecisionOption::new(pass(), "Duelist Parry")
+            .chance(0.454)
+            .cost(Cost::new(RP, 1));
+        assert_eq!(o.caption(), "Duelist Parry: 45% (1 RP)");
+        assert_eq!(
+            DecisionOption::new(pass(), "Keep waiting").caption(),
+            "Keep waiting"
+        );
+    }
+}

@@ -4,8 +4,9 @@
 //! A ruleset lists its verbs with [`crate::engine::rulesets::Ruleset::verbs`]: each
 //! [`VerbSpec`] names the verb as scenarios write it, its arguments in order (each a
 //! unit, a cell, a name, a flag or a choice among named values), its label in menus,
-//! which unit argument is the target the player clicks, and whether it is rarely
-//! wanted. The battle checks every `Act` against its verb's declaration before the
+//! which unit argument is the target the player clicks, whether it is rarely
+//! wanted, what it costs ([`Cost`]: so many points of a pool) and the key that picks
+//! it in the window. The battle checks every `Act` against its verb's declaration before the
 //! ruleset sees it, so a malformed one (unknown verb, missing, extra or wrongly typed
 //! argument) is a [`VerbError`] naming the verb and the argument, never a panic. The
 //! window, `script`, [`Command::display`] and the log treat every verb the same way
@@ -18,7 +19,30 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::board::Cell;
 use crate::engine::command::Names;
-use crate::engine::units::UnitId;
+use crate::engine::units::{Pool, UnitId};
+
+/// What an action costs: `amount` points of a unit's `pool` (`flow`: 1 AP for a
+/// Feint, 2 RP for a Riposte). Shown as "1 AP".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Cost {
+    /// The pool it is paid from.
+    pub pool: Pool,
+    /// How many points.
+    pub amount: i32,
+}
+
+impl Cost {
+    /// `amount` points of `pool`.
+    pub const fn new(pool: Pool, amount: i32) -> Self {
+        Self { pool, amount }
+    }
+}
+
+impl std::fmt::Display for Cost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.amount, self.pool)
+    }
+}
 
 /// The value of one argument of a verb.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -250,9 +274,15 @@ pub struct VerbSpec {
     /// all given, with each replaced by the value in words (a unit's name, a name, a
     /// cell `(x, y)`, a choice's label). `["Ready {weapon}", "Ready an attack"]`.
     pub label: &'static [&'static str],
-    /// A key the player may press for it, as a hint for key bindings (the window
-    /// does not bind verb keys yet).
+    /// The key that picks it in the window (a letter or digit, lower case): pressing
+    /// it selects the verb's mode (again: its next mode), or does the verb when it is
+    /// a numbered action. The window binds it unless the player's bindings already
+    /// use that key.
     pub key: Option<char>,
+    /// What it costs with the ruleset's default configuration, shown with its
+    /// label; [`crate::engine::rulesets::Ruleset::verb_cost`] gives the cost in a
+    /// battle (a level may change it). `None`: free.
+    pub cost: Option<Cost>,
     /// Rarely wanted: the window lists it after the other actions.
     pub rare: bool,
     /// The unit argument that is the target the player clicks, if any: the verb is
@@ -262,8 +292,8 @@ pub struct VerbSpec {
 }
 
 impl VerbSpec {
-    /// A verb with no arguments, labelled `label`, not rarely wanted, no target and
-    /// no key: the base to fill in with struct update syntax.
+    /// A verb with no arguments, labelled `label`, not rarely wanted, no target, no
+    /// key and free: the base to fill in with struct update syntax.
     pub const fn new(
         name: &'static str,
         about: &'static str,
@@ -275,6 +305,7 @@ impl VerbSpec {
             args: &[],
             label,
             key: None,
+            cost: None,
             rare: false,
             target: None,
         }

@@ -91,6 +91,8 @@ pub struct Mode {
     pub label: String,
     /// Whether its commands go to a cell (moves) rather than at a unit.
     pub moves: bool,
+    /// The ruleset verb whose commands these are, if any (for its cost and key).
+    pub verb: Option<&'static str>,
 }
 
 impl Choices {
@@ -123,11 +125,12 @@ pub fn human_turn(battle: &Battle) -> bool {
 /// The mode a unit's command belongs to, with the cell it is picked on; `None` for
 /// numbered actions.
 pub fn mode_of(battle: &Battle, cmd: &Command) -> Option<(Mode, Cell)> {
-    let at = |label: String, target: UnitId| {
+    let at = |label: String, verb: Option<&'static str>, target: UnitId| {
         Some((
             Mode {
                 label,
                 moves: false,
+                verb,
             },
             crate::engine::battle::cell_of(battle.world(), target),
         ))
@@ -138,6 +141,7 @@ pub fn mode_of(battle: &Battle, cmd: &Command) -> Option<(Mode, Cell)> {
                 Mode {
                     label: label.to_string(),
                     moves: true,
+                    verb: None,
                 },
                 c,
             )
@@ -146,18 +150,24 @@ pub fn mode_of(battle: &Battle, cmd: &Command) -> Option<(Mode, Cell)> {
     match cmd {
         Command::Move { power, path, .. } => to(power, path),
         Command::Disengage { path, .. } => to(DISENGAGE, path),
-        Command::Attack { target, power, .. } => {
-            at(power.clone().unwrap_or_else(|| "Attack".into()), *target)
-        }
+        Command::Attack { target, power, .. } => at(
+            power.clone().unwrap_or_else(|| "Attack".into()),
+            None,
+            *target,
+        ),
         Command::ActivateItem {
             item,
             target: Some(t),
             ..
-        } => at(format!("Use {item}"), *t),
+        } => at(format!("Use {item}"), None, *t),
         Command::Act { verb, args, .. } => {
             // A verb with a clicked target is a mode, one per value of its choice.
             let spec = crate::engine::verb::find(battle.rules().verbs(), verb)?;
-            at(spec.mode_label(args, battle), spec.target_of(args)?)
+            at(
+                spec.mode_label(args, battle),
+                Some(spec.name),
+                spec.target_of(args)?,
+            )
         }
         _ => None,
     }
@@ -174,23 +184,121 @@ pub fn rarely_wanted(battle: &Battle, cmd: &Command) -> bool {
     }
 }
 
+/// What a verb costs in this battle and the key that picks it, as menus show them
+/// after its label: `" (1 AP, key N)"`; empty for a command that is no verb or a
+/// verb with neither.
+pub fn verb_hint(battle: &Battle, verb: &str) -> String {
+    let Some(spec) = crate::engine::verb::find(battle.rules().verbs(), verb) else {
+        return String::new();
+    };
+    let mut parts = Vec::new();
+    if let Some(cost) = battle.rules().verb_cost(battle.world(), spec) {
+        parts.push(cost.to_string());
+    }
+    if let Some(k) = spec.key {
+        parts.push(format!("key {}", k.to_ascii_uppercase()));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join(", "))
+    }
+}
+
+/// What pressing a verb's key does (see [`verb_key`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VerbKey {
+    /// Select this mode (an index into [`Choices::powers`]).
+    Mode(usize),
+    /// Submit this command (the verb's one numbered action).
+    Do(Command),
+    /// Nothing to do; tell the player why.
+    Say(String),
+}
+
+/// What the key `key` does now, for every verb alike ([`VerbSpec::key`]): a verb
+/// with a target selects its mode — pressed again, its next mode (`flow`'s Shove:
+/// "Shove back", then "Knock prone"); a verb without one does its numbered action
+/// when there is exactly one, and names the number keys when there are several
+/// (Draw which weapon?); otherwise it says the verb is not possible now.
+///
+/// [`VerbSpec::key`]: crate::engine::verb::VerbSpec::key
+pub fn verb_key(battle: &Battle, choices: &Choices, key: char) -> VerbKey {
+    let Some(spec) = battle.rules().verbs().iter().find(|v| v.key == Some(key)) else {
+        return VerbKey::Say(format!(
+            "No action has the key {}",
+            key.to_ascii_uppercase()
+        ));
+    };
+    let what = spec.label_for(&crate::engine::verb::Args::new(), battle);
+    let modes: Vec<usize> = (0..choices.powers.len())
+        .filter(|&i| choices.powers[i].verb == Some(spec.name))
+        .collect();
+    if let Some(&first) = modes.first() {
+        let next = modes
+            .iter()
+            .position(|&i| i == choices.selected)
+            .and_then(|at| modes.get(at + 1))
+            .copied();
+        return VerbKey::Mode(next.unwrap_or(first));
+    }
+    let numbered: Vec<usize> = (0..choices.other.len())
+        .filter(|&i| matches!(&choices.other[i], Command::Act { verb, .. } if verb == spec.name))
+        .collect();
+    match numbered.as_slice() {
+        [] => VerbKey::Say(format!("{what} is not possible now")),
+        [i] => VerbKey::Do(choices.other[*i].clone()),
+        several => {
+            let keys: Vec<String> = several.iter().map(|i| (i + 1).to_string()).collect();
+            VerbKey::Say(format!("{what}: press {}", keys.join(" or ")))
+        }
+    }
+}
+
+/// Binds the battle's ruleset's verb keys ([`super::settings::bind_verb_keys`])
+/// when the battle's ruleset changes, warning about keys it cannot bind.
+fn bind_verb_keys(
+    game: Res<Game>,
+    mut map: Single<&mut InputMap<BattleAction>, With<Player>>,
+    mut bound: Local<Option<&'static str>>,
+) {
+    let rules = game.battle.rules();
+    if *bound == Some(rules.id()) {
+        return;
+    }
+    *bound = Some(rules.id());
+    for problem in super::settings::bind_verb_keys(&mut map, rules.verbs()) {
+        warn!("{problem}");
+    }
+}
+
 /// The label of the Disengage mode (a `phases` Battle-Phase action).
 pub const DISENGAGE: &str = "Disengage";
 
 fn compute_choices(game: &Game, ui: &UiState) -> Choices {
-    let battle = &game.battle;
+    choices_for(&game.battle, game.version, ui.power)
+}
+
+/// What the side that must act can do now in `battle` (at `version`), with the
+/// mode numbered `power` selected: see [`Choices`]. For a pending decision, the
+/// numbered actions are its options in the ruleset's order, each answering alone,
+/// and its decline ("No reaction", "Nobody seizes") last.
+pub fn choices_for(battle: &Battle, version: u64, power: usize) -> Choices {
     let mut c = Choices {
-        key: (game.version, ui.power),
+        key: (version, power),
         human: human_turn(battle),
         ..default()
     };
     let legal = battle.legal_commands();
     let Awaiting::Unit(u, stage) = battle.awaiting() else {
-        if let Awaiting::Decision(_) = battle.awaiting() {
-            // Reactions first, "No reaction" last.
-            c.other = legal;
-            c.other
-                .sort_by_key(|cmd| matches!(cmd, Command::Pass { .. }));
+        if let Awaiting::Decision(d) = battle.awaiting() {
+            c.other = d
+                .options
+                .iter()
+                .chain(&d.decline)
+                .map(|o| o.command.clone())
+                .filter(|cmd| legal.contains(cmd))
+                .collect();
         }
         return c;
     };
@@ -213,7 +321,7 @@ fn compute_choices(game: &Game, ui: &UiState) -> Choices {
     // Rarely wanted actions last; End turn (Space) closes the list.
     c.other.sort_by_key(|cmd| rarely_wanted(battle, cmd));
     c.other.extend(end);
-    c.selected = ui.power % c.powers.len().max(1);
+    c.selected = power % c.powers.len().max(1);
     let selected = c.powers.get(c.selected).cloned();
     let shown_move = match &selected {
         Some(m) if m.moves => Some(m.label.clone()),
@@ -256,42 +364,23 @@ fn update_choices(game: Res<Game>, ui: Res<UiState>, mut choices: ResMut<Choices
     }
 }
 
-/// A short label for a command offered in a menu or prompt; reactions carry their
-/// exact chance and RP cost from the pending decision.
+/// A short label for a command offered in a menu or prompt. An answer to the
+/// pending decision is its option's caption, with its exact chance and cost
+/// ("Duelist Parry: 45% (1 RP)", "Knight seizes").
 pub fn command_label(battle: &Battle, cmd: &Command) -> String {
-    use crate::engine::decision::DecisionKind;
-    let names = |us: &[UnitId]| {
-        us.iter()
-            .map(|u| battle.unit_name(*u))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    if let Awaiting::Decision(d) = battle.awaiting()
+        && let Some(o) = d.option_for(cmd)
+    {
+        return o.caption();
+    }
     match cmd {
-        Command::Seize { units, .. } if units.is_empty() => "Nobody seizes".into(),
-        Command::Seize { units, .. } => format!("{} seizes", names(units)),
-        Command::ActNow { units, .. } if units.is_empty() => "Keep waiting".into(),
-        Command::ActNow { units, .. } => format!("{} acts now", names(units)),
+        Command::Seize { .. }
+        | Command::ActNow { .. }
+        | Command::React { .. }
+        | Command::Pass { .. } => cmd.display(battle),
         Command::EndTurn { .. } => "End turn".into(),
         Command::Defend { .. } => "Defend".into(),
         Command::Delay { .. } => "Delay".into(),
-        Command::Pass { .. } => "No reaction".into(),
-        Command::React {
-            unit, reaction, to, ..
-        } => {
-            let mut s = format!("{} {reaction}", battle.unit_name(*unit));
-            if let Some(c) = to {
-                s += &format!(" to {c}");
-            }
-            if let Awaiting::Decision(d) = battle.awaiting()
-                && let DecisionKind::Reaction { options, .. } = &d.kind
-                && let Some(o) = options
-                    .iter()
-                    .find(|o| o.unit == *unit && o.reaction == *reaction)
-            {
-                s += &format!(": {:.0}% ({} RP)", o.chance * 100.0, o.rp);
-            }
-            s
-        }
         Command::Act { verb, args, .. } => match mode_of(battle, cmd) {
             Some((mode, _)) => mode.label,
             None => match crate::engine::verb::find(battle.rules().verbs(), verb) {
@@ -466,6 +555,22 @@ pub fn handle_actions(
         }
     }
     if let Awaiting::Decision(_) = game.battle.awaiting() {
+        return;
+    }
+    // Verb keys: every verb the same way, from its declaration.
+    let keys: Vec<char> = game
+        .battle
+        .rules()
+        .verbs()
+        .iter()
+        .filter_map(|v| v.key)
+        .collect();
+    if let Some(&key) = keys.iter().find(|&&k| a.just_pressed(&A::Verb(k))) {
+        match verb_key(&game.battle, &choices, key) {
+            VerbKey::Mode(i) => ui.power = i,
+            VerbKey::Do(cmd) => submit(&mut game, &mut ui, cmd),
+            VerbKey::Say(why) => ui.message = Some((why, true)),
+        }
         return;
     }
     let Some(unit) = choices.unit else { return };
@@ -814,6 +919,7 @@ pub fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
+            bind_verb_keys,
             hover,
             update_choices,
             handle_actions,

@@ -9,9 +9,9 @@ use super::Game;
 use super::screen::Screen;
 use super::settings::{BattleAction, Player};
 use super::units_view::{SIDE_SHAPES, side_color};
+use crate::engine::Battle;
 use crate::engine::battle::Awaiting;
-use crate::engine::decision::{DecisionKind, Trigger};
-use crate::hotseat::{HandoffReason, HotSeat};
+use crate::hotseat::{Handoff, HandoffReason, HotSeat};
 
 /// Who is at the keys in this battle.
 #[derive(Resource, Default, Debug)]
@@ -59,6 +59,24 @@ fn spawn(mut commands: Commands) {
     ));
 }
 
+/// The hand-off screen's text: whose keys, and why — their turn, or the pending
+/// decision's own words ("Blue is asked to react to Brigand's attack (Hard success)
+/// on Duelist.").
+pub fn handoff_text(battle: &Battle, h: Handoff) -> String {
+    let name = battle.side_name(h.side);
+    let why = match (h.reason, battle.awaiting()) {
+        (HandoffReason::Decision, Awaiting::Decision(d)) => {
+            format!("{name} is asked to {}.", d.about)
+        }
+        _ => format!("It is {name}'s turn."),
+    };
+    let i = h.side.0 as usize;
+    format!(
+        "Pass the keys to {name} ({})\n\n{why}\n\nThe map is hidden until {name} is ready:\npress Enter or click.",
+        SIDE_SHAPES[i % SIDE_SHAPES.len()]
+    )
+}
+
 /// Follows the battle and shows or hides the hand-off screen.
 fn update(
     game: Res<Game>,
@@ -78,34 +96,7 @@ fn update(
         seat.seat.update(battle);
         if let Some(h) = seat.seat.pending() {
             let i = h.side.0 as usize;
-            let name = battle.side_name(h.side);
-            let why = match (h.reason, battle.awaiting()) {
-                (HandoffReason::Decision, Awaiting::Decision(d)) => {
-                    let what = match &d.kind {
-                        DecisionKind::SeizeInitiative { .. } => {
-                            "whether to seize the initiative".to_string()
-                        }
-                        DecisionKind::ActFromDelay { .. } => {
-                            "whether delayed units act now".to_string()
-                        }
-                        DecisionKind::Reaction { trigger, .. } => match trigger {
-                            Trigger::Attack { attacker, .. } => {
-                                format!("how to react to {}'s attack", battle.unit_name(*attacker))
-                            }
-                            Trigger::Provoked { mover, .. } => format!(
-                                "whether to strike at {} as it goes",
-                                battle.unit_name(*mover)
-                            ),
-                        },
-                    };
-                    format!("{name} decides {what}.")
-                }
-                _ => format!("It is {name}'s turn."),
-            };
-            text.0.0 = format!(
-                "Pass the keys to {name} ({})\n\n{why}\n\nThe map is hidden until {name} is ready:\npress Enter or click.",
-                SIDE_SHAPES[i % SIDE_SHAPES.len()]
-            );
+            text.0.0 = handoff_text(battle, h);
             text.1.0 = side_color(i).lighter(0.25);
         }
     }

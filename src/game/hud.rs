@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 
 use super::Game;
-use super::control::{Choices, Leave, UiState, command_label, panels, submit};
+use super::control::{Choices, Leave, UiState, command_label, panels, submit, verb_hint};
 use super::screen::{ReturnTo, Screen};
 use super::units_view::{SIDE_SHAPES, side_color};
 use crate::engine::Command;
@@ -224,9 +224,11 @@ fn actions_text(game: &Game, choices: &Choices) -> String {
     if choices.powers.len() > 1 {
         s += "  Tab cycles:\n";
     }
+    // A verb shows its cost and key: "Feint (1 AP, key N)".
+    let hint = |verb: Option<&str>| verb.map_or(String::new(), |v| verb_hint(&game.battle, v));
     for (i, m) in choices.powers.iter().enumerate() {
         let sel = if i == choices.selected { "[x]" } else { "[ ]" };
-        s += &format!("  {sel} {}\n", m.label);
+        s += &format!("  {sel} {}{}\n", m.label, hint(m.verb));
     }
     for (i, cmd) in choices.other.iter().enumerate() {
         let key = if i < 9 {
@@ -234,7 +236,15 @@ fn actions_text(game: &Game, choices: &Choices) -> String {
         } else {
             " ".into()
         };
-        s += &format!("  {key} {}\n", command_label(&game.battle, cmd));
+        let verb = match cmd {
+            Command::Act { verb, .. } => Some(verb.as_str()),
+            _ => None,
+        };
+        s += &format!(
+            "  {key} {}{}\n",
+            command_label(&game.battle, cmd),
+            hint(verb)
+        );
     }
     s += "  Space end turn  T next target\n  WASD cursor, Enter confirm\n";
     s
@@ -433,31 +443,7 @@ fn update_prompt(
     *shown = choices.key.0;
     commands.entity(entity).despawn_children();
     let Some(d) = decision else { return };
-    let title = match &d.kind {
-        crate::engine::decision::DecisionKind::SeizeInitiative { .. } => "Seize the initiative? A seizer moves first and battles last; attackers gain advantage against it this round.".to_string(),
-        crate::engine::decision::DecisionKind::ActFromDelay { next, .. } => {
-            format!("Before {} acts: do your delayed units act now?", game.battle.unit_name(*next))
-        }
-        crate::engine::decision::DecisionKind::Reaction { trigger, .. } => {
-            let b = &game.battle;
-            match trigger {
-                crate::engine::decision::Trigger::Attack {
-                    attacker,
-                    target,
-                    weapon,
-                    level,
-                    ..
-                } => format!(
-                    "{} hits {} with {weapon} ({level}). React?",
-                    b.unit_name(*attacker),
-                    b.unit_name(*target)
-                ),
-                crate::engine::decision::Trigger::Provoked { mover, action } => {
-                    format!("{} {action}: make a Reaction Attack?", b.unit_name(*mover))
-                }
-            }
-        }
-    };
+    let title = &d.prompt;
     let side = d.side.0 as usize;
     commands.entity(entity).with_children(|p| {
         p.spawn((

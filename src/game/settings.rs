@@ -96,6 +96,11 @@ pub enum BattleAction {
     Quit,
     /// Open the level in the editor (pre-battle menu).
     Edit,
+    /// The ruleset verb whose key hint is this letter or digit
+    /// ([`crate::engine::verb::VerbSpec::key`]): bound at the start of a battle from
+    /// the ruleset's declarations ([`bind_verb_keys`]), not in the bindings file, so
+    /// every verb of every ruleset gets its key the same way.
+    Verb(char),
 }
 
 impl BattleAction {
@@ -250,6 +255,105 @@ pub fn load_bindings_file<A: Actionlike>(
         }
         None => parse(defaults).unwrap_or_default(),
     }
+}
+
+/// The key of a verb's key hint: `a`…`z` (either case) and `0`…`9`.
+pub fn key_code(key: char) -> Option<KeyCode> {
+    const LETTERS: [KeyCode; 26] = [
+        KeyCode::KeyA,
+        KeyCode::KeyB,
+        KeyCode::KeyC,
+        KeyCode::KeyD,
+        KeyCode::KeyE,
+        KeyCode::KeyF,
+        KeyCode::KeyG,
+        KeyCode::KeyH,
+        KeyCode::KeyI,
+        KeyCode::KeyJ,
+        KeyCode::KeyK,
+        KeyCode::KeyL,
+        KeyCode::KeyM,
+        KeyCode::KeyN,
+        KeyCode::KeyO,
+        KeyCode::KeyP,
+        KeyCode::KeyQ,
+        KeyCode::KeyR,
+        KeyCode::KeyS,
+        KeyCode::KeyT,
+        KeyCode::KeyU,
+        KeyCode::KeyV,
+        KeyCode::KeyW,
+        KeyCode::KeyX,
+        KeyCode::KeyY,
+        KeyCode::KeyZ,
+    ];
+    const DIGITS: [KeyCode; 10] = [
+        KeyCode::Digit0,
+        KeyCode::Digit1,
+        KeyCode::Digit2,
+        KeyCode::Digit3,
+        KeyCode::Digit4,
+        KeyCode::Digit5,
+        KeyCode::Digit6,
+        KeyCode::Digit7,
+        KeyCode::Digit8,
+        KeyCode::Digit9,
+    ];
+    match key.to_ascii_lowercase() {
+        c @ 'a'..='z' => Some(LETTERS[(c as u8 - b'a') as usize]),
+        c @ '0'..='9' => Some(DIGITS[(c as u8 - b'0') as usize]),
+        _ => None,
+    }
+}
+
+/// Binds each of `verbs`' key hints to its [`BattleAction::Verb`] in `map`, after
+/// removing the verb keys bound before (another ruleset's). A key the player's
+/// bindings already use for another action, or that is no letter or digit, is not
+/// bound: the problems say which, in words, for a warning.
+pub fn bind_verb_keys(
+    map: &mut InputMap<BattleAction>,
+    verbs: &[crate::engine::verb::VerbSpec],
+) -> Vec<String> {
+    let old: Vec<BattleAction> = map
+        .buttonlike_actions()
+        .filter(|a| matches!(a, BattleAction::Verb(_)))
+        .copied()
+        .collect();
+    for action in &old {
+        map.clear_action(action);
+    }
+    let mut problems = Vec::new();
+    for verb in verbs {
+        let Some(key) = verb.key else { continue };
+        let Some(code) = key_code(key) else {
+            problems.push(format!(
+                "the key `{key}` of `{}` is not a letter or digit; it is not bound",
+                verb.name
+            ));
+            continue;
+        };
+        let action = BattleAction::Verb(key);
+        let button: Box<dyn Buttonlike> = Box::new(code);
+        let taken = map
+            .iter_buttonlike()
+            .find(|(a, bindings)| **a != action && bindings.contains(&button))
+            .map(|(a, _)| *a);
+        match taken {
+            Some(other) => problems.push(format!(
+                "the key {code:?} of `{}` is already bound to {}; it is not bound to `{}`",
+                verb.name,
+                match other {
+                    BattleAction::Verb(k) => format!("the action with key `{k}`"),
+                    other => format!("{other:?}"),
+                },
+                verb.name
+            )),
+            None => {
+                map.insert(action, code);
+            }
+        }
+    }
+    problems
 }
 
 /// The entity whose `ActionState` holds the keyboard and mouse player's actions.

@@ -14,9 +14,8 @@ use skirmish::ai::{AiPolicy, choose};
 use skirmish::engine::Battle;
 use skirmish::engine::battle::Awaiting;
 use skirmish::engine::command::Command as Cmd;
-use skirmish::engine::decision::DecisionKind;
+use skirmish::engine::decision::PendingDecision;
 use skirmish::engine::dice::Dice;
-use skirmish::engine::rulesets::flow::attack::best;
 use skirmish::level::schema::Level;
 
 const POLICIES: [AiPolicy; 3] = [AiPolicy::Random, AiPolicy::Easy, AiPolicy::Normal];
@@ -83,8 +82,9 @@ proptest! {
     }
 }
 
-/// Flow reaction decisions: `normal` and `easy` answer each with the option of best
-/// expected value (as the ruleset's `Auto` policy would), or pass when none pays.
+/// Flow reaction decisions: `normal` and `easy` answer each, from the generic
+/// decision alone, with an option of best value (as the ruleset's `Auto` policy
+/// would; among equals the cheapest), or pass when none is worth anything.
 #[test]
 fn normal_answers_flow_reactions_with_the_best_option() {
     let level = levels()
@@ -98,38 +98,41 @@ fn normal_answers_flow_reactions_with_the_best_option() {
         let mut battle = Battle::from_level(&level, Dice::seeded(seed)).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         for _ in 0..3_000 {
-            let (side, options) = match battle.awaiting() {
+            let (side, decision): (_, Option<PendingDecision>) = match battle.awaiting() {
                 Awaiting::Over(_) => break,
-                Awaiting::Decision(d) => match d.kind {
-                    DecisionKind::Reaction { options, .. } => (d.side, Some(options)),
-                    _ => (d.side, None),
-                },
+                Awaiting::Decision(d) => (d.side, Some(*d)),
                 Awaiting::Unit(u, _) => {
                     (skirmish::engine::battle::side_of(battle.world(), u), None)
                 }
             };
             let policy = policies[side.0 as usize];
             let command = choose(&battle, policy, &mut rng).expect("a command");
-            if let Some(options) = options {
-                match best(&options) {
-                    Some(o) => {
-                        assert_eq!(
-                            command,
-                            Cmd::React {
-                                side,
-                                unit: o.unit,
-                                reaction: o.reaction,
-                                to: o.cells.first().copied(),
-                                swap: false,
-                            },
-                            "{policy:?} did not take the best of {options:?}"
-                        );
-                        reacted += 1;
-                    }
-                    None => {
-                        assert_eq!(command, Cmd::Pass { side });
-                        passed += 1;
-                    }
+            if let Some(d) = decision {
+                let top = d.options.iter().map(|o| o.value).fold(0.0, f64::max);
+                if top > 1e-9 {
+                    let taken = d
+                        .options
+                        .iter()
+                        .find(|o| o.command == command)
+                        .unwrap_or_else(|| panic!("{policy:?} took no option of {d:?}"));
+                    let cost = |o: &skirmish::engine::decision::DecisionOption| {
+                        o.cost.map_or(0, |c| c.amount)
+                    };
+                    let cheapest = d
+                        .options
+                        .iter()
+                        .filter(|o| o.value >= top - 1e-9)
+                        .map(cost)
+                        .min();
+                    assert!(
+                        taken.value >= top - 1e-9 && Some(cost(taken)) == cheapest,
+                        "{policy:?} did not take the best of {d:?}"
+                    );
+                    assert!(matches!(command, Cmd::React { .. }));
+                    reacted += 1;
+                } else {
+                    assert_eq!(command, Cmd::Pass { side });
+                    passed += 1;
                 }
             }
             battle.submit(command).unwrap();

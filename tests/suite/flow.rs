@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use skirmish::engine::board::{Board, Cell, GridKind};
 use skirmish::engine::command::{Reaction, ReactionRefusal};
-use skirmish::engine::decision::{DecisionKind, Trigger};
+use skirmish::engine::decision::PendingDecision;
 use skirmish::engine::dice::Dice;
 use skirmish::engine::event::Event;
 use skirmish::engine::rulesets::flow::events::FlowEvent;
@@ -277,18 +277,48 @@ fn pass(b: &mut Battle, s: &str) -> Vec<Event> {
     b.submit(Command::Pass { side }).unwrap().to_vec()
 }
 
-/// The reaction options pending: (unit, reaction, chance).
-fn options(b: &Battle) -> Vec<(String, Reaction, f64)> {
+/// The pending decision.
+fn decision(b: &Battle) -> PendingDecision {
     match b.awaiting() {
-        Awaiting::Decision(d) => match d.kind {
-            DecisionKind::Reaction { options, .. } => options
-                .into_iter()
-                .map(|o| (b.unit_name(o.unit), o.reaction, o.chance))
-                .collect(),
-            other => panic!("not a reaction: {other:?}"),
-        },
+        Awaiting::Decision(d) => *d,
         other => panic!("no decision: {other:?}"),
     }
+}
+
+/// The reactions offered in the pending decision: (unit, reaction, chance), one per
+/// reaction (an Intercept is offered once per hex: listed once).
+fn options(b: &Battle) -> Vec<(String, Reaction, f64)> {
+    let mut out: Vec<(String, Reaction, f64)> = Vec::new();
+    for o in decision(b).options {
+        let Command::React { unit, reaction, .. } = o.command else {
+            panic!("not a reaction: {o:?}")
+        };
+        let row = (
+            b.unit_name(unit),
+            reaction,
+            o.chance.expect("a reaction rolls"),
+        );
+        if out.last() != Some(&row) {
+            out.push(row);
+        }
+    }
+    out
+}
+
+/// The hexes the pending decision offers `reaction` to move to.
+fn offered_cells(b: &Battle, reaction: Reaction) -> Vec<Cell> {
+    decision(b)
+        .options
+        .iter()
+        .filter_map(|o| match o.command {
+            Command::React {
+                reaction: r,
+                to: Some(c),
+                ..
+            } if r == reaction => Some(c),
+            _ => None,
+        })
+        .collect()
 }
 
 fn checks(events: &[Event]) -> Vec<(u32, SuccessLevel, i32)> {
@@ -508,18 +538,21 @@ fn f_ex_4_f_46_f_47_reach_and_leaving_a_threatened_hex() {
     let l = sized(fu("L", "Red", (0, 0), 0), Size::Large);
     let mut b = duel(m.clone(), l.clone(), &[]);
     walk(&mut b, "M", &[cell(1, 1)]).unwrap();
-    match b.awaiting() {
-        Awaiting::Decision(d) => match d.kind {
-            DecisionKind::Reaction { trigger, options } => {
-                assert!(matches!(trigger, Trigger::Provoked { .. }));
-                assert_eq!(options.len(), 1);
-                assert_eq!(options[0].reaction, Reaction::ReactionAttack);
-                assert_eq!(options[0].rp, 1);
-            }
-            other => panic!("{other:?}"),
-        },
-        other => panic!("expected a reaction decision, got {other:?}"),
-    }
+    let d = decision(&b);
+    assert!(
+        d.prompt.starts_with("M leaves ") && d.prompt.ends_with(": make a Reaction Attack?"),
+        "{}",
+        d.prompt
+    );
+    assert_eq!(d.options.len(), 1);
+    assert!(matches!(
+        d.options[0].command,
+        Command::React {
+            reaction: Reaction::ReactionAttack,
+            ..
+        }
+    ));
+    assert_eq!(d.options[0].caption().split(" (").nth(1), Some("1 RP)"));
     pass(&mut b, "Red");
     assert_eq!(at(&b, "M"), cell(1, 1));
     // Taking a Step there instead provokes nothing.
@@ -714,20 +747,21 @@ fn f_ex_9_f_31_intercept_range_and_resolution() {
     // Normal attack and takes the hit (1d8 = 4) in Y's place; 2 RP, +1 FP.
     let mut b = setup((0, 3), &[1, 1, 1, 45, 20, 4]);
     attack(&mut b, "X", "Y").unwrap();
-    match b.awaiting() {
-        Awaiting::Decision(d) => match d.kind {
-            DecisionKind::Reaction { options, .. } => {
-                let o = options
-                    .iter()
-                    .find(|o| o.reaction == Reaction::Intercept)
-                    .unwrap();
-                assert_eq!(o.cells, vec![cell(0, 1)]);
-                assert_eq!(o.rp, 2);
-            }
-            other => panic!("{other:?}"),
-        },
-        other => panic!("{other:?}"),
-    }
+    assert_eq!(offered_cells(&b, Reaction::Intercept), vec![cell(0, 1)]);
+    let o = decision(&b)
+        .options
+        .into_iter()
+        .find(|o| {
+            matches!(
+                o.command,
+                Command::React {
+                    reaction: Reaction::Intercept,
+                    ..
+                }
+            )
+        })
+        .unwrap();
+    assert_eq!(o.cost.map(|c| (c.pool, c.amount)), Some((pools::RP, 2)));
     let (unit, s) = (id(&b, "I"), side(&b, "Blue"));
     let ev = b
         .submit(Command::React {
@@ -1257,17 +1291,7 @@ fn f_gap_13_failed_intercept_and_ranged_intercepts() {
     let i = fu("I", "Blue", (2, 2), -1);
     let mut b = start(&lvl(vec![x, y, i]), &[1, 1, 1, 45]);
     attack(&mut b, "X", "Y").unwrap();
-    let cells = match b.awaiting() {
-        Awaiting::Decision(d) => match d.kind {
-            DecisionKind::Reaction { options, .. } => options
-                .into_iter()
-                .find(|o| o.reaction == Reaction::Intercept)
-                .map(|o| o.cells)
-                .unwrap(),
-            other => panic!("{other:?}"),
-        },
-        other => panic!("{other:?}"),
-    };
+    let cells = offered_cells(&b, Reaction::Intercept);
     assert!(!cells.is_empty());
     let line = [cell(1, 0), cell(2, 0), cell(3, 0)];
     assert!(cells.iter().all(|c| line.contains(c)), "{cells:?}");
@@ -2011,4 +2035,119 @@ fn f_32_to_f_42_window_labels_come_from_the_verb_declarations() {
             "{label}"
         );
     }
+}
+
+/// F-08's cost table and the window's keys: every `flow` verb declares the AP it
+/// costs (the defaults of `flow.ron`) and the key that picks it. The battle's
+/// `verb_cost` is the declared cost in the amount the level configures, and the
+/// check requires exactly that (a level making Feint (F-34) cost 6 AP leaves a
+/// 5-AP unit unable to feint). The window shows "Feint (1 AP, key N)"; N selects the
+/// Feint mode, H the Shove modes (F-38) in turn, O does Total Defense (F-40).
+#[test]
+fn f_08_f_34_f_38_verbs_declare_their_ap_cost_and_key_and_keys_pick_them() {
+    use skirmish::engine::rulesets::flow::VERBS;
+    use skirmish::engine::verb::{Cost, VerbSpec};
+    use skirmish::game::control::{VerbKey, choices_for, verb_hint, verb_key};
+    use skirmish::game::settings::{
+        BattleAction, DEFAULT_BINDINGS, bind_verb_keys, key_code, parse_bindings,
+    };
+    let b = duel(a_unit(), t_unit(), &[]);
+    assert_eq!(active(&b), "A");
+    for verb in VERBS {
+        assert_eq!(
+            b.rules().verb_cost(b.world(), verb),
+            verb.cost,
+            "{}: the declared cost is flow.ron's default",
+            verb.name
+        );
+    }
+    let feint = VERBS.iter().find(|v| v.name == "Feint").unwrap();
+    assert_eq!(feint.cost, Some(Cost::new(pools::AP, 1)), "F-34: 1 AP");
+    assert_eq!(verb_hint(&b, "Feint"), " (1 AP, key N)");
+    assert_eq!(verb_hint(&b, "Drop"), "", "F-42: free, no key");
+    // A level's `costs` change what the check requires and what the window shows.
+    let costs = "(move_action: 1, attack: 2, draw: 1, sheathe: 1, potion: 2, item: 2, \
+                 disarm: 2, feint: 6, flow_state: 1, grapple: 2, grapple_upkeep: 2, shove: 1, \
+                 step: 1, total_defense: 3, tumble: 1, stand_up: 1, pick_up: 1)";
+    let dear = start(
+        &rule(lvl(vec![a_unit(), t_unit()]), "costs", costs),
+        &[1, 1],
+    );
+    assert_eq!(
+        dear.rules().verb_cost(dear.world(), feint),
+        Some(Cost::new(pools::AP, 6))
+    );
+    let err = dear
+        .check(
+            &FlowAction::Feint {
+                target: id(&dear, "T"),
+            }
+            .by(id(&dear, "A")),
+        )
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            CommandError::NotEnoughPoints {
+                need: 6,
+                have: 5,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(verb_hint(&dear, "Feint"), " (6 AP, key N)");
+    // Every key is bound with the default bindings: none clashes, none repeats.
+    let mut map = parse_bindings(DEFAULT_BINDINGS).unwrap();
+    assert_eq!(bind_verb_keys(&mut map, VERBS), Vec::<String>::new());
+    let keys: Vec<char> = VERBS.iter().filter_map(|v| v.key).collect();
+    assert!(keys.len() >= 8, "{keys:?}");
+    for k in &keys {
+        assert_eq!(keys.iter().filter(|x| *x == k).count(), 1, "{k} twice");
+        let bound = map.get_buttonlike(&BattleAction::Verb(*k)).expect("bound");
+        let key: Box<dyn leafwing_input_manager::prelude::Buttonlike> =
+            Box::new(key_code(*k).unwrap());
+        assert!(bound.contains(&key), "{k}");
+    }
+    // A key the bindings already use is left out, with the reason.
+    const KICK: &[VerbSpec] = &[VerbSpec {
+        key: Some('f'),
+        ..VerbSpec::new("Kick", "a test verb", &["Kick"])
+    }];
+    let problems = bind_verb_keys(&mut map, KICK);
+    assert_eq!(
+        problems,
+        ["the key KeyF of `Kick` is already bound to Defend; it is not bound to `Kick`"]
+    );
+    assert!(
+        map.get_buttonlike(&BattleAction::Verb('n')).is_none(),
+        "a new ruleset's keys replace the old ones"
+    );
+    // Pressing the keys on A's turn, next to T.
+    let choices = choices_for(&b, 0, 0);
+    let label = |key: char, selected: usize| -> String {
+        let choices = choices_for(&b, 0, selected);
+        match verb_key(&b, &choices, key) {
+            VerbKey::Mode(i) => choices.powers[i].label.clone(),
+            other => panic!("{key}: {other:?}"),
+        }
+    };
+    assert_eq!(label('n', 0), "Feint");
+    let shove_back = choices.mode("Shove back").expect("Shove back mode");
+    let knock_prone = choices.mode("Knock prone").expect("Knock prone mode");
+    assert_eq!(label('h', 0), "Shove back");
+    assert_eq!(
+        label('h', shove_back),
+        "Knock prone",
+        "again: the next mode"
+    );
+    assert_eq!(label('h', knock_prone), "Shove back");
+    assert_eq!(
+        verb_key(&b, &choices, 'o'),
+        VerbKey::Do(FlowAction::TotalDefense.by(id(&b, "A")))
+    );
+    assert_eq!(
+        verb_key(&b, &choices, 'k'),
+        VerbKey::Say("Break free is not possible now".into())
+    );
 }

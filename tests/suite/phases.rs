@@ -255,13 +255,23 @@ fn p_ex_4_knight_seizes() {
     let Awaiting::Decision(d) = b.awaiting() else {
         panic!("Blue is asked")
     };
-    let skirmish::engine::decision::DecisionKind::SeizeInitiative { eligible } = d.kind else {
-        panic!()
+    let eligible: Vec<Command> = d.options.iter().map(|o| o.command.clone()).collect();
+    let seize = |u: &str| Command::Seize {
+        side: blue,
+        units: vec![id(&b, u)],
     };
     assert_eq!(
         eligible,
-        vec![id(&b, "Rogue"), id(&b, "Knight")],
-        "P-GAP-12: ascending initiative"
+        vec![seize("Rogue"), seize("Knight")],
+        "P-GAP-12: one option per unit, in ascending initiative"
+    );
+    assert_eq!(
+        d.decline.map(|o| o.command),
+        Some(Command::Seize {
+            side: blue,
+            units: vec![]
+        }),
+        "P-15: seizing is optional"
     );
     b.submit(Command::Seize {
         side: blue,
@@ -281,6 +291,51 @@ fn p_ex_4_knight_seizes() {
         ["Goblin", "Rogue", "Ogre", "Knight"]
     );
     assert!(conditions(&b, "Knight").contains(&"Seized".to_string()));
+}
+
+#[test]
+fn p_15_seizing_is_worth_the_kill_it_enables_and_only_normal_ai_seizes() {
+    // P-15: the Knight could move first, reach the 1-HP Goblin 3 squares away and
+    // likely defeat it before it walks off: seizing is worth that kill chance. The
+    // Rogue, far from every enemy, gains nothing by it. INT 2, 1, 0: no ties (P-14).
+    use rand::SeedableRng;
+    use skirmish::ai::{AiPolicy, choose};
+    let mut goblin = unit("Goblin", "Red", (3, 1), 0, 1, 0, 8);
+    goblin.stats.insert("HP".into(), 1);
+    let mut l = level(
+        (16, 3),
+        &[],
+        vec![
+            unit("Knight", "Blue", (0, 1), 2, 3, 8, 10),
+            unit("Rogue", "Blue", (15, 2), 1, 1, 0, 10),
+            goblin,
+        ],
+    );
+    l.sides[0].decisions = DecisionPolicy::Ask;
+    let b = battle(&l, &[1; 6]);
+    let Awaiting::Decision(d) = b.awaiting() else {
+        panic!("P-15: Blue is asked whether to seize")
+    };
+    let value = |name: &str| {
+        let label = format!("{name} seizes");
+        d.options.iter().find(|o| o.label == label).unwrap().value
+    };
+    assert!(value("Knight") >= 0.5, "P-15: {}", value("Knight"));
+    assert_eq!(value("Rogue"), 0.0, "P-15: no kill within reach");
+    assert!(d.lookahead, "a seize pays off only later");
+    let blue = b.side_id("Blue").unwrap();
+    let seize = |units: Vec<UnitId>| Command::Seize { side: blue, units };
+    let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(1);
+    assert_eq!(
+        choose(&b, AiPolicy::Normal, &mut rng),
+        Some(seize(vec![id(&b, "Knight")])),
+        "P-15: Normal seizes with the unit a kill is worth it for"
+    );
+    assert_eq!(
+        choose(&b, AiPolicy::Easy, &mut rng),
+        Some(seize(vec![])),
+        "P-15: Easy never seizes"
+    );
 }
 
 #[test]

@@ -173,9 +173,11 @@ fn a_pending_seize_decision_names_the_units_and_the_command_that_answers_it() {
     .expect("write");
     let (code, out, err) = skirmish(&["script", &path.display().to_string()]);
     assert_eq!(code, 1, "{out}\n{err}");
-    let asked = "Blue to decide which units seize the initiative (any of Ranger, Knight): \
-                 Seize(side: \"Blue\", units: [\"Ranger\"]) naming the units that seize, or \
-                 Seize(side: \"Blue\", units: []) to decline";
+    let asked = "Blue to decide which units seize the initiative: \
+                 Seize(side: \"Blue\", units: [\"Ranger\"]), \
+                 Seize(side: \"Blue\", units: [\"Knight\"]), \
+                 several together, e.g. Seize(side: \"Blue\", units: [\"Ranger\", \"Knight\"]), \
+                 or Seize(side: \"Blue\", units: []) (Nobody seizes)";
     assert!(out.contains(&format!("Waiting for: {asked}")), "{out}");
     assert!(
         err.contains(&format!(
@@ -587,9 +589,9 @@ fn a_pending_act_from_delay_decision_names_the_units_and_the_command_that_answer
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(
         out.contains(
-            "Waiting for: Blue to decide which held units act now, before Goblin's turn (any \
-             of Knight): ActNow(side: \"Blue\", units: [\"Knight\"]) naming the units that \
-             act, or ActNow(side: \"Blue\", units: []) to keep waiting"
+            "Waiting for: Blue to decide which held units act now, before Goblin's turn: \
+             ActNow(side: \"Blue\", units: [\"Knight\"]), or \
+             ActNow(side: \"Blue\", units: []) (Keep waiting)"
         ),
         "{out}"
     );

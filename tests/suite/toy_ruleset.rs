@@ -5,8 +5,13 @@
 //!
 //! Toy rules: units act in roster order, one at a time; a turn is one Walk of up to
 //! 3 cells and one attack on an adjacent enemy — a Club (a d6, 3+ hits for 2 damage)
-//! or a Jab, the toy's one verb (a d6, 5+ hits for 1 damage) — then End Turn. A
-//! unit at 0 HP leaves play; last side standing wins.
+//! or a Jab, the toy's verb (a d6, 5+ hits for 1 damage) — then End Turn. A unit at
+//! 0 HP leaves play; last side standing wins.
+//!
+//! A Jab raises a decision of the toy's own kind: the target's side may brace (the
+//! toy's second verb, `Brace(unit: "b1")`: the Jab then hits only on a 6) or take it
+//! (`Pass(side: "Blue")`). The AI, `script`, the HUD and the hand-off screen answer
+//! and show it from the generic decision alone.
 
 use std::collections::BTreeMap;
 
@@ -16,17 +21,18 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use skirmish::ai::{AiPolicy, choose};
 use skirmish::engine::battle::{
-    Assume, AttackOdds, AttackPreview, BattleSchedule, BattleStage, Incoming, MovePreview, Roster,
-    TurnOrder, TurnState, active_units, cell_of, check_round_limit, check_victory, emit, entity,
-    halted, is_active, name, occupancy_for, ruleset_is, side_of,
+    Assume, AttackOdds, AttackPreview, BattleSchedule, BattleStage, Incoming, MovePreview, Pending,
+    Progress, Roster, TurnOrder, TurnState, active_units, cell_of, check_round_limit,
+    check_victory, emit, entity, halted, is_active, name, occupancy_for, ruleset_is, side_of,
 };
 use skirmish::engine::board::{Cell, Occupancy};
-use skirmish::engine::command::{Command, CommandError};
+use skirmish::engine::command::{Command, CommandError, Names};
+use skirmish::engine::decision::{DecisionOption, PendingDecision, Pick};
 use skirmish::engine::dice::Dice;
 use skirmish::engine::event::{Event, Stage};
 use skirmish::engine::rulesets::{Ruleset, StatSpec, registry};
 use skirmish::engine::units::*;
-use skirmish::engine::verb::{ArgKind, ArgSpec, ArgValue, Args, VerbSpec};
+use skirmish::engine::verb::{ArgKind, ArgSpec, ArgValue, Args, Cost, VerbSpec};
 use skirmish::engine::{Awaiting, Battle};
 use skirmish::level::schema::{Level, PowerDef};
 
@@ -37,16 +43,29 @@ const HIT_CHANCE: f64 = 4.0 / 6.0;
 /// A Jab hits on a d6 of 5 or more, for this much.
 const JAB_DAMAGE: i32 = 1;
 
-/// The toy's one verb: `Jab(unit: "r1", target: "b1")`.
-const VERBS: &[VerbSpec] = &[VerbSpec {
-    args: &[ArgSpec::required("target", ArgKind::Unit)],
-    target: Some("target"),
-    ..VerbSpec::new(
-        "Jab",
-        "a quick poke at an adjacent enemy instead of the Club: a d6, 5+ hits for 1",
-        &["Jab"],
-    )
-}];
+/// The toy's verbs: `Jab(unit: "r1", target: "b1")` (key J) and the answer to a
+/// Jab, `Brace(unit: "b1")`.
+const VERBS: &[VerbSpec] = &[
+    VerbSpec {
+        args: &[ArgSpec::required("target", ArgKind::Unit)],
+        target: Some("target"),
+        key: Some('j'),
+        cost: Some(Cost::new(ATTACK, 1)),
+        ..VerbSpec::new(
+            "Jab",
+            "a quick poke at an adjacent enemy instead of the Club: a d6, 5+ hits for 1",
+            &["Jab"],
+        )
+    },
+    VerbSpec::new(
+        "Brace",
+        "brace against the Jab being made at the unit: it hits only on a 6",
+        &["Brace"],
+    ),
+];
+
+/// The toy's attack pool (one a turn).
+const ATTACK: Pool = Pool::new("Attack", "attack");
 
 struct Toy;
 
@@ -117,9 +136,24 @@ impl Ruleset for Toy {
         world.insert_resource(Roster(roster));
         world.insert_resource(Spent::default());
         world.insert_resource(LastTurn::default());
+        world.insert_resource(Jabbing::default());
         Ok(())
     }
     fn check(&self, world: &World, command: &Command) -> Result<(), CommandError> {
+        if let Some(p) = &world.resource::<Pending>().0 {
+            // Only the decision's own answers, which it lists.
+            return if p.answers().any(|a| a == command) {
+                Ok(())
+            } else {
+                Err(CommandError::DecisionPending {
+                    side: world.side_name(p.side),
+                    what: p.about.clone(),
+                })
+            };
+        }
+        if matches!(command, Command::Act { verb, .. } if verb == "Brace") {
+            return Err(CommandError::Forbidden("nothing to brace against".into()));
+        }
         let active = world.resource::<TurnState>().active;
         let unit = command.unit().filter(|&u| Some(u) == active);
         let unit = unit.ok_or_else(|| CommandError::WrongStage("not its turn".into()))?;
@@ -196,6 +230,9 @@ impl Ruleset for Toy {
         VERBS
     }
     fn legal(&self, world: &World) -> Vec<Command> {
+        if let Some(p) = &world.resource::<Pending>().0 {
+            return p.answers().cloned().collect();
+        }
         let Some(unit) = world.resource::<TurnState>().active else {
             return Vec::new();
         };
@@ -309,6 +346,24 @@ fn drive(world: &mut World) {
         );
         return;
     };
+    if world.resource::<Pending>().0.is_some() {
+        // The answer to the Jab: Brace or Pass.
+        let Some(answer) = world.resource_mut::<Incoming>().0.take() else {
+            return;
+        };
+        world.resource_mut::<Pending>().0 = None;
+        let braced = matches!(answer, Command::Act { .. });
+        if let Some((attacker, target)) = world.resource_mut::<Jabbing>().0.take() {
+            strike(
+                world,
+                attacker,
+                target,
+                if braced { 6 } else { 5 },
+                JAB_DAMAGE,
+            );
+        }
+        return;
+    }
     let Some(command) = world.resource_mut::<Incoming>().0.take() else {
         return;
     };
@@ -328,62 +383,100 @@ fn drive(world: &mut World) {
                 );
             }
         }
-        Command::Attack { .. } | Command::Act { .. } => {
-            let (target, hits_on, damage) = match &command {
-                Command::Act { args, .. } => (args.unit("target").unwrap_or(unit), 5, JAB_DAMAGE),
-                Command::Attack { target, .. } => (*target, 3, DAMAGE),
-                _ => return,
-            };
+        Command::Act { args, .. } => {
+            // A Jab: the target's side decides whether to brace first.
             world.resource_mut::<Spent>().attacked = true;
-            let face = match world.resource_mut::<Dice>().roll(6) {
-                Ok(f) => f,
-                Err(e) => {
-                    world.resource_mut::<skirmish::engine::battle::Fault>().0 = Some(e.into());
-                    return;
-                }
-            };
-            // The toy has no roll event of its own: the core's generic one tells it.
-            let hit = face >= hits_on;
-            let purpose = if damage == JAB_DAMAGE { "Jab" } else { "Club" };
-            emit(
-                world,
-                Event::Rolled {
-                    unit,
-                    purpose: purpose.into(),
-                    dice: "1d6".into(),
-                    faces: vec![face],
-                    kept: vec![face],
-                    modifiers: vec![],
-                    total: face as i32,
-                    target: Some(hits_on as i32),
-                    against: Some(target),
-                    outcome: if hit { "hit" } else { "miss" }.into(),
-                },
-            );
-            if !hit {
-                return;
-            }
-            let hp = world
-                .get::<Health>(entity(world, target))
-                .map_or(0, |h| h.hp)
-                - damage;
-            emit(
-                world,
-                Event::Damaged {
-                    unit: target,
-                    faces: vec![face],
-                    amount: damage,
-                    hp,
-                },
-            );
-            if hp <= 0 {
-                emit(world, Event::Defeated { unit: target });
-                check_victory(world);
-            }
+            let target = args.unit("target").unwrap_or(unit);
+            world.resource_mut::<Jabbing>().0 = Some((unit, target));
+            let decision = brace_decision(world, unit, target);
+            world.resource_mut::<Pending>().0 = Some(decision);
+            world.resource_mut::<Progress>().0 = true;
+        }
+        Command::Attack { target, .. } => {
+            world.resource_mut::<Spent>().attacked = true;
+            strike(world, unit, target, 3, DAMAGE);
         }
         _ => emit(world, Event::TurnEnded { unit }),
     }
 }
+
+/// Rolls a d6 for `attacker`'s attack on `target`: `hits_on` or more deals `damage`.
+fn strike(world: &mut World, attacker: UnitId, target: UnitId, hits_on: u32, damage: i32) {
+    let face = match world.resource_mut::<Dice>().roll(6) {
+        Ok(f) => f,
+        Err(e) => {
+            world.resource_mut::<skirmish::engine::battle::Fault>().0 = Some(e.into());
+            return;
+        }
+    };
+    // The toy has no roll event of its own: the core's generic one tells it.
+    let hit = face >= hits_on;
+    let purpose = if damage == JAB_DAMAGE { "Jab" } else { "Club" };
+    emit(
+        world,
+        Event::Rolled {
+            unit: attacker,
+            purpose: purpose.into(),
+            dice: "1d6".into(),
+            faces: vec![face],
+            kept: vec![face],
+            modifiers: vec![],
+            total: face as i32,
+            target: Some(hits_on as i32),
+            against: Some(target),
+            outcome: if hit { "hit" } else { "miss" }.into(),
+        },
+    );
+    if !hit {
+        return;
+    }
+    let hp = world
+        .get::<Health>(entity(world, target))
+        .map_or(0, |h| h.hp)
+        - damage;
+    emit(
+        world,
+        Event::Damaged {
+            unit: target,
+            faces: vec![face],
+            amount: damage,
+            hp,
+        },
+    );
+    if hp <= 0 {
+        emit(world, Event::Defeated { unit: target });
+        check_victory(world);
+    }
+}
+
+/// The toy's own kind of decision: whether `target` braces against `attacker`'s
+/// Jab. Bracing is worth the damage it saves on average: (2/6 − 1/6) × 1.
+fn brace_decision(world: &World, attacker: UnitId, target: UnitId) -> PendingDecision {
+    let side = side_of(world, target);
+    let (a, t) = (name(world, attacker), name(world, target));
+    let brace = Command::Act {
+        unit: target,
+        verb: "Brace".into(),
+        args: Args::new(),
+    };
+    PendingDecision {
+        side,
+        prompt: format!("{a} jabs at {t}. Brace? A braced unit is hit only on a 6."),
+        about: format!("decide whether {t} braces against {a}'s Jab"),
+        pick: Pick::One,
+        options: vec![
+            DecisionOption::new(brace, format!("{t} braces"))
+                .chance(5.0 / 6.0)
+                .value(f64::from(JAB_DAMAGE) / 6.0),
+        ],
+        decline: Some(DecisionOption::new(Command::Pass { side }, "Take it")),
+        lookahead: false,
+    }
+}
+
+/// The Jab waiting for the target side's answer: (attacker, target).
+#[derive(Resource, Default)]
+struct Jabbing(Option<(UnitId, UnitId)>);
 
 /// `unit` jabs `target`.
 fn jab(unit: UnitId, target: UnitId) -> Command {
@@ -572,7 +665,7 @@ fn a_declared_verb_plays_through_battle_and_a_malformed_one_is_refused_by_name()
     let target = |v: ArgValue| Args::new().with("target", v);
     assert_eq!(
         refused(act("Poke", Args::new())),
-        "`Poke` is not an action of `toy`; its actions are: `Jab`"
+        "`Poke` is not an action of `toy`; its actions are: `Jab`, `Brace`"
     );
     assert_eq!(
         refused(act("Jab", Args::new())),
@@ -593,8 +686,14 @@ fn a_declared_verb_plays_through_battle_and_a_malformed_one_is_refused_by_name()
         battle.check(&jab(r1, UnitId(99))),
         Err(CommandError::NoSuchUnit(99))
     );
-    // A 6 hits: 1 damage; the Jab was the turn's attack.
-    let events = battle.submit(jab(r1, b1)).unwrap().to_vec();
+    // Blue takes the Jab (no brace); a 6 hits: 1 damage; the Jab was the turn's
+    // attack.
+    battle.submit(jab(r1, b1)).unwrap();
+    let blue = side_of(battle.world(), b1);
+    let events = battle
+        .submit(Command::Pass { side: blue })
+        .unwrap()
+        .to_vec();
     assert!(events.iter().any(|e| matches!(
         e,
         Event::Damaged { unit, amount: 1, hp: 1, .. } if *unit == b1
@@ -620,12 +719,17 @@ fn duel_scenario(commands: &str) -> String {
 #[test]
 fn script_plays_a_declared_verb_of_a_ruleset_it_does_not_know() {
     use skirmish::script::{LevelRef, check_commands, log_lines, parse, run_with};
+    // Each Jab asks the target's side whether to brace; the scenario answers with
+    // the toy's verb or a core Pass.
     let text = duel_scenario(
         r#"        Jab(unit: "r1", target: "b1"),
+        Pass(side: "Blue"),
         EndTurn(unit: "r1"),
         Jab(unit: "b1", target: "r1"),
+        Brace(unit: "r1"),
         EndTurn(unit: "b1"),
-        Jab(unit: "r1", target: "b1"),"#,
+        Jab(unit: "r1", target: "b1"),
+        Pass(side: "Blue"),"#,
     );
     let scenario = parse(&text).expect("the scenario parses");
     assert!(check_commands(&scenario, &TOY, &text, "duel.ron").is_empty());
@@ -660,15 +764,17 @@ fn script_plays_a_declared_verb_of_a_ruleset_it_does_not_know() {
         run.battle.awaiting(),
         Awaiting::Over(Some(side_of(run.battle.world(), r1)))
     );
-    // Each event is traced to the command that caused it (the third Jab is #5).
+    // Each event is traced to the command that caused it (the answer to the third
+    // Jab is #8).
     let last_damage = events
         .iter()
         .rposition(|e| matches!(e, Event::Damaged { .. }));
-    assert_eq!(run.caused_by[last_damage.unwrap()], 5);
-    // The generic roll event's line, every part named (issue 12: core `Rolled`).
+    assert_eq!(run.caused_by[last_damage.unwrap()], 8);
+    // The generic roll event's line, every part named (issue 12: core `Rolled`); r1
+    // braced against b1's Jab, so it needed a 6.
     let lines = log_lines(&run.battle);
     assert!(
-        lines.contains(&"b1 rolls Jab against r1: 1d6 [2] = 2 vs 5: miss".to_string()),
+        lines.contains(&"b1 rolls Jab against r1: 1d6 [2] = 2 vs 6: miss".to_string()),
         "{lines:#?}"
     );
     assert!(lines.contains(&"r1 rolls Jab against b1: 1d6 [6] = 6 vs 5: hit".to_string()));
@@ -693,7 +799,7 @@ fn script_reports_a_verbs_mistakes_at_their_place() {
             "duel.ron:10:25: `Jab` has no argument `traget`; its arguments are: `unit`, `target`",
             "duel.ron:11:9: unknown command `Poke`; expected one of the commands `Seize`, \
              `Move`, `Attack`, `Defend`, `Disengage`, `Delay`, `ActNow`, `Use`, `EndTurn`, \
-             `React`, `Pass`, `Step` or an action of `toy`: `Jab`",
+             `React`, `Pass`, `Step` or an action of `toy`: `Jab`, `Brace`",
             "duel.ron:12:9: `Jab` needs `unit`: the unit that acts, a unit's name in quotes, \
              e.g. \"Goblin\"",
         ]
@@ -722,4 +828,81 @@ fn the_window_offers_a_declared_verb_as_a_mode_on_its_target() {
     assert_eq!(cell, cell_of(battle.world(), b1));
     assert_eq!(command_label(&battle, &jab(r1, b1)), "Jab");
     assert!(!rarely_wanted(&battle, &jab(r1, b1)));
+}
+
+#[test]
+fn a_decision_of_the_toys_own_kind_is_answered_and_shown_with_no_core_code() {
+    use skirmish::game::control::{VerbKey, choices_for, command_label, verb_hint, verb_key};
+    use skirmish::game::handoff::handoff_text;
+    use skirmish::hotseat::{Handoff, HandoffReason};
+    // The 6 would hit a Jab taken; braced, it needs a 6 and still hits.
+    let mut battle = duel(Dice::scripted([6]));
+    let (r1, b1) = (battle.unit_id("r1").unwrap(), battle.unit_id("b1").unwrap());
+    let blue = side_of(battle.world(), b1);
+    battle.submit(jab(r1, b1)).unwrap();
+    let Awaiting::Decision(d) = battle.awaiting() else {
+        panic!("a Jab asks Blue whether to brace")
+    };
+    let brace = Command::Act {
+        unit: b1,
+        verb: "Brace".into(),
+        args: Args::new(),
+    };
+    let pass = Command::Pass { side: blue };
+    assert_eq!((d.side, d.pick), (blue, Pick::One));
+    assert_eq!(battle.legal_commands(), [pass.clone(), brace.clone()]);
+    // The window: the option then the decline, labelled with the chance.
+    let choices = choices_for(&battle, 0, 0);
+    assert_eq!(choices.other, [brace.clone(), pass.clone()]);
+    assert_eq!(command_label(&battle, &brace), "b1 braces: 83%");
+    assert_eq!(command_label(&battle, &pass), "Take it");
+    assert_eq!(
+        handoff_text(
+            &battle,
+            Handoff {
+                side: blue,
+                reason: HandoffReason::Decision
+            }
+        )
+        .lines()
+        .nth(2),
+        Some("Blue is asked to decide whether b1 braces against r1's Jab.")
+    );
+    // `script` lists every answer in scenario syntax.
+    assert_eq!(
+        skirmish::script::describe_awaiting(&battle),
+        "Blue to decide whether b1 braces against r1's Jab: Brace(unit: \"b1\") 83.3%, or \
+         Pass(side: \"Blue\") (Take it)"
+    );
+    // The normal and easy AIs brace (it is worth 1/6 HP); a Club is refused meanwhile.
+    for policy in [AiPolicy::Normal, AiPolicy::Easy] {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        assert_eq!(
+            choose(&battle, policy, &mut rng),
+            Some(brace.clone()),
+            "{policy:?}"
+        );
+    }
+    let club = Command::Attack {
+        unit: r1,
+        target: b1,
+        power: None,
+    };
+    assert!(matches!(
+        battle.check(&club),
+        Err(CommandError::DecisionPending { .. })
+    ));
+    let events = battle.submit(brace).unwrap().to_vec();
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::Damaged { unit, amount: 1, .. } if *unit == b1
+    )));
+    // The Jab's key and cost are its declaration's, for the window.
+    let battle = duel(Dice::seeded(1));
+    assert_eq!(verb_hint(&battle, "Jab"), " (1 attack, key J)");
+    let choices = choices_for(&battle, 0, 0);
+    let VerbKey::Mode(i) = verb_key(&battle, &choices, 'j') else {
+        panic!("J selects the Jab mode")
+    };
+    assert_eq!(choices.powers[i].label, "Jab");
 }

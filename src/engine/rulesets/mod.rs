@@ -16,13 +16,12 @@ use bevy_ecs::world::World;
 use crate::engine::battle::{Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder};
 use crate::engine::board::{Cell, GridKind};
 use crate::engine::command::{Command, CommandError};
-use crate::engine::decision::ReactionOption;
 use crate::engine::event::Stage;
 use crate::engine::odds::DiceExpr;
 use crate::engine::problems::Issue;
 use crate::engine::spec::Level;
 use crate::engine::units::UnitId;
-use crate::engine::verb::VerbSpec;
+use crate::engine::verb::{Cost, VerbSpec};
 use config::ConfigError;
 
 pub mod config;
@@ -312,6 +311,24 @@ pub trait Ruleset: Send + Sync + 'static {
         &[]
     }
 
+    /// What `verb` (one of [`Ruleset::verbs`]) costs in this battle: its declared
+    /// [`VerbSpec::cost`] by default; a ruleset whose costs a level may change
+    /// (`flow`'s `costs`) gives the configured amount. The window shows it with the
+    /// verb's label.
+    fn verb_cost(&self, _world: &World, verb: &VerbSpec) -> Option<Cost> {
+        verb.cost
+    }
+
+    /// The one command that answers a
+    /// [`crate::engine::decision::Pick::Several`] decision with all of `answers`
+    /// (each an option's command) picked; `None` if they do not combine. By default
+    /// `Seize` and `ActNow` answers of one side become one naming all their units
+    /// ([`crate::engine::decision::merge_unit_answers`]); a ruleset whose
+    /// several-pick options are other commands merges them here.
+    fn merge_answers(&self, answers: &[Command]) -> Option<Command> {
+        crate::engine::decision::merge_unit_answers(answers)
+    }
+
     /// The movement power a scenario's `Move` uses when it names none. `Walk` by
     /// default.
     fn default_move_power(&self) -> &'static str {
@@ -389,21 +406,6 @@ pub trait Ruleset: Send + Sync + 'static {
     /// such an action and it costs `unit` no attack this turn. `None` by default.
     fn opening_action(&self, _world: &World, _unit: UnitId, _target: UnitId) -> Option<Command> {
         None
-    }
-
-    /// The reaction the ruleset's automatic policy takes among `options`, `None` to
-    /// pass. By default the option of highest positive value, ties to the cheaper.
-    fn best_reaction<'o>(&self, options: &'o [ReactionOption]) -> Option<&'o ReactionOption> {
-        let mut best: Option<&ReactionOption> = None;
-        for o in options.iter().filter(|o| o.value > 1e-9) {
-            let better = best.is_none_or(|b| {
-                o.value > b.value + 1e-9 || ((o.value - b.value).abs() <= 1e-9 && o.rp < b.rp)
-            });
-            if better {
-                best = Some(o);
-            }
-        }
-        best
     }
 
     /// The unit's own speed stat (cells per move) if its level gives one; `None`

@@ -18,10 +18,12 @@ use crate::engine::battle::{
     Map, Pending, Progress, TurnState, cell_of, check_victory, emit, entity, occupancy_for, side_of,
 };
 use crate::engine::board::Occupancy;
+use crate::engine::command::Command;
 use crate::engine::command::{Reaction, ReactionRefusal};
 use crate::engine::conditions::{Condition, Duration};
-use crate::engine::decision::{DecisionKind, PendingDecision, ReactionOption, Trigger};
+use crate::engine::decision::{DecisionOption, PendingDecision, Pick};
 use crate::engine::dice::Dice;
+use crate::engine::verb::Cost;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -273,11 +275,15 @@ pub fn make_attack(
             resolve(world, ctx, choice)
         }
         DecisionPolicy::Ask => {
-            let trigger = trigger_of(&ctx);
-            world.resource_mut::<Pending>().0 = Some(PendingDecision {
-                side: side_of(world, target),
-                kind: DecisionKind::Reaction { trigger, options },
-            });
+            let (a, t) = (name(world, attacker), name(world, target));
+            let decision = reaction_decision(
+                world,
+                side_of(world, target),
+                format!("{a} hits {t} with {} ({level}). React?", ctx.weapon.name),
+                format!("react to {a}'s attack ({level}) on {t}"),
+                &options,
+            );
+            world.resource_mut::<Pending>().0 = Some(decision);
             world.resource_mut::<Progress>().0 = true;
             world
                 .resource_mut::<FlowState>()
@@ -285,6 +291,72 @@ pub fn make_attack(
                 .push(Frame::Attack(ctx));
             Ok(())
         }
+    }
+}
+
+/// One legal reaction, with its exact odds: what `flow` offers in a reaction
+/// decision, checks an answer against and lets an `Auto` side pick from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReactionOption {
+    /// Who reacts.
+    pub unit: UnitId,
+    /// The reaction.
+    pub reaction: Reaction,
+    /// Its RP cost.
+    pub rp: i32,
+    /// Exact chance it succeeds (wins the opposed check, or the attack check succeeds).
+    pub chance: f64,
+    /// Expected value in HP terms (damage avoided or dealt), what `Auto` maximises.
+    pub value: f64,
+    /// Intercept: the hexes it can move to.
+    pub cells: Vec<Cell>,
+}
+
+/// A reaction decision for `side` (F-04, F-18 … F-31): each reaction in `options`
+/// is one option answered by `React` (an Intercept one per hex it can move to),
+/// with its chance, value and RP cost; `Pass` ("No reaction") declines.
+pub fn reaction_decision(
+    world: &World,
+    side: SideId,
+    prompt: String,
+    about: String,
+    options: &[ReactionOption],
+) -> PendingDecision {
+    let mut out = Vec::new();
+    for o in options {
+        let to: Vec<Option<Cell>> = if o.cells.is_empty() {
+            vec![None]
+        } else {
+            o.cells.iter().map(|&c| Some(c)).collect()
+        };
+        for to in to {
+            let mut label = format!("{} {}", name(world, o.unit), o.reaction);
+            if let Some(c) = to {
+                label += &format!(" to {c}");
+            }
+            let react = Command::React {
+                side,
+                unit: o.unit,
+                reaction: o.reaction,
+                to,
+                swap: false,
+            };
+            out.push(
+                DecisionOption::new(react, label)
+                    .chance(o.chance)
+                    .value(o.value)
+                    .cost(Cost::new(pools::RP, o.rp)),
+            );
+        }
+    }
+    PendingDecision {
+        side,
+        prompt,
+        about,
+        pick: Pick::One,
+        options: out,
+        decline: Some(DecisionOption::new(Command::Pass { side }, "No reaction")),
+        lookahead: false,
     }
 }
 
@@ -303,18 +375,6 @@ pub fn best(options: &[ReactionOption]) -> Option<&ReactionOption> {
         }
     }
     best
-}
-
-/// The decision's description of an attack.
-pub fn trigger_of(ctx: &AttackCtx) -> Trigger {
-    Trigger::Attack {
-        attacker: ctx.attacker,
-        target: ctx.target,
-        weapon: ctx.weapon.name.clone(),
-        level: ctx.level,
-        melee: !ctx.weapon.ranged() && ctx.weapon.category != WeaponCategory::Spell,
-        reaction_attack: ctx.kind.is_reaction(),
-    }
 }
 
 fn melee_attack(ctx: &AttackCtx) -> bool {

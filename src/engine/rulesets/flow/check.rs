@@ -10,7 +10,6 @@ use super::movement::{path_cost, speed, tumble_destination};
 use super::*;
 use crate::engine::battle::{Map, Pending, TurnState, find, name, side_of};
 use crate::engine::command::{Command, Reaction, ReactionRefusal};
-use crate::engine::decision::{DecisionKind, Trigger};
 use crate::engine::spec::ItemEffect;
 
 fn side_name(world: &World, s: SideId) -> String {
@@ -24,31 +23,21 @@ fn side_name(world: &World, s: SideId) -> String {
 /// What a pending decision asks, with its options, for error messages.
 pub fn describe_pending(world: &World) -> Option<(SideId, String)> {
     let p = world.resource::<Pending>().0.as_ref()?;
-    let DecisionKind::Reaction { trigger, options } = &p.kind else {
-        return Some((p.side, "a decision".into()));
-    };
-    let what = match trigger {
-        Trigger::Attack {
-            attacker, target, ..
-        } => format!(
+    let what = match world.resource::<FlowState>().frames.last() {
+        Some(Frame::Attack(ctx)) => format!(
             "a reaction to {}'s attack on {}",
-            name(world, *attacker),
-            name(world, *target)
+            name(world, ctx.attacker),
+            name(world, ctx.target)
         ),
-        Trigger::Provoked { mover, action } => {
-            format!("a Reaction Attack on {} ({action})", name(world, *mover))
+        Some(Frame::Provoke { mover, trigger, .. }) => {
+            format!("a Reaction Attack on {} ({trigger})", name(world, *mover))
         }
+        _ => return Some((p.side, "a decision".into())),
     };
-    let opts: Vec<String> = options
+    let opts: Vec<String> = p
+        .options
         .iter()
-        .map(|o| {
-            format!(
-                "{} {} {:.1}%",
-                name(world, o.unit),
-                o.reaction,
-                o.chance * 100.0
-            )
-        })
+        .map(|o| format!("{} {:.1}%", o.label, o.chance.unwrap_or(1.0) * 100.0))
         .collect();
     Some((
         p.side,
@@ -84,14 +73,10 @@ fn check_react(
     to: Option<Cell>,
 ) -> Result<(), CommandError> {
     let pending = &world.resource::<Pending>().0;
-    let decision = pending.as_ref().and_then(|p| match &p.kind {
-        DecisionKind::Reaction { trigger, options } => Some((p.side, trigger, options)),
-        _ => None,
-    });
     if find(world, unit).is_none() {
         return Err(CommandError::NoSuchUnit(unit.0));
     }
-    let Some((asked, trigger, options)) = decision else {
+    let Some(p) = pending else {
         // A second answer to an attack that was already reacted to (F-11).
         let last = world.resource::<FlowState>().last_reaction;
         if last.is_some_and(|(_, u)| u == unit) {
@@ -104,6 +89,7 @@ fn check_react(
         }
         return Err(CommandError::NoDecisionPending);
     };
+    let asked = p.side;
     if asked != side {
         let (s, what) = describe_pending(world).unwrap_or((asked, String::new()));
         return Err(CommandError::DecisionPending {
@@ -123,11 +109,9 @@ fn check_react(
             )),
         ));
     }
-    match trigger {
-        Trigger::Attack { .. } => {
-            let Some(Frame::Attack(ctx)) = world.resource::<FlowState>().frames.last() else {
-                return Err(CommandError::NoDecisionPending);
-            };
+    // The frame on top is what is being reacted to.
+    match world.resource::<FlowState>().frames.last() {
+        Some(Frame::Attack(ctx)) => {
             let last = world.resource::<FlowState>().last_reaction;
             if last == Some((ctx.id, unit)) {
                 return Err(refuse(
@@ -142,11 +126,19 @@ fn check_react(
             if reaction == Reaction::Intercept
                 && let Some(c) = to
             {
-                let cells = options
-                    .iter()
-                    .find(|o| o.unit == unit && o.reaction == Reaction::Intercept)
-                    .map(|o| o.cells.clone())
-                    .unwrap_or_default();
+                // The hexes the decision offers this unit's Intercept.
+                let cells: Vec<Cell> = p
+                    .answers()
+                    .filter_map(|c| match c {
+                        Command::React {
+                            unit: u,
+                            reaction: Reaction::Intercept,
+                            to: Some(c),
+                            ..
+                        } if *u == unit => Some(*c),
+                        _ => None,
+                    })
+                    .collect();
                 if !cells.contains(&c) {
                     let list: Vec<String> = cells.iter().map(|c| c.to_string()).collect();
                     return Err(refuse(
@@ -162,7 +154,12 @@ fn check_react(
             }
             Ok(())
         }
-        Trigger::Provoked { mover, action } => {
+        Some(Frame::Provoke {
+            mover,
+            trigger: action,
+            asking,
+            ..
+        }) => {
             if reaction != Reaction::ReactionAttack {
                 return Err(refuse(
                     world,
@@ -174,7 +171,7 @@ fn check_react(
                     )),
                 ));
             }
-            let asked_unit = options.first().map(|o| o.unit);
+            let asked_unit = *asking;
             if asked_unit != Some(unit) {
                 let why = if threatens(world, unit, cell_of(world, *mover)) {
                     format!(
@@ -204,6 +201,7 @@ fn check_react(
             }
             Ok(())
         }
+        _ => Err(CommandError::NoDecisionPending),
     }
 }
 
@@ -483,7 +481,8 @@ fn check_action(
     action: &FlowAction,
     need: &dyn Fn(i32, &str) -> Result<(), CommandError>,
 ) -> Result<(), CommandError> {
-    let costs = rules(world).costs;
+    // Its verb's declared cost, in the configured amount (a level may change it).
+    let cost = action.ap_cost(&rules(world).costs);
     let who = name(world, unit);
     let round = world.resource::<TurnState>().round;
     let fu = flow_unit(world, unit);
@@ -500,7 +499,7 @@ fn check_action(
     };
     match action {
         FlowAction::Disarm { target, to, .. } => {
-            need(costs.disarm, "Disarm")?;
+            need(cost, "Disarm")?;
             in_threat(world, unit, *target)?;
             not_larger(world, unit, *target, "Disarm (F-32)")?;
             if let Some(c) = to
@@ -524,7 +523,7 @@ fn check_action(
                     w.name
                 )));
             }
-            need(costs.draw, "Draw")
+            need(cost, "Draw")
         }
         FlowAction::Sheathe { weapon } => {
             let w = carried(weapon)?;
@@ -534,7 +533,7 @@ fn check_action(
                     w.name
                 )));
             }
-            need(costs.sheathe, "Sheathe")
+            need(cost, "Sheathe")
         }
         FlowAction::Feint { target } => {
             if fu.feinted == Some(round) {
@@ -543,7 +542,7 @@ fn check_action(
                     what: "feinted".into(),
                 });
             }
-            need(costs.feint, "Feint")?;
+            need(cost, "Feint")?;
             in_threat(world, unit, *target)
         }
         FlowAction::FlowState => {
@@ -553,7 +552,7 @@ fn check_action(
                     what: "entered Flow State".into(),
                 });
             }
-            need(costs.flow_state, "Flow State")
+            need(cost, "Flow State")
         }
         FlowAction::Grapple { target } => {
             if has(world, unit, GRAPPLING) {
@@ -561,7 +560,7 @@ fn check_action(
                     "{who} is already grappling"
                 )));
             }
-            need(costs.grapple, "Grapple")?;
+            need(cost, "Grapple")?;
             in_threat(world, unit, *target)?;
             if world
                 .resource::<Map>()
@@ -604,7 +603,7 @@ fn check_action(
                 });
             }
             weapon_named(world, unit, weapon.as_deref())?;
-            need(costs.attack, "readying an attack")
+            need(cost, "readying an attack")
         }
         FlowAction::Shove { target, .. } => {
             if fu.shoved == Some(round) {
@@ -613,7 +612,7 @@ fn check_action(
                     what: "shoved".into(),
                 });
             }
-            need(costs.shove, "Shove")?;
+            need(cost, "Shove")?;
             in_threat(world, unit, *target)?;
             if world
                 .resource::<Map>()
@@ -628,7 +627,7 @@ fn check_action(
             }
             not_larger(world, unit, *target, "Shove (F-38)")
         }
-        FlowAction::TotalDefense => need(costs.total_defense, "Total Defense"),
+        FlowAction::TotalDefense => need(cost, "Total Defense"),
         FlowAction::Tumble { through } => {
             if has(world, unit, PRONE) {
                 return Err(CommandError::Forbidden(format!(
@@ -656,13 +655,13 @@ fn check_action(
                     name(world, *through)
                 )));
             }
-            need(costs.tumble, "Tumble Through")
+            need(cost, "Tumble Through")
         }
         FlowAction::StandUp => {
             if !has(world, unit, PRONE) {
                 return Err(CommandError::Forbidden(format!("{who} is not prone")));
             }
-            need(costs.stand_up, "Stand Up")
+            need(cost, "Stand Up")
         }
         FlowAction::PickUp { item } => {
             let Some((_, w)) = ground_item(world, unit, item) else {
@@ -676,7 +675,7 @@ fn check_action(
                     w.name
                 )));
             }
-            need(costs.pick_up, "Pick Up")
+            need(cost, "Pick Up")
         }
         FlowAction::Drop { item } => {
             let w = carried(item)?;
@@ -695,25 +694,8 @@ fn check_action(
 pub fn legal(world: &World) -> Vec<Command> {
     let mut out = Vec::new();
     if let Some(p) = &world.resource::<Pending>().0 {
-        if let DecisionKind::Reaction { options, .. } = &p.kind {
-            out.push(Command::Pass { side: p.side });
-            for o in options {
-                let cells: Vec<Option<Cell>> = if o.cells.is_empty() {
-                    vec![None]
-                } else {
-                    o.cells.iter().map(|&c| Some(c)).collect()
-                };
-                for to in cells {
-                    out.push(Command::React {
-                        side: p.side,
-                        unit: o.unit,
-                        reaction: o.reaction,
-                        to,
-                        swap: false,
-                    });
-                }
-            }
-        }
+        // `Pass`, then each reaction (an Intercept once per hex).
+        out.extend(p.answers().cloned());
         out.retain(|c| check(world, c).is_ok());
         return out;
     }

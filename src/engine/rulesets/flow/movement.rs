@@ -14,7 +14,6 @@ use super::*;
 use crate::engine::battle::{Map, Pending, Progress, emit, occupancy_for, side_of};
 use crate::engine::board::{Board, Occupancy};
 use crate::engine::command::Reaction;
-use crate::engine::decision::{DecisionKind, PendingDecision, Trigger};
 use crate::engine::spec::DecisionPolicy;
 use crate::engine::walk::{self, Walk};
 
@@ -312,16 +311,15 @@ pub fn advance_provoke(world: &mut World) -> Result<(), CommandError> {
                 {
                     *asking = Some(c);
                 }
-                world.resource_mut::<Pending>().0 = Some(PendingDecision {
-                    side: side_of(world, c),
-                    kind: DecisionKind::Reaction {
-                        trigger: Trigger::Provoked {
-                            mover,
-                            action: trigger,
-                        },
-                        options: vec![option],
-                    },
-                });
+                let m = crate::engine::battle::name(world, mover);
+                let decision = super::attack::reaction_decision(
+                    world,
+                    side_of(world, c),
+                    format!("{m} {trigger}: make a Reaction Attack?"),
+                    format!("react as {m} {trigger}"),
+                    &[option],
+                );
+                world.resource_mut::<Pending>().0 = Some(decision);
                 world.resource_mut::<Progress>().0 = true;
                 return Ok(());
             }

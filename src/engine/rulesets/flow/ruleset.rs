@@ -8,20 +8,19 @@ use bevy_app::App;
 use bevy_ecs::world::World;
 
 use super::{
-    FlowAction, FlowConfig, FlowPlugin, SKILLS, STATS, VERBS, attack, check, has, pool, preview,
-    rules,
+    FlowAction, FlowConfig, FlowPlugin, SKILLS, STATS, VERBS, check, has, pool, preview, rules,
+    verbs,
 };
 use crate::engine::battle::{Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder, entity};
 use crate::engine::board::{Cell, GridKind};
 use crate::engine::command::{Command, CommandError};
-use crate::engine::decision::ReactionOption;
 use crate::engine::event::Stage;
 use crate::engine::problems::Issue;
 use crate::engine::rulesets::config::{self, ConfigError};
 use crate::engine::rulesets::{Ruleset, StatSpec};
 use crate::engine::spec::Level;
 use crate::engine::units::{Stats, UnitId};
-use crate::engine::verb::VerbSpec;
+use crate::engine::verb::{Cost, VerbSpec};
 
 /// The `flow` ruleset (RULES.md §5).
 #[derive(Clone, Copy, Debug, Default)]
@@ -149,9 +148,10 @@ impl Ruleset for Flow {
         Some(FlowAction::Feint { target }.by(unit))
     }
 
-    /// What an `Auto` side takes ([`attack::best`]).
-    fn best_reaction<'o>(&self, options: &'o [ReactionOption]) -> Option<&'o ReactionOption> {
-        attack::best(options)
+    /// The declared AP cost in the amount the level's configuration sets
+    /// ([`verbs::verb_cost`]).
+    fn verb_cost(&self, world: &World, verb: &VerbSpec) -> Option<Cost> {
+        verbs::verb_cost(&rules(world).costs, verb.name)
     }
 
     fn speed_stat(&self, world: &World, unit: UnitId) -> Option<u32> {

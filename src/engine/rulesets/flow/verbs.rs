@@ -6,8 +6,16 @@ use crate::engine::board::Cell;
 use crate::engine::command::{Command, CommandError};
 use crate::engine::units::UnitId;
 use crate::engine::verb::{
-    ArgKind, ArgSpec, ArgValue, Args, ChoiceSpec, VerbError, VerbSpec, find, verb_list,
+    ArgKind, ArgSpec, ArgValue, Args, ChoiceSpec, Cost, VerbError, VerbSpec, find, verb_list,
 };
+
+use super::config::Costs;
+use super::pools::AP;
+
+/// `n` AP (the defaults of `assets/rulesets/flow.ron`'s `costs`).
+const fn ap(n: i32) -> Option<Cost> {
+    Some(Cost::new(AP, n))
+}
 
 /// What a Shove tries to do (F-38), chosen before rolling.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -119,6 +127,8 @@ const SHOVE_EFFECTS: &[ChoiceSpec] = &[
 /// The verbs `flow` declares, one per [`FlowAction`].
 pub const VERBS: &[VerbSpec] = &[
     VerbSpec {
+        key: Some('m'),
+        cost: ap(2),
         args: &[
             TARGET,
             ArgSpec::optional("take", ArgKind::Flag),
@@ -133,6 +143,7 @@ pub const VERBS: &[VerbSpec] = &[
         )
     },
     VerbSpec {
+        cost: ap(1),
         args: &[WEAPON],
         ..VerbSpec::new(
             "Draw",
@@ -141,6 +152,7 @@ pub const VERBS: &[VerbSpec] = &[
         )
     },
     VerbSpec {
+        cost: ap(1),
         args: &[WEAPON],
         ..VerbSpec::new(
             "Sheathe",
@@ -149,6 +161,8 @@ pub const VERBS: &[VerbSpec] = &[
         )
     },
     VerbSpec {
+        key: Some('n'),
+        cost: ap(1),
         args: &[TARGET],
         target: Some("target"),
         ..VerbSpec::new(
@@ -157,12 +171,18 @@ pub const VERBS: &[VerbSpec] = &[
             &["Feint"],
         )
     },
-    VerbSpec::new(
-        "FlowState",
-        "keep all FP at the end of this turn (F-35)",
-        &["Flow State"],
-    ),
     VerbSpec {
+        key: Some('v'),
+        cost: ap(1),
+        ..VerbSpec::new(
+            "FlowState",
+            "keep all FP at the end of this turn (F-35)",
+            &["Flow State"],
+        )
+    },
+    VerbSpec {
+        key: Some('p'),
+        cost: ap(2),
         args: &[TARGET],
         target: Some("target"),
         ..VerbSpec::new(
@@ -171,17 +191,22 @@ pub const VERBS: &[VerbSpec] = &[
             &["Grapple"],
         )
     },
-    VerbSpec::new(
-        "BreakFree",
-        "opposed Athletics to break a grapple (F-36, F-GAP-15)",
-        &["Break free"],
-    ),
+    VerbSpec {
+        key: Some('k'),
+        ..VerbSpec::new(
+            "BreakFree",
+            "opposed Athletics to break a grapple (F-36, F-GAP-15)",
+            &["Break free"],
+        )
+    },
     VerbSpec::new(
         "Release",
         "let go of the grappled unit",
         &["Release grapple"],
     ),
     VerbSpec {
+        key: Some('y'),
+        cost: ap(2),
         args: &[ArgSpec::optional("weapon", ArgKind::Name)],
         ..VerbSpec::new(
             "Ready",
@@ -190,6 +215,8 @@ pub const VERBS: &[VerbSpec] = &[
         )
     },
     VerbSpec {
+        key: Some('h'),
+        cost: ap(1),
         args: &[
             TARGET,
             ArgSpec::required("effect", ArgKind::Choice(SHOVE_EFFECTS)),
@@ -201,12 +228,18 @@ pub const VERBS: &[VerbSpec] = &[
             &["Shove"],
         )
     },
-    VerbSpec::new(
-        "TotalDefense",
-        "end the turn: +1 RP and Advantage on reactions until the next turn (F-40)",
-        &["Total Defense"],
-    ),
     VerbSpec {
+        key: Some('o'),
+        cost: ap(3),
+        ..VerbSpec::new(
+            "TotalDefense",
+            "end the turn: +1 RP and Advantage on reactions until the next turn (F-40)",
+            &["Total Defense"],
+        )
+    },
+    VerbSpec {
+        key: Some('b'),
+        cost: ap(1),
         args: &[ArgSpec::required("through", ArgKind::Unit)],
         target: Some("through"),
         ..VerbSpec::new(
@@ -215,12 +248,17 @@ pub const VERBS: &[VerbSpec] = &[
             &["Tumble past"],
         )
     },
-    VerbSpec::new(
-        "StandUp",
-        "stand up from prone, provoking Reaction Attacks (F-26)",
-        &["Stand up"],
-    ),
     VerbSpec {
+        key: Some('j'),
+        cost: ap(1),
+        ..VerbSpec::new(
+            "StandUp",
+            "stand up from prone, provoking Reaction Attacks (F-26)",
+            &["Stand up"],
+        )
+    },
+    VerbSpec {
+        cost: ap(1),
         args: &[ITEM],
         ..VerbSpec::new(
             "PickUp",
@@ -238,6 +276,45 @@ pub const VERBS: &[VerbSpec] = &[
         )
     },
 ];
+
+/// The AP `verb` costs with these `costs` (a level may change them), for the verbs
+/// whose declared cost is a `costs` constant: the amount the declaration's
+/// [`Cost`] takes in a battle.
+fn configured(costs: &Costs, verb: &str) -> Option<i32> {
+    Some(match verb {
+        "Disarm" => costs.disarm,
+        "Draw" => costs.draw,
+        "Sheathe" => costs.sheathe,
+        "Feint" => costs.feint,
+        "FlowState" => costs.flow_state,
+        "Grapple" => costs.grapple,
+        "Ready" => costs.attack,
+        "Shove" => costs.shove,
+        "TotalDefense" => costs.total_defense,
+        "Tumble" => costs.tumble,
+        "StandUp" => costs.stand_up,
+        "PickUp" => costs.pick_up,
+        _ => return None,
+    })
+}
+
+/// What `verb` costs in a battle with these `costs`: its declared [`Cost`] (in
+/// [`VERBS`]) with the configured amount; `None` for a free verb or no verb.
+pub fn verb_cost(costs: &Costs, verb: &str) -> Option<Cost> {
+    let declared = find(VERBS, verb)?.cost?;
+    Some(Cost {
+        amount: configured(costs, verb).unwrap_or(declared.amount),
+        ..declared
+    })
+}
+
+impl FlowAction {
+    /// The AP it costs with these `costs` (0 if free): what `check` requires, from
+    /// its verb's declared cost ([`verb_cost`]).
+    pub fn ap_cost(&self, costs: &Costs) -> i32 {
+        verb_cost(costs, self.verb()).map_or(0, |c| c.amount)
+    }
+}
 
 impl FlowAction {
     /// The verb it is declared as (`Shove`).

@@ -14,7 +14,7 @@ use crate::engine::battle::{
 };
 use crate::engine::command::{Command, CommandError};
 use crate::engine::conditions::{Condition, Duration};
-use crate::engine::decision::{DecisionKind, PendingDecision};
+use crate::engine::decision::{DecisionOption, PendingDecision, Pick};
 use crate::engine::event::{Event, Stage};
 use crate::engine::items;
 use crate::engine::spec::{DecisionPolicy, ItemEffect};
@@ -32,6 +32,47 @@ pub fn battle_phase(world: &mut World) {
             }
         }
     });
+}
+
+/// The act-from-delay decision (P-26, P-GAP-13) for `side`'s `held` units
+/// (descending initiative) before `next` starts its turn: one option per held unit,
+/// `ActNow(units: [unit])`, any several of them (merged into one `ActNow`), or
+/// keep waiting. Acting is worth 1 to each (a side delays only to act later), so
+/// the AI acts as soon as it is asked.
+pub fn act_now_decision(
+    world: &World,
+    side: SideId,
+    next: UnitId,
+    held: &[UnitId],
+) -> PendingDecision {
+    let name = |u: UnitId| crate::engine::battle::name(world, u);
+    PendingDecision {
+        side,
+        prompt: format!("Before {} acts: do your delayed units act now?", name(next)),
+        about: format!(
+            "decide which held units act now, before {}'s turn",
+            name(next)
+        ),
+        pick: Pick::Several,
+        options: held
+            .iter()
+            .map(|&u| {
+                let act = Command::ActNow {
+                    side,
+                    units: vec![u],
+                };
+                DecisionOption::new(act, format!("{} acts now", name(u))).value(1.0)
+            })
+            .collect(),
+        decline: Some(DecisionOption::new(
+            Command::ActNow {
+                side,
+                units: vec![],
+            },
+            "Keep waiting",
+        )),
+        lookahead: false,
+    }
 }
 
 /// One step; false when waiting for input.
@@ -100,10 +141,8 @@ fn battle_step(world: &mut World) -> Result<bool, CommandError> {
             .copied()
             .filter(|&u| side_of(world, u) == side && is_active(world, u))
             .collect();
-        world.resource_mut::<Pending>().0 = Some(PendingDecision {
-            side,
-            kind: DecisionKind::ActFromDelay { next, held },
-        });
+        let decision = act_now_decision(world, side, next, &held);
+        world.resource_mut::<Pending>().0 = Some(decision);
         world.resource_mut::<Progress>().0 = true;
         return Ok(false);
     }

@@ -14,7 +14,7 @@ use crate::engine::battle::{
 };
 use crate::engine::board::{Cell, Occupancy};
 use crate::engine::command::{Command, CommandError};
-use crate::engine::decision::DecisionKind;
+use crate::engine::decision::PendingDecision;
 use crate::engine::event::Stage;
 use crate::engine::spec::{ItemEffect, PowerDef};
 use crate::engine::units::*;
@@ -29,6 +29,34 @@ fn stage_name(step: Step) -> &'static str {
     }
 }
 
+/// Which of `phases`' decisions is pending.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Asked {
+    /// Who seizes the initiative (answered by `Seize`).
+    Seize,
+    /// Whether held units act now (answered by `ActNow`).
+    ActNow,
+}
+
+/// The pending decision, which one it is (by the commands that answer it) and
+/// the units it offers (each option names one).
+fn asked(p: &PendingDecision) -> Option<(&PendingDecision, Asked, Vec<UnitId>)> {
+    let mut kind = None;
+    let mut units = Vec::new();
+    for c in p.answers() {
+        let (k, us) = match c {
+            Command::Seize { units, .. } => (Asked::Seize, units),
+            Command::ActNow { units, .. } => (Asked::ActNow, units),
+            _ => return None,
+        };
+        if kind.replace(k).is_some_and(|was| was != k) {
+            return None;
+        }
+        units.extend(us.iter().copied());
+    }
+    Some((p, kind?, units))
+}
+
 /// Whether `command` is legal now.
 pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
     let pending = &world.resource::<Pending>().0;
@@ -40,10 +68,7 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
     };
     match command {
         Command::Seize { side, units } => {
-            let Some(p) = pending else {
-                return Err(CommandError::NoDecisionPending);
-            };
-            let DecisionKind::SeizeInitiative { eligible } = &p.kind else {
+            let Some((p, Asked::Seize, eligible)) = pending.as_ref().and_then(asked) else {
                 return Err(CommandError::NoDecisionPending);
             };
             if p.side != *side {
@@ -62,10 +87,7 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
             return Ok(());
         }
         Command::ActNow { side, units } => {
-            let Some(p) = pending else {
-                return Err(CommandError::NoDecisionPending);
-            };
-            let DecisionKind::ActFromDelay { held, .. } = &p.kind else {
+            let Some((p, Asked::ActNow, held)) = pending.as_ref().and_then(asked) else {
                 return Err(CommandError::NoDecisionPending);
             };
             if p.side != *side {
@@ -90,12 +112,10 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
         _ => {}
     }
     if let Some(p) = pending {
-        let what = match &p.kind {
-            DecisionKind::SeizeInitiative { .. } => "who seizes the initiative (answer with Seize)",
-            DecisionKind::ActFromDelay { .. } => {
-                "whether delayed units act now (answer with ActNow)"
-            }
-            DecisionKind::Reaction { .. } => "a reaction",
+        let what = match asked(p).map(|(_, a, _)| a) {
+            Some(Asked::Seize) => "who seizes the initiative (answer with Seize)",
+            Some(Asked::ActNow) => "whether delayed units act now (answer with ActNow)",
+            None => "a decision",
         };
         return Err(CommandError::DecisionPending {
             side: side_name(p.side),
@@ -414,29 +434,8 @@ pub fn validate_path_among(
 pub fn legal(world: &World) -> Vec<Command> {
     let mut out = Vec::new();
     if let Some(p) = &world.resource::<Pending>().0 {
-        match &p.kind {
-            DecisionKind::SeizeInitiative { eligible } => {
-                out.push(Command::Seize {
-                    side: p.side,
-                    units: vec![],
-                });
-                out.extend(eligible.iter().map(|&u| Command::Seize {
-                    side: p.side,
-                    units: vec![u],
-                }));
-            }
-            DecisionKind::ActFromDelay { held, .. } => {
-                out.push(Command::ActNow {
-                    side: p.side,
-                    units: vec![],
-                });
-                out.extend(held.iter().map(|&u| Command::ActNow {
-                    side: p.side,
-                    units: vec![u],
-                }));
-            }
-            DecisionKind::Reaction { .. } => {}
-        }
+        // Nobody, then each offered unit alone.
+        out.extend(p.answers().cloned());
         return out;
     }
     let turn = world.resource::<TurnState>();

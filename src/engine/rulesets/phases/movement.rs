@@ -18,7 +18,7 @@ use crate::engine::battle::{
 use crate::engine::board::{Cell, Occupancy};
 use crate::engine::command::{Command, CommandError};
 use crate::engine::conditions::{Condition, Duration};
-use crate::engine::decision::{DecisionKind, PendingDecision};
+use crate::engine::decision::{DecisionOption, PendingDecision, Pick};
 use crate::engine::event::{Event, Stage};
 use crate::engine::spec::DecisionPolicy;
 use crate::engine::units::*;
@@ -46,6 +46,110 @@ pub fn movement_phase(world: &mut World) {
             }
         }
     });
+}
+
+/// The seize decision (P-15, P-GAP-12) for `side`'s `eligible` units (ascending
+/// initiative): one option per unit, `Seize(units: [unit])`, any several of them
+/// (merged into one `Seize`), or nobody. Each option is worth [`seize_value`].
+pub fn seize_decision(world: &World, side: SideId, eligible: &[UnitId]) -> PendingDecision {
+    let name = |u: UnitId| crate::engine::battle::name(world, u);
+    PendingDecision {
+        side,
+        prompt: "Seize the initiative? A seizer moves first and battles last; attackers \
+                 gain advantage against it this round."
+            .into(),
+        about: "decide which units seize the initiative".into(),
+        pick: Pick::Several,
+        options: eligible
+            .iter()
+            .map(|&u| {
+                let seize = Command::Seize {
+                    side,
+                    units: vec![u],
+                };
+                DecisionOption::new(seize, format!("{} seizes", name(u)))
+                    .value(seize_value(world, u))
+            })
+            .collect(),
+        decline: Some(DecisionOption::new(
+            Command::Seize {
+                side,
+                units: vec![],
+            },
+            "Nobody seizes",
+        )),
+        lookahead: true,
+    }
+}
+
+/// Movement a unit without a Speed stat is assumed to have when judging a seize
+/// (the guess the AI made before it asked the ruleset; kept so AI choices stay the
+/// same).
+const GUESSED_SPEED: u32 = 6;
+
+/// What seizing the initiative is worth to `unit` (P-15): the best chance of a
+/// kill (50% or more) on an enemy just out of its reach that it could reach this
+/// round and that could otherwise walk away first; 0 when no such kill is likely or
+/// when an enemy already threatens it (a seizer battles last). The `Normal` AI
+/// seizes with every unit worth more than 0.
+pub fn seize_value(world: &World, unit: UnitId) -> f64 {
+    let board = &world.resource::<Map>().0;
+    let units = &world.resource::<crate::engine::battle::Roster>().0;
+    let me = entity(world, unit);
+    let (Some(my), Some(at)) = (world.get::<Unit>(me), world.get::<Position>(me)) else {
+        return 0.0;
+    };
+    let (my_side, at) = (my.side, at.0);
+    // Enemies still in play, in roster order.
+    let enemies: Vec<(UnitId, Cell, u32)> = units
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| world.get::<Defeated>(**e).is_none())
+        .filter_map(|(i, &e)| {
+            let side = world.get::<Unit>(e)?.side;
+            let cell = world.get::<Position>(e)?.0;
+            let reach = world.get::<Reach>(e).map_or(1, |r| r.0);
+            (side != my_side).then_some((UnitId(i as u32), cell, reach))
+        })
+        .collect();
+    if enemies
+        .iter()
+        .any(|&(_, cell, reach)| board.distance(cell, at) <= reach)
+    {
+        return 0.0;
+    }
+    let powers: Vec<(String, u32)> = world
+        .get::<Powers>(me)
+        .map(|p| p.0.iter().map(|d| (d.name.clone(), d.range)).collect())
+        .unwrap_or_default();
+    let range = powers.iter().map(|p| p.1).max().unwrap_or(1);
+    let speed = world
+        .get::<Stats>(me)
+        .and_then(|s| s.0.get("Speed").copied())
+        .map_or(GUESSED_SPEED, |s| s.max(0) as u32);
+    let mut best = 0.0;
+    for &(target, cell, _) in &enemies {
+        let d = board.distance(at, cell);
+        if d <= range || d > speed + range {
+            continue;
+        }
+        for (power, _) in &powers {
+            let odds = super::preview::odds(
+                world,
+                unit,
+                target,
+                Some(power),
+                crate::engine::battle::Assume::default(),
+            );
+            if let Some(o) = odds
+                && o.kill_chance >= 0.5
+                && o.kill_chance > best
+            {
+                best = o.kill_chance;
+            }
+        }
+    }
+    best
 }
 
 /// One step of the seize declarations; false when waiting for an answer.
@@ -81,10 +185,8 @@ fn seize_step(world: &mut World) -> bool {
             .filter(|&u| side_of(world, u) == side && is_active(world, u))
             .collect();
         if policy == DecisionPolicy::Ask && !eligible.is_empty() {
-            world.resource_mut::<Pending>().0 = Some(PendingDecision {
-                side,
-                kind: DecisionKind::SeizeInitiative { eligible },
-            });
+            let decision = seize_decision(world, side, &eligible);
+            world.resource_mut::<Pending>().0 = Some(decision);
             world.resource_mut::<Progress>().0 = true;
             return false;
         }
