@@ -8,7 +8,7 @@ use crate::engine::board::Cell;
 use crate::engine::command::Reaction;
 use crate::engine::conditions::Condition;
 use crate::engine::skill::{Edge, SuccessLevel};
-use crate::engine::units::{Pool, SideId, UnitId};
+use crate::engine::units::{PlayState, Pool, SideId, UnitId};
 use crate::level::schema::Hand;
 
 /// The stages of a round, shared by every ruleset (each names them its own way).
@@ -168,10 +168,15 @@ pub enum Event {
         /// HP now.
         hp: i32,
     },
-    /// A unit left play.
+    /// A unit left play, or its play state changed (a dying unit died or was
+    /// brought back: `state: Active`).
     Defeated {
         /// The unit.
         unit: UnitId,
+        /// Its state now; JSON leaves out `Down` (0 HP, removed), the state of
+        /// every `Defeated` before states existed.
+        #[serde(skip_serializing_if = "PlayState::is_down")]
+        state: PlayState,
     },
     /// A condition was added.
     ConditionAdded {

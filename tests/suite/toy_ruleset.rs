@@ -368,7 +368,13 @@ fn drive(world: &mut World) {
                 },
             );
             if hp <= 0 {
-                emit(world, Event::Defeated { unit: target });
+                emit(
+                    world,
+                    Event::Defeated {
+                        unit: target,
+                        state: PlayState::Down,
+                    },
+                );
                 check_victory(world);
             }
         }

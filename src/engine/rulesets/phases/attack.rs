@@ -422,7 +422,7 @@ pub fn resolve(
             dmg.faces.iter().map(|&(_, f)| f).collect(),
             dmg.total.max(0) as i32,
         );
-        if world.get::<Defeated>(entity(world, target)).is_none() {
+        if crate::engine::battle::is_active(world, target) {
             let round = world.resource::<TurnState>().round;
             for effect in &power.on_hit {
                 let duration = match effect.lasts {
@@ -438,6 +438,7 @@ pub fn resolve(
                         duration,
                         source: Some(attacker),
                         about: None,
+                        magnitude: None,
                     },
                 );
             }
@@ -459,7 +460,13 @@ pub fn damage(world: &mut World, unit: UnitId, faces: Vec<u32>, amount: i32) {
         },
     );
     if hp <= 0 {
-        emit(world, Event::Defeated { unit });
+        emit(
+            world,
+            Event::Defeated {
+                unit,
+                state: PlayState::Down,
+            },
+        );
         check_victory(world);
     }
 }
