@@ -10,7 +10,7 @@ use bevy_ecs::world::World;
 use super::moves::Grid;
 use crate::engine::battle::{Assume, Battle, Map, Roster};
 use crate::engine::board::{Board, Cell};
-use crate::engine::units::{Defeated, Health, Position, Powers, Reach, SideId, Unit, UnitId};
+use crate::engine::units::{Health, PlayState, Position, Powers, Reach, SideId, Unit, UnitId};
 
 /// Movement assumed for a unit without a speed stat of its own (see
 /// [`crate::engine::rulesets::Ruleset::speed_stat`]), when guessing how far an enemy
@@ -119,7 +119,7 @@ impl<'a> View<'a> {
                     cell: world.get::<Position>(e).map_or(Cell::default(), |p| p.0),
                     hp: hp.map_or(0, |h| h.hp),
                     max_hp: hp.map_or(0, |h| h.max),
-                    active: world.get::<Defeated>(e).is_none(),
+                    active: world.get::<PlayState>(e).is_none_or(|s| s.is_active()),
                     reach: world.get::<Reach>(e).map_or(1, |r| r.0),
                     powers: world
                         .get::<Powers>(e)

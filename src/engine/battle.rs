@@ -221,14 +221,15 @@ fn apply(world: &mut World, event: &Event) {
                 h.hp = *hp;
             }
         }
-        Event::Defeated { unit } => {
+        Event::Defeated { unit, state } => {
             let e = entity(world, *unit);
-            world.entity_mut(e).insert(Defeated);
+            world.entity_mut(e).insert(*state);
         }
         Event::ConditionAdded { unit, condition } => {
             let e = entity(world, *unit);
+            let policy = crate::engine::conditions::policy(world, &condition.name);
             if let Some(mut c) = world.get_mut::<Conditions>(e) {
-                c.0.push(condition.clone());
+                c.add(condition.clone(), policy);
             }
         }
         Event::ConditionRemoved { unit, name, .. } => {
@@ -389,34 +390,63 @@ pub fn cell_of(world: &World, unit: UnitId) -> Cell {
         .map_or(Cell::default(), |p| p.0)
 }
 
-/// Whether a unit is still in play.
-pub fn is_active(world: &World, unit: UnitId) -> bool {
-    find(world, unit).is_some_and(|e| world.get::<Defeated>(e).is_none())
+/// A unit's [`PlayState`] (`Active` for an id that names no unit's state).
+pub fn play_state(world: &World, unit: UnitId) -> PlayState {
+    find(world, unit)
+        .and_then(|e| world.get::<PlayState>(e).copied())
+        .unwrap_or_default()
 }
 
-/// Ids of all units still in play, in roster order.
+/// Whether a unit is in play ([`PlayState::Active`]): it takes turns, threatens and
+/// is a target. A dying unit is not (see [`on_board`]).
+pub fn is_active(world: &World, unit: UnitId) -> bool {
+    find(world, unit).is_some_and(|e| world.get::<PlayState>(e).is_none_or(|s| s.is_active()))
+}
+
+/// Whether a unit still stands on its cell: active or dying ([`PlayState::on_board`]).
+pub fn on_board(world: &World, unit: UnitId) -> bool {
+    find(world, unit).is_some_and(|e| world.get::<PlayState>(e).is_none_or(|s| s.on_board()))
+}
+
+/// Ids of all units in play, in roster order.
 pub fn active_units(world: &World) -> Vec<UnitId> {
     active_entities(world).map(|(u, _)| u).collect()
 }
 
-/// Ids and entities of all units still in play, in roster order (the roster is read
-/// once: these run for every check and preview).
-pub fn active_entities(world: &World) -> impl Iterator<Item = (UnitId, EntityRef<'_>)> + '_ {
+/// Ids of all units on the board (active or dying), in roster order: whose
+/// conditions still run out.
+pub fn board_units(world: &World) -> Vec<UnitId> {
+    board_entities(world).map(|(u, _)| u).collect()
+}
+
+/// Ids and entities of all units in the roster, in roster order.
+fn roster_entities(world: &World) -> impl Iterator<Item = (UnitId, EntityRef<'_>)> + '_ {
     world
         .resource::<Roster>()
         .0
         .iter()
         .enumerate()
         .filter_map(|(i, &e)| Some((UnitId(i as u32), world.get_entity(e).ok()?)))
-        .filter(|(_, e)| !e.contains::<Defeated>())
 }
 
-/// Who stands where, as seen by `mover` (allies passable, enemies blocking).
+/// Ids and entities of all units in play, in roster order (the roster is read
+/// once: these run for every check and preview).
+pub fn active_entities(world: &World) -> impl Iterator<Item = (UnitId, EntityRef<'_>)> + '_ {
+    roster_entities(world).filter(|&(_, e)| PlayState::of(e).is_active())
+}
+
+/// Ids and entities of all units on the board (active or dying), in roster order.
+pub fn board_entities(world: &World) -> impl Iterator<Item = (UnitId, EntityRef<'_>)> + '_ {
+    roster_entities(world).filter(|&(_, e)| PlayState::of(e).on_board())
+}
+
+/// Who stands where, as seen by `mover` (allies passable, enemies blocking). Dying
+/// units still stand on their cells.
 pub fn occupancy_for(world: &World, mover: UnitId) -> impl Fn(Cell) -> Occupancy + use<> {
     let side = side_of(world, mover);
     occupancy_among(
         side,
-        active_entities(world)
+        board_entities(world)
             .filter(|&(u, _)| u != mover)
             .map(|(_, e)| (cell_in(e), side_in(e)))
             .collect(),
@@ -453,14 +483,20 @@ pub fn halted(world: &World) -> bool {
 }
 
 /// Checks the victory rule after a unit leaves play or a round ends; emits
-/// `BattleEnded` and returns true when the battle is over.
+/// `BattleEnded` and returns true when the battle is over: when at most one side
+/// still has a unit that holds the field (an active one; a dying one only under
+/// [`DyingCountsForVictory`]`(true)`, see [`PlayState`]). That side wins; none is a
+/// draw.
 pub fn check_victory(world: &mut World) -> bool {
     if world.resource::<TurnState>().ended.is_some() {
         return true;
     }
-    let mut standing: Vec<SideId> = active_units(world)
-        .into_iter()
-        .map(|u| side_of(world, u))
+    let dying_counts = world
+        .get_resource::<DyingCountsForVictory>()
+        .is_some_and(|d| d.0);
+    let mut standing: Vec<SideId> = roster_entities(world)
+        .filter(|&(_, e)| PlayState::of(e).holds_the_field(dying_counts))
+        .map(|(_, e)| side_in(e))
         .collect();
     standing.sort();
     standing.dedup();
@@ -842,9 +878,168 @@ impl Battle {
                         .get::<Conditions>(e)
                         .map(|c| c.0.iter().map(|c| c.name.clone()).collect())
                         .unwrap_or_default(),
-                    defeated: world.get::<Defeated>(e).is_some(),
+                    defeated: world.get::<PlayState>(e).is_some_and(|s| !s.is_active()),
+                    state: world.get::<PlayState>(e).copied().unwrap_or_default(),
                 })
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::dice::Dice;
+
+    /// A phases battle: Blue's A (lowest initiative: moves first) next to Red's B,
+    /// Red's C far off.
+    fn battle() -> Battle {
+        let stats = |int: i32| {
+            format!(r#"stats: {{"INT": {int}, "AGI": 0, "ATK": 2, "DEF": 11, "Tier": 1}}"#)
+        };
+        let level: Level = ron::from_str(&format!(
+            r#"(name: "Leaving play", ruleset: "phases", grid: Square, size: (6, 2),
+                sides: [(name: "Blue", decisions: Never), (name: "Red", decisions: Never)],
+                units: [
+                    (name: "A", side: "Blue", pos: (0, 0), {}),
+                    (name: "B", side: "Red", pos: (1, 0), {}),
+                    (name: "C", side: "Red", pos: (5, 1), {}),
+                ])"#,
+            stats(-20),
+            stats(0),
+            stats(0)
+        ))
+        .expect("the test level parses");
+        Battle::from_level(&level, Dice::seeded(7)).expect("the test level sets up")
+    }
+
+    fn leave(b: &mut Battle, unit: &str, state: PlayState) {
+        let unit = b.unit_id(unit).unwrap();
+        emit(&mut b.world, Event::Defeated { unit, state });
+    }
+
+    fn view(b: &Battle, unit: &str) -> UnitView {
+        b.units().into_iter().find(|v| v.name == unit).unwrap()
+    }
+
+    #[test]
+    fn a_16_a_unit_that_flees_leaves_play_and_victory_follows() {
+        let mut b = battle();
+        let (a, bb, c) = (
+            b.unit_id("A").unwrap(),
+            b.unit_id("B").unwrap(),
+            b.unit_id("C").unwrap(),
+        );
+        assert_eq!(b.awaiting(), Awaiting::Unit(a, Stage::Movement));
+        leave(&mut b, "B", PlayState::Fled);
+        let w = b.world();
+        assert_eq!(play_state(w, bb), PlayState::Fled);
+        assert!(!is_active(w, bb) && !on_board(w, bb));
+        assert_eq!(active_units(w), [a, c]);
+        assert!(!check_victory(&mut b.world), "Red still has C");
+        // A fled unit's cell is free again.
+        assert_eq!(
+            occupancy_for(b.world(), a)(Cell::new(1, 0)),
+            Occupancy::Free
+        );
+        leave(&mut b, "C", PlayState::Surrendered);
+        assert!(check_victory(&mut b.world));
+        assert_eq!(b.awaiting(), Awaiting::Over(b.side_id("Blue")));
+        assert_eq!(
+            b.events().last(),
+            Some(&Event::BattleEnded {
+                winner: b.side_id("Blue"),
+                rounds: 1
+            })
+        );
+        // The event and the view carry the state; the log says it in words.
+        let fled = Event::Defeated {
+            unit: bb,
+            state: PlayState::Fled,
+        };
+        assert_eq!(
+            serde_json::to_string(&fled).unwrap(),
+            r#"{"Defeated":{"unit":1,"state":"Fled"}}"#
+        );
+        assert_eq!(
+            crate::engine::log::describe(b.world(), &fled),
+            "B flees the battle!"
+        );
+        let v = view(&b, "B");
+        assert!(v.defeated);
+        assert_eq!(v.state, PlayState::Fled);
+        let json = serde_json::to_string(&v).unwrap();
+        assert!(
+            json.ends_with(r#""defeated":true,"state":"Fled"}"#),
+            "{json}"
+        );
+        assert_eq!(view(&b, "C").state.to_string(), "surrendered");
+    }
+
+    #[test]
+    fn a_defeat_at_0_hp_reads_as_before() {
+        // phases and flow take a unit at 0 HP out as `Down`, which JSON leaves out.
+        let down = Event::Defeated {
+            unit: UnitId(2),
+            state: PlayState::Down,
+        };
+        assert_eq!(
+            serde_json::to_string(&down).unwrap(),
+            r#"{"Defeated":{"unit":2}}"#
+        );
+        let mut b = battle();
+        leave(&mut b, "B", PlayState::Down);
+        assert_eq!(
+            crate::engine::log::describe(b.world(), &down),
+            "C is defeated!"
+        );
+        let json = serde_json::to_string(&view(&b, "B")).unwrap();
+        assert!(json.ends_with(r#""defeated":true}"#), "{json}");
+        let json = serde_json::to_string(&view(&b, "A")).unwrap();
+        assert!(json.ends_with(r#""defeated":false}"#), "{json}");
+    }
+
+    #[test]
+    fn e_46_a_dying_unit_blocks_its_cell_but_does_not_hold_the_field() {
+        let mut b = battle();
+        let (a, bb) = (b.unit_id("A").unwrap(), b.unit_id("B").unwrap());
+        let onto_b = Command::Move {
+            unit: a,
+            power: "Walk".into(),
+            path: vec![Cell::new(1, 0)],
+            target: None,
+        };
+        leave(&mut b, "B", PlayState::Dying);
+        let w = b.world();
+        assert!(on_board(w, bb) && !is_active(w, bb));
+        assert_eq!(occupancy_for(w, a)(Cell::new(1, 0)), Occupancy::Blocked);
+        assert!(
+            b.check(&onto_b).is_err(),
+            "nobody ends a move on a dying unit's cell"
+        );
+        assert_eq!(board_units(w), [UnitId(0), bb, UnitId(2)]);
+        assert_eq!(active_units(w), [UnitId(0), UnitId(2)]);
+        let v = view(&b, "B");
+        assert!(v.defeated && v.state.on_board());
+        assert!(
+            serde_json::to_string(&v)
+                .unwrap()
+                .contains(r#""state":"Dying""#)
+        );
+        // C surrenders: Red's only unit left is dying, so Blue has won…
+        leave(&mut b, "C", PlayState::Surrendered);
+        let mut world = std::mem::take(&mut b.world);
+        world.insert_resource(DyingCountsForVictory(true));
+        // …unless the ruleset says the dying hold the field.
+        assert!(!check_victory(&mut world));
+        world.insert_resource(DyingCountsForVictory(false));
+        assert!(check_victory(&mut world));
+        b.world = world;
+        assert_eq!(b.awaiting(), Awaiting::Over(b.side_id("Blue")));
+        // Once it is down, its cell is free.
+        let mut b = battle();
+        leave(&mut b, "B", PlayState::Dying);
+        leave(&mut b, "B", PlayState::Down);
+        assert!(b.check(&onto_b).is_ok(), "{:?}", b.check(&onto_b));
     }
 }

@@ -19,7 +19,7 @@ use crate::engine::board::Cell;
 use crate::engine::conditions::Condition;
 use crate::engine::log::Names;
 use crate::engine::spec::Hand;
-use crate::engine::units::{Pool, SideId, UnitId};
+use crate::engine::units::{PlayState, Pool, SideId, UnitId};
 
 /// The stages of a round, shared by every ruleset (each names them its own way).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -150,10 +150,15 @@ pub enum Event {
         /// HP now.
         hp: i32,
     },
-    /// A unit left play.
+    /// A unit left play, or its play state changed (a dying unit died or was
+    /// brought back: `state: Active`).
     Defeated {
         /// The unit.
         unit: UnitId,
+        /// Its state now; JSON leaves out `Down` (0 HP, removed), the state of
+        /// every `Defeated` before states existed.
+        #[serde(skip_serializing_if = "PlayState::is_down")]
+        state: PlayState,
     },
     /// A condition was added.
     ConditionAdded {

@@ -183,7 +183,7 @@ pub fn describe(world: &World, event: &Event) -> String {
             amount,
             hp,
         } => format!("{} heals {amount} {} -> {hp} HP", n(unit), faces(f)),
-        Event::Defeated { unit } => format!("{} is defeated!", n(unit)),
+        Event::Defeated { unit, state } => format!("{} {}!", n(unit), state.phrase()),
         Event::ConditionAdded { unit, condition } => format!("{} is now {condition}", n(unit)),
         Event::ConditionRemoved {
             unit,

@@ -54,10 +54,116 @@ pub struct Health {
     pub max: i32,
 }
 
-/// A unit that has left play (0 HP). It stays in the world for logs and results but
-/// no longer occupies its cell, threatens, or takes turns.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Defeated;
+/// Where a unit stands in the battle (X-01 "out-of-play state", X-16): in play, or
+/// out of it and how. A unit without this component is [`PlayState::Active`]; the
+/// battle sets it when [`crate::engine::event::Event::Defeated`] says so.
+///
+/// | State | On the board (occupies its cell) | Takes turns, threatens, is attacked as a fighter | Counts for victory |
+/// |---|---|---|---|
+/// | `Active` | yes | yes | yes |
+/// | `Dying` | yes: it can be healed, stabilised, finished off | no | no, unless the ruleset inserts [`DyingCountsForVictory`]`(true)` |
+/// | `Down`, `Fled`, `Surrendered`, `Dead` | no: removed | no | no |
+///
+/// Units that left play stay in the world for logs and results.
+#[derive(
+    Component, Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize,
+)]
+pub enum PlayState {
+    /// In play.
+    #[default]
+    Active,
+    /// At 0 HP or less but not yet gone (escalation PCs, E-46, E-49…E-51): still on
+    /// its cell; the ruleset rolls its death saves and may bring it back.
+    Dying,
+    /// Out of the fight at 0 HP and removed from the board: phases and flow at 0 HP
+    /// (P-GAP-05, F-GAP), actfast PCs (A-GAP-06). What `Event::Defeated` means when
+    /// it names no state.
+    Down,
+    /// Left the battle by fleeing (actfast morale, A-16, A-GAP-13; escalation Flee,
+    /// E-42, E-GAP-22).
+    Fled,
+    /// Gave up (actfast morale, A-GAP-13; wounds W-GAP-21).
+    Surrendered,
+    /// Killed (escalation's fourth failed death save, E-50; wounds' instant kill,
+    /// W-21, W-24; actfast NPCs at 0 HP).
+    Dead,
+}
+
+impl PlayState {
+    /// The state of a unit's entity (`Active` without the component).
+    pub fn of(e: bevy_ecs::world::EntityRef<'_>) -> PlayState {
+        e.get::<PlayState>().copied().unwrap_or_default()
+    }
+
+    /// Whether the unit is in play: takes turns, threatens, can be targeted as a
+    /// fighter and counts for victory.
+    pub fn is_active(self) -> bool {
+        self == PlayState::Active
+    }
+
+    /// Whether the unit still stands on its cell (active or dying): nobody else may
+    /// end a move there.
+    pub fn on_board(self) -> bool {
+        matches!(self, PlayState::Active | PlayState::Dying)
+    }
+
+    /// Whether the unit keeps its side in the battle for victory: active units do;
+    /// dying ones only when `dying_counts` (see [`DyingCountsForVictory`]).
+    pub fn holds_the_field(self, dying_counts: bool) -> bool {
+        self == PlayState::Active || (dying_counts && self == PlayState::Dying)
+    }
+
+    /// The state in words: "active", "dying", "down", "fled", "surrendered", "dead".
+    pub fn word(self) -> &'static str {
+        match self {
+            PlayState::Active => "active",
+            PlayState::Dying => "dying",
+            PlayState::Down => "down",
+            PlayState::Fled => "fled",
+            PlayState::Surrendered => "surrendered",
+            PlayState::Dead => "dead",
+        }
+    }
+
+    /// What the log says of a unit entering this state: "is defeated" (`Down`),
+    /// "is dying", "flees the battle", "surrenders", "is killed", "is back in the
+    /// fight" (`Active`).
+    pub fn phrase(self) -> &'static str {
+        match self {
+            PlayState::Active => "is back in the fight",
+            PlayState::Dying => "is dying",
+            PlayState::Down => "is defeated",
+            PlayState::Fled => "flees the battle",
+            PlayState::Surrendered => "surrenders",
+            PlayState::Dead => "is killed",
+        }
+    }
+
+    /// Whether this is `Down`, the state `Event::Defeated` leaves out of its JSON.
+    pub fn is_down(&self) -> bool {
+        *self == PlayState::Down
+    }
+
+    /// Whether a [`UnitView`]'s `defeated` flag already says this state (`Active`
+    /// when not defeated, `Down` when defeated), so JSON leaves it out.
+    pub fn implied_by_defeated(&self) -> bool {
+        matches!(self, PlayState::Active | PlayState::Down)
+    }
+}
+
+impl std::fmt::Display for PlayState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+/// Whether a [`PlayState::Dying`] unit keeps its side in the battle for victory. The
+/// default (no resource, or `false`): it does not — a side whose units are all dying
+/// or gone has lost (escalation: a party that is all down cannot win, and nobody of
+/// it is left to take a turn). A ruleset where the dying recover unaided inserts
+/// `DyingCountsForVictory(true)` at setup.
+#[derive(bevy_ecs::resource::Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DyingCountsForVictory(pub bool);
 
 /// Conditions on a unit, in the order they were added.
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
@@ -235,6 +341,10 @@ pub struct UnitView {
     pub max_hp: i32,
     /// Condition names.
     pub conditions: Vec<String>,
-    /// Whether it has left play.
+    /// Whether it is out of play (any state but `Active`, dying included).
     pub defeated: bool,
+    /// Its play state; JSON leaves it out when `defeated` already says it (`Active`
+    /// when not defeated, `Down` when defeated).
+    #[serde(skip_serializing_if = "PlayState::implied_by_defeated")]
+    pub state: PlayState,
 }

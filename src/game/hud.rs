@@ -311,10 +311,11 @@ fn update_texts(
         s += &format!("{label}:\n");
         for (i, u) in order.iter().enumerate() {
             let mark = if turn.active == Some(*u) { ">" } else { " " };
-            let gone = if crate::engine::battle::is_active(world, *u) {
-                ""
+            let state = crate::engine::battle::play_state(world, *u);
+            let gone = if state.is_active() {
+                String::new()
             } else {
-                " (out)"
+                format!(" ({state})")
             };
             s += &format!("{mark}{}. {}{gone}\n", i + 1, battle.unit_name(*u));
         }
@@ -323,7 +324,11 @@ fn update_texts(
     if let Some(u) = choices.unit.or(turn.active) {
         let view = battle.units().into_iter().find(|v| v.id == u);
         if let Some(v) = view {
-            s += &format!("{}  HP {}/{}\n", v.name, v.hp, v.max_hp);
+            s += &format!("{}  HP {}/{}", v.name, v.hp, v.max_hp);
+            if !v.state.is_active() {
+                s += &format!("  ({})", v.state);
+            }
+            s += "\n";
             if !v.conditions.is_empty() {
                 s += &format!("  {}\n", v.conditions.join(", "));
             }
@@ -375,7 +380,7 @@ fn update_texts(
         } else if let Some(v) = battle
             .units()
             .into_iter()
-            .find(|v| !v.defeated && v.cell == cell)
+            .find(|v| v.state.on_board() && v.cell == cell)
         {
             h = format!(
                 "{} ({}) at {cell}: HP {}/{}  {}",
@@ -385,6 +390,9 @@ fn update_texts(
                 v.max_hp,
                 v.conditions.join(", ")
             );
+            if !v.state.is_active() {
+                h += &format!("  [{}]", v.state);
+            }
         } else {
             let board = &world.resource::<crate::engine::battle::Map>().0;
             h = format!(
@@ -550,7 +558,7 @@ fn update_result(
         let lost: Vec<String> = units
             .iter()
             .filter(|u| u.side == s.name && u.defeated)
-            .map(|u| u.name.clone())
+            .map(|u| format!("{} {}", u.name, u.state))
             .collect();
         let total = units.iter().filter(|u| u.side == s.name).count();
         lines += &format!(

@@ -1,6 +1,8 @@
 //! Unit markers: a side-coloured shape (each side also has its own shape, so sides
 //! stay distinguishable without colour), the unit's initial, its name, an HP bar and
-//! condition badges. Rebuilt whenever the battle changes.
+//! condition badges. A dying unit still on the board is drawn greyed, its state in
+//! words on its badge line; units that left play are not drawn. Rebuilt whenever
+//! the battle changes.
 
 use bevy::asset::RenderAssetUsages;
 use bevy::prelude::*;
@@ -121,8 +123,15 @@ fn sync_units(
     }
     let battle = &game.battle;
     let cell = geo.cell_size().min_element();
-    for u in battle.units().into_iter().filter(|u| !u.defeated) {
+    for u in battle.units().into_iter().filter(|u| u.state.on_board()) {
         let side = battle.side_id(&u.side).map_or(0, |s| s.0 as usize);
+        // Out of the fight but on its cell (dying): greyed, its state on the badges.
+        let faded = !u.state.is_active();
+        let shape_color = if faded {
+            side_color(side).with_alpha(0.35)
+        } else {
+            side_color(side)
+        };
         let pos = geo.center(u.cell);
         let frac = (u.hp.max(0) as f32 / u.max_hp.max(1) as f32).clamp(0.0, 1.0);
         let bar_w = cell * 0.8;
@@ -133,7 +142,10 @@ fn sync_units(
         } else {
             Color::srgb(0.95, 0.3, 0.25)
         };
-        let badges: Vec<String> = u.conditions.iter().map(|c| badge(c)).collect();
+        let mut badges: Vec<String> = u.conditions.iter().map(|c| badge(c)).collect();
+        if faded {
+            badges.insert(0, u.state.word().to_uppercase());
+        }
         commands
             .spawn((
                 UnitMarker,
@@ -145,7 +157,7 @@ fn sync_units(
                 p.spawn((
                     Sprite {
                         image: shapes.0[side % shapes.0.len()].clone(),
-                        color: side_color(side),
+                        color: shape_color,
                         custom_size: Some(Vec2::splat(cell * 0.62)),
                         ..default()
                     },

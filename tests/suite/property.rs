@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use skirmish::engine::battle::Roster;
 use skirmish::engine::dice::Dice;
 use skirmish::engine::rulesets::flow::{FlowState, Frame};
-use skirmish::engine::units::{ActionPool, Defeated, Position};
+use skirmish::engine::units::{ActionPool, PlayState, Position};
 use skirmish::engine::{Awaiting, Battle, Command};
 use skirmish::level::schema::Level;
 
@@ -55,7 +55,8 @@ fn check_invariants(b: &Battle) {
         if let Some(pool) = world.get::<ActionPool>(e) {
             assert!(pool.0.values().all(|&v| v >= 0), "negative pool {pool:?}");
         }
-        if world.get::<Defeated>(e).is_none() && !passing.contains(&e) {
+        let on_board = world.get::<PlayState>(e).is_none_or(|s| s.on_board());
+        if on_board && !passing.contains(&e) {
             let cell = world.get::<Position>(e).unwrap().0;
             assert!(cells.insert(cell), "two units on {cell}");
         }

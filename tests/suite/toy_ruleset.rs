@@ -444,7 +444,13 @@ fn strike(world: &mut World, attacker: UnitId, target: UnitId, hits_on: u32, dam
         },
     );
     if hp <= 0 {
-        emit(world, Event::Defeated { unit: target });
+        emit(
+            world,
+            Event::Defeated {
+                unit: target,
+                state: PlayState::Down,
+            },
+        );
         check_victory(world);
     }
 }

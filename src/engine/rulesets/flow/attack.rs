@@ -1002,7 +1002,13 @@ pub fn hit(
         reaction_fp(world, attacker);
     }
     if hp <= 0 {
-        emit(world, Event::Defeated { unit: victim });
+        emit(
+            world,
+            Event::Defeated {
+                unit: victim,
+                state: PlayState::Down,
+            },
+        );
         if enemies(world, attacker, victim) {
             change_points(world, attacker, pools::FP, config.fp_kill, "killing blow");
         }

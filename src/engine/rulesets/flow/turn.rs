@@ -17,7 +17,6 @@ use crate::engine::battle::{
     Incoming, Pending, TurnState, check_round_limit, check_victory, emit, halted, side_of,
 };
 use crate::engine::command::Command;
-use crate::engine::conditions::Duration;
 use crate::engine::dice::Dice;
 use crate::engine::initiative::roll_off;
 
@@ -330,18 +329,7 @@ fn start_turn(world: &mut World, unit: UnitId) {
     let rp = max_points(world, unit, pools::RP);
     set_points(world, unit, pools::AP, ap, "turn start");
     set_points(world, unit, pools::RP, rp, "turn start");
-    let until_turn: Vec<String> = world
-        .get::<Conditions>(entity(world, unit))
-        .map(|c| {
-            c.0.iter()
-                .filter(|c| c.duration == Duration::UntilOwnNextTurn)
-                .map(|c| c.name.clone())
-                .collect()
-        })
-        .unwrap_or_default();
-    for c in until_turn {
-        remove_condition(world, unit, &c, "its turn started");
-    }
+    crate::engine::conditions::expire_turn_start(world, unit, "its turn started");
     if flow_unit(world, unit).ready.is_some() {
         with_flow_unit(world, unit, |f| f.ready = None);
         emit(
@@ -420,7 +408,13 @@ fn end_turn(world: &mut World, unit: UnitId) -> Result<(), CommandError> {
                 },
             );
             if hp <= 0 {
-                emit(world, Event::Defeated { unit });
+                emit(
+                    world,
+                    Event::Defeated {
+                        unit,
+                        state: PlayState::Down,
+                    },
+                );
                 super::attack::release_grapples(world, unit);
                 if check_victory(world) {
                     return Ok(());
@@ -436,18 +430,7 @@ fn end_turn(world: &mut World, unit: UnitId) -> Result<(), CommandError> {
             change_points(world, unit, pools::FP, -decay, "end-of-turn decay (F-16)");
         }
         let turns = flow_unit(world, unit).turns;
-        let ending: Vec<String> = world
-            .get::<Conditions>(entity(world, unit))
-            .map(|c| {
-                c.0.iter()
-                    .filter(|c| matches!(c.duration, Duration::EndOfOwnTurn(n) if n <= turns))
-                    .map(|c| c.name.clone())
-                    .collect()
-            })
-            .unwrap_or_default();
-        for c in ending {
-            remove_condition(world, unit, &c, "end of its turn");
-        }
+        crate::engine::conditions::expire_turn_end(world, unit, turns, "end of its turn");
         set_points(world, unit, pools::AP, 0, "unused AP lost (F-07)");
     }
     emit(world, Event::TurnEnded { unit });
@@ -457,15 +440,5 @@ fn end_turn(world: &mut World, unit: UnitId) -> Result<(), CommandError> {
 /// Ends conditions lasting until the end of this round (F-05).
 fn expire(world: &mut World) {
     let round = world.resource::<TurnState>().round;
-    for unit in active_units(world) {
-        let conditions = world
-            .get::<Conditions>(entity(world, unit))
-            .cloned()
-            .unwrap_or_default();
-        for c in conditions.0 {
-            if matches!(c.duration, Duration::EndOfRound(r) if r <= round) {
-                remove_condition(world, unit, &c.name, &format!("end of round {round}"));
-            }
-        }
-    }
+    crate::engine::conditions::expire_end_of_round(world, round);
 }

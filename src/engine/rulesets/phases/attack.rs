@@ -423,7 +423,7 @@ pub fn resolve(
             dmg.faces.iter().map(|&(_, f)| f).collect(),
             dmg.total.max(0) as i32,
         );
-        if world.get::<Defeated>(entity(world, target)).is_none() {
+        if crate::engine::battle::is_active(world, target) {
             let round = world.resource::<TurnState>().round;
             for effect in &power.on_hit {
                 let duration = match effect.lasts {
@@ -439,6 +439,7 @@ pub fn resolve(
                         duration,
                         source: Some(attacker),
                         about: None,
+                        magnitude: None,
                     },
                 );
             }
@@ -460,7 +461,13 @@ pub fn damage(world: &mut World, unit: UnitId, faces: Vec<u32>, amount: i32) {
         },
     );
     if hp <= 0 {
-        emit(world, Event::Defeated { unit });
+        emit(
+            world,
+            Event::Defeated {
+                unit,
+                state: PlayState::Down,
+            },
+        );
         check_victory(world);
     }
 }

@@ -186,13 +186,17 @@ fn start_turn(world: &mut World, unit: UnitId) {
             stage: Stage::Attack,
         },
     );
+    let reason = "its turn started (P-GAP-10)";
+    crate::engine::conditions::expire_turn_start(world, unit, reason);
+    // A movement power's Defending lasts the round (`applies`), but Defend's effect
+    // ends at the defender's Battle turn all the same.
     if has(world, unit, DEFENDING) {
         emit(
             world,
             Event::ConditionRemoved {
                 unit,
                 name: DEFENDING.into(),
-                reason: "its turn started (P-GAP-10)".into(),
+                reason: reason.into(),
             },
         );
     }

@@ -9,7 +9,7 @@ use crate::engine::battle::{
     TurnState, active_units, check_round_limit, emit, entity, halted, is_active,
 };
 use crate::engine::command::CommandError;
-use crate::engine::conditions::Duration;
+use crate::engine::conditions::{self, Duration};
 use crate::engine::dice::Dice;
 use crate::engine::event::Event;
 use crate::engine::units::*;
@@ -95,22 +95,5 @@ pub fn saving_throws(world: &mut World) -> Result<(), CommandError> {
 /// Ends conditions that last until the end of this round (P-15, P-GAP-04, P-GAP-11).
 pub fn expire(world: &mut World) {
     let round = world.resource::<TurnState>().round;
-    for unit in active_units(world) {
-        let conditions = world
-            .get::<Conditions>(entity(world, unit))
-            .cloned()
-            .unwrap_or_default();
-        for c in conditions.0 {
-            if matches!(c.duration, Duration::EndOfRound(r) if r <= round) {
-                emit(
-                    world,
-                    Event::ConditionRemoved {
-                        unit,
-                        name: c.name,
-                        reason: format!("end of round {round}"),
-                    },
-                );
-            }
-        }
-    }
+    conditions::expire_end_of_round(world, round);
 }

@@ -104,7 +104,7 @@ pub fn seize_value(world: &World, unit: UnitId) -> f64 {
     let enemies: Vec<(UnitId, Cell, u32)> = units
         .iter()
         .enumerate()
-        .filter(|(_, e)| world.get::<Defeated>(**e).is_none())
+        .filter(|(_, e)| world.get::<PlayState>(**e).is_none_or(|s| s.is_active()))
         .filter_map(|(i, &e)| {
             let side = world.get::<Unit>(e)?.side;
             let cell = world.get::<Position>(e)?.0;
