@@ -20,6 +20,11 @@ pub mod movement;
 pub mod preview;
 pub mod ruleset;
 
+#[cfg(test)]
+mod decision_tests;
+#[cfg(test)]
+mod play_state_tests;
+
 /// The pools of `phases`: one of each per turn.
 pub mod pools {
     use crate::engine::units::Pool;
