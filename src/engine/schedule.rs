@@ -42,6 +42,11 @@ impl TurnQueue {
         &self.order
     }
 
+    /// Starts the order over for a new round, every slot still to come.
+    pub fn restart(&mut self) {
+        self.next = 0;
+    }
+
     /// The units still to act, in order.
     pub fn remaining(&self) -> &[UnitId] {
         &self.order[self.next.min(self.order.len())..]

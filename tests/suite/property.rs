@@ -8,7 +8,8 @@ use std::collections::BTreeSet;
 use proptest::prelude::*;
 use skirmish::engine::battle::Roster;
 use skirmish::engine::dice::Dice;
-use skirmish::engine::rulesets::flow::{FlowState, Frame};
+use skirmish::engine::rulesets::flow::Frame;
+use skirmish::engine::stack::Stack;
 use skirmish::engine::units::{ActionPool, PlayState, Position};
 use skirmish::engine::{Awaiting, Battle, Command};
 use skirmish::level::schema::Level;
@@ -33,10 +34,9 @@ fn check_invariants(b: &Battle) {
     // reactions are settled (F-45, F-GAP-12): its move is a suspended frame, and
     // the move steps it on (or back to an open hex) once they are.
     let passing: Vec<_> = world
-        .get_resource::<FlowState>()
+        .get_resource::<Stack<Frame>>()
         .map(|s| {
-            s.frames
-                .iter()
+            s.0.iter()
                 .filter_map(|f| match f {
                     Frame::Move { unit, .. } => Some(world.resource::<Roster>().0[unit.0 as usize]),
                     _ => None,

@@ -7,6 +7,7 @@ use bevy_ecs::prelude::*;
 
 use super::events::FlowEvent;
 use crate::engine::event::Event;
+use crate::engine::stack::Stack;
 
 use super::attack::{make_attack, roll_check};
 use super::conditions::*;
@@ -98,15 +99,15 @@ pub fn execute(world: &mut World, unit: UnitId, command: Command) -> Result<(), 
                 } else {
                     "makes a ranged attack"
                 };
-                world
-                    .resource_mut::<FlowState>()
-                    .frames
-                    .push(Frame::Then(Later::Attack {
+                Stack::push(
+                    world,
+                    Frame::Then(Later::Attack {
                         attacker: unit,
                         target,
                         weapon,
                         kind: AttackKind::Normal,
-                    }));
+                    }),
+                );
                 let here = cell_of(world, unit);
                 let t = threateners(world, unit, here);
                 provoke(world, unit, what.into(), t);
@@ -122,14 +123,14 @@ pub fn execute(world: &mut World, unit: UnitId, command: Command) -> Result<(), 
             let potion = matches!(def.effect, ItemEffect::Heal(_));
             let cost = if potion { costs.potion } else { costs.item };
             declare(world, unit, &format!("Use {item}"), cost);
-            world
-                .resource_mut::<FlowState>()
-                .frames
-                .push(Frame::Then(Later::Item {
+            Stack::push(
+                world,
+                Frame::Then(Later::Item {
                     unit,
                     item: item.clone(),
                     target,
-                }));
+                }),
+            );
             if potion {
                 // F-GAP-12: drinking a potion distracts.
                 let here = cell_of(world, unit);
@@ -406,13 +407,13 @@ fn flow_action(world: &mut World, unit: UnitId, action: FlowAction) -> Result<()
         }
         FlowAction::StandUp => {
             declare(world, unit, "Stand Up", costs.stand_up);
-            world
-                .resource_mut::<FlowState>()
-                .frames
-                .push(Frame::Then(Later::Action {
+            Stack::push(
+                world,
+                Frame::Then(Later::Action {
                     unit,
                     action: FlowAction::StandUp,
-                }));
+                }),
+            );
             let here = cell_of(world, unit);
             let t = threateners(world, unit, here);
             provoke(world, unit, "stands up".into(), t);

@@ -10,6 +10,7 @@ use bevy_ecs::prelude::*;
 
 use super::events::FlowEvent;
 use crate::engine::event::Event;
+use crate::engine::stack::Stack;
 
 use super::conditions::*;
 use super::movement::intercept_cells;
@@ -285,10 +286,7 @@ pub fn make_attack(
             );
             world.resource_mut::<Pending>().0 = Some(decision);
             world.resource_mut::<Progress>().0 = true;
-            world
-                .resource_mut::<FlowState>()
-                .frames
-                .push(Frame::Attack(ctx));
+            Stack::push(world, Frame::Attack(ctx));
             Ok(())
         }
     }

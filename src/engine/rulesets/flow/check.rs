@@ -11,6 +11,7 @@ use super::*;
 use crate::engine::battle::{Map, Pending, TurnState, find, name, side_of};
 use crate::engine::command::{Command, Reaction, ReactionRefusal};
 use crate::engine::spec::ItemEffect;
+use crate::engine::stack::Stack;
 
 fn side_name(world: &World, s: SideId) -> String {
     world
@@ -23,7 +24,7 @@ fn side_name(world: &World, s: SideId) -> String {
 /// What a pending decision asks, with its options, for error messages.
 pub fn describe_pending(world: &World) -> Option<(SideId, String)> {
     let p = world.resource::<Pending>().0.as_ref()?;
-    let what = match world.resource::<FlowState>().frames.last() {
+    let what = match world.resource::<Stack<Frame>>().0.last() {
         Some(Frame::Attack(ctx)) => format!(
             "a reaction to {}'s attack on {}",
             name(world, ctx.attacker),
@@ -110,7 +111,7 @@ fn check_react(
         ));
     }
     // The frame on top is what is being reacted to.
-    match world.resource::<FlowState>().frames.last() {
+    match world.resource::<Stack<Frame>>().0.last() {
         Some(Frame::Attack(ctx)) => {
             let last = world.resource::<FlowState>().last_reaction;
             if last == Some((ctx.id, unit)) {

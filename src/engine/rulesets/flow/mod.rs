@@ -57,7 +57,9 @@ use crate::engine::battle::{
 use crate::engine::board::Cell;
 use crate::engine::command::CommandError;
 use crate::engine::event::{Event, Stage};
+use crate::engine::schedule::TurnQueue;
 use crate::engine::spec::{Controller, Hand, ItemEffect, Level, Size, WeaponCategory, WeaponDef};
+use crate::engine::stack::Stack;
 use crate::engine::units::*;
 use crate::engine::walk::Walk;
 
@@ -259,19 +261,17 @@ pub enum Frame {
     Then(Later),
 }
 
-/// The battle's `flow` bookkeeping: order, round, suspended frames.
+/// The battle's `flow` bookkeeping: order, round (suspended work is a
+/// `Stack<Frame>` resource).
 #[derive(Resource, Clone, Debug, Default)]
 pub struct FlowState {
     /// Where the round is.
     pub step: Step,
-    /// Initiative order, highest first (F-02, F-05); Ready moves units in it.
-    pub order: Vec<UnitId>,
-    /// Index in `order` of the next unit to act this round.
-    pub next: usize,
+    /// Initiative order, highest first (F-02, F-05), and how far this round has got
+    /// in it; Ready moves units in it (F-37).
+    pub queue: TurnQueue,
     /// Whether this round is a Surprise Round (F-43).
     pub surprise_round: bool,
-    /// Suspended work, innermost last.
-    pub frames: Vec<Frame>,
     /// Readied units to move before their triggerers at the next round (F-37).
     pub reorders: Vec<(UnitId, UnitId)>,
     /// The active unit asked to end its turn.
@@ -440,6 +440,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     world.insert_resource(FlowRules(config));
     world.insert_resource(damage);
     world.insert_resource(FlowState::default());
+    world.insert_resource(Stack::<Frame>::default());
     world.insert_resource(GroundItems::default());
     Ok(())
 }

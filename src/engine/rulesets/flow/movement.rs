@@ -8,6 +8,7 @@ use bevy_ecs::prelude::*;
 
 use super::events::FlowEvent;
 use crate::engine::event::Event;
+use crate::engine::stack::Stack;
 
 use super::attack::{Choice, make_attack, reaction_attack_option};
 use super::*;
@@ -89,11 +90,14 @@ pub fn push_destination(world: &World, unit: UnitId, target: UnitId) -> Cell {
 /// Starts a move along a checked path.
 pub fn start_move(world: &mut World, unit: UnitId, path: Vec<Cell>, provokes: bool) {
     let dragging = condition_link(world, unit, conditions::GRAPPLING);
-    world.resource_mut::<FlowState>().frames.push(Frame::Move {
-        unit,
-        walk: Walk::new(path, provokes),
-        dragging,
-    });
+    Stack::push(
+        world,
+        Frame::Move {
+            unit,
+            walk: Walk::new(path, provokes),
+            dragging,
+        },
+    );
 }
 
 /// Offers Reaction Attacks on `mover` to these enemies, one at a time (F-25, F-26).
@@ -101,15 +105,15 @@ pub fn provoke(world: &mut World, mover: UnitId, trigger: String, candidates: Ve
     if candidates.is_empty() {
         return;
     }
-    world
-        .resource_mut::<FlowState>()
-        .frames
-        .push(Frame::Provoke {
+    Stack::push(
+        world,
+        Frame::Provoke {
             mover,
             trigger,
             candidates: candidates.into(),
             asking: None,
-        });
+        },
+    );
 }
 
 /// One step of the move on top of the frame stack.
@@ -118,12 +122,12 @@ pub fn advance_move(world: &mut World) -> Result<(), CommandError> {
         unit,
         mut walk,
         dragging,
-    }) = world.resource::<FlowState>().frames.last().cloned()
+    }) = Stack::<Frame>::top(world)
     else {
         return Ok(());
     };
     let pop = |world: &mut World| {
-        world.resource_mut::<FlowState>().frames.pop();
+        Stack::<Frame>::pop(world);
     };
     if !is_active(world, unit) || walk.is_done() {
         pop(world);
@@ -133,7 +137,7 @@ pub fn advance_move(world: &mut World) -> Result<(), CommandError> {
     // F-47, F-GAP-12: before it leaves a threatened hex, each threatener (once per
     // action) may make a Reaction Attack; it resolves before the move goes on.
     let step = walk.next(cur, |from| threateners(world, unit, from));
-    if let Some(Frame::Move { walk: w, .. }) = world.resource_mut::<FlowState>().frames.last_mut() {
+    if let Some(Frame::Move { walk: w, .. }) = Stack::<Frame>::top_mut(world).as_deref_mut() {
         *w = walk.clone();
     }
     let next = match step {
@@ -245,15 +249,15 @@ fn readied_triggers(world: &mut World, mover: UnitId, from: Cell, to: Cell) {
             with_flow_unit(world, r, |f| f.ready = None);
             emit(world, FlowEvent::ReadyTriggered { unit: r, by: mover });
             world.resource_mut::<FlowState>().reorders.push((r, mover));
-            world
-                .resource_mut::<FlowState>()
-                .frames
-                .push(Frame::Then(Later::Attack {
+            Stack::push(
+                world,
+                Frame::Then(Later::Attack {
                     attacker: r,
                     target: mover,
                     weapon,
                     kind: AttackKind::Readied,
-                }));
+                }),
+            );
         }
     }
 }
@@ -265,7 +269,7 @@ pub fn advance_provoke(world: &mut World) -> Result<(), CommandError> {
         trigger,
         mut candidates,
         ..
-    }) = world.resource::<FlowState>().frames.last().cloned()
+    }) = Stack::<Frame>::top(world)
     else {
         return Ok(());
     };
@@ -285,7 +289,7 @@ pub fn advance_provoke(world: &mut World) -> Result<(), CommandError> {
         };
         if let Some(Frame::Provoke {
             candidates: left, ..
-        }) = world.resource_mut::<FlowState>().frames.last_mut()
+        }) = Stack::<Frame>::top_mut(world).as_deref_mut()
         {
             *left = candidates.clone();
         }
@@ -307,7 +311,7 @@ pub fn advance_provoke(world: &mut World) -> Result<(), CommandError> {
             }
             DecisionPolicy::Ask => {
                 if let Some(Frame::Provoke { asking, .. }) =
-                    world.resource_mut::<FlowState>().frames.last_mut()
+                    Stack::<Frame>::top_mut(world).as_deref_mut()
                 {
                     *asking = Some(c);
                 }
@@ -325,19 +329,16 @@ pub fn advance_provoke(world: &mut World) -> Result<(), CommandError> {
             }
         }
     }
-    world.resource_mut::<FlowState>().frames.pop();
+    Stack::<Frame>::pop(world);
     Ok(())
 }
 
 /// Answers a pending Reaction-Attack offer.
 pub fn answer_provoke(world: &mut World, choice: Option<Choice>) -> Result<(), CommandError> {
-    let Some(Frame::Provoke { mover, asking, .. }) =
-        world.resource::<FlowState>().frames.last().cloned()
-    else {
+    let Some(Frame::Provoke { mover, asking, .. }) = Stack::<Frame>::top(world) else {
         return Ok(());
     };
-    if let Some(Frame::Provoke { asking, .. }) = world.resource_mut::<FlowState>().frames.last_mut()
-    {
+    if let Some(Frame::Provoke { asking, .. }) = Stack::<Frame>::top_mut(world).as_deref_mut() {
         *asking = None;
     }
     match (choice, asking) {

@@ -128,7 +128,7 @@ pub fn movement(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> Move
 /// The initiative order (F-02, F-05), rolled once for the battle.
 pub fn turn_order(world: &World) -> Vec<(String, Vec<UnitId>)> {
     let st = world.resource::<FlowState>();
-    if st.order.is_empty() {
+    if st.queue.order().is_empty() {
         return Vec::new();
     }
     let label = if st.surprise_round {
@@ -136,7 +136,7 @@ pub fn turn_order(world: &World) -> Vec<(String, Vec<UnitId>)> {
     } else {
         "Initiative"
     };
-    vec![(label.into(), st.order.clone())]
+    vec![(label.into(), st.queue.order().to_vec())]
 }
 
 /// AP, RP and FP (F-07, F-09, F-12), and hexes left of the current Move action.

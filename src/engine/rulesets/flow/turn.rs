@@ -7,6 +7,8 @@ use bevy_ecs::prelude::*;
 
 use super::events::FlowEvent;
 use crate::engine::event::{Event, Stage};
+use crate::engine::schedule::TurnQueue;
+use crate::engine::stack::Stack;
 
 use super::actions::{execute, remove_condition, run_deferred};
 use super::attack::{Choice, resolve};
@@ -68,7 +70,7 @@ pub fn round_start(world: &mut World) {
                     order: order.clone(),
                 },
             );
-            world.resource_mut::<FlowState>().order = order;
+            world.resource_mut::<FlowState>().queue = TurnQueue::new(order);
             let surprising = surprisers(world);
             let start_fp = rules(world).start_fp;
             for u in active_units(world) {
@@ -99,23 +101,18 @@ pub fn round_start(world: &mut World) {
         } else {
             let reorders = std::mem::take(&mut world.resource_mut::<FlowState>().reorders);
             if !reorders.is_empty() {
-                let mut order = world.resource::<FlowState>().order.clone();
+                let mut queue = world.resource::<FlowState>().queue.clone();
                 for (unit, before) in reorders {
-                    order.retain(|&u| u != unit);
-                    let at = order
-                        .iter()
-                        .position(|&u| u == before)
-                        .unwrap_or(order.len());
-                    order.insert(at, unit);
+                    queue.move_before(unit, before);
                 }
                 emit(
                     world,
                     Event::OrderSet {
                         stage: Stage::Attack,
-                        order: order.clone(),
+                        order: queue.order().to_vec(),
                     },
                 );
-                world.resource_mut::<FlowState>().order = order;
+                world.resource_mut::<FlowState>().queue = queue;
             }
             if std::mem::take(&mut world.resource_mut::<FlowState>().surprise_round) {
                 // F-43: the surprised get their FP at the start of the first normal round.
@@ -134,7 +131,7 @@ pub fn round_start(world: &mut World) {
             },
         );
         let mut st = world.resource_mut::<FlowState>();
-        st.next = 0;
+        st.queue.restart();
         st.step = Step::Turns;
         Ok(())
     });
@@ -190,7 +187,7 @@ pub fn drive(world: &mut World) {
                 }
                 continue;
             }
-            let top = world.resource::<FlowState>().frames.last().cloned();
+            let top = Stack::<Frame>::top(world);
             if let Some(frame) = top {
                 advance(world, frame)?;
                 continue;
@@ -235,11 +232,11 @@ fn advance(world: &mut World, frame: Frame) -> Result<(), CommandError> {
         } => answer_provoke(world, None),
         Frame::Provoke { .. } => advance_provoke(world),
         Frame::Attack(ctx) => {
-            world.resource_mut::<FlowState>().frames.pop();
+            Stack::<Frame>::pop(world);
             resolve(world, ctx, None)
         }
         Frame::Then(d) => {
-            world.resource_mut::<FlowState>().frames.pop();
+            Stack::<Frame>::pop(world);
             run_deferred(world, d)
         }
     }
@@ -276,9 +273,9 @@ fn answer(world: &mut World) -> Result<bool, CommandError> {
         }),
         _ => None,
     };
-    match world.resource::<FlowState>().frames.last().cloned() {
+    match Stack::<Frame>::top(world) {
         Some(Frame::Attack(ctx)) => {
-            world.resource_mut::<FlowState>().frames.pop();
+            Stack::<Frame>::pop(world);
             resolve(world, ctx, choice)?;
         }
         Some(Frame::Provoke { .. }) => answer_provoke(world, choice)?,
@@ -290,22 +287,20 @@ fn answer(world: &mut World) -> Result<bool, CommandError> {
 /// Starts the next unit's turn, or ends the round; false when the round ended.
 fn next_turn(world: &mut World) -> bool {
     let surprising = surprisers(world);
-    loop {
-        let (order, next, surprise) = {
-            let st = world.resource::<FlowState>();
-            (st.order.clone(), st.next, st.surprise_round)
-        };
-        let Some(&u) = order.get(next) else {
-            world.resource_mut::<FlowState>().step = Step::RoundEnd;
-            return false;
-        };
-        world.resource_mut::<FlowState>().next += 1;
-        if !is_active(world, u) || (surprise && !surprising.contains(&side_of(world, u))) {
-            continue;
-        }
-        start_turn(world, u);
-        return true;
-    }
+    let (mut queue, surprise) = {
+        let st = world.resource::<FlowState>();
+        (st.queue.clone(), st.surprise_round)
+    };
+    let next = queue.next_where(|u| {
+        is_active(world, u) && !(surprise && !surprising.contains(&side_of(world, u)))
+    });
+    world.resource_mut::<FlowState>().queue = queue;
+    let Some(u) = next else {
+        world.resource_mut::<FlowState>().step = Step::RoundEnd;
+        return false;
+    };
+    start_turn(world, u);
+    true
 }
 
 /// F-09, F-GAP-09: AP and RP refill to their maximum (temporary RP lapse), Total
