@@ -116,7 +116,8 @@ pub fn recovery_heal(rolled: i32, recoveries_left: u32) -> i32 {
 
 /// A Recovery's dice averaged, each die rounded down (E-48: 2d8 → 2 × 4 = 8).
 pub fn averaged_recovery(dice: u32, sides: u32) -> i32 {
-    (dice * ((sides + 1) / 2)) as i32
+    // The average of a die, (sides + 1) / 2, rounded down.
+    (dice * sides.div_ceil(2)) as i32
 }
 
 #[cfg(test)]
