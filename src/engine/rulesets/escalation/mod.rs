@@ -5,5 +5,6 @@
 //! worked examples; the ruleset joins the registry when it plays a battle.
 
 pub mod attack;
+pub mod bands;
 pub mod config;
 pub mod saves;
