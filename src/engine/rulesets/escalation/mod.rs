@@ -8,3 +8,4 @@ pub mod attack;
 pub mod bands;
 pub mod config;
 pub mod saves;
+pub mod stats;
