@@ -6,6 +6,7 @@
 
 pub mod attack;
 pub mod bands;
+pub mod conditions;
 pub mod config;
 pub mod saves;
 pub mod stats;

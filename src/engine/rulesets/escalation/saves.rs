@@ -192,4 +192,30 @@ mod tests {
         assert_eq!(averaged_recovery(2, 8), 8, "E-48: 2d8 -> 2 x 4");
         assert_eq!(averaged_recovery(3, 10), 15);
     }
+
+    /// E-EX-7: max HP 40 hit to -22: the first death save has 2 Disadvantage, faces
+    /// 6, 5, 4, 2, 1 keep 1 + 2 + 4 = 7 < 13: failure #1; then 5, 4, 4 = 13: it
+    /// recovers; 6, 6, 5 = 17 instead: it acts at once.
+    #[test]
+    fn e_ex_7_death_saves() {
+        use crate::engine::rulesets::escalation::attack::natural;
+        let net = -first_death_save_disadvantage(false, -22, 40);
+        assert_eq!(net, -2);
+        let mut track = DeathSaves::default();
+        let first = save_result(natural(&[6, 5, 4, 2, 1], net), 0, 13, 17);
+        assert_eq!(track.record(first, 4), DeathSaveOutcome::Failed);
+        assert_eq!(track.failures, 1);
+        let second = save_result(natural(&[5, 4, 4], 0), 0, 13, 17);
+        assert_eq!(track.record(second, 4), DeathSaveOutcome::Recovers);
+        let crit = save_result(natural(&[6, 6, 5], 0), 0, 13, 17);
+        assert_eq!(track.record(crit, 4), DeathSaveOutcome::RecoversNow);
+    }
+
+    /// E-EX-9 / E-43: Rally's save adds the Escalation die: 9 + 3 = 12 ends a
+    /// save-ends Dazed (11+) but not a one-round effect (13+).
+    #[test]
+    fn e_ex_9_rally_save() {
+        assert!(save_result(2 + 3 + 4, 3, 11, 17).succeeded());
+        assert!(!save_result(2 + 3 + 4, 3, 13, 17).succeeded());
+    }
 }
