@@ -8,5 +8,6 @@ pub mod attack;
 pub mod bands;
 pub mod conditions;
 pub mod config;
+pub mod engagement;
 pub mod saves;
 pub mod stats;
