@@ -1,6 +1,7 @@
 //! `skirmish script FILE [--json]`: run a scenario, print its event log and the final
 //! state of every unit.
 
+use crate::engine::units::PlayState;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -65,10 +66,12 @@ fn print_run(run: &Run, json: bool) {
         "unit", "side", "cell", "hp"
     );
     for u in battle.units() {
-        let hp = if u.defeated {
-            "defeated".to_string()
-        } else {
-            format!("{}/{}", u.hp, u.max_hp)
+        // Out of play, the state says why ("defeated" at 0 HP, "fled" ...).
+        let hp = match u.state {
+            PlayState::Active => format!("{}/{}", u.hp, u.max_hp),
+            PlayState::Down => "defeated".to_string(),
+            PlayState::Dying => format!("dying {}/{}", u.hp, u.max_hp),
+            state => state.word().to_string(),
         };
         println!(
             "  {:<14} {:<8} {:>8} {:>8}  {}",
