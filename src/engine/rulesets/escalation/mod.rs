@@ -4,6 +4,7 @@
 //! Work in progress (issue 13): the attack arithmetic is here and tested against the
 //! worked examples; the ruleset joins the registry when it plays a battle.
 
+pub mod actions;
 pub mod attack;
 pub mod bands;
 pub mod conditions;
