@@ -9,6 +9,7 @@ use crate::common;
 use common::*;
 use skirmish::engine::event::{Event, Stage};
 use skirmish::engine::rulesets::phases::events::PhasesEvent;
+use skirmish::engine::rulesets::phases::verbs::PhasesAction;
 use skirmish::engine::units::UnitId;
 use skirmish::engine::{Awaiting, Command, CommandError};
 use skirmish::level::schema::*;
@@ -91,7 +92,7 @@ fn p_ex_2_disadvantage_sizes_and_defend_stacking() {
     let t = || unit("T", "Red", (2, 1), 10, 2, 0, 11);
     // T acts first in battle (higher initiative) and Defends; A then attacks.
     let mut b = duel(a(), t(), &[6, 5, 2]);
-    b.submit(Command::Defend { unit: id(&b, "T") }).unwrap();
+    b.submit(PhasesAction::Defend.by(id(&b, "T"))).unwrap();
     let ev = attack(&mut b, "A", "T").unwrap();
     let (hit, kept, total, die) = attack_summary(&attacks(&ev)[0]);
     assert_eq!((hit, kept, total, die), (false, vec![5, 2], 10, Some(10)));
@@ -135,7 +136,7 @@ fn p_ex_3_advantage_and_disadvantage_net_out() {
     .unwrap();
     skip_movement(&mut b);
     assert_eq!(active(&b), "T", "P-13: high initiative battles first");
-    b.submit(Command::Defend { unit: id(&b, "T") }).unwrap();
+    b.submit(PhasesAction::Defend.by(id(&b, "T"))).unwrap();
     b.submit(Command::EndTurn { unit: id(&b, "A") }).unwrap();
     // Round 2: T seizes; it moves first and battles last (P-15), still Defending (P-GAP-10).
     b.submit(Command::Seize {
@@ -626,11 +627,7 @@ fn p_16_p_gap_07_one_movement_power_per_phase() {
     );
     // Moving does not block a Battle action.
     skip_movement(&mut b);
-    assert!(
-        b.legal_commands()
-            .iter()
-            .any(|c| matches!(c, Command::Defend { .. }))
-    );
+    assert!(b.legal_commands().iter().any(|c| is_verb(c, "Defend")));
 }
 
 #[test]
@@ -831,19 +828,14 @@ fn p_21_p_28_p_ex_7_disengage_shifts_without_provoking_and_penalises_attacks() {
     let mut b = battle(&lvl, &[1; 12]);
     skip_movement(&mut b);
     let a = id(&b, "A");
-    let too_far = b.check(&Command::Disengage {
-        unit: a,
-        path: vec![c(0, 1), c(0, 0), c(1, 0)],
-    });
+    // Past E by the shortest way: more than Disengage's 2 squares.
+    let too_far = b.check(&PhasesAction::Disengage { to: c(5, 1) }.by(a));
     assert!(matches!(
         too_far,
         Err(CommandError::NotEnoughMovement { .. })
     ));
     let ev = b
-        .submit(Command::Disengage {
-            unit: a,
-            path: vec![c(0, 1), c(0, 0)],
-        })
+        .submit(PhasesAction::Disengage { to: c(0, 0) }.by(a))
         .unwrap()
         .to_vec();
     assert!(
@@ -888,9 +880,9 @@ fn p_22_battle_actions_offered() {
             .iter()
             .any(|c| matches!(c, Command::ActivateItem { .. }))
     );
-    assert!(legal.iter().any(|c| matches!(c, Command::Delay { .. })));
-    assert!(legal.iter().any(|c| matches!(c, Command::Defend { .. })));
-    assert!(legal.iter().any(|c| matches!(c, Command::Disengage { .. })));
+    assert!(legal.iter().any(|c| is_verb(c, "Delay")));
+    assert!(legal.iter().any(|c| is_verb(c, "Defend")));
+    assert!(legal.iter().any(|c| is_verb(c, "Disengage")));
 }
 
 #[test]
@@ -1056,7 +1048,7 @@ fn p_26_p_gap_13_delay_then_act_before_a_later_unit() {
     .unwrap();
     skip_movement(&mut b);
     let a = id(&b, "A");
-    b.submit(Command::Delay { unit: a }).unwrap();
+    b.submit(PhasesAction::Delay.by(a)).unwrap();
     // Window before B: Blue keeps waiting.
     assert!(matches!(b.awaiting(), Awaiting::Decision(_)));
     b.submit(Command::ActNow {
@@ -1073,9 +1065,9 @@ fn p_26_p_gap_13_delay_then_act_before_a_later_unit() {
     })
     .unwrap();
     assert_eq!(active(&b), "A");
-    let twice = b.check(&Command::Delay { unit: a });
+    let twice = b.check(&PhasesAction::Delay.by(a));
     assert!(matches!(twice, Err(CommandError::AlreadyUsed { .. })));
-    b.submit(Command::Defend { unit: a }).unwrap();
+    b.submit(PhasesAction::Defend.by(a)).unwrap();
     assert_eq!(active(&b), "C");
 }
 
@@ -1092,7 +1084,7 @@ fn p_gap_13_held_unit_acts_at_end_of_phase() {
     );
     let mut b = battle(&lvl, &[1; 4]);
     skip_movement(&mut b);
-    b.submit(Command::Delay { unit: id(&b, "A") }).unwrap();
+    b.submit(PhasesAction::Delay.by(id(&b, "A"))).unwrap();
     assert_eq!(active(&b), "B", "Blue never declares (policy Never)");
     b.submit(Command::EndTurn { unit: id(&b, "B") }).unwrap();
     assert_eq!(active(&b), "A", "held unit acts at the end");
@@ -1117,7 +1109,7 @@ fn p_27_p_gap_10_defend_lasts_until_own_next_battle_turn_covering_oas() {
         ],
     );
     skip_movement(&mut b);
-    b.submit(Command::Defend { unit: id(&b, "D") }).unwrap();
+    b.submit(PhasesAction::Defend.by(id(&b, "D"))).unwrap();
     b.submit(Command::EndTurn { unit: id(&b, "E") }).unwrap();
     assert_eq!(b.turn().round, 2);
     // Round 2 movement: E (lower) moves first, away from D: D threatens E — that is E's OA
@@ -1424,4 +1416,9 @@ fn p_gap_07_x_06_pools_change_through_quiet_events() {
         [(a, format!("{BATTLE_ACTION:?}"), 1, 1, true)],
         "{MOVEMENT_POWER:?} is still 1"
     );
+}
+
+/// Whether `c` is the `phases` verb `verb` (P-26 … P-28 are declared verbs).
+fn is_verb(c: &Command, verb: &str) -> bool {
+    matches!(c, Command::Act { verb: v, .. } if v == verb)
 }
