@@ -1,7 +1,7 @@
 //! The `Easy` and `Normal` policies: score every kind of command the unit could give
 //! now (attacks, items, the ruleset's guard action, moves to cells of the cost tree,
-//! its unprovoking move) on one
-//! scale, in expected hit points, and give the best one that passes `check`.
+//! its unprovoking move) on one scale, in expected hit points, and give the best one
+//! that passes `check`.
 //!
 //! Scale: an attack is worth its expected damage plus its kill chance times what the
 //! target is worth; a cell is worth the best attack the unit could make from it, less

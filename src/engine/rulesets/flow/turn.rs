@@ -292,7 +292,7 @@ fn next_turn(world: &mut World) -> bool {
         (st.queue.clone(), st.surprise_round)
     };
     let next = queue.next_where(|u| {
-        is_active(world, u) && !(surprise && !surprising.contains(&side_of(world, u)))
+        is_active(world, u) && (!surprise || surprising.contains(&side_of(world, u)))
     });
     world.resource_mut::<FlowState>().queue = queue;
     let Some(u) = next else {
