@@ -1422,3 +1422,104 @@ fn p_gap_07_x_06_pools_change_through_quiet_events() {
 fn is_verb(c: &Command, verb: &str) -> bool {
     matches!(c, Command::Act { verb: v, .. } if v == verb)
 }
+
+#[test]
+fn p_26_p_27_p_28_are_declared_verbs_that_scripts_play_and_show_as_written() {
+    // P-26 Delay, P-27 Defend, P-28 Disengage: phases declares them as verbs; a
+    // scenario's `Defend(unit: "A")` etc. reads as that verb, is legal in A's Battle
+    // turn, shows exactly as written, and plays.
+    use skirmish::script::{ScriptCommand, resolve};
+    let lvl = level(
+        (8, 3),
+        &[],
+        vec![
+            unit("A", "Blue", (1, 1), 10, 1, 0, 10),
+            unit("E", "Red", (2, 1), 0, 1, 0, 10),
+        ],
+    );
+    let mut b = battle(&lvl, &[1; 12]);
+    let names: Vec<&str> = b.rules().verbs().iter().map(|v| v.name).collect();
+    assert_eq!(names, ["Defend", "Delay", "Disengage"]);
+    skip_movement(&mut b);
+    let legal = b.legal_commands();
+    let read = |text: &str| {
+        let script: ScriptCommand = ron::from_str(text).expect("parses");
+        resolve(&b, &script).expect("resolves")
+    };
+    for text in [
+        r#"Defend(unit: "A")"#,
+        r#"Delay(unit: "A")"#,
+        r#"Disengage(unit: "A", to: (0, 0))"#,
+    ] {
+        let command = read(text);
+        assert!(matches!(command, Command::Act { .. }), "{text}");
+        assert_eq!(command.display(&b), text);
+        assert!(
+            legal.contains(&command),
+            "{text} is among the legal commands"
+        );
+        b.check(&command).unwrap_or_else(|e| panic!("{text}: {e}"));
+    }
+    // Off the map: refused in the user's words.
+    let err = b.check(&read(r#"Disengage(unit: "A", to: (9, 9))"#));
+    assert_eq!(
+        err.unwrap_err().to_string(),
+        "path blocked: (9, 9) is off the map"
+    );
+    b.submit(read(r#"Disengage(unit: "A", to: (0, 0))"#))
+        .unwrap();
+    assert_eq!(cell(&b, "A"), c(0, 0));
+    assert!(conditions(&b, "A").contains(&"Disengaged".to_string()));
+}
+
+#[test]
+fn p_27_p_28_the_window_offers_phases_verbs_by_their_keys() {
+    // P-27 Defend (key F), P-26 Delay (key L) are numbered actions; P-28 Disengage
+    // (key G) is a move mode with a path preview that provokes nothing.
+    use skirmish::game::control::{VerbKey, choices_for, command_label, move_path, verb_key};
+    let lvl = level(
+        (8, 3),
+        &[],
+        vec![
+            unit("A", "Blue", (1, 1), 10, 1, 0, 10),
+            unit("E", "Red", (2, 1), 0, 1, 0, 10),
+        ],
+    );
+    let mut b = battle(&lvl, &[1; 12]);
+    // In the Movement Phase none of them is possible.
+    let moving = choices_for(&b, 0, 0);
+    assert_eq!(
+        verb_key(&b, &moving, 'f'),
+        VerbKey::Say("Defend is not possible now".into())
+    );
+    skip_movement(&mut b);
+    let a = id(&b, "A");
+    let choices = choices_for(&b, 1, 0);
+    let i = choices.mode("Disengage").expect("a Disengage mode");
+    assert!(choices.powers[i].moves);
+    assert_eq!(verb_key(&b, &choices, 'g'), VerbKey::Mode(i));
+    assert_eq!(
+        verb_key(&b, &choices, 'f'),
+        VerbKey::Do(PhasesAction::Defend.by(a))
+    );
+    assert_eq!(
+        verb_key(&b, &choices, 'l'),
+        VerbKey::Do(PhasesAction::Delay.by(a))
+    );
+    let shown = choices_for(&b, 1, i);
+    assert!(
+        shown.targets.is_empty(),
+        "the Disengage mode rings no targets"
+    );
+    let (cmd, preview) = shown.moves.get(&c(0, 0)).expect("(0, 0) is in reach");
+    assert_eq!(cmd, &PhasesAction::Disengage { to: c(0, 0) }.by(a));
+    assert_eq!(preview.provocations, 0);
+    let path = move_path(&b, cmd).expect("a path");
+    assert_eq!(path.last(), Some(&c(0, 0)));
+    assert_eq!(preview.cost, path.len() as u32);
+    assert_eq!(command_label(&b, cmd), "Disengage to (0, 0)");
+    assert!(
+        !shown.moves.contains_key(&c(5, 1)),
+        "beyond Disengage's 2 squares"
+    );
+}
