@@ -400,10 +400,12 @@ pub trait Ruleset: Send + Sync + 'static {
         None
     }
 
-    /// A ready-made command that puts `unit` on guard without ending its turn's
-    /// other options (`phases`' Defend, P-27: attacks on it are at a disadvantage
-    /// until its next turn), if the ruleset has one; not checked for legality (ask
-    /// [`Ruleset::check`]). `None` by default.
+    /// A ready-made command that puts `unit` on guard (`phases`' Defend, P-27:
+    /// attacks on it are at a disadvantage until its next turn), if the ruleset has
+    /// one: the AI weighs it like an action of the turn, against attacking (unlike
+    /// [`Ruleset::defensive_action`], which it takes only rather than end the turn
+    /// with nothing done). Not checked for legality (ask [`Ruleset::check`]). `None`
+    /// by default.
     fn guard_action(&self, _world: &World, _unit: UnitId) -> Option<Command> {
         None
     }
