@@ -1522,4 +1522,17 @@ fn p_27_p_28_the_window_offers_phases_verbs_by_their_keys() {
         !shown.moves.contains_key(&c(5, 1)),
         "beyond Disengage's 2 squares"
     );
+    // The default bindings leave F, G and L to the verbs (they were Defend,
+    // Disengage and Delay's own actions before).
+    use skirmish::game::settings::{
+        BattleAction, DEFAULT_BINDINGS, bind_verb_keys, parse_bindings,
+    };
+    let mut map = parse_bindings(DEFAULT_BINDINGS).unwrap();
+    assert_eq!(
+        bind_verb_keys(&mut map, b.rules().verbs()),
+        Vec::<String>::new()
+    );
+    for k in ['f', 'g', 'l'] {
+        assert!(map.get_buttonlike(&BattleAction::Verb(k)).is_some(), "{k}");
+    }
 }
