@@ -93,23 +93,6 @@ pub enum ScriptCommand {
         #[serde(default)]
         power: Option<String>,
     },
-    /// Defend.
-    Defend {
-        /// The unit.
-        unit: String,
-    },
-    /// Disengage (battle action) to `to`.
-    Disengage {
-        /// The unit.
-        unit: String,
-        /// Destination.
-        to: (i32, i32),
-    },
-    /// Delay.
-    Delay {
-        /// The unit.
-        unit: String,
-    },
     /// Answer an act-from-delay decision.
     ActNow {
         /// Deciding side.
@@ -172,18 +155,7 @@ pub enum ScriptCommand {
 /// The names of the core commands a scenario may write; any other name is a verb
 /// of the battle's ruleset.
 pub const CORE_COMMANDS: &[&str] = &[
-    "Seize",
-    "Move",
-    "Attack",
-    "Defend",
-    "Disengage",
-    "Delay",
-    "ActNow",
-    "Use",
-    "EndTurn",
-    "React",
-    "Pass",
-    "Step",
+    "Seize", "Move", "Attack", "ActNow", "Use", "EndTurn", "React", "Pass", "Step",
 ];
 
 /// A verb as written in a scenario: `Shove(unit: "Ogre", target: "Knight", effect:
@@ -626,9 +598,6 @@ impl std::fmt::Display for ScriptCommand {
             } => by("Attack", unit)
                 .name("target", target)
                 .opt_name("power", power.as_deref()),
-            S::Defend { unit } => by("Defend", unit),
-            S::Disengage { unit, to } => by("Disengage", unit).cell("to", *to),
-            S::Delay { unit } => by("Delay", unit),
             S::Use { unit, item, target } => by("Use", unit)
                 .name("item", item)
                 .opt_name("target", target.as_deref()),
@@ -716,19 +685,6 @@ pub fn resolve(battle: &Battle, c: &ScriptCommand) -> Result<Command, CommandErr
             unit: unit(battle, u)?,
             target: unit(battle, target)?,
             power: power.clone(),
-        },
-        ScriptCommand::Defend { unit: u } => Command::Defend {
-            unit: unit(battle, u)?,
-        },
-        ScriptCommand::Disengage { unit: u, to } => {
-            let id = unit(battle, u)?;
-            Command::Disengage {
-                unit: id,
-                path: route(battle, id, Cell::new(to.0, to.1))?,
-            }
-        }
-        ScriptCommand::Delay { unit: u } => Command::Delay {
-            unit: unit(battle, u)?,
         },
         ScriptCommand::Use {
             unit: u,

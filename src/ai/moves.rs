@@ -19,6 +19,7 @@ use std::rc::Rc;
 use crate::engine::battle::Battle;
 use crate::engine::board::{Board, Cell, GridKind, Occupancy};
 use crate::engine::command::{Command, CommandError};
+use crate::engine::rulesets::Ruleset;
 use crate::engine::units::{SideId, UnitId};
 
 /// The first cost cap of the tree; doubled while some power goes farther.
@@ -456,7 +457,8 @@ impl Tree {
 /// A movement power the mover can use now, and how far it goes.
 #[derive(Clone, Debug)]
 pub(crate) struct Power {
-    /// Its name (`None` for the Disengage battle action, which has no name).
+    /// Its name (`None` for the ruleset's unprovoking move, `phases`' Disengage
+    /// battle action, which is no movement power).
     pub name: Option<String>,
     /// Movement it allows (the cap of the tree when it goes at least that far).
     pub budget: u32,
@@ -464,21 +466,24 @@ pub(crate) struct Power {
     pub charge: bool,
 }
 
-/// Builds the command that moves `unit` with `power` along `path`.
+/// Builds the command that moves `unit` with `power` along `path`: a `Move`, or for
+/// the unnamed power the ruleset's [`Ruleset::unprovoking_move`] (`None` if it has
+/// none).
 pub(crate) fn command(
+    rules: &dyn Ruleset,
     unit: UnitId,
     power: &Power,
     path: Vec<Cell>,
     target: Option<UnitId>,
-) -> Command {
+) -> Option<Command> {
     match &power.name {
-        Some(name) => Command::Move {
+        Some(name) => Some(Command::Move {
             unit,
             power: name.clone(),
             path,
             target,
-        },
-        None => Command::Disengage { unit, path },
+        }),
+        None => rules.unprovoking_move(unit, &path),
     }
 }
 
@@ -495,7 +500,10 @@ enum Probe {
 }
 
 fn probe(battle: &Battle, unit: UnitId, power: &Power, path: Vec<Cell>) -> Probe {
-    match battle.check(&command(unit, power, path, None)) {
+    let Some(command) = command(battle.rules(), unit, power, path, None) else {
+        return Probe::Unusable;
+    };
+    match battle.check(&command) {
         Ok(()) => Probe::Reaches,
         Err(CommandError::NotEnoughMovement { budget, .. }) => Probe::Budget(budget),
         Err(CommandError::NoSuchTarget(_)) if power.name.is_some() => Probe::Charge,

@@ -1,6 +1,7 @@
 //! The `Easy` and `Normal` policies: score every kind of command the unit could give
-//! now (attacks, items, Defend, moves to cells of the cost tree, Disengage) on one
-//! scale, in expected hit points, and give the best one that passes `check`.
+//! now (attacks, items, the ruleset's guard action, moves to cells of the cost tree,
+//! its unprovoking move) on one scale, in expected hit points, and give the best one
+//! that passes `check`.
 //!
 //! Scale: an attack is worth its expected damage plus its kill chance times what the
 //! target is worth; a cell is worth the best attack the unit could make from it, less
@@ -567,10 +568,13 @@ impl<'v, 'a> Mind<'v, 'a> {
         }
     }
 
-    /// Defend: attacks against the unit are at a disadvantage, worth a fifth of the
-    /// damage the enemies in range now could deal (an attack usually beats it).
+    /// The ruleset's guard action (`phases`' Defend, P-27): attacks against the unit
+    /// are at a disadvantage, worth a fifth of the damage the enemies in range now
+    /// could deal (an attack usually beats it).
     fn defend(&mut self, best: &mut Best, rng: &mut impl Rng) {
-        let c = Command::Defend { unit: self.me.id };
+        let Some(c) = self.ruleset.guard_action(self.view.world, self.me.id) else {
+            return;
+        };
         if self.view.battle.check(&c).is_err() {
             return;
         }
@@ -667,15 +671,13 @@ impl<'v, 'a> Mind<'v, 'a> {
                 pick = Some((gain, c));
             }
         }
-        if let Some((gain, c)) = pick {
+        if let Some((gain, c)) = pick
+            && let Some(command) =
+                moves::command(self.ruleset, self.me.id, &power, tree.path(c), None)
+        {
             // Giving up this turn's attack and weakening the next ones.
             let v = gain - 2.0;
-            best.offer(
-                v,
-                moves::command(self.me.id, &power, tree.path(c), None),
-                self.view.battle,
-                rng,
-            );
+            best.offer(v, command, self.view.battle, rng);
         }
     }
 
@@ -812,8 +814,10 @@ impl<'v, 'a> Mind<'v, 'a> {
                 let name = p.name.clone().unwrap_or_default();
                 let provoked = battle.preview_move(unit, &name, path).provocations;
                 let v = score - oa * provoked as f64;
-                if best.as_ref().is_none_or(|(b, _)| v > *b) {
-                    best = Some((v, moves::command(unit, p, path.clone(), None)));
+                if best.as_ref().is_none_or(|(b, _)| v > *b)
+                    && let Some(cmd) = moves::command(self.ruleset, unit, p, path.clone(), None)
+                {
+                    best = Some((v, cmd));
                 }
                 // Powers are tried cheapest first and none beats a neutral one that
                 // provokes nothing.
@@ -841,8 +845,10 @@ impl<'v, 'a> Mind<'v, 'a> {
                     let name = p.name.clone().unwrap_or_default();
                     let provoked = battle.preview_move(unit, &name, &path).provocations;
                     let v = score - oa * provoked as f64;
-                    let cmd = moves::command(unit, p, path, Some(t));
-                    if best.as_ref().is_none_or(|(b, _)| v > *b) && battle.check(&cmd).is_ok() {
+                    if let Some(cmd) = moves::command(self.ruleset, unit, p, path, Some(t))
+                        && best.as_ref().is_none_or(|(b, _)| v > *b)
+                        && battle.check(&cmd).is_ok()
+                    {
                         best = Some((v, cmd));
                     }
                 }

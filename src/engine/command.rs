@@ -39,23 +39,6 @@ pub enum Command {
         /// Power name.
         power: Option<String>,
     },
-    /// Defends: attacks against the unit are at a disadvantage until its next turn (P-27).
-    Defend {
-        /// The defender.
-        unit: UnitId,
-    },
-    /// Disengages as a Battle action: shifts up to 2 squares without provoking (P-28).
-    Disengage {
-        /// The unit.
-        unit: UnitId,
-        /// Cells entered, start excluded.
-        path: Vec<Cell>,
-    },
-    /// Delays: the unit is held and may act before a later unit's turn (P-26).
-    Delay {
-        /// The unit.
-        unit: UnitId,
-    },
     /// Answers an act-from-delay decision: these held units act now (none to keep waiting).
     ActNow {
         /// The deciding side.
@@ -99,7 +82,8 @@ pub enum Command {
         /// The deciding side.
         side: SideId,
     },
-    /// A special action the ruleset declares as a verb (`flow`'s Feint, Shove ...):
+    /// A special action the ruleset declares as a verb (`flow`'s Feint, Shove ...,
+    /// `phases`' Defend, Delay and Disengage):
     /// the battle checks `args` against the verb's [`VerbSpec`] before the ruleset
     /// sees it. See [`crate::engine::verb`].
     Act {
@@ -152,9 +136,6 @@ impl Command {
             | Command::Pass { .. } => None,
             Command::Move { unit, .. }
             | Command::Attack { unit, .. }
-            | Command::Defend { unit }
-            | Command::Disengage { unit, .. }
-            | Command::Delay { unit }
             | Command::ActivateItem { unit, .. }
             | Command::EndTurn { unit }
             | Command::Act { unit, .. } => Some(*unit),
@@ -522,11 +503,6 @@ impl Command {
                 .name("unit", &unit(u))
                 .name("target", &unit(target))
                 .opt_name("power", power.as_deref()),
-            Command::Defend { unit: u } => Syntax::new("Defend").name("unit", &unit(u)),
-            Command::Disengage { unit: u, path } => Syntax::new("Disengage")
-                .name("unit", &unit(u))
-                .opt_cell("to", path.last().copied().map(xy)),
-            Command::Delay { unit: u } => Syntax::new("Delay").name("unit", &unit(u)),
             Command::ActivateItem {
                 unit: u,
                 item,

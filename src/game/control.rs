@@ -53,7 +53,8 @@ pub struct UiState {
 /// What the active unit can do now, derived from the engine's legal commands, so
 /// it works the same for every ruleset.
 ///
-/// Commands that go somewhere (moves, Disengage) or at someone (attacks, targeted
+/// Commands that go somewhere (moves, verbs with a destination such as `phases`'
+/// Disengage) or at someone (attacks, targeted
 /// special actions such as `flow`'s Feint or Shove, items used on an enemy) are
 /// grouped into *modes*, one per movement power, weapon or action; Tab cycles them.
 /// The selected mode decides what a click on the map does: a move mode shows its
@@ -135,21 +136,20 @@ pub fn mode_of(battle: &Battle, cmd: &Command) -> Option<(Mode, Cell)> {
             crate::engine::battle::cell_of(battle.world(), target),
         ))
     };
-    let to = |label: &str, path: &[Cell]| {
+    let to = |label: &str, path: &[Cell], verb: Option<&'static str>| {
         path.last().map(|&c| {
             (
                 Mode {
                     label: label.to_string(),
                     moves: true,
-                    verb: None,
+                    verb,
                 },
                 c,
             )
         })
     };
     match cmd {
-        Command::Move { power, path, .. } => to(power, path),
-        Command::Disengage { path, .. } => to(DISENGAGE, path),
+        Command::Move { power, path, .. } => to(power, path, None),
         Command::Attack { target, power, .. } => at(
             power.clone().unwrap_or_else(|| "Attack".into()),
             None,
@@ -161,13 +161,55 @@ pub fn mode_of(battle: &Battle, cmd: &Command) -> Option<(Mode, Cell)> {
             ..
         } => at(format!("Use {item}"), None, *t),
         Command::Act { verb, args, .. } => {
-            // A verb with a clicked target is a mode, one per value of its choice.
+            // A verb with a clicked target is a mode, one per value of its choice; a
+            // verb that goes to a cell (`phases`' Disengage) is a move mode.
             let spec = crate::engine::verb::find(battle.rules().verbs(), verb)?;
-            at(
-                spec.mode_label(args, battle),
-                Some(spec.name),
-                spec.target_of(args)?,
-            )
+            match verb_destination(spec, args) {
+                Some(cell) => to(
+                    &spec.label_for(&crate::engine::verb::Args::new(), battle),
+                    &[cell],
+                    Some(spec.name),
+                ),
+                None => at(
+                    spec.mode_label(args, battle),
+                    Some(spec.name),
+                    spec.target_of(args)?,
+                ),
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Where a verb goes, if it is one that goes to a cell rather than at a unit: a
+/// verb without a clicked target whose first cell argument is required (`phases`'
+/// Disengage `to`).
+fn verb_destination(
+    spec: &crate::engine::verb::VerbSpec,
+    args: &crate::engine::verb::Args,
+) -> Option<Cell> {
+    if spec.target.is_some() {
+        return None;
+    }
+    let arg = spec
+        .args
+        .iter()
+        .find(|a| a.kind == crate::engine::verb::ArgKind::Cell && !a.optional)?;
+    args.cell(arg.name)
+}
+
+/// The way a move mode's command goes, start excluded: a `Move`'s path, or for a
+/// verb that goes to a cell the shortest way there (the way the ruleset takes it,
+/// as a scenario's does, [`crate::script::route`]).
+pub fn move_path(battle: &Battle, cmd: &Command) -> Option<Vec<Cell>> {
+    match cmd {
+        Command::Move { path, .. } => Some(path.clone()),
+        Command::Act {
+            unit, verb, args, ..
+        } => {
+            let spec = crate::engine::verb::find(battle.rules().verbs(), verb)?;
+            let to = verb_destination(spec, args)?;
+            crate::script::route(battle, *unit, to).ok()
         }
         _ => None,
     }
@@ -272,9 +314,6 @@ fn bind_verb_keys(
     }
 }
 
-/// The label of the Disengage mode (a `phases` Battle-Phase action).
-pub const DISENGAGE: &str = "Disengage";
-
 fn compute_choices(game: &Game, ui: &UiState) -> Choices {
     choices_for(&game.battle, game.version, ui.power)
 }
@@ -328,12 +367,13 @@ pub fn choices_for(battle: &Battle, version: u64, power: usize) -> Choices {
         _ => c
             .powers
             .iter()
-            .find(|m| m.moves && m.label != DISENGAGE)
+            .find(|m| m.moves && m.verb.is_none())
             .map(|m| m.label.clone()),
     };
     let shown_target = match &selected {
         Some(m) if !m.moves => Some(m.label.clone()),
-        Some(m) if m.label == DISENGAGE => None,
+        // A verb's move mode (Disengage) shows no targets.
+        Some(m) if m.moves && m.verb.is_some() => None,
         _ => c.powers.iter().find(|m| !m.moves).map(|m| m.label.clone()),
     };
     for (mode, cell, cmd) in grouped {
@@ -341,9 +381,13 @@ pub fn choices_for(battle: &Battle, version: u64, power: usize) -> Choices {
             if let std::collections::btree_map::Entry::Vacant(slot) = c.moves.entry(cell) {
                 let preview = match &cmd {
                     Command::Move { power, path, .. } => battle.preview_move(u, power, path),
-                    Command::Disengage { path, .. } => MovePreview {
-                        cost: path.len() as u32,
-                        provocations: 0,
+                    // A verb's move (Disengage) provokes nothing.
+                    Command::Act { .. } => match move_path(battle, &cmd) {
+                        Some(path) => MovePreview {
+                            cost: path.len() as u32,
+                            provocations: 0,
+                        },
+                        None => continue,
                     },
                     _ => continue,
                 };
@@ -379,9 +423,12 @@ pub fn command_label(battle: &Battle, cmd: &Command) -> String {
         | Command::React { .. }
         | Command::Pass { .. } => cmd.display(battle),
         Command::EndTurn { .. } => "End turn".into(),
-        Command::Defend { .. } => "Defend".into(),
-        Command::Delay { .. } => "Delay".into(),
         Command::Act { verb, args, .. } => match mode_of(battle, cmd) {
+            // A verb going to a cell: "Disengage to (3, 4)".
+            Some((mode, _)) if mode.moves => {
+                crate::engine::verb::find(battle.rules().verbs(), verb)
+                    .map_or(mode.label, |spec| spec.label_for(args, battle))
+            }
             Some((mode, _)) => mode.label,
             None => match crate::engine::verb::find(battle.rules().verbs(), verb) {
                 Some(spec) => spec.label_for(args, battle),
@@ -406,10 +453,6 @@ pub fn command_label(battle: &Battle, cmd: &Command) -> String {
         Command::Move { power, path, .. } => match path.last() {
             Some(c) => format!("{power} to {c}"),
             None => power.clone(),
-        },
-        Command::Disengage { path, .. } => match path.last() {
-            Some(c) => format!("Disengage to {c}"),
-            None => "Disengage".into(),
         },
     }
 }
@@ -622,16 +665,6 @@ pub fn handle_actions(
     let find = |f: &dyn Fn(&Command) -> bool| choices.other.iter().find(|c| f(c)).cloned();
     let pick = if a.just_pressed(&A::EndTurn) {
         find(&|c| matches!(c, Command::EndTurn { .. }))
-    } else if a.just_pressed(&A::Defend) {
-        find(&|c| matches!(c, Command::Defend { .. })).or_else(|| {
-            ui.message = Some(("Defend is a Battle-Phase action".into(), true));
-            None
-        })
-    } else if a.just_pressed(&A::Delay) {
-        find(&|c| matches!(c, Command::Delay { .. })).or_else(|| {
-            ui.message = Some(("Delay is not possible now".into(), true));
-            None
-        })
     } else if a.just_pressed(&A::UseItem) {
         let items = game
             .battle
@@ -651,18 +684,6 @@ pub fn handle_actions(
     } else {
         None
     };
-    if a.just_pressed(&A::Disengage) {
-        match choices.mode(DISENGAGE) {
-            Some(i) if i == choices.selected => ui.power = 0,
-            Some(i) => ui.power = i,
-            None => {
-                ui.message = Some((
-                    "Disengage is not possible now (a Battle-Phase action in phases)".into(),
-                    true,
-                ))
-            }
-        }
-    }
     if let Some(cmd) = pick {
         submit(&mut game, &mut ui, cmd);
         return;

@@ -348,7 +348,9 @@ fn update_texts(
         if let Some((cmd, preview)) = choices.moves.get(&cell) {
             let power = match cmd {
                 Command::Move { power, .. } => power.clone(),
-                _ => "Disengage".into(),
+                // A verb that goes to a cell (`phases`' Disengage): its mode's label.
+                _ => super::control::mode_of(&game.battle, cmd)
+                    .map_or_else(|| "Move".into(), |(mode, _)| mode.label),
             };
             h = format!("{power} to {cell}: cost {}", preview.cost);
             h += &match preview.provocations {

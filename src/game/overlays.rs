@@ -8,7 +8,6 @@ use super::Game;
 use super::board_view::MapGeometry;
 use super::control::{Choices, UiState};
 use super::screen::Screen;
-use crate::engine::Command;
 use crate::engine::battle::{Awaiting, cell_of};
 use crate::engine::board::GridKind;
 
@@ -119,8 +118,8 @@ fn draw(
             outline.iter().copied().chain(outline.first().copied()),
             Color::WHITE,
         );
-        if let Some((Command::Move { path, .. } | Command::Disengage { path, .. }, _)) =
-            choices.moves.get(&cell)
+        if let Some((cmd, _)) = choices.moves.get(&cell)
+            && let Some(path) = super::control::move_path(&game.battle, cmd)
             && let Some(u) = choices.unit
         {
             let start = geo.center(cell_of(world, u));

@@ -34,12 +34,6 @@ pub enum BattleAction {
     EndTurn,
     /// Next movement power (Movement Phase) or attack power (Battle Phase).
     NextPower,
-    /// Defend (Battle Phase).
-    Defend,
-    /// Disengage mode (Battle Phase).
-    Disengage,
-    /// Delay (Battle Phase).
-    Delay,
     /// Use the next usable item.
     UseItem,
     /// Keyboard cursor up / down / left / right.
@@ -105,14 +99,11 @@ pub enum BattleAction {
 
 impl BattleAction {
     /// Every action, in declaration order.
-    pub const ALL: [BattleAction; 35] = [
+    pub const ALL: [BattleAction; 32] = [
         BattleAction::Confirm,
         BattleAction::Cancel,
         BattleAction::EndTurn,
         BattleAction::NextPower,
-        BattleAction::Defend,
-        BattleAction::Disengage,
-        BattleAction::Delay,
         BattleAction::UseItem,
         BattleAction::CursorUp,
         BattleAction::CursorDown,

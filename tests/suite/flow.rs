@@ -2111,13 +2111,13 @@ fn f_08_f_34_f_38_verbs_declare_their_ap_cost_and_key_and_keys_pick_them() {
     }
     // A key the bindings already use is left out, with the reason.
     const KICK: &[VerbSpec] = &[VerbSpec {
-        key: Some('f'),
+        key: Some('u'),
         ..VerbSpec::new("Kick", "a test verb", &["Kick"])
     }];
     let problems = bind_verb_keys(&mut map, KICK);
     assert_eq!(
         problems,
-        ["the key KeyF of `Kick` is already bound to Defend; it is not bound to `Kick`"]
+        ["the key KeyU of `Kick` is already bound to UseItem; it is not bound to `Kick`"]
     );
     assert!(
         map.get_buttonlike(&BattleAction::Verb('n')).is_none(),

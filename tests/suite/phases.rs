@@ -9,6 +9,7 @@ use crate::common;
 use common::*;
 use skirmish::engine::event::{Event, Stage};
 use skirmish::engine::rulesets::phases::events::PhasesEvent;
+use skirmish::engine::rulesets::phases::verbs::PhasesAction;
 use skirmish::engine::units::UnitId;
 use skirmish::engine::{Awaiting, Command, CommandError};
 use skirmish::level::schema::*;
@@ -91,7 +92,7 @@ fn p_ex_2_disadvantage_sizes_and_defend_stacking() {
     let t = || unit("T", "Red", (2, 1), 10, 2, 0, 11);
     // T acts first in battle (higher initiative) and Defends; A then attacks.
     let mut b = duel(a(), t(), &[6, 5, 2]);
-    b.submit(Command::Defend { unit: id(&b, "T") }).unwrap();
+    b.submit(PhasesAction::Defend.by(id(&b, "T"))).unwrap();
     let ev = attack(&mut b, "A", "T").unwrap();
     let (hit, kept, total, die) = attack_summary(&attacks(&ev)[0]);
     assert_eq!((hit, kept, total, die), (false, vec![5, 2], 10, Some(10)));
@@ -135,7 +136,7 @@ fn p_ex_3_advantage_and_disadvantage_net_out() {
     .unwrap();
     skip_movement(&mut b);
     assert_eq!(active(&b), "T", "P-13: high initiative battles first");
-    b.submit(Command::Defend { unit: id(&b, "T") }).unwrap();
+    b.submit(PhasesAction::Defend.by(id(&b, "T"))).unwrap();
     b.submit(Command::EndTurn { unit: id(&b, "A") }).unwrap();
     // Round 2: T seizes; it moves first and battles last (P-15), still Defending (P-GAP-10).
     b.submit(Command::Seize {
@@ -626,11 +627,7 @@ fn p_16_p_gap_07_one_movement_power_per_phase() {
     );
     // Moving does not block a Battle action.
     skip_movement(&mut b);
-    assert!(
-        b.legal_commands()
-            .iter()
-            .any(|c| matches!(c, Command::Defend { .. }))
-    );
+    assert!(b.legal_commands().iter().any(|c| is_verb(c, "Defend")));
 }
 
 #[test]
@@ -831,19 +828,14 @@ fn p_21_p_28_p_ex_7_disengage_shifts_without_provoking_and_penalises_attacks() {
     let mut b = battle(&lvl, &[1; 12]);
     skip_movement(&mut b);
     let a = id(&b, "A");
-    let too_far = b.check(&Command::Disengage {
-        unit: a,
-        path: vec![c(0, 1), c(0, 0), c(1, 0)],
-    });
+    // Past E by the shortest way: more than Disengage's 2 squares.
+    let too_far = b.check(&PhasesAction::Disengage { to: c(5, 1) }.by(a));
     assert!(matches!(
         too_far,
         Err(CommandError::NotEnoughMovement { .. })
     ));
     let ev = b
-        .submit(Command::Disengage {
-            unit: a,
-            path: vec![c(0, 1), c(0, 0)],
-        })
+        .submit(PhasesAction::Disengage { to: c(0, 0) }.by(a))
         .unwrap()
         .to_vec();
     assert!(
@@ -888,9 +880,9 @@ fn p_22_battle_actions_offered() {
             .iter()
             .any(|c| matches!(c, Command::ActivateItem { .. }))
     );
-    assert!(legal.iter().any(|c| matches!(c, Command::Delay { .. })));
-    assert!(legal.iter().any(|c| matches!(c, Command::Defend { .. })));
-    assert!(legal.iter().any(|c| matches!(c, Command::Disengage { .. })));
+    assert!(legal.iter().any(|c| is_verb(c, "Delay")));
+    assert!(legal.iter().any(|c| is_verb(c, "Defend")));
+    assert!(legal.iter().any(|c| is_verb(c, "Disengage")));
 }
 
 #[test]
@@ -1056,7 +1048,7 @@ fn p_26_p_gap_13_delay_then_act_before_a_later_unit() {
     .unwrap();
     skip_movement(&mut b);
     let a = id(&b, "A");
-    b.submit(Command::Delay { unit: a }).unwrap();
+    b.submit(PhasesAction::Delay.by(a)).unwrap();
     // Window before B: Blue keeps waiting.
     assert!(matches!(b.awaiting(), Awaiting::Decision(_)));
     b.submit(Command::ActNow {
@@ -1073,9 +1065,9 @@ fn p_26_p_gap_13_delay_then_act_before_a_later_unit() {
     })
     .unwrap();
     assert_eq!(active(&b), "A");
-    let twice = b.check(&Command::Delay { unit: a });
+    let twice = b.check(&PhasesAction::Delay.by(a));
     assert!(matches!(twice, Err(CommandError::AlreadyUsed { .. })));
-    b.submit(Command::Defend { unit: a }).unwrap();
+    b.submit(PhasesAction::Defend.by(a)).unwrap();
     assert_eq!(active(&b), "C");
 }
 
@@ -1092,7 +1084,7 @@ fn p_gap_13_held_unit_acts_at_end_of_phase() {
     );
     let mut b = battle(&lvl, &[1; 4]);
     skip_movement(&mut b);
-    b.submit(Command::Delay { unit: id(&b, "A") }).unwrap();
+    b.submit(PhasesAction::Delay.by(id(&b, "A"))).unwrap();
     assert_eq!(active(&b), "B", "Blue never declares (policy Never)");
     b.submit(Command::EndTurn { unit: id(&b, "B") }).unwrap();
     assert_eq!(active(&b), "A", "held unit acts at the end");
@@ -1117,7 +1109,7 @@ fn p_27_p_gap_10_defend_lasts_until_own_next_battle_turn_covering_oas() {
         ],
     );
     skip_movement(&mut b);
-    b.submit(Command::Defend { unit: id(&b, "D") }).unwrap();
+    b.submit(PhasesAction::Defend.by(id(&b, "D"))).unwrap();
     b.submit(Command::EndTurn { unit: id(&b, "E") }).unwrap();
     assert_eq!(b.turn().round, 2);
     // Round 2 movement: E (lower) moves first, away from D: D threatens E — that is E's OA
@@ -1424,4 +1416,123 @@ fn p_gap_07_x_06_pools_change_through_quiet_events() {
         [(a, format!("{BATTLE_ACTION:?}"), 1, 1, true)],
         "{MOVEMENT_POWER:?} is still 1"
     );
+}
+
+/// Whether `c` is the `phases` verb `verb` (P-26 … P-28 are declared verbs).
+fn is_verb(c: &Command, verb: &str) -> bool {
+    matches!(c, Command::Act { verb: v, .. } if v == verb)
+}
+
+#[test]
+fn p_26_p_27_p_28_are_declared_verbs_that_scripts_play_and_show_as_written() {
+    // P-26 Delay, P-27 Defend, P-28 Disengage: phases declares them as verbs; a
+    // scenario's `Defend(unit: "A")` etc. reads as that verb, is legal in A's Battle
+    // turn, shows exactly as written, and plays.
+    use skirmish::script::{ScriptCommand, resolve};
+    let lvl = level(
+        (8, 3),
+        &[],
+        vec![
+            unit("A", "Blue", (1, 1), 10, 1, 0, 10),
+            unit("E", "Red", (2, 1), 0, 1, 0, 10),
+        ],
+    );
+    let mut b = battle(&lvl, &[1; 12]);
+    let names: Vec<&str> = b.rules().verbs().iter().map(|v| v.name).collect();
+    assert_eq!(names, ["Defend", "Delay", "Disengage"]);
+    skip_movement(&mut b);
+    let legal = b.legal_commands();
+    let read = |text: &str| {
+        let script: ScriptCommand = ron::from_str(text).expect("parses");
+        resolve(&b, &script).expect("resolves")
+    };
+    for text in [
+        r#"Defend(unit: "A")"#,
+        r#"Delay(unit: "A")"#,
+        r#"Disengage(unit: "A", to: (0, 0))"#,
+    ] {
+        let command = read(text);
+        assert!(matches!(command, Command::Act { .. }), "{text}");
+        assert_eq!(command.display(&b), text);
+        assert!(
+            legal.contains(&command),
+            "{text} is among the legal commands"
+        );
+        b.check(&command).unwrap_or_else(|e| panic!("{text}: {e}"));
+    }
+    // Off the map: refused in the user's words.
+    let err = b.check(&read(r#"Disengage(unit: "A", to: (9, 9))"#));
+    assert_eq!(
+        err.unwrap_err().to_string(),
+        "path blocked: (9, 9) is off the map"
+    );
+    b.submit(read(r#"Disengage(unit: "A", to: (0, 0))"#))
+        .unwrap();
+    assert_eq!(cell(&b, "A"), c(0, 0));
+    assert!(conditions(&b, "A").contains(&"Disengaged".to_string()));
+}
+
+#[test]
+fn p_27_p_28_the_window_offers_phases_verbs_by_their_keys() {
+    // P-27 Defend (key F), P-26 Delay (key L) are numbered actions; P-28 Disengage
+    // (key G) is a move mode with a path preview that provokes nothing.
+    use skirmish::game::control::{VerbKey, choices_for, command_label, move_path, verb_key};
+    let lvl = level(
+        (8, 3),
+        &[],
+        vec![
+            unit("A", "Blue", (1, 1), 10, 1, 0, 10),
+            unit("E", "Red", (2, 1), 0, 1, 0, 10),
+        ],
+    );
+    let mut b = battle(&lvl, &[1; 12]);
+    // In the Movement Phase none of them is possible.
+    let moving = choices_for(&b, 0, 0);
+    assert_eq!(
+        verb_key(&b, &moving, 'f'),
+        VerbKey::Say("Defend is not possible now".into())
+    );
+    skip_movement(&mut b);
+    let a = id(&b, "A");
+    let choices = choices_for(&b, 1, 0);
+    let i = choices.mode("Disengage").expect("a Disengage mode");
+    assert!(choices.powers[i].moves);
+    assert_eq!(verb_key(&b, &choices, 'g'), VerbKey::Mode(i));
+    assert_eq!(
+        verb_key(&b, &choices, 'f'),
+        VerbKey::Do(PhasesAction::Defend.by(a))
+    );
+    assert_eq!(
+        verb_key(&b, &choices, 'l'),
+        VerbKey::Do(PhasesAction::Delay.by(a))
+    );
+    let shown = choices_for(&b, 1, i);
+    assert!(
+        shown.targets.is_empty(),
+        "the Disengage mode rings no targets"
+    );
+    let (cmd, preview) = shown.moves.get(&c(0, 0)).expect("(0, 0) is in reach");
+    assert_eq!(cmd, &PhasesAction::Disengage { to: c(0, 0) }.by(a));
+    assert_eq!(preview.provocations, 0);
+    let path = move_path(&b, cmd).expect("a path");
+    assert_eq!(path.last(), Some(&c(0, 0)));
+    assert_eq!(preview.cost, path.len() as u32);
+    assert_eq!(command_label(&b, cmd), "Disengage to (0, 0)");
+    assert!(
+        !shown.moves.contains_key(&c(5, 1)),
+        "beyond Disengage's 2 squares"
+    );
+    // The default bindings leave F, G and L to the verbs (they were Defend,
+    // Disengage and Delay's own actions before).
+    use skirmish::game::settings::{
+        BattleAction, DEFAULT_BINDINGS, bind_verb_keys, parse_bindings,
+    };
+    let mut map = parse_bindings(DEFAULT_BINDINGS).unwrap();
+    assert_eq!(
+        bind_verb_keys(&mut map, b.rules().verbs()),
+        Vec::<String>::new()
+    );
+    for k in ['f', 'g', 'l'] {
+        assert!(map.get_buttonlike(&BattleAction::Verb(k)).is_some(), "{k}");
+    }
 }

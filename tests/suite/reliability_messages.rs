@@ -382,13 +382,13 @@ fn verbs_display_in_scenario_syntax_in_declared_order_and_read_back() {
         };
         assert_eq!(back, canonical, "{shown}");
     }
-    // The core phases battle has no verbs: a Shove there is refused by name.
+    // phases declares other verbs: a Shove there is refused by name, with its own.
     let script: ScriptCommand =
         ron::from_str(r#"Shove(unit: "Goblin", target: "Knight", effect: PushBack)"#).unwrap();
     let err = skirmish::script::resolve(&ford_battle(), &script).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "`Shove` is not an action of `phases`, which declares none"
+        "`Shove` is not an action of `phases`; its actions are: `Defend`, `Delay`, `Disengage`"
     );
 }
 

@@ -400,6 +400,24 @@ pub trait Ruleset: Send + Sync + 'static {
         None
     }
 
+    /// A ready-made command that puts `unit` on guard (`phases`' Defend, P-27:
+    /// attacks on it are at a disadvantage until its next turn), if the ruleset has
+    /// one: the AI weighs it like an action of the turn, against attacking (unlike
+    /// [`Ruleset::defensive_action`], which it takes only rather than end the turn
+    /// with nothing done). Not checked for legality (ask [`Ruleset::check`]). `None`
+    /// by default.
+    fn guard_action(&self, _world: &World, _unit: UnitId) -> Option<Command> {
+        None
+    }
+
+    /// The command that moves `unit` along `path` (start excluded) with the
+    /// ruleset's move that provokes nothing and is no movement power (`phases`'
+    /// Disengage battle action, P-28: the move [`Ruleset::move_hint`] describes for
+    /// `None`), if it has one; not checked for legality. `None` by default.
+    fn unprovoking_move(&self, _unit: UnitId, _path: &[Cell]) -> Option<Command> {
+        None
+    }
+
     /// A ready-made command that, when it succeeds (with the chance
     /// [`Ruleset::action_chance`] gives), makes `unit`'s next attack on `target` go
     /// off with the odds of [`Assume::feinted`]; `Some` only when the ruleset has

@@ -3,6 +3,7 @@
 //! later unit's turn.
 
 use super::pools;
+use super::verbs::{PhasesAction, disengage_path};
 use bevy_ecs::prelude::*;
 
 use super::conditions::*;
@@ -213,26 +214,30 @@ fn act(world: &mut World, unit: UnitId) -> Result<bool, CommandError> {
             spend(world, unit, pools::BATTLE_ACTION, "Attack");
             attack::resolve(world, unit, target, &def, false)?;
         }
-        Command::Defend { .. } => {
-            spend(world, unit, pools::BATTLE_ACTION, "Defend");
-            emit(world, PhasesEvent::Defended { unit });
-            attack::add_condition(
-                world,
-                unit,
-                Condition::new(DEFENDING, Duration::UntilOwnNextTurn),
-            );
-        }
-        Command::Disengage { path, .. } => {
-            spend(world, unit, pools::BATTLE_ACTION, "Disengage");
-            let def = super::check::disengage_power(world)?;
-            execute_move(world, unit, &def, &path, None)?;
-        }
-        Command::Delay { .. } => {
-            emit(world, PhasesEvent::Delayed { unit });
-            let mut flow = world.resource_mut::<PhasesFlow>();
-            flow.held.push(unit);
-            flow.delayed.push(unit);
-        }
+        Command::Act { .. } => match PhasesAction::of(&cmd) {
+            Some(PhasesAction::Defend) => {
+                spend(world, unit, pools::BATTLE_ACTION, "Defend");
+                emit(world, PhasesEvent::Defended { unit });
+                attack::add_condition(
+                    world,
+                    unit,
+                    Condition::new(DEFENDING, Duration::UntilOwnNextTurn),
+                );
+            }
+            Some(PhasesAction::Disengage { to }) => {
+                spend(world, unit, pools::BATTLE_ACTION, "Disengage");
+                let def = super::check::disengage_power(world)?;
+                let path = disengage_path(world, unit, to)?;
+                execute_move(world, unit, &def, &path, None)?;
+            }
+            Some(PhasesAction::Delay) => {
+                emit(world, PhasesEvent::Delayed { unit });
+                let mut flow = world.resource_mut::<PhasesFlow>();
+                flow.held.push(unit);
+                flow.delayed.push(unit);
+            }
+            None => {}
+        },
         Command::ActivateItem { item, target, .. } => {
             spend(world, unit, pools::BATTLE_ACTION, &item);
             activate_item(world, unit, &item, target)?;

@@ -2,6 +2,7 @@
 //! legal commands the AI and property tests draw from.
 
 use super::pools;
+use super::verbs::{PhasesAction, disengage_path};
 use bevy_ecs::prelude::*;
 
 use super::conditions::*;
@@ -194,20 +195,25 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
             let def = power_named(world, unit, power.as_deref())?;
             check_target(world, unit, *target, &def)
         }
-        Command::Defend { .. } => Ok(()),
-        Command::Disengage { path, .. } => {
-            let def = disengage_power(world)?;
-            validate_path(world, unit, &def, path, None).map(|_| ())
-        }
-        Command::Delay { .. } => {
-            if world.resource::<PhasesFlow>().delayed.contains(&unit) {
-                return Err(CommandError::AlreadyUsed {
-                    unit: who(),
-                    what: "delayed".into(),
-                });
+        Command::Act { .. } => match PhasesAction::of(command) {
+            Some(PhasesAction::Defend) => Ok(()),
+            Some(PhasesAction::Disengage { to }) => {
+                let def = disengage_power(world)?;
+                let path = disengage_path(world, unit, to)?;
+                validate_path(world, unit, &def, &path, None).map(|_| ())
             }
-            Ok(())
-        }
+            Some(PhasesAction::Delay) => {
+                if world.resource::<PhasesFlow>().delayed.contains(&unit) {
+                    return Err(CommandError::AlreadyUsed {
+                        unit: who(),
+                        what: "delayed".into(),
+                    });
+                }
+                Ok(())
+            }
+            // The battle has checked the verb against its declaration.
+            None => Err(CommandError::WrongStage("phases has no such action".into())),
+        },
         Command::ActivateItem { item, target, .. } => {
             let it = world
                 .get::<Items>(entity(world, unit))
@@ -232,9 +238,9 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
             }
         }
         Command::Seize { .. } | Command::ActNow { .. } => Ok(()),
-        Command::React { .. } | Command::Pass { .. } | Command::Act { .. } => Err(
-            CommandError::WrongStage("phases has no reactions or flow actions".into()),
-        ),
+        Command::React { .. } | Command::Pass { .. } => {
+            Err(CommandError::WrongStage("phases has no reactions".into()))
+        }
     }
 }
 
@@ -494,8 +500,8 @@ pub fn legal(world: &World) -> Vec<Command> {
             }
         }
         Stage::Attack => {
-            out.push(Command::Defend { unit });
-            out.push(Command::Delay { unit });
+            out.push(PhasesAction::Defend.by(unit));
+            out.push(PhasesAction::Delay.by(unit));
             let powers = world
                 .get::<Powers>(entity(world, unit))
                 .map(|p| p.0.clone())
@@ -510,8 +516,11 @@ pub fn legal(world: &World) -> Vec<Command> {
                 }
             }
             if let Ok(def) = disengage_power(world) {
+                // Each reachable cell once, by the shortest way (`disengage_path`).
                 for path in moves(&def) {
-                    out.push(Command::Disengage { unit, path });
+                    if let Some(&to) = path.last() {
+                        out.push(PhasesAction::Disengage { to }.by(unit));
+                    }
                 }
             }
             let items = world

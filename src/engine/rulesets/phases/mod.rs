@@ -19,6 +19,7 @@ pub mod initiative;
 pub mod movement;
 pub mod preview;
 pub mod ruleset;
+pub mod verbs;
 
 #[cfg(test)]
 mod decision_tests;

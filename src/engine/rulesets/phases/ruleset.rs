@@ -16,6 +16,9 @@ use crate::engine::rulesets::config::{self, ConfigError};
 use crate::engine::rulesets::{MoveHint, Ruleset, StatSpec};
 use crate::engine::spec::Level;
 use crate::engine::units::{Conditions, Stats, UnitId};
+use crate::engine::verb::VerbSpec;
+
+use super::verbs::{PhasesAction, VERBS};
 
 /// Factor on a unit's attacks after it disengaged (disadvantage until the end of
 /// next round, P-21).
@@ -66,6 +69,23 @@ impl Ruleset for Phases {
 
     fn legal(&self, world: &World) -> Vec<Command> {
         check::legal(world)
+    }
+
+    /// Defend, Delay and Disengage (P-26 … P-28, [`VERBS`]).
+    fn verbs(&self) -> &'static [VerbSpec] {
+        VERBS
+    }
+
+    /// Defend (P-27).
+    fn guard_action(&self, _world: &World, unit: UnitId) -> Option<Command> {
+        Some(PhasesAction::Defend.by(unit))
+    }
+
+    /// The Disengage battle action to the end of `path` (P-28), which goes there
+    /// by the shortest way.
+    fn unprovoking_move(&self, unit: UnitId, path: &[Cell]) -> Option<Command> {
+        path.last()
+            .map(|&to| PhasesAction::Disengage { to }.by(unit))
     }
 
     fn preview_attack(
