@@ -92,6 +92,13 @@ pub enum ScriptCommand {
         /// Power name.
         #[serde(default)]
         power: Option<String>,
+        /// Where the attack aims (rulesets with aimed attacks).
+        #[serde(default)]
+        aim: Option<String>,
+        /// Cells entered before the attack (rulesets whose attacks include the
+        /// approach).
+        #[serde(default)]
+        approach: Vec<(i32, i32)>,
     },
     /// Answer an act-from-delay decision.
     ActNow {
@@ -595,9 +602,19 @@ impl std::fmt::Display for ScriptCommand {
                 unit,
                 target,
                 power,
-            } => by("Attack", unit)
-                .name("target", target)
-                .opt_name("power", power.as_deref()),
+                aim,
+                approach,
+            } => {
+                let s = by("Attack", unit)
+                    .name("target", target)
+                    .opt_name("power", power.as_deref())
+                    .opt_name("aim", aim.as_deref());
+                if approach.is_empty() {
+                    s
+                } else {
+                    s.cells("approach", approach.iter().copied())
+                }
+            }
             S::Use { unit, item, target } => by("Use", unit)
                 .name("item", item)
                 .opt_name("target", target.as_deref()),
@@ -681,10 +698,14 @@ pub fn resolve(battle: &Battle, c: &ScriptCommand) -> Result<Command, CommandErr
             unit: u,
             target,
             power,
+            aim,
+            approach,
         } => Command::Attack {
             unit: unit(battle, u)?,
             target: unit(battle, target)?,
             power: power.clone(),
+            aim: aim.clone(),
+            approach: approach.iter().map(|&(x, y)| Cell::new(x, y)).collect(),
         },
         ScriptCommand::Use {
             unit: u,

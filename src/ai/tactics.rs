@@ -488,6 +488,8 @@ impl<'v, 'a> Mind<'v, 'a> {
                         unit: self.me.id,
                         target: t.id,
                         power: Some(p.name.clone()),
+                        aim: None,
+                        approach: Vec::new(),
                     },
                 ));
             }

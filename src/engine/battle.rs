@@ -666,6 +666,21 @@ impl Battle {
         for u in command.unit().into_iter() {
             find(world, u).ok_or(CommandError::NoSuchUnit(u.0))?;
         }
+        if let Command::Attack { aim, approach, .. } = command {
+            let has = self.ruleset.attack_features();
+            let id = self.ruleset.id();
+            if aim.is_some() && !has.aim {
+                return Err(CommandError::Forbidden(format!(
+                    "attacks in `{id}` are not aimed: leave out `aim`"
+                )));
+            }
+            if !approach.is_empty() && !has.approach {
+                return Err(CommandError::Forbidden(format!(
+                    "attacks in `{id}` do not include the approach: move first, then \
+                     attack (leave out `approach`)"
+                )));
+            }
+        }
         if let Command::Act { verb, args, .. } = command {
             crate::engine::verb::lookup(self.ruleset, verb)?.check(args)?;
             for u in args.units() {

@@ -30,14 +30,24 @@ pub enum Command {
         /// The enemy charged, for Charge.
         target: Option<UnitId>,
     },
-    /// Attacks `target` with a power (the unit's first power if `None`) (P-23).
+    /// Attacks `target` with a power or weapon (the unit's first if `None`) (P-23),
+    /// optionally aimed at a part of the target (a body location in `wounds`) and
+    /// optionally after moving along `approach` as part of the attack (`actfast`'s
+    /// melee attacks include the approach). A ruleset that has neither refuses them
+    /// ([`crate::engine::rulesets::Ruleset::attack_features`]).
     Attack {
         /// The attacker.
         unit: UnitId,
         /// The target.
         target: UnitId,
-        /// Power name.
+        /// Power or weapon name.
         power: Option<String>,
+        /// Where the attack aims, in the ruleset's words (`Head`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        aim: Option<String>,
+        /// Cells entered before the attack, start excluded (empty: attack from here).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        approach: Vec<Cell>,
     },
     /// Answers an act-from-delay decision: these held units act now (none to keep waiting).
     ActNow {
@@ -499,10 +509,20 @@ impl Command {
                 unit: u,
                 target,
                 power,
-            } => Syntax::new("Attack")
-                .name("unit", &unit(u))
-                .name("target", &unit(target))
-                .opt_name("power", power.as_deref()),
+                aim,
+                approach,
+            } => {
+                let s = Syntax::new("Attack")
+                    .name("unit", &unit(u))
+                    .name("target", &unit(target))
+                    .opt_name("power", power.as_deref())
+                    .opt_name("aim", aim.as_deref());
+                if approach.is_empty() {
+                    s
+                } else {
+                    s.cells("approach", approach.iter().copied().map(xy))
+                }
+            }
             Command::ActivateItem {
                 unit: u,
                 item,

@@ -753,6 +753,8 @@ fn explain_illegal(battle: &Battle, choices: &Choices, unit: UnitId, cell: Cell)
                 unit,
                 target: t,
                 power: attack_power,
+                aim: None,
+                approach: Vec::new(),
             };
             match battle.check(&cmd) {
                 Err(e) => format!("Can't attack {}: {e}", battle.unit_name(t)),

@@ -218,6 +218,8 @@ fn attack_with(
         unit: a,
         target: t,
         power: w.map(String::from),
+        aim: None,
+        approach: Vec::new(),
     })
     .map(|e| e.to_vec())
 }

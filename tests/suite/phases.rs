@@ -52,6 +52,8 @@ fn attack(b: &mut skirmish::engine::Battle, a: &str, t: &str) -> Result<Vec<Even
         unit: a,
         target: t,
         power: None,
+        aim: None,
+        approach: Vec::new(),
     })
     .map(|e| e.to_vec())
 }
@@ -707,6 +709,8 @@ fn p_gap_04_hustle_and_run_side_effects() {
         unit: a,
         target: id(&b, "B"),
         power: None,
+        aim: None,
+        approach: Vec::new(),
     });
     assert!(
         matches!(refused, Err(CommandError::Forbidden(_))),
@@ -1229,6 +1233,8 @@ fn p_gap_16_ranged_power_needs_range_and_line_of_sight() {
         unit: a,
         target: t,
         power: Some("Bow".into()),
+        aim: None,
+        approach: Vec::new(),
     });
     assert!(
         matches!(blocked, Err(CommandError::OutOfReach(_))),
@@ -1238,6 +1244,8 @@ fn p_gap_16_ranged_power_needs_range_and_line_of_sight() {
         unit: a,
         target: u,
         power: Some("Bow".into()),
+        aim: None,
+        approach: Vec::new(),
     });
     assert!(
         matches!(far, Err(CommandError::OutOfReach(_))),
@@ -1247,6 +1255,8 @@ fn p_gap_16_ranged_power_needs_range_and_line_of_sight() {
         unit: a,
         target: t,
         power: Some("Dagger".into()),
+        aim: None,
+        approach: Vec::new(),
     });
     assert!(matches!(melee, Err(CommandError::OutOfReach(_))));
 }
@@ -1290,6 +1300,8 @@ fn illegal_commands_say_why() {
         unit: bb,
         target: a,
         power: None,
+        aim: None,
+        approach: Vec::new(),
     });
     assert!(matches!(wrong_stage, Err(CommandError::WrongStage(_))));
     let wall = b.check(&Command::Move {

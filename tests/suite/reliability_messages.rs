@@ -245,6 +245,44 @@ fn ford_battle() -> Battle {
     Battle::from_level(&level, Dice::seeded(1)).expect("battle")
 }
 
+/// Issue 12: `Attack` carries an optional aim and approach path for the rulesets
+/// that play them (`wounds`' aimed attacks, `actfast`'s approach); it shows them in
+/// scenario syntax, and a ruleset without them refuses them in words.
+#[test]
+fn an_aimed_attack_or_an_approach_is_shown_and_refused_where_not_played() {
+    let battle = ford_battle();
+    let (knight, goblin) = (UnitId(0), UnitId(2));
+    let aimed = Cmd::Attack {
+        unit: knight,
+        target: goblin,
+        power: None,
+        aim: Some("Head".into()),
+        approach: vec![Cell::new(2, 1), Cell::new(2, 0)],
+    };
+    assert_eq!(
+        aimed.display(&battle),
+        r#"Attack(unit: "Knight", target: "Goblin", aim: "Head", approach: [(2, 1), (2, 0)])"#
+    );
+    let e = battle
+        .check(&aimed)
+        .expect_err("phases has no aimed attacks");
+    assert_eq!(
+        e.to_string(),
+        "attacks in `phases` are not aimed: leave out `aim`"
+    );
+    let approach = Cmd::Attack {
+        unit: knight,
+        target: goblin,
+        power: None,
+        aim: None,
+        approach: vec![Cell::new(2, 1)],
+    };
+    let e = battle
+        .check(&approach)
+        .expect_err("phases attacks from where it stands");
+    assert!(e.to_string().contains("do not include the approach"), "{e}");
+}
+
 #[test]
 fn engine_commands_display_with_names_in_scenario_syntax() {
     let battle = ford_battle();
@@ -262,6 +300,8 @@ fn engine_commands_display_with_names_in_scenario_syntax() {
                 unit: knight,
                 target: goblin,
                 power: Some("Longsword".into()),
+                aim: None,
+                approach: Vec::new(),
             },
             r#"Attack(unit: "Knight", target: "Goblin", power: "Longsword")"#,
         ),

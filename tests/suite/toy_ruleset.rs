@@ -251,6 +251,8 @@ impl Ruleset for Toy {
                 unit,
                 target,
                 power: None,
+                aim: None,
+                approach: Vec::new(),
             });
             out.push(jab(unit, target));
         }
@@ -557,6 +559,8 @@ fn battle_plays_a_ruleset_it_does_not_know_through_the_seam() {
         unit: r1,
         target: b1,
         power: None,
+        aim: None,
+        approach: Vec::new(),
     };
     assert!(matches!(
         battle.check(&club),
@@ -714,6 +718,8 @@ fn a_declared_verb_plays_through_battle_and_a_malformed_one_is_refused_by_name()
         unit: r1,
         target: b1,
         power: None,
+        aim: None,
+        approach: Vec::new(),
     };
     assert_eq!(
         battle.check(&club).unwrap_err().to_string(),
@@ -899,6 +905,8 @@ fn a_decision_of_the_toys_own_kind_is_answered_and_shown_with_no_core_code() {
         unit: r1,
         target: b1,
         power: None,
+        aim: None,
+        approach: Vec::new(),
     };
     assert!(matches!(
         battle.check(&club),

@@ -121,6 +121,17 @@ pub fn check_stats(ruleset: &str, stats: &BTreeMap<String, i32>) -> Result<(), S
     Ok(())
 }
 
+/// Which optional parts of [`Command::Attack`] a ruleset plays: an `aim` (a body
+/// location, `wounds`) and an `approach` path moved as part of the attack
+/// (`actfast`). The battle refuses an attack that uses a part its ruleset lacks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AttackFeatures {
+    /// Attacks may name where they aim.
+    pub aim: bool,
+    /// Attacks may include the approach.
+    pub approach: bool,
+}
+
 /// What a movement power does to the unit beyond moving, as factors the AI applies
 /// to its estimates (RULES.md P-GAP-04 gives `phases`' powers such effects). A power
 /// the ruleset gives no such effect is [`MoveHint::NEUTRAL`].
@@ -384,6 +395,11 @@ pub trait Ruleset: Send + Sync + 'static {
 
     /// A unit's action pools and resources as labelled counters ("AP" 3, ...).
     fn pools(&self, world: &World, unit: UnitId) -> Vec<(String, i32)>;
+
+    /// Which optional parts of an attack command it plays (none by default).
+    fn attack_features(&self) -> AttackFeatures {
+        AttackFeatures::default()
+    }
 
     // ---------------------------------------------------------------- AI queries
 

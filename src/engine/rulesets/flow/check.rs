@@ -742,6 +742,8 @@ pub fn legal(world: &World) -> Vec<Command> {
                 unit,
                 target: t,
                 power: Some(w.name.clone()),
+                aim: None,
+                approach: Vec::new(),
             });
         }
     }

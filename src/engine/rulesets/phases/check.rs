@@ -512,6 +512,8 @@ pub fn legal(world: &World) -> Vec<Command> {
                         unit,
                         target: t,
                         power: Some(p.name.clone()),
+                        aim: None,
+                        approach: Vec::new(),
                     });
                 }
             }
