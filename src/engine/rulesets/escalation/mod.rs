@@ -10,5 +10,6 @@ pub mod bands;
 pub mod conditions;
 pub mod config;
 pub mod engagement;
+pub mod harm;
 pub mod saves;
 pub mod stats;
