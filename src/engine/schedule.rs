@@ -68,27 +68,28 @@ impl TurnQueue {
     /// end when `before` is not in the order. A unit moved in front of the current
     /// slot has had its turn for this round.
     pub fn move_before(&mut self, unit: UnitId, before: UnitId) {
-        let Some(from) = self.order.iter().position(|&u| u == unit) else {
-            return;
-        };
-        self.order.remove(from);
-        if from < self.next {
-            self.next -= 1;
-        }
-        let at = self
-            .order
-            .iter()
-            .position(|&u| u == before)
-            .unwrap_or(self.order.len());
-        self.order.insert(at, unit);
-        if at < self.next {
-            self.next += 1;
-        }
+        self.relocate(unit, |order| {
+            order
+                .iter()
+                .position(|&u| u == before)
+                .unwrap_or(order.len())
+        });
     }
 
     /// Moves `unit`, which has not acted yet, to just after `after` (a Delay to a
     /// later slot, P-26, E-19, W- per-round Delay).
     pub fn move_after(&mut self, unit: UnitId, after: UnitId) {
+        self.relocate(unit, |order| {
+            order
+                .iter()
+                .position(|&u| u == after)
+                .map_or(order.len(), |i| i + 1)
+        });
+    }
+
+    /// Takes `unit` out of the order and puts it back at the index `at` gives for
+    /// the order without it, keeping the current slot on the same unit.
+    fn relocate(&mut self, unit: UnitId, at: impl FnOnce(&[UnitId]) -> usize) {
         let Some(from) = self.order.iter().position(|&u| u == unit) else {
             return;
         };
@@ -96,11 +97,7 @@ impl TurnQueue {
         if from < self.next {
             self.next -= 1;
         }
-        let at = self
-            .order
-            .iter()
-            .position(|&u| u == after)
-            .map_or(self.order.len(), |i| i + 1);
+        let at = at(&self.order);
         self.order.insert(at, unit);
         if at < self.next {
             self.next += 1;
