@@ -411,8 +411,8 @@ pub fn add_condition(world: &mut World, unit: UnitId, condition: Condition) -> A
 }
 
 /// Ends, with `reason`, the conditions of `unit` that `ends` picks, in the order
-/// they were added.
-fn end_where(world: &mut World, unit: UnitId, reason: &str, ends: impl Fn(&Condition) -> bool) {
+/// they were added (a cleanse, an expiry).
+pub fn end_where(world: &mut World, unit: UnitId, reason: &str, ends: impl Fn(&Condition) -> bool) {
     let ending: Vec<String> = world
         .get::<Conditions>(entity(world, unit))
         .map(|c| {

@@ -38,7 +38,7 @@ use serde::Serialize;
 
 use crate::engine::command::{Command, Names};
 use crate::engine::rulesets::Ruleset;
-use crate::engine::units::SideId;
+use crate::engine::units::{SideId, UnitId};
 use crate::engine::verb::Cost;
 
 /// Values at or below this are worth nothing: the automatic policy leaves such an
@@ -236,32 +236,26 @@ impl PendingDecision {
 /// (`Seize`, `ActNow`) of the same kind become one naming all their units, in
 /// order; anything else does not merge.
 pub fn merge_unit_answers(answers: &[Command]) -> Option<Command> {
-    let mut merged: Option<Command> = None;
-    for a in answers {
-        merged = Some(match (merged, a) {
-            (None, Command::Seize { .. } | Command::ActNow { .. }) => a.clone(),
-            (
-                Some(Command::Seize { side, mut units }),
-                Command::Seize {
-                    side: s,
-                    units: more,
-                },
-            ) if side == *s => {
-                units.extend(more);
-                Command::Seize { side, units }
-            }
-            (
-                Some(Command::ActNow { side, mut units }),
-                Command::ActNow {
-                    side: s,
-                    units: more,
-                },
-            ) if side == *s => {
-                units.extend(more);
-                Command::ActNow { side, units }
-            }
-            _ => return None,
-        });
+    /// (is it a Seize, the side, the units) of an answer that names units.
+    fn parts(c: &Command) -> Option<(bool, SideId, &[UnitId])> {
+        match c {
+            Command::Seize { side, units } => Some((true, *side, units)),
+            Command::ActNow { side, units } => Some((false, *side, units)),
+            _ => None,
+        }
     }
-    merged
+    let (seize, side, _) = parts(answers.first()?)?;
+    let mut units = Vec::new();
+    for a in answers {
+        let (s, sd, more) = parts(a)?;
+        if s != seize || sd != side {
+            return None;
+        }
+        units.extend_from_slice(more);
+    }
+    Some(if seize {
+        Command::Seize { side, units }
+    } else {
+        Command::ActNow { side, units }
+    })
 }

@@ -121,7 +121,7 @@ impl EscalationConfig {
 
     /// The Disengage difficulty against `enemies` engaged enemies (E-37, E-EX-4).
     pub fn disengage_difficulty(&self, enemies: u32) -> i32 {
-        self.disengage_base + enemies.saturating_sub(1) as i32
+        super::engagement::disengage_difficulty(self.disengage_base, enemies as usize)
     }
 }
 

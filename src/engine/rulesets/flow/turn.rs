@@ -287,10 +287,9 @@ fn answer(world: &mut World) -> Result<bool, CommandError> {
 /// Starts the next unit's turn, or ends the round; false when the round ended.
 fn next_turn(world: &mut World) -> bool {
     let surprising = surprisers(world);
-    let (mut queue, surprise) = {
-        let st = world.resource::<FlowState>();
-        (st.queue.clone(), st.surprise_round)
-    };
+    let surprise = world.resource::<FlowState>().surprise_round;
+    // Taken out while the eligibility test reads the world, then put back.
+    let mut queue = std::mem::take(&mut world.resource_mut::<FlowState>().queue);
     let next = queue.next_where(|u| {
         is_active(world, u) && (!surprise || surprising.contains(&side_of(world, u)))
     });

@@ -11,10 +11,10 @@ use super::events::PhasesEvent;
 use super::movement::{execute_move, has, spend, take_incoming};
 use super::{PhasesFlow, Step, attack, guarded};
 use crate::engine::battle::{
-    Pending, Progress, Sides, TurnState, emit, entity, halted, is_active, side_of,
+    Pending, Progress, Sides, TurnState, emit, halted, is_active, side_of,
 };
 use crate::engine::command::{Command, CommandError};
-use crate::engine::conditions::{Condition, Duration};
+use crate::engine::conditions::{Condition, Duration, end_where};
 use crate::engine::decision::{DecisionOption, PendingDecision, Pick};
 use crate::engine::event::{Event, Stage};
 use crate::engine::items;
@@ -261,7 +261,6 @@ fn activate_item(
         kind: "item",
         name: name.into(),
     })?;
-    let e = entity(world, unit);
     match item.effect {
         ItemEffect::Heal(dice) => {
             items::heal(world, unit, &dice, &item.name)?;
@@ -272,25 +271,8 @@ fn activate_item(
             }
         }
         ItemEffect::Cleanse => {
-            let saves: Vec<String> = world
-                .get::<Conditions>(e)
-                .map(|c| {
-                    c.0.iter()
-                        .filter(|c| c.duration == Duration::SaveEnds)
-                        .map(|c| c.name.clone())
-                        .collect()
-                })
-                .unwrap_or_default();
-            for name in saves {
-                emit(
-                    world,
-                    Event::ConditionRemoved {
-                        unit,
-                        name,
-                        reason: format!("cleansed by {}", item.name),
-                    },
-                );
-            }
+            let reason = format!("cleansed by {}", item.name);
+            end_where(world, unit, &reason, |c| c.duration == Duration::SaveEnds);
         }
     }
     Ok(())
