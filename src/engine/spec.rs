@@ -65,6 +65,10 @@ pub struct SideDef {
     /// delay, reactions) when nobody is asked.
     #[serde(default)]
     pub decisions: DecisionPolicy,
+    /// Phrases the ruleset reads about the side as a whole (`escalation`: `PCs` or
+    /// `Enemies`, E-16). Each ruleset checks its own; empty for the others.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub traits: Vec<String>,
 }
 
 /// Who plays a side.
@@ -144,6 +148,11 @@ pub struct UnitDef {
     /// Flat damage reduction after multipliers (`flow`, F-GAP-06).
     #[serde(default, skip_serializing_if = "is_default")]
     pub armor: i32,
+    /// Phrases the ruleset reads about the unit beyond its numbers (`escalation`:
+    /// its initiative band `Fast`, its stance `Ranged`, `Resist Fire 14+`,
+    /// `Weak Cold`, `Vulnerable`, `Flying`). Each ruleset checks its own.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub traits: Vec<String>,
 }
 
 fn is_default<T: Default + PartialEq>(v: &T) -> bool {
@@ -275,6 +284,10 @@ pub struct PowerDef {
     /// Conditions a success puts on the target.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub on_hit: Vec<EffectDef>,
+    /// The type of its damage, for rulesets that have types (`escalation`: Fire,
+    /// Cold, …; none means Weapon, E-10).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage_type: Option<String>,
 }
 
 fn one() -> u32 {

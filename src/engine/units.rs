@@ -294,6 +294,7 @@ impl Equipment {
                 damage: w.damage.clone(),
                 add_tier: false,
                 on_hit: vec![],
+                damage_type: None,
             })
             .collect()
     }

@@ -472,6 +472,7 @@ fn layout(level: &Level) -> ron::Result<String> {
                 skills,
                 weapons,
                 armor,
+                traits,
             } = unit;
             w.open("(");
             w.field("name", name)?;
@@ -498,6 +499,9 @@ fn layout(level: &Level) -> ron::Result<String> {
             }
             if *armor != 0 {
                 w.field("armor", armor)?;
+            }
+            if !traits.is_empty() {
+                w.field("traits", traits)?;
             }
             w.close("),");
         }

@@ -517,6 +517,7 @@ mod tests {
             name: name.into(),
             controller: Default::default(),
             decisions: Default::default(),
+            traits: Vec::new(),
         }
     }
 

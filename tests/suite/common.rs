@@ -58,6 +58,7 @@ pub fn level(size: (u32, u32), terrain: &[&str], units: Vec<UnitDef>) -> Level {
                 name: n.to_string(),
                 controller: Controller::Human,
                 decisions: DecisionPolicy::Never,
+                traits: Vec::new(),
             })
             .collect(),
         units,

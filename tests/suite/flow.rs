@@ -138,6 +138,7 @@ fn lvl(units: Vec<UnitDef>) -> Level {
                 name: n.to_string(),
                 controller: Controller::Human,
                 decisions: DecisionPolicy::Ask,
+                traits: Vec::new(),
             })
             .collect(),
         units,

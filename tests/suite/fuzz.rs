@@ -830,6 +830,7 @@ fn phases_power(name: &'static str) -> impl Strategy<Value = PowerDef> {
                 })
                 .into_iter()
                 .collect(),
+            damage_type: None,
         })
 }
 
@@ -1179,6 +1180,7 @@ fn build(mut g: GeneratedLevel) -> Level {
             name: format!("S{i}"),
             controller,
             decisions,
+            traits: Vec::new(),
         })
         .collect();
     let mut units = Vec::new();
@@ -1216,6 +1218,7 @@ fn build(mut g: GeneratedLevel) -> Level {
                 .collect(),
             weapons: spec.weapons,
             armor: spec.armor,
+            traits: Vec::new(),
         });
     }
     // Side `i` has unit `i`: with at least 2 units, at least 2 sides keep theirs.

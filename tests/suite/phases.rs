@@ -22,6 +22,7 @@ fn power(name: &str, range: u32, ranged: bool, damage: &str, add_tier: bool) -> 
         damage: damage.into(),
         add_tier,
         on_hit: vec![],
+        damage_type: None,
     }
 }
 

@@ -113,6 +113,7 @@ impl Ruleset for Toy {
                 damage: DAMAGE.to_string(),
                 add_tier: false,
                 on_hit: vec![],
+                damage_type: None,
             };
             roster.push(
                 world

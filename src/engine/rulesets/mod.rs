@@ -132,6 +132,25 @@ pub struct AttackFeatures {
     pub approach: bool,
 }
 
+/// Whose `traits` a phrase is among: a unit's or a side's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraitOf {
+    /// A unit's `traits`.
+    Unit,
+    /// A side's `traits`.
+    Side,
+}
+
+impl TraitOf {
+    /// "unit" or "side", for messages.
+    pub fn noun(self) -> &'static str {
+        match self {
+            TraitOf::Unit => "unit",
+            TraitOf::Side => "side",
+        }
+    }
+}
+
 /// What a movement power does to the unit beyond moving, as factors the AI applies
 /// to its estimates (RULES.md P-GAP-04 gives `phases`' powers such effects). A power
 /// the ruleset gives no such effect is [`MoveHint::NEUTRAL`].
@@ -289,6 +308,21 @@ pub trait Ruleset: Send + Sync + 'static {
     /// refers to (surprising sides). None by default.
     fn check_level(&self, _level: &Level) -> Vec<Issue> {
         Vec::new()
+    }
+
+    /// Whether `phrase` is a trait it reads on a unit or a side (a level's
+    /// `traits` lists; `escalation`: `Fast`, `Ranged`, `Resist Fire 14+`, `PCs`).
+    /// The error says why not and names the valid ones. By default a ruleset reads
+    /// no traits, and every phrase is refused.
+    fn check_trait(&self, of: TraitOf, phrase: &str) -> Result<(), String> {
+        let _ = phrase;
+        Err(format!("`{}` reads no {} traits", self.id(), of.noun()))
+    }
+
+    /// Example traits of a unit or a side, for the editor's hint (empty: it reads
+    /// none).
+    fn trait_examples(&self, _of: TraitOf) -> &'static [&'static str] {
+        &[]
     }
 
     /// The grids the ruleset is played on; `skirmish check` refuses a level on

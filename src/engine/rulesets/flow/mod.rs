@@ -422,6 +422,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
             damage: config.unarmed_damage.to_string(),
             add_tier: false,
             on_hit: vec![],
+            damage_type: None,
         });
         world.entity_mut(e).insert(Powers(powers));
         world.entity_mut(e).insert((
