@@ -12,12 +12,16 @@
 
 use std::sync::{LazyLock, PoisonError, RwLock};
 
-use super::{Ruleset, flow, phases};
+use super::{Ruleset, escalation, flow, phases};
 
 /// The rulesets this build plays, in the order they are listed everywhere (the first
 /// is the default of `skirmish edit --ruleset`).
 fn builtins() -> Vec<&'static dyn Ruleset> {
-    vec![&phases::Phases as &dyn Ruleset, &flow::Flow]
+    vec![
+        &phases::Phases as &dyn Ruleset,
+        &flow::Flow,
+        &escalation::Escalation,
+    ]
 }
 
 /// Why a ruleset could not be registered.

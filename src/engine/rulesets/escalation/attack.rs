@@ -111,8 +111,13 @@ pub struct Odds {
 
 /// The exact odds of `attack`, computed from the same rules as [`damage`].
 pub fn odds(attack: &Attack) -> Result<Odds, OddsError> {
+    odds_with(attack, &Distribution::die(attack.die).sum_n(attack.dice)?)
+}
+
+/// The exact odds of `attack` whose hit damage dice total `dice` (a power's own
+/// damage expression instead of the stance dice).
+pub fn odds_with(attack: &Attack, dice: &Distribution) -> Result<Odds, OddsError> {
     let natural = netted_pool(3, 6, 3, attack.net_advantage)?.distribution();
-    let dice = Distribution::die(attack.die).sum_n(attack.dice)?;
     let (mut hit, mut crit, mut crit_fail) = (0.0, 0.0, 0.0);
     for (n, p) in natural.outcomes() {
         match classify(attack, n) {

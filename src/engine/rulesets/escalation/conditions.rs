@@ -30,10 +30,17 @@ pub const VULNERABLE: &str = "Vulnerable";
 /// Weakened: 1 Disadvantage on attacks, attacks against it get 1 Advantage (E-68).
 pub const WEAKENED: &str = "Weakened";
 
+/// Invisible: attackers must first roll an 11+ save or the attack has no effect
+/// (E-61).
+pub const INVISIBLE: &str = "Invisible";
+/// Ongoing damage, taken at the end of the unit's turn before saves (E-62); the
+/// condition's magnitude is the damage.
+pub const ONGOING: &str = "Ongoing";
+
 /// Every condition name the ruleset knows, for level checks and messages.
 pub const NAMES: &[&str] = &[
-    CONFUSED, DAZED, ENERVATED, GRABBED, HAMPERED, HELPLESS, SHAKEN, SOFTENED, STUCK, STUNNED,
-    VULNERABLE, WEAKENED,
+    CONFUSED, DAZED, ENERVATED, GRABBED, HAMPERED, HELPLESS, INVISIBLE, ONGOING, SHAKEN, SOFTENED,
+    STUCK, STUNNED, VULNERABLE, WEAKENED,
 ];
 
 /// The Advantage and Disadvantage an attack gets, each with the condition it comes

@@ -1,18 +1,28 @@
 //! `escalation` (seed 001, RULES.md §2): 3d6 + Level + Volition + the Escalation die
 //! against AC/PD/MD, initiative bands, stances, interrupts, dying and death saves.
 //!
-//! Work in progress (issue 13): the rules that need no battle are here as pure
-//! functions, tested against the worked examples — attacks and their odds, saves
-//! and death saves, initiative groups, conditions, engagement, the action economy,
-//! damage types, stats and constants. The ruleset joins the registry when it plays
-//! a battle.
+//! The rules that need no battle are pure functions, tested against the worked
+//! examples — attacks and their odds ([`attack`]), saves and death saves
+//! ([`saves`]), initiative groups ([`initiative`]), conditions, engagement, the
+//! action economy ([`actions`]), damage types ([`harm`]), stats and constants. The
+//! battle runs in [`play`] (one system, `drive`), legality in [`check`], unit data
+//! and traits in [`units`], the special actions in [`verbs`], narration in
+//! [`events`]; [`Escalation`] is what the engine, the editor and the AI ask of it.
 
 pub mod actions;
 pub mod attack;
+pub mod check;
 pub mod conditions;
 pub mod config;
 pub mod engagement;
+pub mod events;
 pub mod harm;
 pub mod initiative;
+pub mod play;
+pub mod ruleset;
 pub mod saves;
 pub mod stats;
+pub mod units;
+pub mod verbs;
+
+pub use ruleset::Escalation;

@@ -100,13 +100,6 @@ pub const STATS: &[StatSpec] = &[
         100,
     ),
     stat(
-        "Band",
-        false,
-        "initiative band, 0 = Very Fast … 4 = Very Slow (E-16, E-GAP-09); default Medium",
-        0,
-        4,
-    ),
-    stat(
         "MeleeDie",
         false,
         "Melee stance damage die (E-GAP-08); default d8",
@@ -117,6 +110,13 @@ pub const STATS: &[StatSpec] = &[
         "RangedDie",
         false,
         "Ranged stance damage die (E-GAP-08); default d6",
+        1,
+        100,
+    ),
+    stat(
+        "RecoveryDie",
+        false,
+        "size of a PC's recovery dice, Level of them plus Volition a Recovery (E-48); default d8",
         1,
         100,
     ),

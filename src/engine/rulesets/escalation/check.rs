@@ -1,0 +1,427 @@
+//! Whether a command is legal in `escalation` now, and why not (a typed refusal in
+//! the game's words), and every legal command (for the AI and property tests).
+
+use bevy_ecs::world::World;
+
+use super::actions::ActionKind;
+use super::conditions as names;
+use super::play::{
+    self, BASIC_MELEE, BASIC_RANGED, MOVE, NoStrike, TurnActions, engaged, esc, has, helpless,
+    rules,
+};
+use super::verbs::{self, BANDS};
+use crate::engine::battle::{
+    Map, Pending, TurnState, active_units, board_units, cell_of, is_active, name, occupancy_for,
+    play_state, side_of,
+};
+use crate::engine::board::{Cell, Occupancy};
+use crate::engine::command::{Command, CommandError, Names};
+use crate::engine::units::{PlayState, Powers, UnitId};
+use crate::engine::verb::{ArgValue, Args};
+
+/// Whether `command` is legal now.
+pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
+    if let Some(p) = &world.resource::<Pending>().0 {
+        return if p.answers().any(|a| a == command) {
+            Ok(())
+        } else {
+            Err(CommandError::DecisionPending {
+                side: world.side_name(p.side),
+                what: p.about.clone(),
+            })
+        };
+    }
+    if matches!(
+        command,
+        Command::Seize { .. }
+            | Command::ActNow { .. }
+            | Command::React { .. }
+            | Command::Pass { .. }
+    ) {
+        return Err(CommandError::NoDecisionPending);
+    }
+    let active = world.resource::<TurnState>().active;
+    let Some(unit) = command.unit() else {
+        return Err(CommandError::NoDecisionPending);
+    };
+    if Some(unit) != active {
+        return Err(CommandError::NotYourTurn {
+            unit: name(world, unit),
+            reason: match active {
+                Some(a) => format!("it is {}'s turn", name(world, a)),
+                None => "no turn is on".into(),
+            },
+        });
+    }
+    if !is_active(world, unit) {
+        return Err(CommandError::Defeated(name(world, unit)));
+    }
+    match command {
+        Command::EndTurn { .. } => Ok(()),
+        Command::Move { power, path, .. } => check_move(world, unit, power, path),
+        Command::Attack { target, power, .. } => {
+            check_attack(world, unit, *target, power.as_deref())
+        }
+        Command::ActivateItem { .. } => Err(CommandError::Forbidden(
+            "`escalation` units have no items to use".into(),
+        )),
+        Command::Act { verb, args, .. } => check_verb(world, unit, verb, args),
+        _ => Err(CommandError::NoDecisionPending),
+    }
+}
+
+/// Refuses when the turn has no action of `kind` left, nor a better one (E-22).
+fn needs(world: &World, unit: UnitId, kind: ActionKind, what: &str) -> Result<(), CommandError> {
+    if world.resource::<TurnActions>().left.payer(kind).is_some() {
+        Ok(())
+    } else {
+        Err(CommandError::Forbidden(format!(
+            "{} has no {} action left for {what} (nor a better one to use instead)",
+            name(world, unit),
+            kind.name()
+        )))
+    }
+}
+
+fn not_stuck(world: &World, unit: UnitId) -> Result<(), CommandError> {
+    if has(world, unit, names::STUCK) {
+        Err(CommandError::Forbidden(format!(
+            "{} is Stuck: it can't move or disengage (E-65)",
+            name(world, unit)
+        )))
+    } else {
+        Ok(())
+    }
+}
+
+fn check_move(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> Result<(), CommandError> {
+    if power != MOVE {
+        return Err(CommandError::Unknown {
+            unit: name(world, unit),
+            kind: "movement power",
+            name: power.to_string(),
+        });
+    }
+    needs(world, unit, ActionKind::Move, "a move")?;
+    not_stuck(world, unit)?;
+    if !engaged(world, unit).is_empty() && path.is_empty() {
+        return Err(CommandError::PathBlocked("the path is empty".into()));
+    }
+    check_path(world, unit, path, MOVE)
+}
+
+/// A path of adjacent, enterable cells, not through enemies, ending on a free cell,
+/// within the Move action's squares (E-GAP-01, E-GAP-14).
+pub fn check_path(
+    world: &World,
+    unit: UnitId,
+    path: &[Cell],
+    power: &str,
+) -> Result<(), CommandError> {
+    let board = &world.resource::<Map>().0;
+    let free = occupancy_for(world, unit);
+    let Some(&end) = path.last() else {
+        return Err(CommandError::PathBlocked("the path is empty".into()));
+    };
+    let mut at = cell_of(world, unit);
+    let mut cost = 0;
+    for &c in path {
+        if !board.contains(c) || board.distance(at, c) != 1 {
+            return Err(CommandError::PathBlocked(format!(
+                "{c} is not next to {at}"
+            )));
+        }
+        let Some(step) = board.step_cost(c) else {
+            return Err(CommandError::PathBlocked(format!("{c} can't be entered")));
+        };
+        if free(c) == Occupancy::Blocked {
+            return Err(CommandError::PathBlocked(format!("an enemy stands on {c}")));
+        }
+        cost += step;
+        at = c;
+    }
+    if free(end) != Occupancy::Free {
+        return Err(CommandError::PathBlocked(format!(
+            "a move can't end on {end}: someone stands there"
+        )));
+    }
+    let budget = rules(world).speed;
+    if cost > budget {
+        return Err(CommandError::NotEnoughMovement {
+            cost,
+            budget,
+            power: power.to_string(),
+        });
+    }
+    Ok(())
+}
+
+fn check_attack(
+    world: &World,
+    unit: UnitId,
+    target: UnitId,
+    power: Option<&str>,
+) -> Result<(), CommandError> {
+    needs(world, unit, ActionKind::Standard, "an attack")?;
+    if target == unit || !is_active(world, target) || side_of(world, target) == side_of(world, unit)
+    {
+        return Err(CommandError::NoSuchTarget(format!(
+            "{} is not an enemy in the fight",
+            name(world, target)
+        )));
+    }
+    let basic = power.is_none_or(|p| p == BASIC_MELEE || p == BASIC_RANGED);
+    if !basic && has(world, unit, names::HAMPERED) {
+        return Err(CommandError::Forbidden(format!(
+            "{} is Hampered: only basic attacks (E-59)",
+            name(world, unit)
+        )));
+    }
+    match play::strike(world, unit, target, power) {
+        Ok(s) => {
+            if s.ranged && has(world, unit, names::GRABBED) {
+                return Err(CommandError::Forbidden(format!(
+                    "{} is Grabbed: no ranged attacks (E-58)",
+                    name(world, unit)
+                )));
+            }
+            Ok(())
+        }
+        Err(NoStrike::Unknown) => Err(CommandError::Unknown {
+            unit: name(world, unit),
+            kind: "attack",
+            name: power.unwrap_or_default().to_string(),
+        }),
+        Err(NoStrike::Stance(s)) => Err(CommandError::Forbidden(format!(
+            "{} needs {} stance; {} is in {} stance (switch stance first: a Quick action, key I)",
+            power.unwrap_or_default(),
+            s.name(),
+            name(world, unit),
+            s.other().name()
+        ))),
+        Err(NoStrike::Reach(r)) => {
+            let d = world
+                .resource::<Map>()
+                .0
+                .distance(cell_of(world, unit), cell_of(world, target));
+            let band = rules(world)
+                .bands
+                .name_of(d)
+                .unwrap_or("out of range")
+                .to_string();
+            Err(CommandError::OutOfReach(format!(
+                "{} is {band} ({d} squares away); the attack reaches {}",
+                name(world, target),
+                if r == 1 {
+                    "Engaged enemies only (adjacent)".to_string()
+                } else {
+                    format!("{r} squares")
+                }
+            )))
+        }
+    }
+}
+
+fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<(), CommandError> {
+    let me = esc(world, unit);
+    match verb {
+        verbs::DISENGAGE => {
+            needs(world, unit, ActionKind::Move, "Disengage")?;
+            not_stuck(world, unit)?;
+            if engaged(world, unit).is_empty() {
+                return Err(CommandError::Forbidden(format!(
+                    "{} is not engaged: it can simply move",
+                    name(world, unit)
+                )));
+            }
+            let to = args.cell("to").unwrap_or(cell_of(world, unit));
+            let occupancy = occupancy_for(world, unit);
+            let board = &world.resource::<Map>().0;
+            let Some((path, _)) = board.path(cell_of(world, unit), to, &occupancy) else {
+                return Err(CommandError::PathBlocked(format!(
+                    "{} can't get to {to}",
+                    name(world, unit)
+                )));
+            };
+            check_path(world, unit, &path, verbs::DISENGAGE)
+        }
+        verbs::STANCE => needs(world, unit, ActionKind::Quick, "switching stance"),
+        verbs::RALLY => {
+            needs(world, unit, ActionKind::Standard, "Rally")?;
+            if me.recoveries == 0 {
+                return Err(CommandError::Forbidden(format!(
+                    "{} has no Recoveries left to Rally with (E-43, E-47)",
+                    name(world, unit)
+                )));
+            }
+            Ok(())
+        }
+        verbs::DELAY => {
+            if world.resource::<TurnActions>().acted {
+                return Err(CommandError::Forbidden(
+                    "Delay is only at the start of a turn, before any action (E-19)".into(),
+                ));
+            }
+            let value = args.choice("band").unwrap_or_default();
+            let config = rules(world);
+            match play::band_index(config, value) {
+                Some(b) if b > me.band => Ok(()),
+                Some(_) => Err(CommandError::Forbidden(format!(
+                    "{} is in the {} band; it may only delay to a lower (later) band",
+                    name(world, unit),
+                    config.initiative_bands[me.band]
+                ))),
+                None => Err(CommandError::Forbidden(format!(
+                    "no band named `{value}`; the bands are {}",
+                    config.initiative_bands.join(", ")
+                ))),
+            }
+        }
+        verbs::STABILIZE => {
+            needs(world, unit, ActionKind::Standard, "Stabilize")?;
+            let target = args.unit("target").unwrap_or(unit);
+            let next_to = world
+                .resource::<Map>()
+                .0
+                .distance(cell_of(world, unit), cell_of(world, target))
+                == 1;
+            if side_of(world, target) != side_of(world, unit)
+                || play_state(world, target) != PlayState::Dying
+            {
+                Err(CommandError::NoSuchTarget(format!(
+                    "{} is not a Dying ally",
+                    name(world, target)
+                )))
+            } else if !next_to {
+                Err(CommandError::OutOfReach(format!(
+                    "{} must be next to {} to stabilize it (E-GAP-23)",
+                    name(world, unit),
+                    name(world, target)
+                )))
+            } else if esc(world, target).death.stabilized {
+                Err(CommandError::Forbidden(format!(
+                    "{} is already stabilized",
+                    name(world, target)
+                )))
+            } else {
+                Ok(())
+            }
+        }
+        verbs::COUP_DE_GRACE => {
+            let t = world.resource::<TurnActions>().left;
+            if !(t.quick && t.moves && t.standard) {
+                return Err(CommandError::Forbidden(
+                    "a Coup de Grace spends the Standard, Move and Quick actions: all must be \
+                     left (E-44)"
+                        .into(),
+                ));
+            }
+            let target = args.unit("target").unwrap_or(unit);
+            if side_of(world, target) == side_of(world, unit) || !helpless(world, target) {
+                return Err(CommandError::NoSuchTarget(format!(
+                    "{} is not a helpless enemy (E-44, E-60)",
+                    name(world, target)
+                )));
+            }
+            let d = world
+                .resource::<Map>()
+                .0
+                .distance(cell_of(world, unit), cell_of(world, target));
+            if d != 1 {
+                return Err(CommandError::OutOfReach(format!(
+                    "{} must be engaged with {} (adjacent)",
+                    name(world, unit),
+                    name(world, target)
+                )));
+            }
+            Ok(())
+        }
+        verbs::FLEE => Ok(()),
+        other => Err(CommandError::Forbidden(format!(
+            "`escalation` has no action `{other}`"
+        ))),
+    }
+}
+
+/// Every legal command now. Flee is left out: a random player would end every
+/// battle by fleeing.
+pub fn legal(world: &World) -> Vec<Command> {
+    if let Some(p) = &world.resource::<Pending>().0 {
+        return p.answers().cloned().collect();
+    }
+    let Some(unit) = world.resource::<TurnState>().active else {
+        return Vec::new();
+    };
+    let mut out = vec![Command::EndTurn { unit }];
+    let board = &world.resource::<Map>().0;
+    let occupancy = occupancy_for(world, unit);
+    let start = cell_of(world, unit);
+    let field = board.movement_field(start, rules(world).speed, &occupancy);
+    let engaged_now = !engaged(world, unit).is_empty();
+    for &goal in field.keys() {
+        if goal == start {
+            continue;
+        }
+        if let Some((path, _)) = board.path(start, goal, &occupancy) {
+            out.push(Command::Move {
+                unit,
+                power: MOVE.into(),
+                path,
+                target: None,
+            });
+            if engaged_now {
+                out.push(act(
+                    unit,
+                    verbs::DISENGAGE,
+                    vec![("to", ArgValue::Cell(goal))],
+                ));
+            }
+        }
+    }
+    let mut powers: Vec<Option<String>> = vec![None];
+    if let Some(p) = world.get::<Powers>(crate::engine::battle::entity(world, unit)) {
+        powers.extend(p.0.iter().skip(1).map(|p| Some(p.name.clone())));
+    }
+    for target in active_units(world) {
+        for power in &powers {
+            out.push(Command::Attack {
+                unit,
+                target,
+                power: power.clone(),
+                aim: None,
+                approach: Vec::new(),
+            });
+        }
+    }
+    out.push(act(unit, verbs::STANCE, Vec::new()));
+    out.push(act(unit, verbs::RALLY, Vec::new()));
+    for b in BANDS {
+        out.push(act(
+            unit,
+            verbs::DELAY,
+            vec![("band", ArgValue::Choice(b.value.into()))],
+        ));
+    }
+    for target in board_units(world) {
+        out.push(act(
+            unit,
+            verbs::STABILIZE,
+            vec![("target", ArgValue::Unit(target))],
+        ));
+        out.push(act(
+            unit,
+            verbs::COUP_DE_GRACE,
+            vec![("target", ArgValue::Unit(target))],
+        ));
+    }
+    out.retain(|c| check(world, c).is_ok());
+    out
+}
+
+fn act(unit: UnitId, verb: &str, args: Vec<(&str, ArgValue)>) -> Command {
+    Command::Act {
+        unit,
+        verb: verb.into(),
+        args: args.into_iter().fold(Args::new(), |a, (n, v)| a.with(n, v)),
+    }
+}

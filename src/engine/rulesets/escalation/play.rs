@@ -1,0 +1,1583 @@
+//! `escalation`'s battle: the round (initiative bands, the Escalation die, who acts
+//! next in a band), a unit's turn (actions, death saves, end-of-turn ongoing damage
+//! and saves), and what commands do (moves with opportunity attacks and Intercepts,
+//! Disengage, attacks, stances, Rally, Delay, Stabilize, Coup de Grace, Flee).
+//!
+//! One system, [`drive`], runs it all in the `Attack` stage: it starts the next turn
+//! when none is on, executes the incoming command, or takes the answer to a pending
+//! decision ([`Ask`]). Every state change is a core event (`emit`); only the
+//! ruleset's own bookkeeping ([`EscUnit`], [`RoundState`], [`TurnActions`]) is
+//! written directly.
+
+use bevy_ecs::prelude::*;
+
+use super::actions::{ActionKind, Actions};
+use super::attack::{self, Attack, Outcome};
+use super::conditions as names;
+use super::config::EscalationConfig;
+use super::events::EscalationEvent;
+use super::saves::{DeathSaveOutcome, SaveResult, first_death_save_disadvantage, save_result};
+use super::units::{EscUnit, Stance};
+use crate::engine::battle::{
+    Fault, Incoming, Map, Pending, Progress, Sides, TurnState, active_units, board_units, cell_of,
+    check_round_limit, check_victory, emit, entity, halted, is_active, on_board, play_state,
+    side_of,
+};
+use crate::engine::board::Cell;
+use crate::engine::command::Command;
+use crate::engine::conditions::{Condition, Duration, add_condition, end_where, expire_turn_end};
+use crate::engine::decision::{DecisionOption, PendingDecision, Pick};
+use crate::engine::dice::{Dice, DiceError};
+use crate::engine::event::{Event, RollModifier, Stage};
+use crate::engine::odds::{DiceExpr, Distribution};
+use crate::engine::spec::{DecisionPolicy, EffectDuration};
+use crate::engine::units::{Conditions, Health, PlayState, Powers, SideId, UnitId};
+
+/// The name of the Melee stance's basic attack (E-07).
+pub const BASIC_MELEE: &str = "Basic Melee Attack";
+/// The name of the Ranged stance's basic attack (E-08).
+pub const BASIC_RANGED: &str = "Basic Ranged Attack";
+/// The movement power of a Move action.
+pub const MOVE: &str = "Move";
+use super::conditions::ONGOING;
+
+/// The configuration in force.
+#[derive(Resource, Clone, Debug)]
+pub struct EscRules(pub EscalationConfig);
+
+/// Where the round is.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct RoundState {
+    /// The Escalation die now (E-18).
+    pub escalation: i32,
+    /// The groups still to act this round, first = acting now: each a band, PCs or
+    /// enemies, and its units still to act (E-16).
+    pub groups: Vec<Group>,
+    /// Units that delayed this round and have not yet acted (E-19).
+    pub delayed: Vec<UnitId>,
+}
+
+/// The units of one band and one kind (PCs or enemies) still to act this round.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Group {
+    /// The band's index.
+    pub band: usize,
+    /// PCs or enemies.
+    pub pc: bool,
+    /// Its units still to act, in roster order.
+    pub units: Vec<UnitId>,
+}
+
+/// The active unit's actions this turn.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct TurnActions {
+    /// What is left.
+    pub left: Actions,
+    /// Whether it did anything yet (Delay is only at the start, E-19).
+    pub acted: bool,
+}
+
+/// What a pending decision is about, to act on its answer.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Asking(pub Option<Ask>);
+
+/// A question the battle waits on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ask {
+    /// Which unit of this group acts next (E-16, E-GAP-09).
+    NextInBand,
+    /// Whether a Free unit intercepts `mover` walking `path` (E-39, E-GAP-13).
+    Intercept {
+        /// The moving enemy.
+        mover: UnitId,
+        /// The cells it would enter.
+        path: Vec<Cell>,
+    },
+}
+
+// ------------------------------------------------------------------ small readers
+
+/// The configuration in force.
+pub fn rules(world: &World) -> &EscalationConfig {
+    &world.resource::<EscRules>().0
+}
+
+/// A unit's `escalation` data.
+pub fn esc(world: &World, unit: UnitId) -> &EscUnit {
+    world
+        .get::<EscUnit>(entity(world, unit))
+        .expect("every escalation unit has EscUnit")
+}
+
+fn esc_mut(world: &mut World, unit: UnitId) -> Mut<'_, EscUnit> {
+    let e = entity(world, unit);
+    world
+        .get_mut::<EscUnit>(e)
+        .expect("every escalation unit has EscUnit")
+}
+
+/// Whether `unit` has a condition named `name`.
+pub fn has(world: &World, unit: UnitId, name: &str) -> bool {
+    world
+        .get::<Conditions>(entity(world, unit))
+        .is_some_and(|c| c.has(name))
+}
+
+/// The names of a unit's conditions, with Vulnerable when it is so by nature.
+pub fn condition_names(world: &World, unit: UnitId) -> Vec<String> {
+    let mut out: Vec<String> = world
+        .get::<Conditions>(entity(world, unit))
+        .map(|c| c.0.iter().map(|c| c.name.clone()).collect())
+        .unwrap_or_default();
+    if esc(world, unit).vulnerable && !out.iter().any(|n| n == names::VULNERABLE) {
+        out.push(names::VULNERABLE.into());
+    }
+    out
+}
+
+fn distance(world: &World, a: UnitId, b: UnitId) -> u32 {
+    world
+        .resource::<Map>()
+        .0
+        .distance(cell_of(world, a), cell_of(world, b))
+}
+
+/// The active enemies adjacent to `unit`: those it is engaged with (E-32, E-GAP-01).
+pub fn engaged(world: &World, unit: UnitId) -> Vec<UnitId> {
+    let side = side_of(world, unit);
+    active_units(world)
+        .into_iter()
+        .filter(|&u| u != unit && side_of(world, u) != side && distance(world, unit, u) == 1)
+        .collect()
+}
+
+/// The enemies that get an opportunity attack when `unit` moves or makes a ranged
+/// attack: engaged, in Melee stance, not Grabbed (E-36, E-38, E-58).
+pub fn provoked_by(world: &World, unit: UnitId) -> Vec<UnitId> {
+    engaged(world, unit)
+        .into_iter()
+        .filter(|&e| esc(world, e).stance == Stance::Melee && !has(world, e, names::GRABBED))
+        .collect()
+}
+
+/// The band of `unit` in words.
+pub fn band_name(world: &World, unit: UnitId) -> String {
+    let band = esc(world, unit).band;
+    rules(world)
+        .initiative_bands
+        .get(band)
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// The Escalation die as `unit` counts it for its attacks: 0 if it does not use it
+/// or is Shaken (E-18, E-63, E-GAP-05).
+pub fn escalation_of(world: &World, unit: UnitId) -> i32 {
+    if !esc(world, unit).uses_escalation {
+        return 0;
+    }
+    let names = condition_names(world, unit);
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    super::conditions::escalation_for(&refs, world.resource::<RoundState>().escalation)
+}
+
+/// Whether a Dying PC or a Helpless unit may be the target of a Coup de Grace
+/// (E-44, E-60, E-GAP-15).
+pub fn helpless(world: &World, unit: UnitId) -> bool {
+    play_state(world, unit) == PlayState::Dying || has(world, unit, names::HELPLESS)
+}
+
+fn fault(world: &mut World, e: DiceError) {
+    world.resource_mut::<Fault>().0 = Some(e.into());
+}
+
+// ------------------------------------------------------------------ strikes
+
+/// How an attack's hit damage is rolled.
+#[derive(Clone, Debug)]
+pub enum DamageRoll {
+    /// Level dice of the stance die (+ Volition as the attack's bonus), E-07.
+    Stance,
+    /// A power's own damage expression.
+    Expr(DiceExpr),
+}
+
+/// Everything an attack of `attacker` on `target` needs, for the rules and the
+/// previews alike.
+#[derive(Clone, Debug)]
+pub struct Strike {
+    /// The attack's name.
+    pub name: String,
+    /// Its numbers.
+    pub attack: Attack,
+    /// How its hit damage is rolled.
+    pub roll: DamageRoll,
+    /// Named sources of Advantage and Disadvantage.
+    pub edge: super::conditions::Edge,
+    /// Modifiers in words: Level, Volition, Escalation.
+    pub modifiers: Vec<RollModifier>,
+    /// Conditions a hit causes.
+    pub on_hit: Vec<crate::engine::spec::EffectDef>,
+    /// Whether it is a ranged attack (provokes when engaged, E-36).
+    pub ranged: bool,
+    /// The defense's name.
+    pub defense: &'static str,
+}
+
+impl Strike {
+    /// The hit damage dice's distribution.
+    pub fn dice(&self) -> Distribution {
+        match &self.roll {
+            DamageRoll::Stance => Distribution::die(self.attack.die)
+                .sum_n(self.attack.dice)
+                .unwrap_or_else(|_| Distribution::constant(0)),
+            DamageRoll::Expr(e) => e.distribution(),
+        }
+    }
+}
+
+/// Why a strike can't be made.
+pub enum NoStrike {
+    /// No such power.
+    Unknown,
+    /// The power needs the other stance.
+    Stance(Stance),
+    /// Out of its reach; the reach.
+    Reach(u32),
+}
+
+/// The strike `attacker` would make on `target` with `power` (`None`: its stance's
+/// basic attack), as things stand.
+pub fn strike(
+    world: &World,
+    attacker: UnitId,
+    target: UnitId,
+    power: Option<&str>,
+) -> Result<Strike, NoStrike> {
+    let me = esc(world, attacker);
+    let basic = power.unwrap_or(match me.stance {
+        Stance::Melee => BASIC_MELEE,
+        Stance::Ranged => BASIC_RANGED,
+    });
+    let d = distance(world, attacker, target);
+    let source = match basic {
+        BASIC_MELEE | BASIC_RANGED => {
+            let stance = if basic == BASIC_MELEE {
+                Stance::Melee
+            } else {
+                Stance::Ranged
+            };
+            if me.stance != stance {
+                return Err(NoStrike::Stance(stance));
+            }
+            Source {
+                name: basic.to_string(),
+                roll: DamageRoll::Stance,
+                ranged: stance == Stance::Ranged,
+                reach: if stance == Stance::Ranged {
+                    me.ranged_reach
+                } else {
+                    1
+                },
+                bonus: me.volition,
+                on_hit: Vec::new(),
+                damage_type: None,
+            }
+        }
+        other => {
+            let powers = world.get::<Powers>(entity(world, attacker));
+            let Some(p) = powers.and_then(|p| p.0.iter().find(|p| p.name == other)) else {
+                return Err(NoStrike::Unknown);
+            };
+            let expr: DiceExpr = p.damage.parse().map_err(|_| NoStrike::Unknown)?;
+            Source {
+                name: p.name.clone(),
+                roll: DamageRoll::Expr(expr),
+                ranged: p.ranged,
+                reach: p.range,
+                bonus: 0,
+                on_hit: p.on_hit.clone(),
+                damage_type: p.damage_type.clone(),
+            }
+        }
+    };
+    let Source {
+        name,
+        roll,
+        ranged,
+        reach,
+        bonus,
+        on_hit,
+        damage_type: types,
+    } = source;
+    if d > reach {
+        return Err(NoStrike::Reach(reach));
+    }
+    let kind = types
+        .as_deref()
+        .and_then(super::harm::damage_type)
+        .unwrap_or(super::harm::DEFAULT_TYPE);
+    let them = esc(world, target);
+    let target_names = condition_names(world, target);
+    let my_names = condition_names(world, attacker);
+    let t: Vec<&str> = target_names.iter().map(String::as_str).collect();
+    let m: Vec<&str> = my_names.iter().map(String::as_str).collect();
+    let grabbing = world
+        .get::<Conditions>(entity(world, target))
+        .is_some_and(|c| {
+            c.0.iter()
+                .any(|c| c.name == names::GRABBED && c.source == Some(attacker))
+        });
+    let edge = super::conditions::attack_edge(&m, &t, grabbing);
+    let weak = super::harm::is_weak(&[kind], &them.weak);
+    let vulnerable = super::conditions::vulnerable(&t);
+    let crit_at = i64::from(rules(world).crit_at) - i64::from(weak) - i64::from(vulnerable);
+    let escalation = escalation_of(world, attacker);
+    let mut modifiers = vec![
+        RollModifier::new("Level", me.level),
+        RollModifier::new("Volition", me.volition),
+    ];
+    if escalation != 0 {
+        modifiers.push(RollModifier::new("Escalation", escalation));
+    }
+    let stats = world
+        .get::<crate::engine::units::Stats>(entity(world, target))
+        .map(|s| s.get("AC"))
+        .unwrap_or(10);
+    let attack = Attack {
+        modifier: i64::from(me.level) + i64::from(me.volition) + i64::from(escalation),
+        net_advantage: edge.net(),
+        defense: i64::from(stats),
+        crit_at,
+        dice: me.level.max(1) as u32,
+        die: me.stance_die(),
+        bonus: i64::from(bonus),
+        resist: super::harm::resistance(&[kind], &them.resist),
+        miss_damage: i64::from(me.miss_damage),
+    };
+    Ok(Strike {
+        name,
+        attack,
+        roll,
+        edge,
+        modifiers,
+        on_hit,
+        ranged,
+        defense: "AC",
+    })
+}
+
+/// Where an attack's numbers come from: a basic attack or a power.
+struct Source {
+    name: String,
+    roll: DamageRoll,
+    ranged: bool,
+    reach: u32,
+    bonus: i32,
+    on_hit: Vec<crate::engine::spec::EffectDef>,
+    damage_type: Option<String>,
+}
+
+/// The dice of a 3d6 pool with `net` net Advantage, as the log writes them:
+/// `3d6`, `4d6kh3`, `5d6kl3` (E-GAP-02).
+pub fn pool_name(net: i32) -> String {
+    match net {
+        0 => "3d6".into(),
+        n if n > 0 => format!("{}d6kh3", 3 + n),
+        n => format!("{}d6kl3", 3 + n.unsigned_abs()),
+    }
+}
+
+/// Rolls a 3d6 pool with `net` net Advantage: every face, the kept ones, and the
+/// natural roll (E-GAP-02).
+fn roll_pool(world: &mut World, net: i32) -> Result<(Vec<u32>, Vec<u32>, i64), DiceError> {
+    let faces = world
+        .resource_mut::<Dice>()
+        .roll_many(3 + net.unsigned_abs(), 6)?;
+    let kept: Vec<u32> = if net == 0 {
+        faces.clone()
+    } else {
+        let mut sorted = faces.clone();
+        sorted.sort_unstable();
+        if net > 0 {
+            sorted[sorted.len() - 3..].to_vec()
+        } else {
+            sorted[..3].to_vec()
+        }
+    };
+    let natural = attack::natural(&faces, net);
+    Ok((faces, kept, natural))
+}
+
+/// The edge of a roll in words for its purpose: "Basic Melee Attack (1 Disadvantage:
+/// Dazed)".
+fn with_edge(purpose: &str, edge: &super::conditions::Edge) -> String {
+    let mut parts = Vec::new();
+    if !edge.advantage.is_empty() {
+        parts.push(format!(
+            "{} Advantage: {}",
+            edge.advantage.len(),
+            edge.advantage.join(", ")
+        ));
+    }
+    if !edge.disadvantage.is_empty() {
+        parts.push(format!(
+            "{} Disadvantage: {}",
+            edge.disadvantage.len(),
+            edge.disadvantage.join(", ")
+        ));
+    }
+    if parts.is_empty() {
+        purpose.to_string()
+    } else {
+        format!("{purpose} ({})", parts.join("; "))
+    }
+}
+
+/// How an attack comes about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Manner {
+    /// An attack action.
+    Normal,
+    /// An opportunity attack (E-38): a free Basic Melee Attack.
+    Opportunity,
+    /// A Coup de Grace: a natural crit (E-44, E-GAP-06).
+    CoupDeGrace,
+}
+
+/// Makes an attack: the Invisible check, the roll, damage, conditions, Confused
+/// self-harm, and a drop to 0 (E-02 … E-14, E-54, E-61). Returns whether the
+/// target took damage.
+pub fn make_attack(
+    world: &mut World,
+    attacker: UnitId,
+    target: UnitId,
+    power: Option<&str>,
+    manner: Manner,
+) {
+    let power = if manner == Manner::Opportunity {
+        Some(BASIC_MELEE)
+    } else {
+        power
+    };
+    let Ok(s) = strike(world, attacker, target, power) else {
+        return;
+    };
+    // E-61: attacking an Invisible unit needs an 11+ save first.
+    if has(world, target, names::INVISIBLE) {
+        let target_n = i64::from(rules(world).save_target);
+        let (faces, kept, natural) = match roll_pool(world, 0) {
+            Ok(r) => r,
+            Err(e) => return fault(world, e),
+        };
+        let ok = natural >= target_n;
+        emit(
+            world,
+            Event::Rolled {
+                unit: attacker,
+                purpose: "a save to find an Invisible target".into(),
+                dice: "3d6".into(),
+                faces,
+                kept,
+                modifiers: Vec::new(),
+                total: natural as i32,
+                target: Some(target_n as i32),
+                against: Some(target),
+                outcome: if ok { "found" } else { "no effect" }.into(),
+            },
+        );
+        if !ok {
+            return;
+        }
+    }
+    let net = s.attack.net_advantage;
+    let (faces, kept, rolled) = match roll_pool(world, net) {
+        Ok(r) => r,
+        Err(e) => return fault(world, e),
+    };
+    // E-44 / E-GAP-06: a Coup de Grace counts as a natural crit.
+    let natural = if manner == Manner::CoupDeGrace {
+        18
+    } else {
+        rolled
+    };
+    let outcome = attack::classify(&s.attack, natural);
+    let word = match outcome {
+        Outcome::CritFail => "crit fail",
+        Outcome::Miss => "miss",
+        Outcome::Hit => "hit",
+        Outcome::Crit => "crit",
+    };
+    let purpose = match manner {
+        Manner::Normal => s.name.clone(),
+        Manner::Opportunity => format!("an opportunity attack ({})", s.name),
+        Manner::CoupDeGrace => format!("a Coup de Grace ({})", s.name),
+    };
+    emit(
+        world,
+        Event::Rolled {
+            unit: attacker,
+            purpose: with_edge(&purpose, &s.edge),
+            dice: pool_name(net),
+            faces,
+            kept,
+            modifiers: s.modifiers.clone(),
+            total: (rolled + s.attack.modifier) as i32,
+            target: Some(s.attack.defense as i32),
+            against: Some(target),
+            outcome: word.into(),
+        },
+    );
+    let (dice_faces, dice_total) = match outcome {
+        Outcome::Hit | Outcome::Crit => match roll_damage(world, &s) {
+            Ok(r) => r,
+            Err(e) => return fault(world, e),
+        },
+        _ => (Vec::new(), 0),
+    };
+    let dealt = attack::damage(&s.attack, natural, dice_total);
+    if dealt > 0 || matches!(outcome, Outcome::Hit | Outcome::Crit) {
+        hurt(
+            world,
+            target,
+            dice_faces,
+            dealt as i32,
+            outcome == Outcome::Crit,
+        );
+    }
+    if matches!(outcome, Outcome::Hit | Outcome::Crit) && on_board(world, target) {
+        let turns = esc(world, attacker).turns;
+        for effect in &s.on_hit {
+            let duration = match effect.lasts {
+                EffectDuration::SaveEnds => Duration::SaveEnds,
+                EffectDuration::Sustained => Duration::Sustained(attacker),
+                // E-GAP-18: a one-round effect lasts to the end of the applier's
+                // next turn.
+                EffectDuration::EndOfRound => Duration::EndOfTurnOf {
+                    unit: attacker,
+                    turn: turns + 1,
+                },
+            };
+            add_condition(
+                world,
+                target,
+                Condition::new(effect.condition.clone(), duration).with_source(attacker),
+            );
+        }
+    }
+    // E-54: a Confused attacker with an odd natural roll takes half the base damage.
+    if has(world, attacker, names::CONFUSED) && is_active(world, attacker) {
+        let base = match outcome {
+            Outcome::Hit | Outcome::Crit => dice_total + s.attack.bonus,
+            Outcome::Miss => s.attack.miss_damage,
+            Outcome::CritFail => 0,
+        };
+        let own = super::conditions::confused_self_damage(natural, base);
+        if own > 0 {
+            emit(world, EscalationEvent::ConfusedSelfHarm { unit: attacker });
+            hurt(world, attacker, Vec::new(), own as i32, false);
+        }
+    }
+}
+
+/// Rolls a strike's hit damage: the faces and the dice's total.
+fn roll_damage(world: &mut World, s: &Strike) -> Result<(Vec<u32>, i64), DiceError> {
+    match &s.roll {
+        DamageRoll::Stance => {
+            let faces = world
+                .resource_mut::<Dice>()
+                .roll_many(s.attack.dice, s.attack.die)?;
+            let total = faces.iter().map(|&f| i64::from(f)).sum();
+            Ok((faces, total))
+        }
+        DamageRoll::Expr(e) => {
+            let r = e.roll(&mut world.resource_mut::<Dice>())?;
+            Ok((r.faces.iter().map(|&(_, f)| f).collect(), r.total))
+        }
+    }
+}
+
+/// Deals `amount` damage to `unit`; at 0 HP or less a PC is Dying and an enemy dies
+/// (E-46), and the battle may end.
+pub fn hurt(world: &mut World, unit: UnitId, faces: Vec<u32>, amount: i32, crit: bool) {
+    let Some(h) = world.get::<Health>(entity(world, unit)).copied() else {
+        return;
+    };
+    let hp = h.hp.saturating_sub(amount.max(0));
+    emit(
+        world,
+        Event::Damaged {
+            unit,
+            faces,
+            amount: amount.max(0),
+            hp,
+        },
+    );
+    if hp > 0 || play_state(world, unit) != PlayState::Active {
+        return;
+    }
+    if esc(world, unit).pc {
+        let disadvantage = first_death_save_disadvantage(crit, hp, h.max);
+        {
+            let mut me = esc_mut(world, unit);
+            me.death_save_disadvantage = disadvantage;
+            me.dropped_by_crit = crit;
+        }
+        emit(
+            world,
+            Event::Defeated {
+                unit,
+                state: PlayState::Dying,
+            },
+        );
+    } else {
+        emit(
+            world,
+            Event::Defeated {
+                unit,
+                state: PlayState::Dead,
+            },
+        );
+    }
+    check_victory(world);
+}
+
+/// Heals `unit` with a Recovery (E-47, E-48): a PC rolls Level dice of its recovery
+/// die plus Volition (halved with no Recoveries left), an enemy 1d6 per Level; from
+/// 0 HP when it was Dying (E-50). Returns the HP healed.
+pub fn recover(world: &mut World, unit: UnitId) -> Result<i32, DiceError> {
+    let me = esc(world, unit).clone();
+    let (n, die, bonus) = if me.pc {
+        (me.level.max(1) as u32, me.recovery_die, me.volition)
+    } else {
+        (me.level.max(1) as u32, 6, 0)
+    };
+    let faces = world.resource_mut::<Dice>().roll_many(n, die)?;
+    let rolled = crate::engine::dice::sum(&faces) + bonus;
+    let healed = super::saves::recovery_heal(rolled, me.recoveries);
+    let h = *world
+        .get::<Health>(entity(world, unit))
+        .expect("units have health");
+    let from = if play_state(world, unit) == PlayState::Dying {
+        0
+    } else {
+        h.hp
+    };
+    let hp = (from + healed).min(h.max);
+    emit(
+        world,
+        Event::Healed {
+            unit,
+            faces,
+            amount: hp - h.hp,
+            hp,
+        },
+    );
+    if me.recoveries > 0 {
+        let left = me.recoveries - 1;
+        esc_mut(world, unit).recoveries = left;
+        emit(world, EscalationEvent::RecoverySpent { unit, left });
+    }
+    Ok(healed)
+}
+
+// ------------------------------------------------------------------ the round
+
+/// The one system: starts turns, executes commands and answers.
+pub fn drive(world: &mut World) {
+    if halted(world) {
+        return;
+    }
+    if world.resource::<Pending>().0.is_some() {
+        let Some(answer) = world.resource_mut::<Incoming>().0.take() else {
+            return;
+        };
+        world.resource_mut::<Pending>().0 = None;
+        let ask = world.resource_mut::<Asking>().0.take();
+        match ask {
+            Some(Ask::NextInBand) => {
+                let unit = match answer {
+                    Command::ActNow { units, .. } => units.first().copied(),
+                    _ => None,
+                };
+                if let Some(unit) = unit {
+                    start_turn(world, unit);
+                }
+            }
+            Some(Ask::Intercept { mover, path }) => {
+                let by = match answer {
+                    Command::React { unit, .. } => Some(unit),
+                    _ => None,
+                };
+                finish_travel(world, mover, path, by);
+            }
+            None => {}
+        }
+        world.resource_mut::<Progress>().0 = true;
+        return;
+    }
+    let Some(unit) = world.resource::<TurnState>().active else {
+        next_turn(world);
+        return;
+    };
+    let Some(command) = world.resource_mut::<Incoming>().0.take() else {
+        if !is_active(world, unit) {
+            // Dropped on its own turn (an opportunity attack, Confused self-harm,
+            // ongoing damage): its turn is over.
+            emit(world, Event::TurnEnded { unit });
+        }
+        return;
+    };
+    execute(world, unit, command);
+}
+
+/// Starts the next turn: the next unit of the current group, asking its side which
+/// when several could go (E-16, E-GAP-09); a new round when the groups are done.
+fn next_turn(world: &mut World) {
+    loop {
+        let mut state = world.resource::<RoundState>().clone();
+        let Some(group) = state.groups.first_mut() else {
+            let round = world.resource::<TurnState>().round;
+            if round > 0 && check_round_limit(world) {
+                return;
+            }
+            if !start_round(world) {
+                return;
+            }
+            continue;
+        };
+        group.units.retain(|&u| on_board(world, u));
+        if group.units.is_empty() {
+            state.groups.remove(0);
+            *world.resource_mut::<RoundState>() = state;
+            continue;
+        }
+        let units = group.units.clone();
+        *world.resource_mut::<RoundState>() = state;
+        if units.len() == 1 {
+            start_turn(world, units[0]);
+            return;
+        }
+        let side = side_of(world, units[0]);
+        if world.resource::<Sides>().0[side.0 as usize].decisions != DecisionPolicy::Ask {
+            start_turn(world, units[0]);
+            return;
+        }
+        let decision = band_decision(world, side, &units);
+        world.resource_mut::<Asking>().0 = Some(Ask::NextInBand);
+        world.resource_mut::<Pending>().0 = Some(decision);
+        world.resource_mut::<Progress>().0 = true;
+        return;
+    }
+}
+
+/// The "who acts next in this band" decision (E-16, E-GAP-09): one option per
+/// unit, roster order first (the AI's pick).
+fn band_decision(world: &World, side: SideId, units: &[UnitId]) -> PendingDecision {
+    let band = band_name(world, units[0]);
+    let kind = if esc(world, units[0]).pc {
+        "PCs"
+    } else {
+        "enemies"
+    };
+    let n = units.len() as f64;
+    PendingDecision {
+        side,
+        prompt: format!("Which of your {band} {kind} acts next?"),
+        about: format!("choose which of its {band} {kind} acts next"),
+        pick: Pick::One,
+        options: units
+            .iter()
+            .enumerate()
+            .map(|(i, &u)| {
+                DecisionOption::new(
+                    Command::ActNow {
+                        side,
+                        units: vec![u],
+                    },
+                    format!("{} acts", crate::engine::battle::name(world, u)),
+                )
+                .value(n - i as f64)
+            })
+            .collect(),
+        decline: None,
+        lookahead: false,
+    }
+}
+
+/// Starts a round: the Escalation die, then the groups in band order, PCs before
+/// enemies (E-16, E-18). False when nobody can act.
+fn start_round(world: &mut World) -> bool {
+    let units = board_units(world);
+    if units.is_empty() {
+        return false;
+    }
+    let round = world.resource::<TurnState>().round + 1;
+    emit(world, Event::RoundStarted { round });
+    emit(
+        world,
+        Event::StageStarted {
+            stage: Stage::Attack,
+        },
+    );
+    let value = rules(world).escalation(round);
+    let old = world.resource::<RoundState>().escalation;
+    world.resource_mut::<RoundState>().escalation = value;
+    if value != old {
+        emit(world, EscalationEvent::EscalationDie { value });
+    }
+    let entrants: Vec<super::initiative::Entrant> = units
+        .iter()
+        .map(|&u| super::initiative::Entrant {
+            unit: u,
+            band: esc(world, u).band,
+            pc: esc(world, u).pc,
+        })
+        .collect();
+    let groups = super::initiative::groups(&entrants)
+        .into_iter()
+        .map(|units| Group {
+            band: esc(world, units[0]).band,
+            pc: esc(world, units[0]).pc,
+            units,
+        })
+        .collect::<Vec<_>>();
+    let order: Vec<UnitId> = groups.iter().flat_map(|g| g.units.clone()).collect();
+    emit(
+        world,
+        Event::OrderSet {
+            stage: Stage::Attack,
+            order,
+        },
+    );
+    let mut state = world.resource_mut::<RoundState>();
+    state.groups = groups;
+    state.delayed.clear();
+    true
+}
+
+/// Starts `unit`'s turn: fresh actions; a Stunned unit loses its Move action
+/// (E-66); a Dying PC makes its death save (E-49, E-50, E-GAP-15).
+fn start_turn(world: &mut World, unit: UnitId) {
+    if let Some(g) = world.resource_mut::<RoundState>().groups.first_mut() {
+        g.units.retain(|&u| u != unit);
+    }
+    world
+        .resource_mut::<RoundState>()
+        .delayed
+        .retain(|&u| u != unit);
+    esc_mut(world, unit).turns += 1;
+    *world.resource_mut::<TurnActions>() = TurnActions::default();
+    emit(
+        world,
+        Event::TurnStarted {
+            unit,
+            stage: Stage::Attack,
+        },
+    );
+    if play_state(world, unit) == PlayState::Dying {
+        death_save(world, unit);
+        return;
+    }
+    if has(world, unit, names::STUNNED) || has(world, unit, names::HELPLESS) {
+        world.resource_mut::<TurnActions>().left.moves = false;
+        emit(
+            world,
+            EscalationEvent::ActionSpent {
+                unit,
+                what: "lost to Stunned".into(),
+                needs: ActionKind::Move,
+                spent: ActionKind::Move,
+            },
+        );
+    }
+}
+
+/// A Dying PC's death save at the start of its turn (E-49, E-50, E-GAP-15).
+fn death_save(world: &mut World, unit: UnitId) {
+    let me = esc(world, unit).clone();
+    let disadvantage = if me.death.failures == 0 && !me.saved_since_drop {
+        me.death_save_disadvantage
+    } else {
+        0
+    };
+    let names_now = condition_names(world, unit);
+    let refs: Vec<&str> = names_now.iter().map(String::as_str).collect();
+    let net = -(disadvantage + super::conditions::save_disadvantage(&refs));
+    let (faces, kept, natural) = match roll_pool(world, net) {
+        Ok(r) => r,
+        Err(e) => return fault(world, e),
+    };
+    let c = rules(world).clone();
+    let result = save_result(
+        natural,
+        0,
+        i64::from(c.death_save_target),
+        i64::from(c.crit_at),
+    );
+    emit(
+        world,
+        Event::Rolled {
+            unit,
+            purpose: "a death save".into(),
+            dice: pool_name(net),
+            faces,
+            kept,
+            modifiers: Vec::new(),
+            total: natural as i32,
+            target: Some(c.death_save_target),
+            against: None,
+            outcome: match result {
+                SaveResult::Fail => "failure",
+                SaveResult::Success => "success",
+                SaveResult::Crit => "crit",
+            }
+            .into(),
+        },
+    );
+    let outcome = {
+        let mut m = esc_mut(world, unit);
+        m.saved_since_drop = true;
+        m.death.record(result, c.death_save_failures)
+    };
+    match outcome {
+        DeathSaveOutcome::Recovers | DeathSaveOutcome::RecoversNow => {
+            if let Err(e) = recover(world, unit) {
+                return fault(world, e);
+            }
+            emit(
+                world,
+                Event::Defeated {
+                    unit,
+                    state: PlayState::Active,
+                },
+            );
+            let now = outcome == DeathSaveOutcome::RecoversNow;
+            emit(world, EscalationEvent::Recovered { unit, now });
+            {
+                let mut m = esc_mut(world, unit);
+                m.saved_since_drop = false;
+                m.death_save_disadvantage = 0;
+            }
+            if !now {
+                emit(world, Event::TurnEnded { unit });
+            }
+        }
+        DeathSaveOutcome::Failed | DeathSaveOutcome::Dies => {
+            let m = esc(world, unit);
+            emit(
+                world,
+                EscalationEvent::DeathSaveFailed {
+                    unit,
+                    failures: m.death.failures,
+                    limit: c.death_save_failures,
+                    stabilized: m.death.stabilized,
+                },
+            );
+            if outcome == DeathSaveOutcome::Dies {
+                emit(
+                    world,
+                    Event::Defeated {
+                        unit,
+                        state: PlayState::Dead,
+                    },
+                );
+                emit(world, Event::TurnEnded { unit });
+                check_victory(world);
+            } else {
+                emit(world, Event::TurnEnded { unit });
+            }
+        }
+    }
+}
+
+/// Ends `unit`'s turn: ongoing damage first, then saves against save-ends effects
+/// (E-23, E-62, E-GAP-03), then one-round effects it applied expire (E-GAP-18).
+pub fn end_turn(world: &mut World, unit: UnitId) {
+    let ongoing: i32 = world
+        .get::<Conditions>(entity(world, unit))
+        .map(|c| c.total(ONGOING))
+        .unwrap_or(0);
+    if ongoing > 0 && is_active(world, unit) {
+        hurt(world, unit, Vec::new(), ongoing, false);
+    }
+    if on_board(world, unit) && !halted(world) {
+        let saves: Vec<String> = world
+            .get::<Conditions>(entity(world, unit))
+            .map(|c| {
+                c.0.iter()
+                    .filter(|c| matches!(c.duration, Duration::SaveEnds))
+                    .map(|c| c.name.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
+        for name in saves {
+            if let Err(e) = save_against(world, unit, &name, 0, rules(world).save_target) {
+                return fault(world, e);
+            }
+        }
+    }
+    let turn = esc(world, unit).turns;
+    expire_turn_end(world, unit, turn, "its source's turn ended");
+    if world.resource::<TurnState>().active == Some(unit) {
+        emit(world, Event::TurnEnded { unit });
+    }
+}
+
+/// Rolls a save against the condition `name` on `unit` (3d6 + `bonus` ≥ `target`,
+/// Enervated: 1 Disadvantage, E-56, E-GAP-03); ends it on a success.
+fn save_against(
+    world: &mut World,
+    unit: UnitId,
+    name: &str,
+    bonus: i32,
+    target: i32,
+) -> Result<bool, DiceError> {
+    let names_now = condition_names(world, unit);
+    let refs: Vec<&str> = names_now.iter().map(String::as_str).collect();
+    let net = -super::conditions::save_disadvantage(&refs);
+    let (faces, kept, natural) = roll_pool(world, net)?;
+    let ok = natural + i64::from(bonus) >= i64::from(target);
+    emit(
+        world,
+        Event::Rolled {
+            unit,
+            purpose: format!("a save against {name}"),
+            dice: pool_name(net),
+            faces,
+            kept,
+            modifiers: if bonus != 0 {
+                vec![RollModifier::new("Escalation", bonus)]
+            } else {
+                Vec::new()
+            },
+            total: natural as i32 + bonus,
+            target: Some(target),
+            against: None,
+            outcome: if ok { "success" } else { "failure" }.into(),
+        },
+    );
+    if ok {
+        // Same-named conditions don't stack (E-GAP-18): this ends the one.
+        end_where(world, unit, "saved", |c| c.name == name);
+    }
+    Ok(ok)
+}
+
+/// Reads an effect name a level writes: a condition, or `Ongoing N` (E-62) with
+/// its damage.
+pub fn parse_effect(name: &str) -> Option<(&'static str, Option<i32>)> {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    match words.as_slice() {
+        [w, n] if w.eq_ignore_ascii_case(ONGOING) => {
+            let n: i32 = n
+                .parse()
+                .ok()
+                .filter(|n| (1..=super::super::MAX_HP).contains(n))?;
+            Some((ONGOING, Some(n)))
+        }
+        [_, ..] => names::NAMES
+            .iter()
+            .find(|c| c.eq_ignore_ascii_case(name.trim()) && **c != ONGOING)
+            .map(|&c| (c, None)),
+        [] => None,
+    }
+}
+
+// ------------------------------------------------------------------ commands
+
+/// Spends the action `needs` for `what` (a better one if that one is gone, E-22)
+/// and tells it.
+fn spend(world: &mut World, unit: UnitId, needs: ActionKind, what: &str) {
+    let mut t = world.resource_mut::<TurnActions>();
+    t.acted = true;
+    let Some(spent) = t.left.spend(needs) else {
+        return;
+    };
+    emit(
+        world,
+        EscalationEvent::ActionSpent {
+            unit,
+            what: what.into(),
+            needs,
+            spent,
+        },
+    );
+}
+
+/// Executes the active unit's command (already checked).
+fn execute(world: &mut World, unit: UnitId, command: Command) {
+    match command {
+        Command::EndTurn { .. } => end_turn(world, unit),
+        Command::Move { path, .. } => {
+            spend(world, unit, ActionKind::Move, MOVE);
+            travel(world, unit, path, true);
+        }
+        Command::Attack { target, power, .. } => {
+            let Ok(s) = strike(world, unit, target, power.as_deref()) else {
+                return;
+            };
+            spend(world, unit, ActionKind::Standard, &s.name);
+            // E-36: a ranged attack while engaged provokes.
+            if s.ranged && !provoke(world, unit) {
+                return;
+            }
+            make_attack(world, unit, target, power.as_deref(), Manner::Normal);
+        }
+        Command::Act { verb, args, .. } => match verb.as_str() {
+            super::verbs::DISENGAGE => {
+                if let Some(to) = args.cell("to") {
+                    disengage(world, unit, to);
+                }
+            }
+            super::verbs::STANCE => {
+                spend(world, unit, ActionKind::Quick, "switch stance");
+                let stance = esc(world, unit).stance.other();
+                esc_mut(world, unit).stance = stance;
+                let basic = basic_power(esc(world, unit));
+                let e = entity(world, unit);
+                if let Some(mut powers) = world.get_mut::<Powers>(e)
+                    && let Some(first) = powers.0.first_mut()
+                {
+                    *first = basic;
+                }
+                emit(
+                    world,
+                    EscalationEvent::StanceSwitched {
+                        unit,
+                        stance: stance.name().into(),
+                    },
+                );
+            }
+            super::verbs::RALLY => rally(world, unit),
+            super::verbs::DELAY => {
+                if let Some(band) = args.choice("band") {
+                    delay(world, unit, band);
+                }
+            }
+            super::verbs::STABILIZE => {
+                if let Some(target) = args.unit("target") {
+                    spend(world, unit, ActionKind::Standard, "Stabilize");
+                    esc_mut(world, target).death.stabilized = true;
+                    emit(world, EscalationEvent::Stabilized { unit, target });
+                }
+            }
+            super::verbs::COUP_DE_GRACE => {
+                if let Some(target) = args.unit("target") {
+                    for kind in [ActionKind::Standard, ActionKind::Move, ActionKind::Quick] {
+                        spend(world, unit, kind, "Coup de Grace");
+                    }
+                    make_attack(world, unit, target, None, Manner::CoupDeGrace);
+                }
+            }
+            super::verbs::FLEE => {
+                let side = side_of(world, unit);
+                emit(world, EscalationEvent::Fled { side });
+                for u in board_units(world) {
+                    if side_of(world, u) == side {
+                        emit(
+                            world,
+                            Event::Defeated {
+                                unit: u,
+                                state: PlayState::Fled,
+                            },
+                        );
+                    }
+                }
+                if world.resource::<TurnState>().active.is_some() {
+                    emit(world, Event::TurnEnded { unit });
+                }
+                check_victory(world);
+            }
+            _ => {}
+        },
+        _ => {}
+    }
+}
+
+/// Opportunity attacks on `unit` from the engaged enemies in Melee stance, before
+/// it moves or shoots (E-36, E-38, E-GAP-12). False when it no longer stands.
+fn provoke(world: &mut World, unit: UnitId) -> bool {
+    for enemy in provoked_by(world, unit) {
+        if !is_active(world, enemy) {
+            continue;
+        }
+        emit(
+            world,
+            EscalationEvent::Provoked {
+                attacker: enemy,
+                mover: unit,
+            },
+        );
+        make_attack(world, enemy, unit, None, Manner::Opportunity);
+        if !is_active(world, unit) || halted(world) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Moves `mover` along `path`: opportunity attacks first when `provokes`, then the
+/// Intercept question to the other side, then the steps (E-38, E-39).
+fn travel(world: &mut World, mover: UnitId, path: Vec<Cell>, provokes: bool) {
+    if provokes && !provoke(world, mover) {
+        return;
+    }
+    let candidates = interceptors(world, mover, &path);
+    let Some(&(first, _)) = candidates.first() else {
+        return finish_travel(world, mover, path, None);
+    };
+    let side = side_of(world, first);
+    match world.resource::<Sides>().0[side.0 as usize].decisions {
+        DecisionPolicy::Never => finish_travel(world, mover, path, None),
+        DecisionPolicy::Auto => finish_travel(world, mover, path, Some(first)),
+        DecisionPolicy::Ask => {
+            let decision = intercept_decision(world, side, mover, &candidates);
+            world.resource_mut::<Asking>().0 = Some(Ask::Intercept { mover, path });
+            world.resource_mut::<Pending>().0 = Some(decision);
+            world.resource_mut::<Progress>().0 = true;
+        }
+    }
+}
+
+fn intercept_decision(
+    world: &World,
+    side: SideId,
+    mover: UnitId,
+    candidates: &[(UnitId, UnitId)],
+) -> PendingDecision {
+    let n = |u: UnitId| crate::engine::battle::name(world, u);
+    let allies: Vec<String> = candidates.iter().map(|&(_, a)| n(a)).collect();
+    let ally = allies.first().cloned().unwrap_or_default();
+    PendingDecision {
+        side,
+        prompt: format!("{} is moving to engage {ally}. Intercept?", n(mover)),
+        about: format!("intercept {} on its way to {ally}", n(mover)),
+        pick: Pick::One,
+        options: candidates
+            .iter()
+            .map(|&(u, a)| {
+                DecisionOption::new(
+                    Command::React {
+                        side,
+                        unit: u,
+                        reaction: crate::engine::command::Reaction::Intercept,
+                        to: None,
+                        swap: false,
+                    },
+                    format!("{} intercepts (protects {})", n(u), n(a)),
+                )
+                .value(1.0)
+            })
+            .collect(),
+        decline: Some(DecisionOption::new(Command::Pass { side }, "Let it pass")),
+        lookahead: false,
+    }
+}
+
+/// The Free units that may intercept `mover` walking `path`, each with the ally it
+/// protects (E-35, E-39, E-GAP-13): the path ends next to an ally it did not start
+/// next to; the interceptor is not engaged, within Nearby of that ally, flies if
+/// the mover flies, and can reach a cell next to the mover's path this move.
+pub fn interceptors(world: &World, mover: UnitId, path: &[Cell]) -> Vec<(UnitId, UnitId)> {
+    let Some(&end) = path.last() else {
+        return Vec::new();
+    };
+    let board = &world.resource::<Map>().0;
+    let start = cell_of(world, mover);
+    let side = side_of(world, mover);
+    let nearby = nearby_limit(world);
+    let flying = esc(world, mover).flying;
+    let mut out = Vec::new();
+    let actives = active_units(world);
+    for &ally in &actives {
+        let at = cell_of(world, ally);
+        if side_of(world, ally) == side
+            || board.distance(end, at) != 1
+            || board.distance(start, at) <= 1
+        {
+            continue;
+        }
+        for &u in &actives {
+            if u == ally
+                || side_of(world, u) != side_of(world, ally)
+                || out.iter().any(|&(o, _)| o == u)
+                || !engaged(world, u).is_empty()
+                || board.distance(cell_of(world, u), at) > nearby
+                || (flying && !esc(world, u).flying)
+            {
+                continue;
+            }
+            if intercept_point(world, u, mover, path).is_some() {
+                out.push((u, ally));
+            }
+        }
+    }
+    out
+}
+
+/// The farthest distance that is still Nearby (E-GAP-01: 7).
+fn nearby_limit(world: &World) -> u32 {
+    let bands = &rules(world).bands;
+    bands
+        .index_of("Nearby")
+        .and_then(|i| bands.span(i))
+        .map_or(7, |(_, hi)| hi)
+}
+
+/// Where `by` stops `mover` walking `path`: the first step index whose cell `by`
+/// can stand next to with one move, and that cell (E-GAP-13).
+fn intercept_point(
+    world: &World,
+    by: UnitId,
+    mover: UnitId,
+    path: &[Cell],
+) -> Option<(usize, Cell)> {
+    let board = &world.resource::<Map>().0;
+    let speed = rules(world).speed;
+    let mover_at = cell_of(world, mover);
+    let base = crate::engine::battle::occupancy_for(world, by);
+    let occupancy = move |c: Cell| {
+        if c == mover_at {
+            crate::engine::board::Occupancy::Free
+        } else {
+            base(c)
+        }
+    };
+    let field = board.movement_field(cell_of(world, by), speed, &occupancy);
+    for (k, &step) in path.iter().enumerate() {
+        let best = field
+            .iter()
+            .filter(|&(&c, _)| {
+                board.distance(c, step) == 1 && !path[..=k].contains(&c) && c != mover_at
+            })
+            .min_by_key(|&(&c, &cost)| (cost, c))
+            .map(|(&c, _)| c);
+        if let Some(c) = best {
+            return Some((k, c));
+        }
+    }
+    None
+}
+
+/// The steps of a move; stopped by `by`'s Intercept when it intercepts (E-39).
+fn finish_travel(world: &mut World, mover: UnitId, path: Vec<Cell>, by: Option<UnitId>) {
+    let stop = by.and_then(|u| intercept_point(world, u, mover, &path).map(|p| (u, p)));
+    let until = stop.map_or(path.len(), |(_, (k, _))| k + 1);
+    for &to in &path[..until] {
+        step(world, mover, to);
+    }
+    if let Some((u, (_, cell))) = stop {
+        emit(
+            world,
+            Event::MovementStopped {
+                unit: mover,
+                reason: format!("intercepted by {}", crate::engine::battle::name(world, u)),
+            },
+        );
+        let ally = interceptors_ally(world, mover, &path, u);
+        let occupancy = crate::engine::battle::occupancy_for(world, u);
+        let route = world
+            .resource::<Map>()
+            .0
+            .path(cell_of(world, u), cell, &occupancy);
+        if let Some((cells, _)) = route {
+            for to in cells {
+                step(world, u, to);
+            }
+        }
+        emit(
+            world,
+            EscalationEvent::Intercepted {
+                unit: u,
+                mover,
+                ally,
+            },
+        );
+    }
+}
+
+/// The ally an interceptor protects: the unit of its side next to the path's end.
+fn interceptors_ally(world: &World, mover: UnitId, path: &[Cell], by: UnitId) -> UnitId {
+    let end = path.last().copied().unwrap_or(cell_of(world, mover));
+    let board = &world.resource::<Map>().0;
+    active_units(world)
+        .into_iter()
+        .find(|&a| {
+            a != by
+                && side_of(world, a) == side_of(world, by)
+                && board.distance(end, cell_of(world, a)) == 1
+        })
+        .unwrap_or(by)
+}
+
+/// One step of a move.
+fn step(world: &mut World, unit: UnitId, to: Cell) {
+    let from = cell_of(world, unit);
+    let cost = world.resource::<Map>().0.step_cost(to).unwrap_or(1);
+    emit(
+        world,
+        Event::Moved {
+            unit,
+            from,
+            to,
+            cost,
+        },
+    );
+}
+
+/// Disengage (a Move action): 3d6 against 11 + 1 per engaged enemy after the first;
+/// success pops off them all and moves to `to`, failure loses the Move action
+/// (E-37, E-58, E-GAP-11).
+fn disengage(world: &mut World, unit: UnitId, to: Cell) {
+    spend(world, unit, ActionKind::Move, "Disengage");
+    let enemies = engaged(world, unit);
+    let difficulty = rules(world).disengage_difficulty(enemies.len() as u32);
+    // E-58: Grabbed gives 1 Disadvantage to disengage from the grabber.
+    let grabbed = world
+        .get::<Conditions>(entity(world, unit))
+        .is_some_and(|c| {
+            c.0.iter()
+                .any(|c| c.name == names::GRABBED && c.source.is_some_and(|s| enemies.contains(&s)))
+        });
+    let net = -i32::from(grabbed);
+    let (faces, kept, natural) = match roll_pool(world, net) {
+        Ok(r) => r,
+        Err(e) => return fault(world, e),
+    };
+    let ok = super::engagement::disengages(natural, difficulty);
+    emit(
+        world,
+        Event::Rolled {
+            unit,
+            purpose: if grabbed {
+                "Disengage (1 Disadvantage: Grabbed)".into()
+            } else {
+                "Disengage".into()
+            },
+            dice: pool_name(net),
+            faces,
+            kept,
+            modifiers: Vec::new(),
+            total: natural as i32,
+            target: Some(difficulty),
+            against: None,
+            outcome: if ok { "success" } else { "failure" }.into(),
+        },
+    );
+    if !ok {
+        emit(
+            world,
+            Event::MovementStopped {
+                unit,
+                reason: "failed to disengage: the Move action is lost".into(),
+            },
+        );
+        return;
+    }
+    let occupancy = crate::engine::battle::occupancy_for(world, unit);
+    let route = world
+        .resource::<Map>()
+        .0
+        .path(cell_of(world, unit), to, &occupancy);
+    if let Some((cells, _)) = route {
+        travel(world, unit, cells, false);
+    }
+}
+
+/// Rally (a Standard action): heal with a Recovery, then save against one
+/// save-ends effect (11+) or one-round effect (13+) with the Escalation die
+/// added (E-43).
+fn rally(world: &mut World, unit: UnitId) {
+    spend(world, unit, ActionKind::Standard, "Rally");
+    if let Err(e) = recover(world, unit) {
+        return fault(world, e);
+    }
+    let first = world.get::<Conditions>(entity(world, unit)).and_then(|c| {
+        c.0.iter()
+            .find(|c| {
+                matches!(
+                    c.duration,
+                    Duration::SaveEnds | Duration::EndOfTurnOf { .. }
+                )
+            })
+            .cloned()
+    });
+    if let Some(c) = first {
+        let target = match c.duration {
+            Duration::SaveEnds => rules(world).save_target,
+            _ => 13,
+        };
+        let bonus = world.resource::<RoundState>().escalation;
+        if let Err(e) = save_against(world, unit, &c.name, bonus, target) {
+            fault(world, e);
+        }
+    }
+}
+
+/// Delay: the unit's band becomes a lower one for the rest of the battle, and it
+/// acts there this round (E-19).
+fn delay(world: &mut World, unit: UnitId, band: &str) {
+    let Some(b) = band_index(rules(world), band) else {
+        return;
+    };
+    let name = rules(world).initiative_bands[b].clone();
+    esc_mut(world, unit).band = b;
+    esc_mut(world, unit).turns -= 1;
+    emit(world, EscalationEvent::Delayed { unit, band: name });
+    let pc = esc(world, unit).pc;
+    {
+        let mut state = world.resource_mut::<RoundState>();
+        state.delayed.push(unit);
+        let key = |g: &Group| (g.band, !g.pc);
+        match state.groups.iter().position(|g| g.band == b && g.pc == pc) {
+            Some(i) => {
+                state.groups[i].units.push(unit);
+                state.groups[i].units.sort();
+            }
+            None => {
+                let at = state
+                    .groups
+                    .iter()
+                    .position(|g| key(g) > (b, !pc))
+                    .unwrap_or(state.groups.len());
+                state.groups.insert(
+                    at,
+                    Group {
+                        band: b,
+                        pc,
+                        units: vec![unit],
+                    },
+                );
+            }
+        }
+    }
+    emit(world, Event::TurnEnded { unit });
+}
+
+/// The band a Delay's value names ("VerySlow" is "Very Slow"), by index.
+pub fn band_index(config: &EscalationConfig, value: &str) -> Option<usize> {
+    let squash = |s: &str| s.replace(' ', "").to_ascii_lowercase();
+    config
+        .initiative_bands
+        .iter()
+        .position(|n| squash(n) == squash(value))
+}
+
+/// The basic attack of a unit's stance as a power (E-07, E-08): the first of its
+/// [`Powers`], what the AI and the window list.
+pub fn basic_power(me: &EscUnit) -> crate::engine::spec::PowerDef {
+    let (name, range, ranged, die) = match me.stance {
+        Stance::Melee => (BASIC_MELEE, 1, false, me.melee_die),
+        Stance::Ranged => (BASIC_RANGED, me.ranged_reach, true, me.ranged_die),
+    };
+    crate::engine::spec::PowerDef {
+        name: name.into(),
+        range,
+        ranged,
+        damage: format!("{}d{die}{:+}", me.level.max(1), me.volition),
+        add_tier: false,
+        on_hit: Vec::new(),
+        damage_type: None,
+    }
+}

@@ -1,0 +1,442 @@
+//! `escalation` behind the [`Ruleset`] seam: set-up, legality, previews and odds,
+//! names and views, and the AI's hooks.
+
+use std::collections::BTreeMap;
+
+use bevy_app::App;
+use bevy_ecs::prelude::*;
+
+use super::check;
+use super::config::EscalationConfig;
+use super::play::{
+    self, Asking, BASIC_MELEE, BASIC_RANGED, EscRules, MOVE, RoundState, TurnActions, esc,
+    provoked_by, rules,
+};
+use super::stats::STATS;
+use super::units::{
+    EscUnit, SIDE_TRAITS, UNIT_TRAIT_EXAMPLES, parse_side_trait, parse_trait, side_is_pc,
+};
+use super::verbs::{self, VERBS, pools};
+use crate::engine::battle::{
+    Assume, AttackOdds, AttackPreview, BattleSchedule, BattleStage, MovePreview, Roster, TurnOrder,
+    TurnState, entity, name, ruleset_is,
+};
+use crate::engine::board::{Cell, GridKind};
+use crate::engine::command::{Command, CommandError};
+use crate::engine::conditions::{Stacking, StackingRules};
+use crate::engine::event::Stage;
+use crate::engine::problems::{Issue, PowerRef, Where, unit_label};
+use crate::engine::rulesets::config::{self, ConfigError};
+use crate::engine::rulesets::{Ruleset, StatSpec, TraitOf, check_stats, parse_dice};
+use crate::engine::spec::Level;
+use crate::engine::units::*;
+use crate::engine::verb::{ArgValue, Args, VerbSpec};
+
+/// The `escalation` ruleset (RULES.md §2).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Escalation;
+
+/// The ruleset's id.
+pub const ID: &str = "escalation";
+
+impl Ruleset for Escalation {
+    fn id(&self) -> &'static str {
+        ID
+    }
+
+    fn stats(&self) -> &'static [StatSpec] {
+        STATS
+    }
+
+    fn check_overrides(&self, overrides: &BTreeMap<String, ron::Value>) -> Result<(), String> {
+        config::load_default::<EscalationConfig>()
+            .and_then(|base| config::with_overrides(&base, overrides))
+            .map(|_| ())
+    }
+
+    fn override_problems(&self, overrides: &BTreeMap<String, ron::Value>) -> Vec<ConfigError> {
+        config::override_problems::<EscalationConfig>(overrides)
+    }
+
+    fn check_trait(&self, of: TraitOf, phrase: &str) -> Result<(), String> {
+        match of {
+            TraitOf::Unit => {
+                let c = config::load_default::<EscalationConfig>()?;
+                parse_trait(&c, phrase).map(|_| ())
+            }
+            TraitOf::Side => parse_side_trait(phrase).map(|_| ()),
+        }
+    }
+
+    fn trait_examples(&self, of: TraitOf) -> &'static [&'static str] {
+        match of {
+            TraitOf::Unit => UNIT_TRAIT_EXAMPLES,
+            TraitOf::Side => SIDE_TRAITS,
+        }
+    }
+
+    /// Powers' damage types and `on_hit` conditions, and no power named like a
+    /// basic attack.
+    fn check_level(&self, level: &Level) -> Vec<Issue> {
+        let mut out = Vec::new();
+        for (u, def) in level.units.iter().enumerate() {
+            let label = unit_label(u, def);
+            for (p, power) in def.powers.iter().enumerate() {
+                let at = |field: &'static str| Where::Power {
+                    unit: u,
+                    power: PowerRef::Listed(p),
+                    field: Some(field),
+                };
+                if let Some(t) = &power.damage_type
+                    && super::harm::damage_type(t).is_none()
+                {
+                    out.push(Issue {
+                        at: at("damage_type"),
+                        message: format!(
+                            "unknown damage type `{t}` of power `{}` of {label}; expected one of: {}",
+                            power.name,
+                            super::harm::DAMAGE_TYPES.join(", ")
+                        ),
+                    });
+                }
+                if [BASIC_MELEE, BASIC_RANGED].contains(&power.name.as_str()) {
+                    out.push(Issue {
+                        at: at("name"),
+                        message: format!(
+                            "power `{}` of {label}: every unit has it already (its stance's \
+                             basic attack); give the power another name",
+                            power.name
+                        ),
+                    });
+                }
+                for (effect, e) in power.on_hit.iter().enumerate() {
+                    if play::parse_effect(&e.condition).is_none() {
+                        out.push(Issue {
+                            at: Where::OnHit {
+                                unit: u,
+                                power: PowerRef::Listed(p),
+                                effect,
+                            },
+                            message: format!(
+                                "unknown condition `{}` in the on_hit of power `{}` of {label}; \
+                                 expected one of: {}, or `Ongoing N` (N damage at the end of \
+                                 each of its turns)",
+                                e.condition,
+                                power.name,
+                                super::conditions::NAMES
+                                    .iter()
+                                    .filter(|n| **n != super::conditions::ONGOING)
+                                    .copied()
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// RULES.md E-GAP-01: a square grid.
+    fn grids(&self) -> &'static [GridKind] {
+        &[GridKind::Square]
+    }
+
+    fn build(&self, app: &mut App) {
+        app.add_systems(
+            BattleSchedule,
+            play::drive
+                .in_set(BattleStage::Attack)
+                .run_if(ruleset_is(ID)),
+        );
+    }
+
+    fn setup(&self, world: &mut World, level: &Level) -> Result<(), String> {
+        setup(world, level)
+    }
+
+    fn check(&self, world: &World, command: &Command) -> Result<(), CommandError> {
+        check::check(world, command)
+    }
+
+    fn verbs(&self) -> &'static [VerbSpec] {
+        VERBS
+    }
+
+    fn default_move_power(&self) -> &'static str {
+        MOVE
+    }
+
+    fn legal(&self, world: &World) -> Vec<Command> {
+        check::legal(world)
+    }
+
+    fn preview_attack(
+        &self,
+        world: &World,
+        attacker: UnitId,
+        target: UnitId,
+        power: Option<&str>,
+    ) -> Option<AttackPreview> {
+        let s = play::strike(world, attacker, target, power).ok()?;
+        let odds = odds_of(world, &s, target)?;
+        let mut modifiers: Vec<String> = Vec::new();
+        modifiers.extend(s.edge.advantage.iter().map(|a| format!("Advantage: {a}")));
+        modifiers.extend(
+            s.edge
+                .disadvantage
+                .iter()
+                .map(|d| format!("Disadvantage: {d}")),
+        );
+        let board = &world.resource::<crate::engine::battle::Map>().0;
+        let d = board.distance(
+            crate::engine::battle::cell_of(world, attacker),
+            crate::engine::battle::cell_of(world, target),
+        );
+        if let Some(band) = rules(world).bands.name_of(d) {
+            modifiers.push(format!("{} is {band} ({d} squares)", name(world, target)));
+        }
+        if let Some(x) = s.attack.resist {
+            modifiers.push(format!(
+                "Resist {x}+: half damage below a natural {x} (E-12)"
+            ));
+        }
+        modifiers.push(format!(
+            "crit on a natural {}+ ({:.0}%)",
+            s.attack.crit_at,
+            odds.1 * 100.0
+        ));
+        if s.attack.miss_damage > 0 {
+            modifiers.push(format!("miss damage {}", s.attack.miss_damage));
+        }
+        if s.ranged && !provoked_by(world, attacker).is_empty() {
+            modifiers.push("provokes opportunity attacks (ranged while engaged, E-36)".into());
+        }
+        let m: i64 = s.attack.modifier;
+        let damage = match &s.roll {
+            play::DamageRoll::Stance => {
+                format!("{}d{}{:+}", s.attack.dice, s.attack.die, s.attack.bonus)
+            }
+            play::DamageRoll::Expr(e) => e.to_string(),
+        };
+        Some(AttackPreview {
+            chance: odds.0.chance,
+            expected_damage: odds.0.expected_damage,
+            kill_chance: odds.0.kill_chance,
+            modifiers,
+            roll: format!(
+                "{} {m:+} vs {} {} · damage {damage}",
+                play::pool_name(s.attack.net_advantage),
+                s.defense,
+                s.attack.defense
+            ),
+        })
+    }
+
+    fn attack_odds(
+        &self,
+        world: &World,
+        attacker: UnitId,
+        target: UnitId,
+        power: Option<&str>,
+        _assume: Assume<'_>,
+    ) -> Option<AttackOdds> {
+        let s = play::strike(world, attacker, target, power).ok()?;
+        odds_of(world, &s, target).map(|o| o.0)
+    }
+
+    /// A Disengage's chance to succeed (E-37).
+    fn action_chance(&self, world: &World, command: &Command) -> Option<f64> {
+        match command {
+            Command::Act { unit, verb, .. } if verb == verbs::DISENGAGE => {
+                let n = play::engaged(world, *unit).len() as u32;
+                let difficulty = rules(world).disengage_difficulty(n);
+                super::saves::save_odds(0, 0, i64::from(difficulty), 99)
+                    .ok()
+                    .map(|(p, _)| p)
+            }
+            _ => None,
+        }
+    }
+
+    fn preview_move(&self, world: &World, unit: UnitId, power: &str, path: &[Cell]) -> MovePreview {
+        let board = &world.resource::<crate::engine::battle::Map>().0;
+        let cost = path.iter().filter_map(|&c| board.step_cost(c)).sum();
+        MovePreview {
+            cost,
+            provocations: if power == MOVE {
+                provoked_by(world, unit).len()
+            } else {
+                0
+            },
+        }
+    }
+
+    fn stage_name(&self, _stage: Stage) -> &'static str {
+        "Turn"
+    }
+
+    /// The rest of the round by group, each labelled with its band and whether it
+    /// is PCs or enemies; the first label carries the Escalation die (E-16, E-18).
+    fn turn_order(&self, world: &World) -> Vec<TurnOrder> {
+        let state = world.resource::<RoundState>();
+        let config = rules(world);
+        let mut out: Vec<TurnOrder> = Vec::new();
+        if let Some(a) = world.resource::<TurnState>().active {
+            out.push((
+                format!("Escalation die {} · now", state.escalation),
+                vec![a],
+            ));
+        }
+        for g in &state.groups {
+            if g.units.is_empty() {
+                continue;
+            }
+            let band = config
+                .initiative_bands
+                .get(g.band)
+                .cloned()
+                .unwrap_or_default();
+            let kind = if g.pc { "PCs" } else { "enemies" };
+            out.push((format!("{band} {kind}"), g.units.clone()));
+        }
+        if out.is_empty() {
+            out.push((format!("Escalation die {}", state.escalation), Vec::new()));
+        }
+        out
+    }
+
+    fn pools(&self, world: &World, unit: UnitId) -> Vec<(String, i32)> {
+        let me = esc(world, unit);
+        let mut out = Vec::new();
+        if world.resource::<TurnState>().active == Some(unit) {
+            let left = world.resource::<TurnActions>().left;
+            for (pool, left) in [
+                (pools::STANDARD, left.standard),
+                (pools::MOVE, left.moves),
+                (pools::QUICK, left.quick),
+            ] {
+                out.push((pool.id().to_string(), i32::from(left)));
+            }
+        }
+        out.push(("Escalation die".into(), play::escalation_of(world, unit)));
+        if me.pc {
+            out.push(("Recoveries".into(), me.recoveries as i32));
+        }
+        if me.death.failures > 0
+            || world.get::<PlayState>(entity(world, unit)) == Some(&PlayState::Dying)
+        {
+            out.push(("Death saves failed".into(), me.death.failures as i32));
+        }
+        out
+    }
+
+    /// Disengaging to the path's end (E-37): no opportunity attacks if it succeeds.
+    fn unprovoking_move(&self, unit: UnitId, path: &[Cell]) -> Option<Command> {
+        let to = *path.last()?;
+        Some(Command::Act {
+            unit,
+            verb: verbs::DISENGAGE.into(),
+            args: Args::new().with("to", ArgValue::Cell(to)),
+        })
+    }
+
+    /// Rally (E-43) when the unit is hurt to half or below and has Recoveries.
+    fn defensive_action(&self, world: &World, unit: UnitId) -> Option<Command> {
+        let h = world.get::<Health>(entity(world, unit))?;
+        if h.hp * 2 > h.max {
+            return None;
+        }
+        let command = Command::Act {
+            unit,
+            verb: verbs::RALLY.into(),
+            args: Args::new(),
+        };
+        check::check(world, &command).is_ok().then_some(command)
+    }
+
+    fn speed_stat(&self, world: &World, _unit: UnitId) -> Option<u32> {
+        Some(rules(world).speed)
+    }
+
+    fn editor_defaults(&self) -> &'static [(&'static str, i32)] {
+        &[
+            ("Level", 2),
+            ("Volition", 2),
+            ("HP", 27),
+            ("AC", 16),
+            ("PD", 14),
+            ("MD", 12),
+        ]
+    }
+}
+
+/// The odds of a strike on `target`, and its crit chance.
+fn odds_of(world: &World, s: &play::Strike, target: UnitId) -> Option<(AttackOdds, f64)> {
+    let o = super::attack::odds_with(&s.attack, &s.dice()).ok()?;
+    let hp = world.get::<Health>(entity(world, target))?.hp;
+    Some((
+        AttackOdds {
+            chance: o.hit,
+            expected_damage: o.damage.mean(),
+            kill_chance: o.damage.prob_at_least(i64::from(hp.max(1))),
+        },
+        o.crit,
+    ))
+}
+
+/// Spawns the level's units with `escalation` data and inserts the ruleset's
+/// resources.
+pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
+    let config =
+        config::with_overrides(&config::load_default::<EscalationConfig>()?, &level.rules)?;
+    let mut roster = Vec::new();
+    for (i, def) in level.units.iter().enumerate() {
+        let side = level
+            .sides
+            .iter()
+            .position(|s| s.name == def.side)
+            .ok_or_else(|| format!("unit {} has unknown side {}", def.name, def.side))?;
+        check_stats(ID, &def.stats).map_err(|e| format!("unit {}: {e}", def.name))?;
+        let data = EscUnit::from_def(&config, def, side_is_pc(level, side))
+            .map_err(|e| format!("unit {}: {e}", def.name))?;
+        let mut powers = vec![play::basic_power(&data)];
+        for p in &def.powers {
+            parse_dice(&p.damage).map_err(|e| {
+                format!(
+                    "unit {}: power {}: damage `{}` {e}",
+                    def.name, p.name, p.damage
+                )
+            })?;
+            powers.push(p.clone());
+        }
+        let hp = def.stats.get("HP").copied().unwrap_or(20);
+        let e = world
+            .spawn((
+                UnitId(i as u32),
+                Unit {
+                    name: def.name.clone(),
+                    side: SideId(side as u32),
+                },
+                Position(Cell::new(def.pos.0, def.pos.1)),
+                Stats(def.stats.clone()),
+                Health { hp, max: hp },
+                Conditions::default(),
+                Reach(1),
+                Powers(powers),
+                MovementPowers(vec![MOVE.into()]),
+                data,
+            ))
+            .id();
+        roster.push(e);
+    }
+    world.insert_resource(Roster(roster));
+    world.insert_resource(StackingRules::all(Stacking::KeepLonger));
+    world.insert_resource(DyingCountsForVictory(false));
+    world.insert_resource(EscRules(config));
+    world.insert_resource(RoundState::default());
+    world.insert_resource(TurnActions::default());
+    world.insert_resource(Asking::default());
+    Ok(())
+}

@@ -1,0 +1,134 @@
+//! `escalation`'s special actions as the verbs it declares: Disengage (E-37),
+//! switching stance (E-09), Rally (E-43), Delay (E-19), Stabilize (E-51), Coup de
+//! Grace (E-44) and Flee (E-42). Moves, attacks and ending the turn are core
+//! commands.
+
+use crate::engine::units::Pool;
+use crate::engine::verb::{ArgKind, ArgSpec, ChoiceSpec, Cost, VerbSpec};
+
+/// The action pools a turn has (E-21), shown as counters.
+pub mod pools {
+    use crate::engine::units::Pool;
+    /// The Standard action.
+    pub const STANDARD: Pool = Pool::new("Standard", "Standard");
+    /// The Move action.
+    pub const MOVE: Pool = Pool::new("Move", "Move");
+    /// The Quick action.
+    pub const QUICK: Pool = Pool::new("Quick", "Quick");
+}
+
+const fn one(pool: Pool) -> Option<Cost> {
+    Some(Cost::new(pool, 1))
+}
+
+/// `Disengage(unit, to)`.
+pub const DISENGAGE: &str = "Disengage";
+/// `Stance(unit)`.
+pub const STANCE: &str = "Stance";
+/// `Rally(unit)`.
+pub const RALLY: &str = "Rally";
+/// `Delay(unit, band)`.
+pub const DELAY: &str = "Delay";
+/// `Stabilize(unit, target)`.
+pub const STABILIZE: &str = "Stabilize";
+/// `CoupDeGrace(unit, target)`.
+pub const COUP_DE_GRACE: &str = "CoupDeGrace";
+/// `Flee(unit)`.
+pub const FLEE: &str = "Flee";
+
+/// The bands a unit may delay to, as scenario values (the default band names
+/// without spaces).
+pub const BANDS: &[ChoiceSpec] = &[
+    ChoiceSpec {
+        value: "Fast",
+        label: "Delay to Fast",
+    },
+    ChoiceSpec {
+        value: "Medium",
+        label: "Delay to Medium",
+    },
+    ChoiceSpec {
+        value: "Slow",
+        label: "Delay to Slow",
+    },
+    ChoiceSpec {
+        value: "VerySlow",
+        label: "Delay to Very Slow",
+    },
+];
+
+/// The verbs `escalation` declares.
+pub const VERBS: &[VerbSpec] = &[
+    VerbSpec {
+        key: Some('g'),
+        cost: one(pools::MOVE),
+        args: &[ArgSpec::required("to", ArgKind::Cell)],
+        ..VerbSpec::new(
+            DISENGAGE,
+            "3d6 against 11 + 1 per engaged enemy after the first; success pops off \
+             them all and moves to `to` (up to 6 squares), failure loses the Move action \
+             (E-37, E-GAP-11)",
+            &["Disengage to {to}", "Disengage"],
+        )
+    },
+    VerbSpec {
+        key: Some('i'),
+        cost: one(pools::QUICK),
+        ..VerbSpec::new(
+            STANCE,
+            "switch between Melee and Ranged stance (E-09)",
+            &["Switch stance"],
+        )
+    },
+    VerbSpec {
+        key: Some('h'),
+        cost: one(pools::STANDARD),
+        ..VerbSpec::new(
+            RALLY,
+            "heal with a Recovery, then save against one effect with the Escalation die \
+             added (E-43)",
+            &["Rally"],
+        )
+    },
+    VerbSpec {
+        key: Some('l'),
+        args: &[ArgSpec::required("band", ArgKind::Choice(BANDS))],
+        ..VerbSpec::new(
+            DELAY,
+            "act later this round, in a lower band, and keep that band (E-19)",
+            &["Delay to {band}", "Delay"],
+        )
+    },
+    VerbSpec {
+        key: Some('b'),
+        cost: one(pools::STANDARD),
+        args: &[ArgSpec::required("target", ArgKind::Unit)],
+        target: Some("target"),
+        ..VerbSpec::new(
+            STABILIZE,
+            "a Dying ally next to the unit no longer risks death from failed death saves \
+             (E-51, E-GAP-23)",
+            &["Stabilize"],
+        )
+    },
+    VerbSpec {
+        key: Some('k'),
+        cost: one(pools::STANDARD),
+        args: &[ArgSpec::required("target", ArgKind::Unit)],
+        target: Some("target"),
+        ..VerbSpec::new(
+            COUP_DE_GRACE,
+            "an automatic crit on an engaged, helpless enemy; spends every action \
+             (E-44, E-GAP-06)",
+            &["Coup de Grace"],
+        )
+    },
+    VerbSpec {
+        rare: true,
+        ..VerbSpec::new(
+            FLEE,
+            "the whole side leaves the battle and loses it (E-42, E-GAP-22)",
+            &["Flee the battle"],
+        )
+    },
+];
