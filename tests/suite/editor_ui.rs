@@ -586,7 +586,14 @@ fn new_level_dialog_offers_every_ruleset_and_both_grids() {
     let mut all: Vec<String> = RULESETS.iter().map(|r| r.to_string()).collect();
     all.sort();
     assert_eq!(seen, all);
-    dialog_key(&mut ed, KeyCode::KeyG);
+    // Back to the first ruleset (`phases` plays both grids), then to hexes.
+    dialog_key(&mut ed, KeyCode::KeyR);
+    for _ in 0..2 {
+        if matches!(&ed.modal, Some(Modal::NewLevel(n)) if n.grid == GridKind::Hex) {
+            break;
+        }
+        dialog_key(&mut ed, KeyCode::KeyG);
+    }
     dialog_key(&mut ed, KeyCode::ArrowRight);
     dialog_key(&mut ed, KeyCode::ArrowUp);
     let expected = match &ed.modal {

@@ -12,6 +12,7 @@ mod check_cli;
 mod dice_cli;
 mod editor;
 mod editor_ui;
+mod escalation;
 mod flow;
 mod fuzz;
 mod hotseat;

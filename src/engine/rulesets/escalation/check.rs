@@ -336,6 +336,22 @@ fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<()
             }
             Ok(())
         }
+        verbs::READY => {
+            needs(world, unit, ActionKind::Standard, "Ready")?;
+            if let Some(p) = args.name("power") {
+                let known = world
+                    .get::<Powers>(crate::engine::battle::entity(world, unit))
+                    .is_some_and(|ps| ps.0.iter().any(|x| x.name == p));
+                if !known {
+                    return Err(CommandError::Unknown {
+                        unit: name(world, unit),
+                        kind: "attack",
+                        name: p.to_string(),
+                    });
+                }
+            }
+            Ok(())
+        }
         verbs::FLEE => Ok(()),
         other => Err(CommandError::Forbidden(format!(
             "`escalation` has no action `{other}`"
@@ -395,6 +411,7 @@ pub fn legal(world: &World) -> Vec<Command> {
     }
     out.push(act(unit, verbs::STANCE, Vec::new()));
     out.push(act(unit, verbs::RALLY, Vec::new()));
+    out.push(act(unit, verbs::READY, Vec::new()));
     for b in BANDS {
         out.push(act(
             unit,

@@ -54,6 +54,17 @@ pub struct EscalationConfig {
     pub disengage_base: i32,
     /// Recoveries a PC starts with by default (E-47).
     pub recoveries: u32,
+    /// Damage rolls of at least this many dice are averaged instead of rolled: N ×
+    /// the die's average, rounded down (E-11, E-GAP-21); 0 never averages.
+    #[serde(default)]
+    pub average_dice_from: u32,
+    /// The units (by name) that act in a Surprise Round before round 1, one turn
+    /// each in band order (E-17, E-GAP-10); empty: no surprise.
+    #[serde(default)]
+    pub surprise: Vec<String>,
+    /// The ambush option: the Escalation die starts at 1 in round 1 (E-17, E-GAP-04).
+    #[serde(default)]
+    pub ambush: bool,
 }
 
 impl RulesetConfig for EscalationConfig {
@@ -105,6 +116,16 @@ impl RulesetConfig for EscalationConfig {
         }
         check_range(p, "death_save_failures", self.death_save_failures, 1..=100);
         check_range(p, "recoveries", self.recoveries, 0..=100);
+        check_range(p, "average_dice_from", self.average_dice_from, 0..=1000);
+        if self.surprise.len() > 2 {
+            p.push(ConfigError::new(
+                "surprise",
+                format!(
+                    "`surprise` names {} units; the ambushing party picks two (E-17)",
+                    self.surprise.len()
+                ),
+            ));
+        }
         out
     }
 }
@@ -112,11 +133,19 @@ impl RulesetConfig for EscalationConfig {
 impl EscalationConfig {
     /// The Escalation die in round `round` (E-18, E-GAP-04, E-EX-5).
     pub fn escalation(&self, round: u32) -> i32 {
+        // E-GAP-04: with the ambush option, round 1 is 1, round 2 is 2, ...
+        let round = if self.ambush { round + 1 } else { round };
         if round < self.escalation_round {
             return 0;
         }
         let grown = i64::from(self.escalation_start) + i64::from(round - self.escalation_round);
         grown.min(i64::from(self.escalation_max)) as i32
+    }
+
+    /// The averaged total of `n` dice of `sides` sides: N × the die's average,
+    /// rounded down (E-11; E-GAP-21: 36d10 is 198).
+    pub fn averaged(n: u32, sides: u32) -> i64 {
+        i64::from(n) * (i64::from(sides) + 1) / 2
     }
 
     /// The Disengage difficulty against `enemies` engaged enemies (E-37, E-EX-4).
@@ -144,6 +173,25 @@ mod tests {
         let c: EscalationConfig = load_default().unwrap();
         let track: Vec<i32> = (1..=8).map(|r| c.escalation(r)).collect();
         assert_eq!(track, [0, 1, 2, 3, 4, 5, 6, 6]);
+    }
+
+    /// E-11 / E-GAP-21: averaged dice are N × the die's average; the seed's 190
+    /// for 36d10 is a typo for 198.
+    #[test]
+    fn e_11_e_gap_21_averaged_dice() {
+        assert_eq!(EscalationConfig::averaged(4, 6), 14);
+        assert_eq!(EscalationConfig::averaged(36, 10), 198);
+        assert_eq!(EscalationConfig::averaged(2, 4), 5);
+        assert_eq!(EscalationConfig::averaged(40, 12), 260);
+    }
+
+    /// E-17 / E-GAP-04: with the ambush option the Escalation die is 1 in round 1.
+    #[test]
+    fn e_17_e_gap_04_ambush_starts_the_die_at_1() {
+        let mut c: EscalationConfig = load_default().unwrap();
+        c.ambush = true;
+        let track: Vec<i32> = (1..=3).map(|r| c.escalation(r)).collect();
+        assert_eq!(track, [1, 2, 3]);
     }
 
     /// E-EX-4 / E-37: disengaging from 3 enemies is Difficulty 13, from 2 is 12.

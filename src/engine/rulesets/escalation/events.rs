@@ -105,6 +105,30 @@ pub enum EscalationEvent {
         /// Why.
         why: String,
     },
+    /// The Surprise Round begins: only these units act (E-17, E-GAP-10).
+    SurpriseRound {
+        /// The ambushers.
+        units: Vec<UnitId>,
+    },
+    /// A unit readied an attack (E-20).
+    Readied {
+        /// The unit.
+        unit: UnitId,
+        /// The attack.
+        attack: String,
+    },
+    /// A readied attack went off before the trigger's action (E-20).
+    ReadiedFires {
+        /// The unit that readied it.
+        unit: UnitId,
+        /// The enemy that triggered it.
+        trigger: UnitId,
+    },
+    /// A readied attack lapsed unused at the start of its unit's turn (E-20).
+    ReadyLapsed {
+        /// The unit.
+        unit: UnitId,
+    },
     /// A Confused attacker hurt itself (E-54).
     ConfusedSelfHarm {
         /// The unit.
@@ -184,6 +208,23 @@ impl Narration for EscalationEvent {
             EscalationEvent::ConfusedSelfHarm { unit } => {
                 format!("{} is Confused and hurts itself", n(unit))
             }
+            EscalationEvent::SurpriseRound { units } => {
+                format!("Surprise round: {} act first", names.units(units))
+            }
+            EscalationEvent::Readied { unit, attack } => {
+                format!(
+                    "{} readies {attack} against the first enemy in reach",
+                    n(unit)
+                )
+            }
+            EscalationEvent::ReadiedFires { unit, trigger } => format!(
+                "{}'s readied attack goes off before {} acts",
+                n(unit),
+                n(trigger)
+            ),
+            EscalationEvent::ReadyLapsed { unit } => {
+                format!("{}'s readied attack lapses unused", n(unit))
+            }
         }
     }
 
@@ -197,7 +238,11 @@ impl Narration for EscalationEvent {
             | EscalationEvent::DeathSaveFailed { unit, .. }
             | EscalationEvent::RecoverySpent { unit, .. }
             | EscalationEvent::CannotAct { unit, .. }
-            | EscalationEvent::ConfusedSelfHarm { unit } => vec![*unit],
+            | EscalationEvent::ConfusedSelfHarm { unit }
+            | EscalationEvent::Readied { unit, .. }
+            | EscalationEvent::ReadyLapsed { unit } => vec![*unit],
+            EscalationEvent::ReadiedFires { unit, trigger } => vec![*unit, *trigger],
+            EscalationEvent::SurpriseRound { units } => units.clone(),
             EscalationEvent::Provoked { attacker, mover } => vec![*mover, *attacker],
             EscalationEvent::Intercepted { unit, mover, ally } => vec![*unit, *mover, *ally],
             EscalationEvent::Stabilized { unit, target } => vec![*unit, *target],

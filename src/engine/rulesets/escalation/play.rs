@@ -55,6 +55,8 @@ pub struct RoundState {
     pub groups: Vec<Group>,
     /// Units that delayed this round and have not yet acted (E-19).
     pub delayed: Vec<UnitId>,
+    /// Whether the Surprise Round has been played (E-17, E-GAP-10).
+    pub surprise_done: bool,
 }
 
 /// The units of one band and one kind (PCs or enemies) still to act this round.
@@ -222,16 +224,31 @@ pub struct Strike {
     pub ranged: bool,
     /// The defense's name.
     pub defense: &'static str,
+    /// Its hit damage dice are averaged, not rolled (E-11).
+    pub averaged: bool,
 }
 
 impl Strike {
     /// The hit damage dice's distribution.
     pub fn dice(&self) -> Distribution {
+        if self.averaged {
+            return Distribution::constant(self.averaged_total());
+        }
         match &self.roll {
             DamageRoll::Stance => Distribution::die(self.attack.die)
                 .sum_n(self.attack.dice)
                 .unwrap_or_else(|_| Distribution::constant(0)),
             DamageRoll::Expr(e) => e.distribution(),
+        }
+    }
+}
+
+impl Strike {
+    /// The averaged total of its hit damage dice (E-11, E-GAP-21).
+    pub fn averaged_total(&self) -> i64 {
+        match &self.roll {
+            DamageRoll::Stance => EscalationConfig::averaged(self.attack.dice, self.attack.die),
+            DamageRoll::Expr(e) => e.mean().floor() as i64,
         }
     }
 }
@@ -355,7 +372,13 @@ pub fn strike(
         resist: super::harm::resistance(&[kind], &them.resist),
         miss_damage: i64::from(me.miss_damage),
     };
+    let from = rules(world).average_dice_from;
+    let count = match &roll {
+        DamageRoll::Stance => attack.dice,
+        DamageRoll::Expr(e) => e.dice_count(),
+    };
     Ok(Strike {
+        averaged: from > 0 && count >= from,
         name,
         attack,
         roll,
@@ -582,6 +605,9 @@ pub fn make_attack(
 
 /// Rolls a strike's hit damage: the faces and the dice's total.
 fn roll_damage(world: &mut World, s: &Strike) -> Result<(Vec<u32>, i64), DiceError> {
+    if s.averaged {
+        return Ok((Vec::new(), s.averaged_total()));
+    }
     match &s.roll {
         DamageRoll::Stance => {
             let faces = world
@@ -738,6 +764,11 @@ fn next_turn(world: &mut World) {
         let mut state = world.resource::<RoundState>().clone();
         let Some(group) = state.groups.first_mut() else {
             let round = world.resource::<TurnState>().round;
+            if round == 0 && !state.surprise_done {
+                world.resource_mut::<RoundState>().surprise_done = true;
+                start_surprise(world);
+                continue;
+            }
             if round > 0 && check_round_limit(world) {
                 return;
             }
@@ -826,22 +857,7 @@ fn start_round(world: &mut World) -> bool {
     if value != old {
         emit(world, EscalationEvent::EscalationDie { value });
     }
-    let entrants: Vec<super::initiative::Entrant> = units
-        .iter()
-        .map(|&u| super::initiative::Entrant {
-            unit: u,
-            band: esc(world, u).band,
-            pc: esc(world, u).pc,
-        })
-        .collect();
-    let groups = super::initiative::groups(&entrants)
-        .into_iter()
-        .map(|units| Group {
-            band: esc(world, units[0]).band,
-            pc: esc(world, units[0]).pc,
-            units,
-        })
-        .collect::<Vec<_>>();
+    let groups = band_groups(world, &units);
     let order: Vec<UnitId> = groups.iter().flat_map(|g| g.units.clone()).collect();
     emit(
         world,
@@ -854,6 +870,50 @@ fn start_round(world: &mut World) -> bool {
     state.groups = groups;
     state.delayed.clear();
     true
+}
+
+/// The Surprise Round: the level's ambushers each take one turn, in band order,
+/// before round 1; the Escalation die stays 0 (E-17, E-GAP-10).
+fn start_surprise(world: &mut World) {
+    let names = rules(world).surprise.clone();
+    if names.is_empty() {
+        return;
+    }
+    let units: Vec<UnitId> = board_units(world)
+        .into_iter()
+        .filter(|&u| names.contains(&crate::engine::battle::name(world, u)))
+        .collect();
+    if units.is_empty() {
+        return;
+    }
+    emit(
+        world,
+        EscalationEvent::SurpriseRound {
+            units: units.clone(),
+        },
+    );
+    let groups = band_groups(world, &units);
+    world.resource_mut::<RoundState>().groups = groups;
+}
+
+/// `units` in their band groups, in the order they act (E-16).
+fn band_groups(world: &World, units: &[UnitId]) -> Vec<Group> {
+    let entrants: Vec<super::initiative::Entrant> = units
+        .iter()
+        .map(|&u| super::initiative::Entrant {
+            unit: u,
+            band: esc(world, u).band,
+            pc: esc(world, u).pc,
+        })
+        .collect();
+    super::initiative::groups(&entrants)
+        .into_iter()
+        .map(|units| Group {
+            band: esc(world, units[0]).band,
+            pc: esc(world, units[0]).pc,
+            units,
+        })
+        .collect()
 }
 
 /// Starts `unit`'s turn: fresh actions; a Stunned unit loses its Move action
@@ -875,6 +935,26 @@ fn start_turn(world: &mut World, unit: UnitId) {
             stage: Stage::Attack,
         },
     );
+    if esc_mut(world, unit).ready.take().is_some() {
+        emit(world, EscalationEvent::ReadyLapsed { unit });
+    }
+    if let Some(kind) = esc_mut(world, unit).lost.take() {
+        let mut t = world.resource_mut::<TurnActions>();
+        match kind {
+            ActionKind::Quick => t.left.quick = false,
+            ActionKind::Move => t.left.moves = false,
+            ActionKind::Standard => t.left.standard = false,
+        }
+        emit(
+            world,
+            EscalationEvent::ActionSpent {
+                unit,
+                what: "its readied attack went off before this turn".into(),
+                needs: kind,
+                spent: kind,
+            },
+        );
+    }
     if play_state(world, unit) == PlayState::Dying {
         death_save(world, unit);
         return;
@@ -1122,6 +1202,9 @@ fn execute(world: &mut World, unit: UnitId, command: Command) {
             if s.ranged && !provoke(world, unit) {
                 return;
             }
+            if !fire_readied(world, unit) {
+                return;
+            }
             make_attack(world, unit, target, power.as_deref(), Manner::Normal);
         }
         Command::Act { verb, args, .. } => match verb.as_str() {
@@ -1167,8 +1250,21 @@ fn execute(world: &mut World, unit: UnitId, command: Command) {
                     for kind in [ActionKind::Standard, ActionKind::Move, ActionKind::Quick] {
                         spend(world, unit, kind, "Coup de Grace");
                     }
+                    if !fire_readied(world, unit) {
+                        return;
+                    }
                     make_attack(world, unit, target, None, Manner::CoupDeGrace);
                 }
+            }
+            super::verbs::READY => {
+                let power = args.name("power").map(str::to_string);
+                let attack = power
+                    .clone()
+                    .unwrap_or_else(|| basic_power(esc(world, unit)).name);
+                spend(world, unit, ActionKind::Standard, "Ready");
+                let round = world.resource::<TurnState>().round;
+                esc_mut(world, unit).ready = Some(super::units::Readied { power, round });
+                emit(world, EscalationEvent::Readied { unit, attack });
             }
             super::verbs::FLEE => {
                 let side = side_of(world, unit);
@@ -1345,7 +1441,12 @@ fn intercept_point(
         }
     };
     let field = board.movement_field(cell_of(world, by), speed, &occupancy);
+    let stands = crate::engine::battle::occupancy_for(world, mover);
     for (k, &step) in path.iter().enumerate() {
+        // The mover must be able to stop there (not on an ally's cell).
+        if stands(step) != crate::engine::board::Occupancy::Free {
+            continue;
+        }
         let best = field
             .iter()
             .filter(|&(&c, _)| {
@@ -1366,6 +1467,10 @@ fn finish_travel(world: &mut World, mover: UnitId, path: Vec<Cell>, by: Option<U
     let until = stop.map_or(path.len(), |(_, (k, _))| k + 1);
     for &to in &path[..until] {
         step(world, mover, to);
+        // Readied attacks wait for a cell the mover could stop on (not an ally's).
+        if can_stop(world, mover, to) && !fire_readied(world, mover) {
+            return;
+        }
     }
     if let Some((u, (_, cell))) = stop {
         emit(
@@ -1395,6 +1500,11 @@ fn finish_travel(world: &mut World, mover: UnitId, path: Vec<Cell>, by: Option<U
             },
         );
     }
+}
+
+/// Whether `unit` could end a move on `cell` (nobody else stands there).
+fn can_stop(world: &World, unit: UnitId, cell: Cell) -> bool {
+    crate::engine::battle::occupancy_for(world, unit)(cell) == crate::engine::board::Occupancy::Free
 }
 
 /// The ally an interceptor protects: the unit of its side next to the path's end.
@@ -1580,4 +1690,34 @@ pub fn basic_power(me: &EscUnit) -> crate::engine::spec::PowerDef {
         on_hit: Vec::new(),
         damage_type: None,
     }
+}
+
+/// Readied attacks that `trigger` sets off by acting (a step or an attack) within
+/// their reach go off first, in roster order (E-20). In the round it was readied, the
+/// readier's band becomes the trigger's; in a later round its next turn lacks the
+/// Standard action. False when `trigger` no longer stands.
+fn fire_readied(world: &mut World, trigger: UnitId) -> bool {
+    let side = side_of(world, trigger);
+    for r in active_units(world) {
+        let Some(ready) = esc(world, r).ready.clone() else {
+            continue;
+        };
+        if side_of(world, r) == side || strike(world, r, trigger, ready.power.as_deref()).is_err() {
+            continue;
+        }
+        esc_mut(world, r).ready = None;
+        let round = world.resource::<TurnState>().round;
+        if round == ready.round {
+            let band = esc(world, trigger).band;
+            esc_mut(world, r).band = band;
+        } else {
+            esc_mut(world, r).lost = Some(ActionKind::Standard);
+        }
+        emit(world, EscalationEvent::ReadiedFires { unit: r, trigger });
+        make_attack(world, r, trigger, ready.power.as_deref(), Manner::Normal);
+        if !is_active(world, trigger) || halted(world) {
+            return false;
+        }
+    }
+    true
 }

@@ -79,6 +79,18 @@ impl Ruleset for Escalation {
     /// basic attack.
     fn check_level(&self, level: &Level) -> Vec<Issue> {
         let mut out = Vec::new();
+        if let Some(c) = config::configured::<EscalationConfig>(&level.rules) {
+            for name in &c.surprise {
+                if !level.units.iter().any(|u| &u.name == name) {
+                    out.push(Issue {
+                        at: Where::Rule("surprise".into()),
+                        message: format!(
+                            "`surprise` names `{name}`, but the level has no unit of that name"
+                        ),
+                    });
+                }
+            }
+        }
         for (u, def) in level.units.iter().enumerate() {
             let label = unit_label(u, def);
             for (p, power) in def.powers.iter().enumerate() {

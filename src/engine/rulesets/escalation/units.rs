@@ -196,6 +196,21 @@ pub struct EscUnit {
     pub turns: u32,
     /// Size of its recovery dice (E-48).
     pub recovery_die: u32,
+    /// Its readied attack, waiting for a trigger (E-20).
+    pub ready: Option<Readied>,
+    /// An action type its next turn lacks: a readied one fired in the round of
+    /// that turn before it came (E-20).
+    pub lost: Option<super::actions::ActionKind>,
+}
+
+/// A readied attack (E-20): the power (`None`: the stance's basic attack) and the
+/// round it was readied in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Readied {
+    /// The power.
+    pub power: Option<String>,
+    /// The round it was readied in.
+    pub round: u32,
 }
 
 impl EscUnit {
@@ -238,6 +253,8 @@ impl EscUnit {
             dropped_by_crit: false,
             turns: 0,
             recovery_die: stat("RecoveryDie").map_or(8, |v| v.max(1) as u32),
+            ready: None,
+            lost: None,
         };
         for phrase in &def.traits {
             match parse_trait(config, phrase).map_err(|e| format!("trait {e}"))? {

@@ -1,6 +1,6 @@
 //! `escalation`'s special actions as the verbs it declares: Disengage (E-37),
 //! switching stance (E-09), Rally (E-43), Delay (E-19), Stabilize (E-51), Coup de
-//! Grace (E-44) and Flee (E-42). Moves, attacks and ending the turn are core
+//! Grace (E-44), Ready (E-20) and Flee (E-42). Moves, attacks and ending the turn are core
 //! commands.
 
 use crate::engine::units::Pool;
@@ -35,6 +35,8 @@ pub const STABILIZE: &str = "Stabilize";
 pub const COUP_DE_GRACE: &str = "CoupDeGrace";
 /// `Flee(unit)`.
 pub const FLEE: &str = "Flee";
+/// `Ready(unit, power?)`.
+pub const READY: &str = "Ready";
 
 /// The bands a unit may delay to, as scenario values (the default band names
 /// without spaces).
@@ -121,6 +123,18 @@ pub const VERBS: &[VerbSpec] = &[
             "an automatic crit on an engaged, helpless enemy; spends every action \
              (E-44, E-GAP-06)",
             &["Coup de Grace"],
+        )
+    },
+    VerbSpec {
+        key: Some('y'),
+        cost: one(pools::STANDARD),
+        args: &[ArgSpec::optional("power", ArgKind::Name)],
+        ..VerbSpec::new(
+            READY,
+            "ready an attack (the stance's basic attack, or `power`): it goes off just \
+             before the first enemy in its reach moves a step or attacks, until the unit's \
+             next turn (E-20)",
+            &["Ready {power}", "Ready an attack"],
         )
     },
     VerbSpec {

@@ -1,0 +1,575 @@
+//! `escalation` (RULES.md §2) played through the engine with scripted dice: the turn
+//! structure, actions, movement, opportunity attacks, Ready, dying, fleeing, and the
+//! typed refusals of illegal commands. Each test names the rule ids it checks.
+
+use std::collections::BTreeMap;
+
+use skirmish::engine::board::GridKind;
+use skirmish::engine::command::CommandError;
+use skirmish::engine::dice::Dice;
+use skirmish::engine::event::Event;
+use skirmish::engine::units::{PlayState, UnitId};
+use skirmish::engine::verb::{ArgValue, Args};
+use skirmish::engine::{Awaiting, Battle, Command};
+use skirmish::level::schema::*;
+
+use crate::common::{c, cell, hp, id};
+
+/// An escalation unit: Level 2, Volition 3, AC 15 by default.
+fn eu(name: &str, side: &str, pos: (i32, i32), hp: i32) -> UnitDef {
+    UnitDef {
+        name: name.into(),
+        side: side.into(),
+        pos,
+        stats: [
+            ("Level", 2),
+            ("Volition", 3),
+            ("HP", hp),
+            ("AC", 15),
+            ("PD", 13),
+            ("MD", 12),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect(),
+        ..Default::default()
+    }
+}
+
+fn with(mut u: UnitDef, traits: &[&str]) -> UnitDef {
+    u.traits = traits.iter().map(|t| t.to_string()).collect();
+    u
+}
+
+fn stat(mut u: UnitDef, k: &str, v: i32) -> UnitDef {
+    u.stats.insert(k.into(), v);
+    u
+}
+
+/// Heroes (PCs) against Foes on an open square map; nobody is asked anything.
+fn level(size: (u32, u32), terrain: &[&str], units: Vec<UnitDef>) -> Level {
+    Level {
+        name: "t".into(),
+        version: 1,
+        ruleset: "escalation".into(),
+        grid: GridKind::Square,
+        size,
+        terrain: terrain.iter().map(|s| s.to_string()).collect(),
+        sides: ["Heroes", "Foes"]
+            .iter()
+            .map(|n| SideDef {
+                name: n.to_string(),
+                controller: Controller::Human,
+                decisions: DecisionPolicy::Never,
+                traits: Vec::new(),
+            })
+            .collect(),
+        units,
+        rules: BTreeMap::new(),
+        victory: Victory::default(),
+        seed: None,
+    }
+}
+
+fn battle(level: &Level, faces: &[u32]) -> Battle {
+    Battle::from_level(level, Dice::scripted(faces.iter().copied())).expect("level sets up")
+}
+
+fn mv(b: &Battle, unit: &str, path: &[(i32, i32)]) -> Command {
+    Command::Move {
+        unit: id(b, unit),
+        power: "Move".into(),
+        path: path.iter().map(|&(x, y)| c(x, y)).collect(),
+        target: None,
+    }
+}
+
+fn attack(b: &Battle, unit: &str, target: &str) -> Command {
+    Command::Attack {
+        unit: id(b, unit),
+        target: id(b, target),
+        power: None,
+        aim: None,
+        approach: Vec::new(),
+    }
+}
+
+fn act(b: &Battle, unit: &str, verb: &str, args: &[(&str, ArgValue)]) -> Command {
+    Command::Act {
+        unit: id(b, unit),
+        verb: verb.into(),
+        args: args
+            .iter()
+            .fold(Args::new(), |a, (n, v)| a.with(n, v.clone())),
+    }
+}
+
+fn end(b: &mut Battle, unit: &str) {
+    let u = id(b, unit);
+    b.submit(Command::EndTurn { unit: u }).expect("end turn");
+}
+
+fn active(b: &Battle) -> Option<UnitId> {
+    match b.awaiting() {
+        Awaiting::Unit(u, _) => Some(u),
+        _ => None,
+    }
+}
+
+fn state(b: &Battle, name: &str) -> PlayState {
+    b.units()
+        .into_iter()
+        .find(|u| u.name == name)
+        .map(|u| u.state)
+        .expect("unit")
+}
+
+fn rolls(events: &[Event]) -> Vec<(String, i32, Option<i32>, String)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Rolled {
+                purpose,
+                total,
+                target,
+                outcome,
+                ..
+            } => Some((purpose.clone(), *total, *target, outcome.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// E-16 / E-GAP-09: bands act in order and PCs before enemies within a band; with
+/// several of one side's units in a group, that side picks who goes next (a pending
+/// decision whose options are its units, roster order first).
+#[test]
+fn e_16_e_gap_09_bands_pcs_first_and_the_side_picks() {
+    let mut l = level(
+        (12, 4),
+        &[],
+        vec![
+            eu("Slowpoke", "Heroes", (0, 0), 20),
+            with(eu("Quick", "Heroes", (0, 1), 20), &["Fast"]),
+            eu("Steady", "Heroes", (0, 2), 20),
+            with(eu("Orc", "Foes", (11, 0), 20), &["Fast"]),
+        ],
+    );
+    l.units[0] = with(l.units[0].clone(), &["Slow"]);
+    l.sides[0].decisions = DecisionPolicy::Ask;
+    let mut b = battle(&l, &[]);
+    // Fast: the PC Quick before the enemy Orc.
+    assert_eq!(active(&b), Some(id(&b, "Quick")));
+    end(&mut b, "Quick");
+    assert_eq!(active(&b), Some(id(&b, "Orc")));
+    end(&mut b, "Orc");
+    // Medium has one PC (Steady); then Slow (Slowpoke).
+    assert_eq!(active(&b), Some(id(&b, "Steady")));
+    end(&mut b, "Steady");
+    assert_eq!(active(&b), Some(id(&b, "Slowpoke")));
+    // Two Medium heroes in one group: the Heroes pick.
+    let mut l2 = level(
+        (12, 4),
+        &[],
+        vec![
+            eu("A", "Heroes", (0, 0), 20),
+            eu("B", "Heroes", (0, 2), 20),
+            eu("Orc", "Foes", (11, 0), 20),
+        ],
+    );
+    l2.sides[0].decisions = DecisionPolicy::Ask;
+    let mut b = battle(&l2, &[]);
+    let Awaiting::Decision(d) = b.awaiting() else {
+        panic!("expected the band decision, got {:?}", b.awaiting());
+    };
+    assert_eq!(d.options.len(), 2);
+    assert!(
+        d.options[0].value > d.options[1].value,
+        "roster order first"
+    );
+    let pick_b = d.options[1].command.clone();
+    b.submit(pick_b).unwrap();
+    assert_eq!(active(&b), Some(id(&b, "B")));
+    end(&mut b, "B");
+    assert_eq!(
+        active(&b),
+        Some(id(&b, "A")),
+        "the last of the group needs no pick"
+    );
+}
+
+/// E-21 / E-22 / E-GAP-20: a Move, then a second Move paid with the Standard
+/// action; then no attack is left, and the refusal says so.
+#[test]
+fn e_21_e_22_standard_as_move_then_no_attack() {
+    let l = level(
+        (20, 3),
+        &[],
+        vec![
+            eu("Hero", "Heroes", (0, 1), 20),
+            eu("Orc", "Foes", (19, 1), 20),
+        ],
+    );
+    let mut b = battle(&l, &[]);
+    let steps: Vec<(i32, i32)> = (1..=6).map(|x| (x, 1)).collect();
+    b.submit(mv(&b, "Hero", &steps)).unwrap();
+    let more: Vec<(i32, i32)> = (7..=12).map(|x| (x, 1)).collect();
+    b.submit(mv(&b, "Hero", &more)).unwrap();
+    assert_eq!(cell(&b, "Hero"), c(12, 1));
+    let err = b.check(&mv(&b, "Hero", &[(13, 1)])).unwrap_err();
+    assert!(err.to_string().contains("no Move action left"), "{err}");
+    let err = b.check(&attack(&b, "Hero", "Orc")).unwrap_err();
+    assert!(err.to_string().contains("no Standard action left"), "{err}");
+}
+
+/// E-33 / E-34 / E-GAP-01: an enemy Nearby (7 squares) can be engaged with one Move
+/// action (6 squares); one Far away (10) needs two.
+#[test]
+fn e_33_e_34_nearby_takes_one_move_far_takes_two() {
+    let l = level(
+        (20, 3),
+        &[],
+        vec![
+            eu("Hero", "Heroes", (0, 1), 20),
+            eu("Near", "Foes", (7, 0), 20),
+            eu("Far", "Foes", (10, 2), 20),
+        ],
+    );
+    let b = battle(&l, &[]);
+    // Next to Near (6, 0)..(6, 1): 6 squares.
+    let to_near: Vec<(i32, i32)> = (1..=6).map(|x| (x, 1)).collect();
+    assert!(b.check(&mv(&b, "Hero", &to_near)).is_ok(), "E-33");
+    // Next to Far at (9, 2) is 9 squares: more than one Move.
+    let to_far: Vec<(i32, i32)> = (1..=9).map(|x| (x, 1)).collect();
+    let err = b.check(&mv(&b, "Hero", &to_far)).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            CommandError::NotEnoughMovement {
+                cost: 9,
+                budget: 6,
+                ..
+            }
+        ),
+        "E-34: {err}"
+    );
+    // A melee attack on the Far enemy is refused with its band in words.
+    let err = b.check(&attack(&b, "Hero", "Far")).unwrap_err();
+    assert!(err.to_string().contains("Far (10 squares away)"), "{err}");
+}
+
+/// E-GAP-14: difficult terrain costs 2 squares of movement per square.
+#[test]
+fn e_gap_14_difficult_terrain_costs_two() {
+    let l = level(
+        (10, 1),
+        &[".~~~~....."],
+        vec![
+            eu("Hero", "Heroes", (0, 0), 20),
+            eu("Orc", "Foes", (9, 0), 20),
+        ],
+    );
+    let b = battle(&l, &[]);
+    assert!(b.check(&mv(&b, "Hero", &[(1, 0), (2, 0), (3, 0)])).is_ok());
+    let err = b
+        .check(&mv(&b, "Hero", &[(1, 0), (2, 0), (3, 0), (4, 0)]))
+        .unwrap_err();
+    assert!(
+        matches!(err, CommandError::NotEnoughMovement { cost: 8, .. }),
+        "{err}"
+    );
+}
+
+/// E-08 / E-36 / E-38 / E-GAP-08 / E-GAP-12 / E-25: a Ranged-stance PC shoots an
+/// enemy 12 squares away; engaged, its ranged attack first provokes a free
+/// opportunity attack from the engaged enemy in Melee stance (no action of its own).
+#[test]
+fn e_08_e_36_ranged_attack_far_and_provoking_when_engaged() {
+    let l = level(
+        (14, 3),
+        &[],
+        vec![
+            with(eu("Archer", "Heroes", (0, 1), 20), &["Ranged"]),
+            eu("Orc", "Foes", (12, 1), 20),
+            eu("Brute", "Foes", (1, 1), 20),
+        ],
+    );
+    // The Brute's opportunity attack: 3d6 [6, 6, 5] = 17, a crit; damage 2d8 [1, 1].
+    // The Archer's shot: [5, 5, 5] + 5 = 20 vs AC 15, hit; damage 2d6 [3, 4] + 3.
+    let mut b = battle(&l, &[6, 6, 5, 1, 1, 5, 5, 5, 3, 4]);
+    let events = b.submit(attack(&b, "Archer", "Orc")).unwrap().to_vec();
+    let r = rolls(&events);
+    assert!(r[0].0.starts_with("an opportunity attack"), "{r:?}");
+    assert_eq!(r[0].3, "crit");
+    // Crit damage doubled (E-GAP-07): (1 + 1 + 3) × 2 = 10.
+    assert_eq!(hp(&b, "Archer"), 10);
+    assert_eq!(r[1].0, "Basic Ranged Attack");
+    assert_eq!((r[1].1, r[1].3.as_str()), (20, "hit"));
+    assert_eq!(hp(&b, "Orc"), 20 - 10);
+}
+
+/// E-38 / E-GAP-12: moving away from an engaged enemy in Melee stance provokes one
+/// opportunity attack before the first step; one in Ranged stance does not.
+#[test]
+fn e_38_moving_away_provokes_only_melee_stance_enemies() {
+    let l = level(
+        (10, 3),
+        &[],
+        vec![
+            eu("Hero", "Heroes", (1, 1), 20),
+            eu("Orc", "Foes", (0, 1), 20),
+            with(eu("Slinger", "Foes", (2, 1), 20), &["Ranged"]),
+        ],
+    );
+    // Orc's opportunity attack misses: [1, 2, 2] + 5 = 10 vs 15.
+    let mut b = battle(&l, &[1, 2, 2]);
+    let events = b.submit(mv(&b, "Hero", &[(1, 2), (1, 3 - 1)])).err();
+    assert!(events.is_some(), "a path must be adjacent steps");
+    let events = b
+        .submit(mv(&b, "Hero", &[(2, 2), (3, 2)]))
+        .unwrap()
+        .to_vec();
+    let r = rolls(&events);
+    assert_eq!(r.len(), 1, "only the Orc: {r:?}");
+    let first_move = events
+        .iter()
+        .position(|e| matches!(e, Event::Moved { .. }))
+        .unwrap();
+    let roll = events
+        .iter()
+        .position(|e| matches!(e, Event::Rolled { .. }))
+        .unwrap();
+    assert!(roll < first_move, "resolved before the first step");
+    assert_eq!(cell(&b, "Hero"), c(3, 2));
+}
+
+/// E-37 / E-GAP-11: Disengage when not engaged is refused; Rally with no
+/// Recoveries is refused (E-43, E-47); each in words.
+#[test]
+fn e_37_e_43_refusals_in_words() {
+    let l = level(
+        (10, 3),
+        &[],
+        vec![
+            stat(eu("Hero", "Heroes", (0, 1), 20), "Recoveries", 0),
+            eu("Orc", "Foes", (9, 1), 20),
+        ],
+    );
+    let b = battle(&l, &[]);
+    let err = b
+        .check(&act(
+            &b,
+            "Hero",
+            "Disengage",
+            &[("to", ArgValue::Cell(c(1, 1)))],
+        ))
+        .unwrap_err();
+    assert!(err.to_string().contains("not engaged"), "{err}");
+    let err = b.check(&act(&b, "Hero", "Rally", &[])).unwrap_err();
+    assert!(err.to_string().contains("no Recoveries left"), "{err}");
+    let err = b.check(&attack(&b, "Hero", "Orc")).unwrap_err();
+    assert!(
+        err.to_string().contains("Nearby (9 squares away)") || err.to_string().contains("Far"),
+        "{err}"
+    );
+}
+
+/// E-46 / E-49 / E-GAP-15 / E-51 / E-GAP-23: an enemy at 0 HP dies; a PC at 0 is
+/// Dying and keeps its cell; an ally next to it stabilizes it, and then a failed
+/// death save does not count toward death.
+#[test]
+fn e_46_e_51_dying_pc_is_stabilized() {
+    let l = level(
+        (10, 3),
+        &[],
+        vec![
+            with(eu("Hero", "Heroes", (1, 1), 11), &["Fast"]),
+            eu("Friend", "Heroes", (1, 2), 20),
+            eu("Orc", "Foes", (2, 1), 6),
+        ],
+    );
+    // Hero (Fast) hits the Orc: [6, 5, 4] + 5 = 20; 2d8 [1, 1] + 3 = 5 of 6 HP.
+    // Friend ends. Orc hits Hero: [5, 5, 5] + 5; 2d8 [4, 4] + 3 = 11: Hero at 0.
+    // Round 2: Hero is Fast and saves first: [1, 2, 3] = 6 < 13, failure 1. Friend
+    // stabilizes it. Orc ends. Round 3: Hero's save [1, 1, 1] fails, not counted.
+    let faces = [6, 5, 4, 1, 1, 5, 5, 5, 4, 4, 1, 2, 3, 1, 1, 1];
+    let mut b = battle(&l, &faces);
+    b.submit(attack(&b, "Hero", "Orc")).unwrap();
+    assert_eq!(hp(&b, "Orc"), 1);
+    end(&mut b, "Hero");
+    end(&mut b, "Friend");
+    b.submit(attack(&b, "Orc", "Hero")).unwrap();
+    assert_eq!(state(&b, "Hero"), PlayState::Dying, "E-46: a PC is Dying");
+    assert_eq!(cell(&b, "Hero"), c(1, 1));
+    end(&mut b, "Orc");
+    // Round 2: the death save at the start of Hero's turn fails; its turn ends.
+    assert_eq!(active(&b), Some(id(&b, "Friend")));
+    let pools = b.pools(id(&b, "Hero"));
+    assert!(
+        pools.contains(&("Death saves failed".to_string(), 1)),
+        "{pools:?}"
+    );
+    b.submit(act(
+        &b,
+        "Friend",
+        "Stabilize",
+        &[("target", ArgValue::Unit(id(&b, "Hero")))],
+    ))
+    .unwrap();
+    end(&mut b, "Friend");
+    end(&mut b, "Orc");
+    let pools = b.pools(id(&b, "Hero"));
+    assert!(
+        pools.contains(&("Death saves failed".to_string(), 1)),
+        "E-51: {pools:?}"
+    );
+    assert_eq!(state(&b, "Hero"), PlayState::Dying);
+}
+
+/// E-42 / E-GAP-22: fleeing ends the battle as a loss for the side that flees.
+#[test]
+fn e_42_e_gap_22_flee_loses_the_battle() {
+    let l = level(
+        (10, 3),
+        &[],
+        vec![
+            eu("Hero", "Heroes", (0, 1), 20),
+            eu("Orc", "Foes", (9, 1), 20),
+        ],
+    );
+    let mut b = battle(&l, &[]);
+    b.submit(act(&b, "Hero", "Flee", &[])).unwrap();
+    assert_eq!(b.awaiting(), Awaiting::Over(b.side_id("Foes")));
+    assert_eq!(state(&b, "Hero"), PlayState::Fled);
+}
+
+/// E-20: a readied attack goes off just before an enemy steps into its reach; it
+/// fired in the round it was readied, so the readier's band becomes the trigger's
+/// (Slow: from round 2 it acts after the Medium scout).
+#[test]
+fn e_20_ready_goes_off_before_the_step_and_takes_the_triggers_band() {
+    let l = level(
+        (12, 3),
+        &[],
+        vec![
+            with(eu("Guard", "Heroes", (0, 1), 20), &["Fast"]),
+            eu("Scout", "Foes", (11, 0), 20),
+            with(eu("Orc", "Foes", (5, 1), 20), &["Slow"]),
+        ],
+    );
+    // The readied attack: [6, 6, 4] + 5 = 21 hit, 2d8 [2, 2] + 3 = 7.
+    let mut b = battle(&l, &[6, 6, 4, 2, 2]);
+    b.submit(act(&b, "Guard", "Ready", &[])).unwrap();
+    end(&mut b, "Guard");
+    end(&mut b, "Scout");
+    let events = b
+        .submit(mv(&b, "Orc", &[(4, 1), (3, 1), (2, 1), (1, 1)]))
+        .unwrap()
+        .to_vec();
+    let moved_before: usize = events
+        .iter()
+        .take_while(|e| !matches!(e, Event::Rolled { .. }))
+        .filter(|e| matches!(e, Event::Moved { .. }))
+        .count();
+    assert_eq!(
+        moved_before, 4,
+        "it fires when the Orc enters (1, 1), next to the Guard"
+    );
+    assert_eq!(hp(&b, "Orc"), 13);
+    end(&mut b, "Orc");
+    assert_eq!(active(&b), Some(id(&b, "Scout")), "the Guard is Slow now");
+    end(&mut b, "Scout");
+    assert_eq!(
+        active(&b),
+        Some(id(&b, "Guard")),
+        "Slow PCs before Slow enemies"
+    );
+}
+
+/// E-53 / E-GAP-15: each battle starts rested: full Recoveries (8 for a PC by
+/// default, E-47) and no failed death saves.
+#[test]
+fn e_53_each_battle_starts_rested() {
+    let l = level(
+        (10, 3),
+        &[],
+        vec![
+            eu("Hero", "Heroes", (0, 1), 20),
+            eu("Orc", "Foes", (9, 1), 20),
+        ],
+    );
+    let b = battle(&l, &[]);
+    let pools = b.pools(id(&b, "Hero"));
+    assert!(pools.contains(&("Recoveries".to_string(), 8)), "{pools:?}");
+    assert!(
+        !pools.iter().any(|(k, _)| k == "Death saves failed"),
+        "{pools:?}"
+    );
+}
+
+/// E-44 / E-GAP-06 / E-GAP-15: a Coup de Grace needs a helpless target (a Dying PC
+/// is one); it is a natural crit: it hits whatever the dice and deals double damage.
+/// (A second PC stands away: with every PC Dying, the PCs have lost.)
+#[test]
+fn e_44_coup_de_grace_crits_on_a_dying_pc() {
+    let l = level(
+        (10, 3),
+        &[],
+        vec![
+            with(eu("Hero", "Heroes", (0, 1), 5), &["Fast"]),
+            eu("Friend", "Heroes", (9, 2), 20),
+            eu("Orc", "Foes", (1, 1), 40),
+        ],
+    );
+    // Round 1: the Orc hits: [5, 5, 5]; 2d8 [1, 1] + 3 = 5: Hero at 0, Dying.
+    // Round 2: Hero's death save [1, 1, 2] fails. The Orc's Coup de Grace: [1, 1, 1]
+    // (a crit all the same), 2d8 [2, 2] + 3 = 7, doubled: 14.
+    let mut b = battle(&l, &[5, 5, 5, 1, 1, 1, 1, 2, 1, 1, 1, 2, 2]);
+    let cdg = |b: &Battle, t: &str| {
+        act(
+            b,
+            "Orc",
+            "CoupDeGrace",
+            &[("target", ArgValue::Unit(id(b, t)))],
+        )
+    };
+    end(&mut b, "Hero");
+    end(&mut b, "Friend");
+    let err = b.check(&cdg(&b, "Hero")).unwrap_err();
+    assert!(err.to_string().contains("not a helpless enemy"), "{err}");
+    b.submit(attack(&b, "Orc", "Hero")).unwrap();
+    assert_eq!(state(&b, "Hero"), PlayState::Dying);
+    end(&mut b, "Orc");
+    end(&mut b, "Friend");
+    let events = b.submit(cdg(&b, "Hero")).unwrap().to_vec();
+    let r = rolls(&events);
+    assert_eq!(r[0].3, "crit", "{r:?}");
+    assert_eq!(hp(&b, "Hero"), -14);
+    let err = b.check(&attack(&b, "Orc", "Hero")).unwrap_err();
+    assert!(
+        err.to_string().contains("no Standard action left"),
+        "every action spent: {err}"
+    );
+}
+
+/// E-GAP-24: the Move action is read as halfway between a Standard and a Quick
+/// action: a Move stands in for a Quick, a Quick never for a Move.
+#[test]
+fn e_gap_24_move_is_between_standard_and_quick() {
+    let l = level(
+        (10, 3),
+        &[],
+        vec![
+            eu("Hero", "Heroes", (0, 1), 20),
+            eu("Orc", "Foes", (9, 1), 20),
+        ],
+    );
+    let mut b = battle(&l, &[]);
+    b.submit(act(&b, "Hero", "Stance", &[])).unwrap();
+    let events = b.submit(act(&b, "Hero", "Stance", &[])).unwrap().to_vec();
+    let spent = format!("{events:?}");
+    assert!(
+        spent.contains("spent: Move"),
+        "a Move as the second Quick: {spent}"
+    );
+}
