@@ -80,6 +80,7 @@ fn bench_level() -> Level {
                     damage: damage.into(),
                     add_tier: true,
                     on_hit: vec![],
+                    damage_type: None,
                 }],
                 movement: if name == "Scout" {
                     vec!["Bound".into()]
@@ -104,6 +105,7 @@ fn bench_level() -> Level {
                 name: n.into(),
                 controller: Controller::Ai(AiPolicy::Normal),
                 decisions: DecisionPolicy::Ask,
+                traits: Vec::new(),
             })
             .collect(),
         units,

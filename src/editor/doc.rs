@@ -831,6 +831,20 @@ impl EditorDoc {
         self.apply(vec![Edit::SetUnit(index, unit)])
     }
 
+    /// Replaces a unit's traits (the phrases its ruleset reads, e.g. `Fast`,
+    /// `Resist Fire 14+`; [`crate::editor::parse_traits`] reads a typed field). One
+    /// undo step. Not checked here: [`Self::problems`] lists each phrase the
+    /// ruleset refuses, at that phrase. Allowed in any ruleset, so traits left over
+    /// from another ruleset can be removed.
+    pub fn set_unit_traits(&mut self, index: usize, traits: Vec<String>) -> Result<(), EditError> {
+        let mut unit = self.unit(index)?.clone();
+        if unit.traits == traits {
+            return Ok(());
+        }
+        unit.traits = traits;
+        self.apply(vec![Edit::SetUnit(index, unit)])
+    }
+
     /// Refuses a `flow`-style unit field in a ruleset that does not read it.
     fn check_extra(&self, field: &'static str) -> Result<(), EditError> {
         if unit_extras(&self.level.ruleset) {
@@ -956,6 +970,17 @@ impl EditorDoc {
         let mut side = self.side(index)?.clone();
         if side.decisions != decisions {
             side.decisions = decisions;
+            self.apply(vec![Edit::SetSide(index, side)])?;
+        }
+        Ok(())
+    }
+
+    /// Replaces a side's traits (`escalation`: `PCs` or `Enemies`), as
+    /// [`Self::set_unit_traits`] does a unit's. One undo step.
+    pub fn set_side_traits(&mut self, index: usize, traits: Vec<String>) -> Result<(), EditError> {
+        let mut side = self.side(index)?.clone();
+        if side.traits != traits {
+            side.traits = traits;
             self.apply(vec![Edit::SetSide(index, side)])?;
         }
         Ok(())

@@ -6,9 +6,12 @@
 //! percentile skills, sizes and weapons (`skills`, `uses_equipment`: `flow` today)
 //! also gets a field per skill ([`skill_form`]), a size field and a weapons field
 //! whose choices are the weapons of that ruleset's unit templates
-//! ([`weapon_choices`]). A new ruleset gets its form without any change here.
+//! ([`weapon_choices`]). A ruleset that reads traits (`trait_examples`) gets a
+//! traits field for units and sides: one line of comma-separated phrases
+//! ([`parse_traits`], [`traits_text`]) with its examples as the hint
+//! ([`trait_hint`]). A new ruleset gets its form without any change here.
 
-use crate::engine::rulesets::{Ruleset, registry};
+use crate::engine::rulesets::{Ruleset, TraitOf, registry};
 use crate::level::schema::{Size, WeaponDef};
 
 use super::templates::Template;
@@ -90,6 +93,34 @@ pub fn weapon_choices(ruleset: &str, templates: &[Template]) -> Vec<WeaponDef> {
     choices
 }
 
+/// The hint of the traits field of a unit or a side in `ruleset`: its examples,
+/// "e.g. Fast, Ranged, Resist Fire 14+"; `None` for a ruleset that gives none (it
+/// reads no such traits, and the field is not offered) or an unknown one.
+pub fn trait_hint(ruleset: &str, of: TraitOf) -> Option<String> {
+    registry::get(ruleset).and_then(|r| trait_hint_of(r, of))
+}
+
+/// [`trait_hint`] of a ruleset given itself (registered or not).
+pub fn trait_hint_of(rules: &dyn Ruleset, of: TraitOf) -> Option<String> {
+    let examples = rules.trait_examples(of);
+    (!examples.is_empty()).then(|| format!("e.g. {}", examples.join(", ")))
+}
+
+/// The phrases typed into a traits field: split at commas, each trimmed, empty
+/// ones dropped (an empty field is no traits).
+pub fn parse_traits(text: &str) -> Vec<String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Traits as their field shows them: `Fast, Resist Fire 14+` (empty for none).
+pub fn traits_text(traits: &[String]) -> String {
+    traits.join(", ")
+}
+
 /// A valid, unremarkable value for a required stat of a new blank unit: the
 /// ruleset's editor default, else 0.
 fn default_value(rules: &dyn Ruleset, stat: &str) -> i32 {
@@ -120,6 +151,35 @@ mod tests {
         }
         assert!(stat_form("nope").is_empty());
         assert!(skill_form("nope").is_empty() && !unit_extras("nope"));
+    }
+
+    #[test]
+    fn traits_fields_read_and_show_comma_separated_phrases() {
+        assert_eq!(
+            parse_traits(" Fast,Resist Fire 14+ , ,Weak Cold,"),
+            ["Fast", "Resist Fire 14+", "Weak Cold"]
+        );
+        assert!(parse_traits("  ").is_empty() && parse_traits(",").is_empty());
+        let traits = parse_traits("Fast, Resist Fire 14+");
+        assert_eq!(traits_text(&traits), "Fast, Resist Fire 14+");
+        assert_eq!(parse_traits(&traits_text(&traits)), traits);
+        assert_eq!(traits_text(&[]), "");
+    }
+
+    #[test]
+    fn a_traits_field_is_offered_exactly_when_the_ruleset_gives_examples() {
+        for rules in registry::all() {
+            for of in [TraitOf::Unit, TraitOf::Side] {
+                let examples = rules.trait_examples(of);
+                let hint = trait_hint(rules.id(), of);
+                assert_eq!(hint.is_some(), !examples.is_empty(), "{}", rules.id());
+                if let Some(hint) = hint {
+                    assert_eq!(hint, format!("e.g. {}", examples.join(", ")));
+                }
+            }
+        }
+        assert_eq!(trait_hint("phases", TraitOf::Unit), None);
+        assert_eq!(trait_hint("nope", TraitOf::Side), None);
     }
 
     #[test]

@@ -13,7 +13,8 @@
 //!
 //! [`stat_form`] is the unit form of a ruleset (it comes from the ruleset's stat
 //! declarations, never from a list here); [`skill_form`], [`unit_extras`] and
-//! [`weapon_choices`] add the skills, size and weapons of a ruleset that has them. [`templates`] is the library of units in
+//! [`weapon_choices`] add the skills, size and weapons of a ruleset that has them, and
+//! [`trait_hint`] the traits fields of one that reads traits. [`templates`] is the library of units in
 //! `assets/units/*.ron` to place quickly. [`LevelWatcher`] notices when a level file
 //! changes on disk, for hot reload while playing.
 //!
@@ -28,7 +29,10 @@ pub mod terrain;
 pub mod watch;
 
 pub use doc::{Edit, EditError, EditorDoc, SaveError, UnitSource};
-pub use form::{SIZES, SKILL_RANGE, StatField, skill_form, stat_form, unit_extras, weapon_choices};
+pub use form::{
+    SIZES, SKILL_RANGE, StatField, parse_traits, skill_form, stat_form, trait_hint, trait_hint_of,
+    traits_text, unit_extras, weapon_choices,
+};
 pub use problems::DocProblem;
 pub use templates::{Template, load_default_templates, load_templates, templates_dir};
 pub use terrain::MAX_BRUSH;

@@ -14,7 +14,7 @@ pub struct DocProblem {
     /// Where in the level it is.
     pub at: Where,
     /// The map cell to jump to: the unit's cell for problems about a unit (its
-    /// position, stats, powers, items...), the cell for a terrain character, the
+    /// position, stats, powers, items, traits...), the cell for a terrain character, the
     /// row's first cell for a terrain row. `None` for problems about the level as a
     /// whole or a side. May be off the map (for a unit placed off it).
     pub cell: Option<Cell>,
@@ -61,7 +61,8 @@ pub fn cell_of(level: &Level, at: &Where) -> Option<Cell> {
         | Where::Power { unit: index, .. }
         | Where::OnHit { unit: index, .. }
         | Where::Movement { unit: index, .. }
-        | Where::Item { unit: index, .. } => unit(*index),
+        | Where::Item { unit: index, .. }
+        | Where::UnitTrait { unit: index, .. } => unit(*index),
         // The level as a whole, a top-level field, a side, a rules entry, victory.
         _ => None,
     }

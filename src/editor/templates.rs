@@ -14,8 +14,8 @@
 //! ```
 //!
 //! `stats`, `powers`, `movement` and `items` (and, for `flow`, `size`, `skills`,
-//! `weapons` and `armor`) are written as in a level (docs/levels.md) and checked by
-//! the same rules; `about` is an optional one-line
+//! `weapons` and `armor`; for a ruleset that reads them, `traits`) are written as in
+//! a level (docs/levels.md) and checked by the same rules; `about` is an optional one-line
 //! description for the editor's palette.
 
 use std::collections::BTreeMap;
@@ -24,8 +24,9 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::engine::board::Cell;
+use crate::level::load::locate_path;
 use crate::level::schema::{ItemDef, PowerDef, Size, UnitDef, WeaponDef};
-use crate::level::validate::{Where, validate};
+use crate::level::validate::{PathStep, Where, validate};
 use crate::level::{Level, Problem};
 
 use super::doc::bare_unit;
@@ -65,6 +66,10 @@ pub struct Template {
     /// Flat damage reduction (`flow`).
     #[serde(default)]
     pub armor: i32,
+    /// Phrases the ruleset reads about the unit (`Fast`, `Resist Fire 14+`...),
+    /// checked by the ruleset as in a level.
+    #[serde(default)]
+    pub traits: Vec<String>,
 }
 
 impl Template {
@@ -79,6 +84,7 @@ impl Template {
         unit.skills = self.skills.clone();
         unit.weapons = self.weapons.clone();
         unit.armor = self.armor;
+        unit.traits = self.traits.clone();
         unit
     }
 }
@@ -220,6 +226,9 @@ fn parse_template(text: &str, file: &str) -> Result<(Template, Problem), Vec<Pro
                 Where::Item { .. } => Key::Field("items"),
                 Where::Skill { skill, .. } => Key::Str(skill.clone()),
                 Where::Weapon { .. } => Key::Field("weapons"),
+                Where::UnitTrait { index, .. } => {
+                    Key::Path(vec![PathStep::Field("traits"), PathStep::Index(*index)])
+                }
                 Where::Unit {
                     field: Some(field @ ("size" | "skills" | "weapons" | "armor")),
                     ..
@@ -260,11 +269,17 @@ enum Key {
     Field(&'static str),
     /// A quoted string (a stat name in `stats`).
     Str(String),
+    /// A place found by the level locator ([`locate_path`]), e.g. the n-th phrase
+    /// of `traits`.
+    Path(Vec<PathStep>),
 }
 
 /// The 1-based line and column of the first occurrence of `key` outside comments
 /// (a best-effort search: templates are small and flat).
 fn find(text: &str, key: &Key) -> Option<(usize, usize)> {
+    if let Key::Path(path) = key {
+        return locate_path(text, path);
+    }
     let mut in_line_comment = false;
     let mut in_string = false;
     let bytes = text.as_bytes();
@@ -292,6 +307,7 @@ fn find(text: &str, key: &Key) -> Option<(usize, usize)> {
                             == Some(&b':')
                 }
                 Key::Str(s) => rest.starts_with(format!("\"{s}\"").as_bytes()),
+                Key::Path(_) => false,
             };
             if hit {
                 let before = &text[..i];

@@ -67,7 +67,8 @@ pub enum Where {
         /// The stat name as written.
         stat: String,
     },
-    /// A power of a unit, or one of its fields.
+    /// A power of a unit, or one of its fields (any field of the power by name:
+    /// `range`, `damage`, `damage_type`...).
     Power {
         /// Index in `units`.
         unit: usize,
@@ -116,6 +117,20 @@ pub enum Where {
         weapon: usize,
         /// Field name, or `None` for the whole weapon.
         field: Option<&'static str>,
+    },
+    /// A phrase of a unit's `traits` list (a trait the ruleset reads, or refuses).
+    UnitTrait {
+        /// Index in `units`.
+        unit: usize,
+        /// Index in the unit's `traits`.
+        index: usize,
+    },
+    /// A phrase of a side's `traits` list.
+    SideTrait {
+        /// Index in `sides`.
+        side: usize,
+        /// Index in the side's `traits`.
+        index: usize,
     },
     /// An entry of the level's `rules` overrides, by key.
     Rule(String),
@@ -188,6 +203,14 @@ impl Where {
                 p.extend(opt(field));
                 p
             }
+            Where::UnitTrait { unit, index } => {
+                let mut p = unit_path(*unit);
+                p.extend([Field("traits"), Index(*index)]);
+                p
+            }
+            Where::SideTrait { side, index } => {
+                vec![Field("sides"), Index(*side), Field("traits"), Index(*index)]
+            }
             Where::Rule(key) => vec![Field("rules"), Key(key.clone())],
             Where::Victory(field) => {
                 let mut p = vec![Field("victory")];
@@ -231,5 +254,14 @@ pub fn unit_label(index: usize, unit: &crate::engine::spec::UnitDef) -> String {
         format!("unit #{}", index + 1)
     } else {
         format!("unit `{}`", unit.name)
+    }
+}
+
+/// How messages name a side: "side `Blue`", or "side #2" without a name.
+pub fn side_label(index: usize, side: &crate::engine::spec::SideDef) -> String {
+    if side.name.trim().is_empty() {
+        format!("side #{}", index + 1)
+    } else {
+        format!("side `{}`", side.name)
     }
 }

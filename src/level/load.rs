@@ -1249,6 +1249,42 @@ Level( /* a (tricky) comment, with "quotes" */
     }
 
     #[test]
+    fn locator_finds_the_nth_trait_of_a_unit_or_a_side_and_a_powers_damage_type() {
+        let text = r#"(
+    sides: [(name: "A"), (name: "B", traits: ["PCs", /* two */ "Brave"])],
+    units: [
+        (name: "a", stats: {}),
+        (
+            name: "b",
+            traits: [
+                "Fast",
+                r"Resist Fire 14+", // a raw string
+            ],
+            powers: [(name: "Bite"), (name: "Breath", damage_type: "Fire")],
+            items: [(name: "Wand", effect: Power((name: "Zap", damage_type: "Cold")))],
+        ),
+    ],
+)"#;
+        let at = |w: Where| locate(text, &w);
+        assert_eq!(at(Where::SideTrait { side: 1, index: 0 }), Some((2, 47)));
+        assert_eq!(at(Where::SideTrait { side: 1, index: 1 }), Some((2, 64)));
+        assert_eq!(at(Where::UnitTrait { unit: 1, index: 0 }), Some((8, 17)));
+        assert_eq!(at(Where::UnitTrait { unit: 1, index: 1 }), Some((9, 17)));
+        let damage_type = |power| Where::Power {
+            unit: 1,
+            power,
+            field: Some("damage_type"),
+        };
+        assert_eq!(at(damage_type(PowerRef::Listed(1))), Some((11, 55)));
+        assert_eq!(at(damage_type(PowerRef::Item(0))), Some((12, 64)));
+        // A phrase that is not there falls back to the list, a list left out to the
+        // unit's or side's name.
+        assert_eq!(at(Where::UnitTrait { unit: 1, index: 2 }), Some((7, 13)));
+        assert_eq!(at(Where::UnitTrait { unit: 0, index: 0 }), Some((4, 10)));
+        assert_eq!(at(Where::SideTrait { side: 0, index: 0 }), Some((2, 14)));
+    }
+
+    #[test]
     fn locator_falls_back_to_the_name_of_a_struct_missing_a_field() {
         assert_eq!(
             at(Where::Unit {

@@ -9,10 +9,12 @@
 use std::collections::BTreeMap;
 
 use crate::engine::board::{GridKind, Terrain};
-use crate::engine::rulesets::{MAX_RANGE, RULESETS, StatSpec, parse_dice, registry, stat_specs};
+use crate::engine::rulesets::{
+    MAX_RANGE, RULESETS, Ruleset, StatSpec, TraitOf, parse_dice, registry, stat_specs,
+};
 
 use super::schema::{ItemEffect, Level, PowerDef};
-pub use crate::engine::problems::{Issue, PathStep, PowerRef, Where, unit_label};
+pub use crate::engine::problems::{Issue, PathStep, PowerRef, Where, side_label, unit_label};
 
 /// The only level format version.
 pub const FORMAT_VERSION: u32 = 1;
@@ -455,6 +457,8 @@ impl Checker<'_> {
             };
             self.push(at, p.message);
         }
+        // The phrases of `traits` lists, each at its place.
+        self.issues.extend(trait_issues(ruleset, level));
         // What only its configuration can tell (names it defines or refers to).
         self.issues.extend(ruleset.check_level(level));
     }
@@ -479,6 +483,50 @@ impl Checker<'_> {
             );
         }
     }
+}
+
+/// Every phrase of the units' and sides' `traits` that `ruleset` does not read
+/// ([`Ruleset::check_trait`]), each at that phrase, its message naming the unit or
+/// side, the phrase and the ruleset's reason. An empty phrase is refused whatever
+/// the ruleset, with its examples ([`Ruleset::trait_examples`]) if it gives any.
+/// [`validate`] runs this with the level's ruleset; a test or a tool can run it
+/// with a ruleset that is not registered.
+pub fn trait_issues(ruleset: &dyn Ruleset, level: &Level) -> Vec<Issue> {
+    let check = |of: TraitOf, label: &str, phrase: &str| -> Option<String> {
+        if phrase.trim().is_empty() {
+            let examples = ruleset.trait_examples(of);
+            let why = match ruleset.check_trait(of, phrase) {
+                Err(why) if examples.is_empty() => why,
+                _ if examples.is_empty() => "expected a phrase".to_string(),
+                _ => format!("expected a phrase, e.g. {}", examples.join(", ")),
+            };
+            return Some(format!("{label} has an empty trait; {why}"));
+        }
+        ruleset
+            .check_trait(of, phrase)
+            .err()
+            .map(|why| format!("{label} trait `{phrase}`: {why}"))
+    };
+    let mut issues = Vec::new();
+    for (side, def) in level.sides.iter().enumerate() {
+        let label = side_label(side, def);
+        for (index, phrase) in def.traits.iter().enumerate() {
+            if let Some(message) = check(TraitOf::Side, &label, phrase) {
+                let at = Where::SideTrait { side, index };
+                issues.push(Issue { at, message });
+            }
+        }
+    }
+    for (unit, def) in level.units.iter().enumerate() {
+        let label = unit_label(unit, def);
+        for (index, phrase) in def.traits.iter().enumerate() {
+            if let Some(message) = check(TraitOf::Unit, &label, phrase) {
+                let at = Where::UnitTrait { unit, index };
+                issues.push(Issue { at, message });
+            }
+        }
+    }
+    issues
 }
 
 /// The values a stat may take, in words: "1, 2 or 3", "0 or 1", "1 to 1000000".
@@ -634,6 +682,59 @@ mod tests {
                 Where::TerrainCell { row: 1, col: 1 },
                 Where::TerrainCell { row: 1, col: 4 }
             ]
+        );
+    }
+
+    #[test]
+    fn every_trait_is_asked_of_the_ruleset_and_refused_at_its_phrase() {
+        // phases reads no traits: each phrase is refused with the ruleset's words.
+        let mut l = level();
+        l.units[1].traits = vec!["Fast".into(), "Resist Fire 14+".into()];
+        l.sides[0].traits = vec!["PCs".into()];
+        l.units[0].traits = vec![" ".into()];
+        let issues = validate(&l);
+        let got: Vec<(Where, &str)> = issues
+            .iter()
+            .map(|i| (i.at.clone(), i.message.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    Where::SideTrait { side: 0, index: 0 },
+                    "side `A` trait `PCs`: `phases` reads no side traits"
+                ),
+                (
+                    Where::UnitTrait { unit: 0, index: 0 },
+                    "unit `a` has an empty trait; `phases` reads no unit traits"
+                ),
+                (
+                    Where::UnitTrait { unit: 1, index: 0 },
+                    "unit `b` trait `Fast`: `phases` reads no unit traits"
+                ),
+                (
+                    Where::UnitTrait { unit: 1, index: 1 },
+                    "unit `b` trait `Resist Fire 14+`: `phases` reads no unit traits"
+                ),
+            ]
+        );
+        // An unknown ruleset is reported once, at `ruleset`, and its traits not.
+        l.ruleset = "nope".into();
+        let issues = validate(&l);
+        assert_eq!(issues.len(), 1, "{issues:?}");
+        assert_eq!(issues[0].at, Where::Field("ruleset"));
+    }
+
+    #[test]
+    fn trait_paths_lead_to_the_nth_phrase() {
+        use PathStep::*;
+        assert_eq!(
+            Where::UnitTrait { unit: 3, index: 1 }.path(),
+            vec![Field("units"), Index(3), Field("traits"), Index(1)]
+        );
+        assert_eq!(
+            Where::SideTrait { side: 0, index: 2 }.path(),
+            vec![Field("sides"), Index(0), Field("traits"), Index(2)]
         );
     }
 

@@ -141,3 +141,57 @@ fn syntax_error_and_unreadable_files_exit_1() {
     );
     assert!(!stdout.contains(&good.display().to_string()));
 }
+
+#[test]
+fn traits_a_ruleset_does_not_read_are_refused_at_each_phrase() {
+    // `phases` reads no traits (Ruleset::check_trait's default): every phrase of a
+    // unit's or a side's `traits` is a problem at that phrase, in its words.
+    let dir = scratch("traits");
+    let path = dir.join("traits.ron");
+    fs::write(
+        &path,
+        r#"(
+    name: "Traits",
+    ruleset: "phases",
+    grid: Square,
+    size: (3, 3),
+    sides: [(name: "A"), (name: "B", traits: ["Enemies"])],
+    units: [
+        (name: "Orc", side: "A", pos: (0, 0), stats: {"INT": 1, "AGI": 1, "ATK": 1, "DEF": 10, "Tier": 1},
+         traits: ["Fast", "Resist Frost 14+"]),
+        (name: "b", side: "B", pos: (2, 2), stats: {"INT": 1, "AGI": 1, "ATK": 1, "DEF": 10, "Tier": 1},
+         powers: [(name: "Breath", damage_type: "Fire")]),
+    ],
+)
+"#,
+    )
+    .expect("write");
+    let out = check(std::slice::from_ref(&path));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let file = path.display().to_string();
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        [
+            format!("{file}:6:47: side `B` trait `Enemies`: `phases` reads no side traits"),
+            format!("{file}:9:19: unit `Orc` trait `Fast`: `phases` reads no unit traits"),
+            format!(
+                "{file}:9:27: unit `Orc` trait `Resist Frost 14+`: `phases` reads no unit traits"
+            ),
+        ],
+        "{stdout}"
+    );
+    // Without the traits the level passes: `damage_type` is left to the ruleset.
+    let text = fs::read_to_string(&path).expect("read");
+    let clean = text
+        .replace(r#", traits: ["Enemies"]"#, "")
+        .replace(r#"traits: ["Fast", "Resist Frost 14+"]"#, "");
+    fs::write(&path, clean).expect("write");
+    let out = check(std::slice::from_ref(&path));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

@@ -917,6 +917,111 @@ fn shipped_templates_load_and_bad_ones_get_file_line_col() {
 }
 
 #[test]
+fn unit_and_side_traits_edit_undo_list_their_problems_save_and_reopen() {
+    let dir = scratch("traits");
+    let path = dir.join("traits.ron");
+    let mut doc = valid_doc();
+    let knight = doc.unit_named("Knight").expect("knight");
+    let phrases = |list: &[&str]| list.iter().map(|p| p.to_string()).collect::<Vec<_>>();
+
+    // One undo step each; setting the same traits again is no step.
+    doc.set_unit_traits(knight, phrases(&["Fast", "Resist Fire 14+"]))
+        .expect("unit traits");
+    doc.set_side_traits(1, phrases(&["Enemies"]))
+        .expect("side traits");
+    let steps = doc.revision();
+    doc.set_side_traits(1, phrases(&["Enemies"]))
+        .expect("same traits");
+    assert_eq!(doc.revision(), steps);
+    assert_eq!(
+        doc.set_unit_traits(9, vec![]),
+        Err(EditError::NoSuchUnit(9))
+    );
+    assert_eq!(
+        doc.set_side_traits(7, vec![]),
+        Err(EditError::NoSuchSide(7))
+    );
+
+    // phases reads no traits: each phrase is a live problem, a unit's at its cell,
+    // at the line and column `skirmish check` gives after saving.
+    let problems = doc.problems();
+    let messages: Vec<&str> = problems.iter().map(|p| p.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "side `Red` trait `Enemies`: `phases` reads no side traits",
+            "unit `Knight` trait `Fast`: `phases` reads no unit traits",
+            "unit `Knight` trait `Resist Fire 14+`: `phases` reads no unit traits",
+        ]
+    );
+    assert_eq!(problems[0].at, Where::SideTrait { side: 1, index: 0 });
+    assert_eq!(problems[0].cell, None);
+    assert_eq!(problems[1].cell, Some(c(0, 0)));
+    let saved = doc.save_as(&path).expect("save with problems");
+    assert_eq!(saved, problems);
+    let text = fs::read_to_string(&path).expect("read");
+    let reported = load_str(&text, "traits.ron").expect_err("problems");
+    let mut places: Vec<_> = problems.iter().map(|p| p.line_col).collect();
+    places.sort();
+    let mut expected: Vec<_> = reported.iter().map(|p| Some((p.line, p.col))).collect();
+    expected.sort();
+    assert_eq!(places, expected);
+
+    // The file keeps both kinds of traits.
+    let reopened = EditorDoc::open(&path).expect("reopen");
+    assert_eq!(reopened.level(), doc.level());
+    assert_eq!(reopened.level().sides[1].traits, ["Enemies"]);
+    assert_eq!(
+        reopened.level().units[knight].traits,
+        ["Fast", "Resist Fire 14+"]
+    );
+
+    // Undo and redo each step; emptied, the level is valid again.
+    assert!(doc.undo());
+    assert!(doc.level().sides[1].traits.is_empty());
+    assert!(doc.undo());
+    assert!(doc.level().units[knight].traits.is_empty());
+    assert!(doc.problems().is_empty(), "{:#?}", doc.problems());
+    assert!(doc.redo());
+    assert_eq!(
+        doc.level().units[knight].traits,
+        ["Fast", "Resist Fire 14+"]
+    );
+    doc.set_unit_traits(knight, vec![]).expect("clear");
+    assert!(doc.problems().is_empty(), "{:#?}", doc.problems());
+}
+
+#[test]
+fn a_template_trait_the_ruleset_refuses_is_reported_at_the_phrase() {
+    let dir = scratch("template-traits");
+    fs::write(
+        dir.join("quick.ron"),
+        "(\n    ruleset: \"phases\",\n    name: \"Quick\",\n    stats: {\"INT\": 0, \"AGI\": 0, \"ATK\": 3, \"DEF\": 11, \"Tier\": 1},\n    traits: [\"Fast\", \"Flying\"],\n)\n",
+    )
+    .expect("write");
+    let problems = load_templates(&dir).expect_err("phases reads no traits");
+    let found: Vec<(usize, usize, &str)> = problems
+        .iter()
+        .map(|p| (p.line, p.col, p.message.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                5,
+                14,
+                "unit `Quick` trait `Fast`: `phases` reads no unit traits"
+            ),
+            (
+                5,
+                22,
+                "unit `Quick` trait `Flying`: `phases` reads no unit traits"
+            ),
+        ]
+    );
+}
+
+#[test]
 fn random_edit_sessions_undo_to_the_start_and_redo_to_the_end() {
     let knight = template("Knight");
     for seed in 1..=20u64 {

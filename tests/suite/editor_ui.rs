@@ -708,3 +708,87 @@ fn closing_the_window_with_unsaved_changes_asks_first() {
     assert!(app.should_exit().is_some(), "a clean editor just closes");
     assert!(app.world().resource::<Editor>().modal.is_none());
 }
+
+#[test]
+fn traits_fields_show_for_traits_to_remove_and_edit_through_undo() {
+    use skirmish::engine::rulesets::TraitOf;
+    // phases reads no traits and gives no examples: no traits fields...
+    let mut ed = ford();
+    ed.select(Some(0));
+    assert!(!ed.form().contains(&FormRow::Traits));
+    assert!(!ed.side_traits_shown(0));
+    act(&mut ed, EditorAction::EditSideTraits);
+    assert_eq!(ed.typing, None);
+    assert_eq!(
+        ed.status,
+        Some(("Ruleset phases reads no side traits".to_string(), true))
+    );
+
+    // ...until a unit or a side has traits (left over, or written in the file):
+    // then the field shows, so they can be removed, and each is a problem.
+    let mut unit = ed.doc.level().units[0].clone();
+    let name = unit.name.clone();
+    unit.traits = vec!["Fast".into(), "Flying".into()];
+    ed.doc.set_unit(0, unit).unwrap();
+    ed.doc.set_side_traits(0, vec!["PCs".into()]).unwrap();
+    ed.refresh();
+    assert_eq!(ed.problems.len(), 3, "{:#?}", ed.problems);
+    assert!(ed.side_traits_shown(0) && !ed.side_traits_shown(1));
+    assert!(
+        ed.traits_tip(TraitOf::Unit)
+            .contains("phases reads no unit traits"),
+        "{}",
+        ed.traits_tip(TraitOf::Unit)
+    );
+    let row = ed.form().iter().position(|r| *r == FormRow::Traits);
+    let row = row.expect("a traits row");
+    assert_eq!(ed.row_value(FormRow::Traits), "Fast, Flying");
+    ed.field = row;
+    ed.adjust(1);
+    assert!(
+        ed.status
+            .as_ref()
+            .is_some_and(|(m, err)| *err && m.contains("Enter"))
+    );
+
+    // Typed comma-separated: trimmed, empty phrases dropped; one undo step.
+    act(&mut ed, EditorAction::EditField);
+    assert_eq!(
+        ed.typing.as_ref().map(|t| (&t.target, t.buffer.as_str())),
+        Some((&TextTarget::UnitTraits(0), "Fast, Flying"))
+    );
+    clear(&mut ed);
+    typ(&mut ed, " Flying,, Fast ,");
+    assert_eq!(ed.doc.level().units[0].traits, ["Flying", "Fast"]);
+    assert_eq!(
+        ed.status,
+        Some((format!("{name}: traits Flying, Fast"), false))
+    );
+    ed.undo();
+    assert_eq!(ed.doc.level().units[0].traits, ["Fast", "Flying"]);
+    // Enter on the text as shown changes nothing.
+    act(&mut ed, EditorAction::EditField);
+    let steps = ed.doc.revision();
+    typ(&mut ed, "");
+    assert_eq!(ed.doc.revision(), steps);
+    // Emptied, the unit has no traits, and phases shows no field for it any more.
+    act(&mut ed, EditorAction::EditField);
+    clear(&mut ed);
+    typ(&mut ed, "");
+    assert!(ed.doc.level().units[0].traits.is_empty());
+    assert!(!ed.form().contains(&FormRow::Traits));
+
+    // A side's traits: F3 types them for the selected side.
+    ed.side = 0;
+    act(&mut ed, EditorAction::EditSideTraits);
+    assert_eq!(
+        ed.typing.as_ref().map(|t| (&t.target, t.buffer.as_str())),
+        Some((&TextTarget::SideTraits(0), "PCs"))
+    );
+    clear(&mut ed);
+    typ(&mut ed, "");
+    assert!(ed.doc.level().sides[0].traits.is_empty());
+    assert!(ed.problems.is_empty(), "{:#?}", ed.problems);
+    ed.undo();
+    assert_eq!(ed.doc.level().sides[0].traits, ["PCs"]);
+}

@@ -355,6 +355,60 @@ fn bad_item_dice_points_at_the_effect() {
 }
 
 #[test]
+fn unit_and_side_traits_point_at_the_phrase_with_the_rulesets_words() {
+    // phases reads no traits (Ruleset::check_trait refuses every phrase).
+    let text = broken(
+        "pos: (4, 2),",
+        "pos: (4, 2),\n            traits: [\"Fast\", \"Flying\"],",
+    );
+    expect_problem(
+        &text,
+        20,
+        30,
+        "unit `b1` trait `Flying`: `phases` reads no unit traits",
+    );
+    let text = broken("(name: \"A\")", "(name: \"A\", traits: [\"PCs\"])");
+    expect_problem(
+        &text,
+        13,
+        34,
+        "side `A` trait `PCs`: `phases` reads no side traits",
+    );
+}
+
+#[test]
+fn traits_and_damage_types_survive_a_save_and_are_found_in_the_saved_file() {
+    let mut level = load_str(BASE, "test.ron").expect("valid");
+    level.sides[1].traits = vec!["Enemies".into()];
+    level.units[0].traits = vec!["Fast".into(), "Resist Fire 14+".into()];
+    level.units[1].powers[0].damage_type = Some("Cold".into());
+    let dir = scratch("traits");
+    let path = dir.join("traits.ron");
+    save_atomic(&path, &level).expect("save");
+    let text = fs::read_to_string(&path).expect("read");
+    // Everything comes back: the sides' traits (written by serde), the units'
+    // (written by the layout) and the power's damage type.
+    let back: Level = ron::Options::default()
+        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+        .from_str(&text)
+        .expect("the saved file parses");
+    assert_eq!(back, level, "{text}");
+    assert_eq!(to_ron_string(&back), text);
+    // Each refused phrase is reported where the saved file has it.
+    let lines: Vec<&str> = text.lines().collect();
+    let found = problems(&text);
+    for phrase in ["Enemies", "Fast", "Resist Fire 14+"] {
+        let p = found
+            .iter()
+            .find(|p| p.message.contains(&format!("trait `{phrase}`")))
+            .unwrap_or_else(|| panic!("no problem for {phrase}: {found:?}"));
+        let at: String = lines[p.line - 1].chars().skip(p.col - 1).collect();
+        assert!(at.starts_with(&format!("\"{phrase}\"")), "{p} at {at:?}");
+    }
+    assert_eq!(found.len(), 3, "{found:?}");
+}
+
+#[test]
 fn every_problem_is_reported_in_file_order() {
     let text = broken("\"phases\"", "\"phasez\"")
         .replace("side: \"B\"", "side: \"C\"")

@@ -30,7 +30,7 @@ use skirmish::engine::command::{Command, CommandError, Names};
 use skirmish::engine::decision::{DecisionOption, PendingDecision, Pick};
 use skirmish::engine::dice::Dice;
 use skirmish::engine::event::{Event, Stage};
-use skirmish::engine::rulesets::{Ruleset, StatSpec, registry};
+use skirmish::engine::rulesets::{Ruleset, StatSpec, TraitOf, registry};
 use skirmish::engine::units::*;
 use skirmish::engine::verb::{ArgKind, ArgSpec, ArgValue, Args, Cost, VerbSpec};
 use skirmish::engine::{Awaiting, Battle};
@@ -93,6 +93,26 @@ impl Ruleset for Toy {
         o.keys()
             .next()
             .map_or(Ok(()), |k| Err(format!("toy has no constant `{k}`")))
+    }
+    /// The toy reads one unit trait, `Sturdy`, and the side traits `Home` and
+    /// `Away`; it refuses any other phrase, naming the ones it reads.
+    fn check_trait(&self, of: TraitOf, phrase: &str) -> Result<(), String> {
+        let known = self.trait_examples(of);
+        if known.contains(&phrase) {
+            Ok(())
+        } else {
+            Err(format!(
+                "the toy reads no {} trait `{phrase}`; expected one of: {}",
+                of.noun(),
+                known.join(", ")
+            ))
+        }
+    }
+    fn trait_examples(&self, of: TraitOf) -> &'static [&'static str] {
+        match of {
+            TraitOf::Unit => &["Sturdy"],
+            TraitOf::Side => &["Home", "Away"],
+        }
     }
     fn build(&self, app: &mut App) {
         app.add_systems(
@@ -651,6 +671,53 @@ fn editor_forms_come_from_each_ruleset() {
     assert_eq!(stat_form("flow")[0].name, "AgiMod");
 }
 
+#[test]
+fn traits_are_checked_by_the_ruleset_that_reads_them_and_offered_with_its_examples() {
+    use skirmish::editor::trait_hint_of;
+    use skirmish::level::validate::{Where, trait_issues};
+    let mut level = level();
+    level.sides[0].traits = vec!["Home".into()];
+    level.sides[1].traits = vec!["Away".into(), "Lost".into()];
+    level.units[0].traits = vec!["Sturdy".into()];
+    level.units[2].traits = vec!["Sturdy".into(), "Fast".into(), String::new()];
+    let issues: Vec<(Where, String)> = trait_issues(&TOY, &level)
+        .into_iter()
+        .map(|i| (i.at, i.message))
+        .collect();
+    assert_eq!(
+        issues,
+        [
+            (
+                Where::SideTrait { side: 1, index: 1 },
+                "side `Blue` trait `Lost`: the toy reads no side trait `Lost`; expected one \
+                 of: Home, Away"
+                    .to_string()
+            ),
+            (
+                Where::UnitTrait { unit: 2, index: 1 },
+                "unit `b1` trait `Fast`: the toy reads no unit trait `Fast`; expected one of: \
+                 Sturdy"
+                    .to_string()
+            ),
+            (
+                Where::UnitTrait { unit: 2, index: 2 },
+                "unit `b1` has an empty trait; expected a phrase, e.g. Sturdy".to_string()
+            ),
+        ]
+    );
+    // The editor's traits fields show the ruleset's examples as their hint.
+    assert_eq!(
+        trait_hint_of(&TOY, TraitOf::Unit).as_deref(),
+        Some("e.g. Sturdy")
+    );
+    assert_eq!(
+        trait_hint_of(&TOY, TraitOf::Side).as_deref(),
+        Some("e.g. Home, Away")
+    );
+    // The battle plays the level whatever its traits.
+    Battle::from_level_with(&TOY, &level, Dice::seeded(1)).expect("the toy sets up");
+}
+
 /// r1 and b1 side by side, 2 HP each.
 const DUEL: &str = r#"(name: "Toy duel", ruleset: "toy", grid: Square, size: (4, 1),
         sides: [(name: "Red"), (name: "Blue")],
@@ -926,4 +993,101 @@ fn a_decision_of_the_toys_own_kind_is_answered_and_shown_with_no_core_code() {
         panic!("J selects the Jab mode")
     };
     assert_eq!(choices.powers[i].label, "Jab");
+}
+
+/// Set for the child process of [`the_editor_offers_traits_fields_with_the_rulesets_examples`].
+#[cfg(feature = "render")]
+const TRAITS_CHILD_ENV: &str = "SKIRMISH_TEST_TOY_TRAITS_CHILD";
+
+/// Not a test on its own: run by
+/// [`the_editor_offers_traits_fields_with_the_rulesets_examples`] in a child
+/// process, where registering the toy changes no other test's registry.
+#[cfg(feature = "render")]
+#[test]
+fn editor_traits_child() {
+    use skirmish::editor::{EditorDoc, load_default_templates};
+    use skirmish::game::editor::control::{Typed, act, type_key};
+    use skirmish::game::editor::input::EditorAction;
+    use skirmish::game::editor::state::{Editor, FormRow, TextTarget};
+    use skirmish::level::validate::Where;
+    if std::env::var_os(TRAITS_CHILD_ENV).is_none() {
+        return;
+    }
+    registry::register(Box::new(Toy)).expect("the toy registers");
+    let typ = |ed: &mut Editor, text: &str| {
+        let key = |code, text: Option<String>| Typed { code, text };
+        use bevy::input::keyboard::KeyCode;
+        for _ in 0..100 {
+            type_key(ed, &key(KeyCode::Backspace, None));
+        }
+        for c in text.chars() {
+            type_key(ed, &key(KeyCode::KeyA, Some(c.to_string())));
+        }
+        type_key(ed, &key(KeyCode::Enter, None));
+    };
+    let doc = EditorDoc::from_level(level(), None);
+    let mut ed = Editor::new(doc, load_default_templates().expect("templates"));
+    assert!(ed.problems.is_empty(), "{:#?}", ed.problems);
+
+    // The toy gives unit examples: every unit's form has a traits row, hinted.
+    ed.select(Some(2));
+    let row = ed.form().iter().position(|r| *r == FormRow::Traits);
+    ed.field = row.expect("a traits row for a unit without traits");
+    assert_eq!(
+        ed.traits_tip(TraitOf::Unit),
+        "comma-separated, empty = none; e.g. Sturdy"
+    );
+    act(&mut ed, EditorAction::EditField);
+    assert_eq!(
+        ed.typing.as_ref().map(|t| &t.target),
+        Some(&TextTarget::UnitTraits(2))
+    );
+    typ(&mut ed, "Sturdy, Fast");
+    assert_eq!(ed.doc.level().units[2].traits, ["Sturdy", "Fast"]);
+    // The phrase the toy does not read is a problem at the unit's cell.
+    assert_eq!(ed.problems.len(), 1, "{:#?}", ed.problems);
+    let p = &ed.problems[0];
+    assert_eq!(p.at, Where::UnitTrait { unit: 2, index: 1 });
+    assert_eq!(p.cell, Some(Cell::new(5, 0)));
+    assert!(p.message.starts_with("unit `b1` trait `Fast`: "), "{p}");
+
+    // And side examples: every side shows a traits field; F3 types the selected one's.
+    assert!(ed.side_traits_shown(0) && ed.side_traits_shown(1));
+    ed.side = 1;
+    act(&mut ed, EditorAction::EditSideTraits);
+    assert_eq!(
+        ed.status,
+        Some((
+            "Traits of Blue: comma-separated, empty = none; e.g. Home, Away".to_string(),
+            false
+        ))
+    );
+    typ(&mut ed, "Away");
+    assert_eq!(ed.doc.level().sides[1].traits, ["Away"]);
+    ed.undo();
+    assert!(ed.doc.level().sides[1].traits.is_empty());
+    println!("editor traits child: checked");
+}
+
+#[cfg(feature = "render")]
+#[test]
+fn the_editor_offers_traits_fields_with_the_rulesets_examples() {
+    let exe = std::env::current_exe().expect("test binary");
+    let out = std::process::Command::new(exe)
+        .args([
+            "toy_ruleset::editor_traits_child",
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(TRAITS_CHILD_ENV, "1")
+        .output()
+        .expect("run the child");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("editor traits child: checked"),
+        "the child did not run:\n{stdout}\n{stderr}"
+    );
 }

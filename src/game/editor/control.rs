@@ -107,6 +107,10 @@ pub fn press_button(ed: &mut Editor, act: &ButtonAct) -> Outcome {
             ed.side = i;
             ed.edit_side_name();
         }
+        ButtonAct::SideTraits(i) => {
+            ed.side = i;
+            ed.edit_side_traits();
+        }
         ButtonAct::AddSide => ed.add_side(),
         ButtonAct::RemoveSide => ed.remove_side(),
         ButtonAct::Field(i) => {
@@ -183,6 +187,7 @@ pub fn act(ed: &mut Editor, action: EditorAction) -> Outcome {
         A::RenameSide => ed.edit_side_name(),
         A::CycleController => ed.cycle_controller(),
         A::CycleDecisions => ed.cycle_decisions(),
+        A::EditSideTraits => ed.edit_side_traits(),
         A::NextProblem => ed.next_problem(),
         A::Undo => ed.undo(),
         A::Redo => ed.redo(),

@@ -101,6 +101,8 @@ pub enum EditorAction {
     CycleController,
     /// Next decision policy of the selected side.
     CycleDecisions,
+    /// Type the traits of the selected side (a ruleset that reads side traits).
+    EditSideTraits,
     /// Jump to the next problem.
     NextProblem,
     /// Undo.
@@ -132,7 +134,7 @@ impl EditorAction {
     }
 
     /// Every action, in declaration order.
-    pub const ALL: [EditorAction; 44] = {
+    pub const ALL: [EditorAction; 45] = {
         use EditorAction::*;
         [
             Apply,
@@ -170,6 +172,7 @@ impl EditorAction {
             RenameSide,
             CycleController,
             CycleDecisions,
+            EditSideTraits,
             NextProblem,
             Undo,
             Redo,

@@ -16,8 +16,9 @@ use super::state::{
     terrain_name,
 };
 use crate::editor::terrain::{on_map, terrain_at};
+use crate::editor::traits_text;
 use crate::engine::board::Terrain;
-use crate::engine::rulesets::RULESETS;
+use crate::engine::rulesets::{RULESETS, TraitOf};
 use crate::game::control::panels;
 use crate::game::screen::Screen;
 use crate::game::units_view::side_color;
@@ -50,6 +51,8 @@ pub enum ButtonAct {
     Decisions(usize),
     /// Rename a side.
     RenameSide(usize),
+    /// Type a side's traits.
+    SideTraits(usize),
     /// Add a side.
     AddSide,
     /// Remove the selected side.
@@ -351,7 +354,16 @@ fn left_panel(p: &mut ChildSpawnerCommands, ed: &Editor) {
             );
         }
     });
-    heading(p, "SIDES", "Tab C D F2 Ins");
+    let side_traits = (0..ed.doc.level().sides.len()).any(|i| ed.side_traits_shown(i));
+    heading(
+        p,
+        "SIDES",
+        if side_traits {
+            "Tab C D F2 F3 Ins"
+        } else {
+            "Tab C D F2 Ins"
+        },
+    );
     for (i, side) in ed.doc.level().sides.iter().enumerate() {
         wrap_row(p, |r| {
             let name = typed(ed, &TextTarget::SideName(i)).unwrap_or_else(|| side.name.clone());
@@ -376,7 +388,19 @@ fn left_panel(p: &mut ChildSpawnerCommands, ed: &Editor) {
                 false,
                 TEXT,
             );
+            if ed.side_traits_shown(i) {
+                let traits = typed(ed, &TextTarget::SideTraits(i)).unwrap_or_else(|| {
+                    match traits_text(&side.traits) {
+                        t if t.is_empty() => "traits -".to_string(),
+                        t => t,
+                    }
+                });
+                button(r, traits, ButtonAct::SideTraits(i), false, TEXT);
+            }
         });
+        if ed.typing.as_ref().map(|t| &t.target) == Some(&TextTarget::SideTraits(i)) {
+            label(p, format!("  {}", ed.traits_tip(TraitOf::Side)), 11.0, DIM);
+        }
     }
     wrap_row(p, |r| {
         button(r, "+ Add side", ButtonAct::AddSide, false, TEXT);
@@ -391,8 +415,8 @@ fn right_panel(p: &mut ChildSpawnerCommands, ed: &Editor) {
         Some(unit) => {
             for (i, row) in ed.form().into_iter().enumerate() {
                 let (name, target, tip) = match row {
-                    FormRow::Name => ("Name".to_string(), TextTarget::UnitName(0), ""),
-                    FormRow::Side => ("Side".to_string(), TextTarget::SavePath, ""),
+                    FormRow::Name => ("Name".to_string(), TextTarget::UnitName(0), String::new()),
+                    FormRow::Side => ("Side".to_string(), TextTarget::SavePath, String::new()),
                     FormRow::Stat(f) => (
                         if f.required {
                             f.name.to_string()
@@ -400,22 +424,27 @@ fn right_panel(p: &mut ChildSpawnerCommands, ed: &Editor) {
                             format!("{} (opt)", f.name)
                         },
                         TextTarget::Stat(ed.selected.unwrap_or(0), f.name),
-                        f.about,
+                        f.about.to_string(),
                     ),
                     FormRow::Skill(s) => (
                         s.to_string(),
                         TextTarget::Skill(ed.selected.unwrap_or(0), s),
-                        "percentile skill, 0-100; empty = untrained",
+                        "percentile skill, 0-100; empty = untrained".to_string(),
                     ),
                     FormRow::Size => (
                         "Size".to_string(),
                         TextTarget::SavePath,
-                        "+/- cycles Small .. Gargantuan (sets Reach)",
+                        "+/- cycles Small .. Gargantuan (sets Reach)".to_string(),
                     ),
                     FormRow::Weapons => (
                         "Weapons".to_string(),
                         TextTarget::SavePath,
-                        "+/- cycles the primary weapon through the template weapons",
+                        "+/- cycles the primary weapon through the template weapons".to_string(),
+                    ),
+                    FormRow::Traits => (
+                        "Traits".to_string(),
+                        TextTarget::UnitTraits(ed.selected.unwrap_or(0)),
+                        ed.traits_tip(TraitOf::Unit),
                     ),
                 };
                 let target = match (row, ed.selected) {

@@ -13,10 +13,10 @@ use bevy::prelude::Resource;
 
 use crate::editor::{
     DocProblem, EditorDoc, MAX_BRUSH, SIZES, SKILL_RANGE, StatField, Template, UnitSource,
-    skill_form, stat_form, unit_extras, weapon_choices,
+    parse_traits, skill_form, stat_form, trait_hint, traits_text, unit_extras, weapon_choices,
 };
 use crate::engine::board::{Cell, GridKind, Terrain};
-use crate::engine::rulesets::{RULESETS, registry};
+use crate::engine::rulesets::{RULESETS, TraitOf, registry};
 use crate::game::setup::cycle;
 use crate::level::Level;
 use crate::level::schema::{AiPolicy, Controller, DecisionPolicy, Hand, WeaponDef};
@@ -117,6 +117,9 @@ pub enum FormRow {
     /// The unit's weapons (+/- cycles the primary, the first one, through the
     /// ruleset's template weapons and "none").
     Weapons,
+    /// The unit's traits, typed as comma-separated phrases (empty: none). Shown
+    /// when the ruleset reads unit traits (gives examples), or the unit has some.
+    Traits,
 }
 
 /// What a text field edits.
@@ -128,6 +131,10 @@ pub enum TextTarget {
     Stat(usize, &'static str),
     /// A skill of a unit.
     Skill(usize, &'static str),
+    /// A unit's traits, comma-separated.
+    UnitTraits(usize),
+    /// A side's traits, comma-separated.
+    SideTraits(usize),
     /// A side's name.
     SideName(usize),
     /// The path to save to (Save as).
@@ -618,7 +625,35 @@ impl Editor {
         if unit_extras(ruleset) {
             rows.extend([FormRow::Size, FormRow::Weapons]);
         }
+        let has_traits = self
+            .selected
+            .and_then(|i| self.doc.level().units.get(i))
+            .is_some_and(|u| !u.traits.is_empty());
+        if has_traits || trait_hint(ruleset, TraitOf::Unit).is_some() {
+            rows.push(FormRow::Traits);
+        }
         rows
+    }
+
+    /// Whether side `index` shows a traits field: the ruleset reads side traits
+    /// (gives examples), or the side has some (so they can be removed).
+    pub fn side_traits_shown(&self, index: usize) -> bool {
+        let level = self.doc.level();
+        level.sides.get(index).is_some_and(|s| !s.traits.is_empty())
+            || trait_hint(&level.ruleset, TraitOf::Side).is_some()
+    }
+
+    /// The tip of a traits field: how to type it and the ruleset's examples
+    /// ("comma-separated, empty = none; e.g. Fast, Ranged").
+    pub fn traits_tip(&self, of: TraitOf) -> String {
+        let ruleset = &self.doc.level().ruleset;
+        match trait_hint(ruleset, of) {
+            Some(hint) => format!("comma-separated, empty = none; {hint}"),
+            None => format!(
+                "ruleset {ruleset} reads no {} traits: empty the field to remove them",
+                of.noun()
+            ),
+        }
     }
 
     /// The value a form row shows for the selected unit.
@@ -644,6 +679,7 @@ impl Editor {
                 .map(|w| w.name.as_str())
                 .collect::<Vec<_>>()
                 .join(", "),
+            FormRow::Traits => traits_text(&unit.traits),
         }
     }
 
@@ -674,6 +710,11 @@ impl Editor {
         let result = match row {
             FormRow::Name => {
                 self.err("Press Enter to type a new name");
+                return;
+            }
+            FormRow::Traits => {
+                let tip = self.traits_tip(TraitOf::Unit);
+                self.err(format!("Press Enter to type the traits ({tip})"));
                 return;
             }
             FormRow::Side => {
@@ -810,6 +851,7 @@ impl Editor {
             }
             FormRow::Stat(f) => TextTarget::Stat(unit, f.name),
             FormRow::Skill(s) => TextTarget::Skill(unit, s),
+            FormRow::Traits => TextTarget::UnitTraits(unit),
         };
         let buffer = self.row_value(row);
         self.typing = Some(TextEdit { target, buffer });
@@ -823,6 +865,29 @@ impl Editor {
                 buffer: side.name.clone(),
             });
         }
+    }
+
+    /// Starts typing the traits of the selected side, if it shows a traits field
+    /// ([`Self::side_traits_shown`]); otherwise says that the ruleset reads none.
+    pub fn edit_side_traits(&mut self) {
+        let Some(side) = self.doc.level().sides.get(self.side) else {
+            return;
+        };
+        if !self.side_traits_shown(self.side) {
+            let ruleset = self.doc.level().ruleset.clone();
+            self.err(format!("Ruleset {ruleset} reads no side traits"));
+            return;
+        }
+        let msg = format!(
+            "Traits of {}: {}",
+            side.name,
+            self.traits_tip(TraitOf::Side)
+        );
+        self.typing = Some(TextEdit {
+            target: TextTarget::SideTraits(self.side),
+            buffer: traits_text(&side.traits),
+        });
+        self.ok(msg);
     }
 
     /// Applies the typed text to its target and stops typing. Returns what the
@@ -880,6 +945,24 @@ impl Editor {
                 .doc
                 .rename_side(i, &text)
                 .map(|()| format!("Renamed the side to {text}")),
+            TextTarget::UnitTraits(i) => {
+                let (name, current) = match self.doc.level().units.get(i) {
+                    Some(u) => (u.name.clone(), u.traits.clone()),
+                    None => (String::new(), Vec::new()),
+                };
+                self.set_traits(&name, &current, &text, |doc, traits| {
+                    doc.set_unit_traits(i, traits)
+                })
+            }
+            TextTarget::SideTraits(i) => {
+                let (name, current) = match self.doc.level().sides.get(i) {
+                    Some(s) => (s.name.clone(), s.traits.clone()),
+                    None => (String::new(), Vec::new()),
+                };
+                self.set_traits(&name, &current, &text, |doc, traits| {
+                    doc.set_side_traits(i, traits)
+                })
+            }
             TextTarget::SavePath => {
                 self.save_as(&text);
                 return Outcome::None;
@@ -903,6 +986,29 @@ impl Editor {
         }
         self.refresh();
         Outcome::None
+    }
+
+    /// Sets the traits typed as `text` (comma-separated) of `name`, whose traits are
+    /// `current`, with `set`; text that shows the current traits changes nothing
+    /// (so a phrase with a comma in it, read from a file, is kept).
+    fn set_traits(
+        &mut self,
+        name: &str,
+        current: &[String],
+        text: &str,
+        set: impl FnOnce(&mut EditorDoc, Vec<String>) -> Result<(), crate::editor::EditError>,
+    ) -> Result<String, crate::editor::EditError> {
+        if text == traits_text(current) {
+            return Ok(format!("{name}: traits unchanged"));
+        }
+        let traits = parse_traits(text);
+        let shown = traits_text(&traits);
+        set(&mut self.doc, traits)?;
+        Ok(if shown.is_empty() {
+            format!("{name}: no traits")
+        } else {
+            format!("{name}: traits {shown}")
+        })
     }
 
     /// Stops typing without changing anything; closes a path dialog.
