@@ -81,6 +81,7 @@ fn bench_level() -> Level {
                     add_tier: true,
                     on_hit: vec![],
                     damage_type: None,
+                    traits: Vec::new(),
                 }],
                 movement: if name == "Scout" {
                     vec!["Bound".into()]

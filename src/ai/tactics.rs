@@ -66,6 +66,7 @@ pub(crate) fn turn(
     best.offer(0.0, Command::EndTurn { unit }, battle, rng);
     mind.attacks(&mut best, rng);
     mind.items(&mut best, rng);
+    mind.recover(&mut best, rng);
     if policy == AiPolicy::Normal {
         mind.defend(&mut best, rng);
         mind.disengage(&mut best, rng);
@@ -568,6 +569,20 @@ impl<'v, 'a> Mind<'v, 'a> {
                 }
             }
         }
+    }
+
+    /// The ruleset's healing action (`escalation`'s Rally, E-43), weighed like a
+    /// healing draught: only when hurt to half or below.
+    fn recover(&mut self, best: &mut Best, rng: &mut impl Rng) {
+        if self.me.wounded() < 0.5 {
+            return;
+        }
+        let Some((c, mean)) = self.ruleset.recovery_action(self.view.world, self.me.id) else {
+            return;
+        };
+        let missing = f64::from(self.me.max_hp - self.me.hp);
+        let v = mean.min(missing) * (0.4 + self.me.wounded());
+        best.offer(v, c, self.view.battle, rng);
     }
 
     /// The ruleset's guard action (`phases`' Defend, P-27): attacks against the unit

@@ -288,6 +288,11 @@ pub struct PowerDef {
     /// Cold, …; none means Weapon, E-10).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub damage_type: Option<String>,
+    /// Phrases from the power's header that its ruleset reads (`escalation`:
+    /// `Encounter`, `Recharge 11+`, `Provokes`, `Escalation 3+`, `Spend 1 Power`,
+    /// `Quick`, E-26 … E-30). Each ruleset checks its own.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub traits: Vec<String>,
 }
 
 fn one() -> u32 {

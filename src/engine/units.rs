@@ -295,6 +295,7 @@ impl Equipment {
                 add_tier: false,
                 on_hit: vec![],
                 damage_type: None,
+                traits: Vec::new(),
             })
             .collect()
     }

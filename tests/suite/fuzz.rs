@@ -831,6 +831,7 @@ fn phases_power(name: &'static str) -> impl Strategy<Value = PowerDef> {
                 .into_iter()
                 .collect(),
             damage_type: None,
+            traits: Vec::new(),
         })
 }
 

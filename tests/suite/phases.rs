@@ -23,6 +23,7 @@ fn power(name: &str, range: u32, ranged: bool, damage: &str, add_tier: bool) -> 
         add_tier,
         on_hit: vec![],
         damage_type: None,
+        traits: Vec::new(),
     }
 }
 

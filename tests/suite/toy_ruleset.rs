@@ -134,6 +134,7 @@ impl Ruleset for Toy {
                 add_tier: false,
                 on_hit: vec![],
                 damage_type: None,
+                traits: Vec::new(),
             };
             roster.push(
                 world

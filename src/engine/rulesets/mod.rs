@@ -460,6 +460,13 @@ pub trait Ruleset: Send + Sync + 'static {
         None
     }
 
+    /// A ready-made command that heals `unit` (`escalation`'s Rally, E-43), legal
+    /// now, with the hit points it heals on average; the AI weighs it like a
+    /// healing item when the unit is badly hurt. `None` by default.
+    fn recovery_action(&self, _world: &World, _unit: UnitId) -> Option<(Command, f64)> {
+        None
+    }
+
     /// The command that moves `unit` along `path` (start excluded) with the
     /// ruleset's move that provokes nothing and is no movement power (`phases`'
     /// Disengage battle action, P-28: the move [`Ruleset::move_hint`] describes for

@@ -162,13 +162,43 @@ fn check_attack(
     target: UnitId,
     power: Option<&str>,
 ) -> Result<(), CommandError> {
-    needs(world, unit, ActionKind::Standard, "an attack")?;
-    if target == unit || !is_active(world, target) || side_of(world, target) == side_of(world, unit)
-    {
+    // E-31: "enemies" may be allies the attacker means harm: any other unit in play.
+    if target == unit || !is_active(world, target) {
         return Err(CommandError::NoSuchTarget(format!(
-            "{} is not an enemy in the fight",
+            "{} is not in the fight",
             name(world, target)
         )));
+    }
+    if let Ok(s) = play::strike(world, unit, target, power) {
+        let h = s.header;
+        needs(world, unit, h.action, &s.name)?;
+        let me = esc(world, unit);
+        if h.frequency != super::powers::Frequency::AtWill && me.used.contains(&s.name) {
+            return Err(CommandError::AlreadyUsed {
+                unit: name(world, unit),
+                what: format!("used {}, which comes back only at a rest (E-27)", s.name),
+            });
+        }
+        if h.spend > me.power_points {
+            return Err(CommandError::Forbidden(format!(
+                "{} costs {} Power; {} has {} (E-30)",
+                s.name,
+                h.spend,
+                name(world, unit),
+                me.power_points
+            )));
+        }
+        if let Some(x) = h.escalation
+            && play::escalation_of(world, unit) < x
+        {
+            return Err(CommandError::Forbidden(format!(
+                "{} needs the Escalation die at {x} or more; it is {} (E-30)",
+                s.name,
+                play::escalation_of(world, unit)
+            )));
+        }
+    } else {
+        needs(world, unit, ActionKind::Standard, "an attack")?;
     }
     let basic = power.is_none_or(|p| p == BASIC_MELEE || p == BASIC_RANGED);
     if !basic && has(world, unit, names::HAMPERED) {
@@ -398,7 +428,11 @@ pub fn legal(world: &World) -> Vec<Command> {
     if let Some(p) = world.get::<Powers>(crate::engine::battle::entity(world, unit)) {
         powers.extend(p.0.iter().skip(1).map(|p| Some(p.name.clone())));
     }
+    let side = side_of(world, unit);
     for target in active_units(world) {
+        if side_of(world, target) == side {
+            continue;
+        }
         for power in &powers {
             out.push(Command::Attack {
                 unit,

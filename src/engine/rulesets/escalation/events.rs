@@ -93,6 +93,13 @@ pub enum EscalationEvent {
         /// Recoveries left.
         left: u32,
     },
+    /// Healed with no Recoveries left: −1 to Volition and defenses (E-47).
+    Exhausted {
+        /// The unit.
+        unit: UnitId,
+        /// The penalty now.
+        penalty: i32,
+    },
     /// A side fled the battle (E-42, E-GAP-22).
     Fled {
         /// The side.
@@ -203,6 +210,10 @@ impl Narration for EscalationEvent {
             EscalationEvent::RecoverySpent { unit, left } => {
                 format!("{} spends a Recovery ({left} left)", n(unit))
             }
+            EscalationEvent::Exhausted { unit, penalty } => format!(
+                "{} healed with no Recoveries left: -{penalty} to Volition and defenses (E-47)",
+                n(unit)
+            ),
             EscalationEvent::Fled { side } => format!("{} flees the battle", names.side(*side)),
             EscalationEvent::CannotAct { unit, why } => format!("{} can't act: {why}", n(unit)),
             EscalationEvent::ConfusedSelfHarm { unit } => {
@@ -237,6 +248,7 @@ impl Narration for EscalationEvent {
             | EscalationEvent::Recovered { unit, .. }
             | EscalationEvent::DeathSaveFailed { unit, .. }
             | EscalationEvent::RecoverySpent { unit, .. }
+            | EscalationEvent::Exhausted { unit, .. }
             | EscalationEvent::CannotAct { unit, .. }
             | EscalationEvent::ConfusedSelfHarm { unit }
             | EscalationEvent::Readied { unit, .. }

@@ -19,6 +19,7 @@ pub mod events;
 pub mod harm;
 pub mod initiative;
 pub mod play;
+pub mod powers;
 pub mod ruleset;
 pub mod saves;
 pub mod stats;

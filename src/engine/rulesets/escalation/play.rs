@@ -226,6 +226,8 @@ pub struct Strike {
     pub defense: &'static str,
     /// Its hit damage dice are averaged, not rolled (E-11).
     pub averaged: bool,
+    /// Its header: frequency, provokes, cost, action (E-26 … E-30).
+    pub header: super::powers::Header,
 }
 
 impl Strike {
@@ -296,9 +298,10 @@ pub fn strike(
                 } else {
                     1
                 },
-                bonus: me.volition,
+                bonus: me.volition - me.exhausted,
                 on_hit: Vec::new(),
                 damage_type: None,
+                traits: Vec::new(),
             }
         }
         other => {
@@ -315,6 +318,7 @@ pub fn strike(
                 bonus: 0,
                 on_hit: p.on_hit.clone(),
                 damage_type: p.damage_type.clone(),
+                traits: p.traits.clone(),
             }
         }
     };
@@ -326,7 +330,9 @@ pub fn strike(
         bonus,
         on_hit,
         damage_type: types,
+        traits,
     } = source;
+    let header = super::powers::parse_header(&traits).unwrap_or_default();
     if d > reach {
         return Err(NoStrike::Reach(reach));
     }
@@ -350,9 +356,10 @@ pub fn strike(
     let vulnerable = super::conditions::vulnerable(&t);
     let crit_at = i64::from(rules(world).crit_at) - i64::from(weak) - i64::from(vulnerable);
     let escalation = escalation_of(world, attacker);
+    let volition = me.volition - me.exhausted;
     let mut modifiers = vec![
         RollModifier::new("Level", me.level),
-        RollModifier::new("Volition", me.volition),
+        RollModifier::new("Volition", volition),
     ];
     if escalation != 0 {
         modifiers.push(RollModifier::new("Escalation", escalation));
@@ -362,9 +369,9 @@ pub fn strike(
         .map(|s| s.get("AC"))
         .unwrap_or(10);
     let attack = Attack {
-        modifier: i64::from(me.level) + i64::from(me.volition) + i64::from(escalation),
+        modifier: i64::from(me.level) + i64::from(volition) + i64::from(escalation),
         net_advantage: edge.net(),
-        defense: i64::from(stats),
+        defense: i64::from(stats) - i64::from(them.exhausted),
         crit_at,
         dice: me.level.max(1) as u32,
         die: me.stance_die(),
@@ -378,6 +385,7 @@ pub fn strike(
         DamageRoll::Expr(e) => e.dice_count(),
     };
     Ok(Strike {
+        header,
         averaged: from > 0 && count >= from,
         name,
         attack,
@@ -399,6 +407,7 @@ struct Source {
     bonus: i32,
     on_hit: Vec<crate::engine::spec::EffectDef>,
     damage_type: Option<String>,
+    traits: Vec<String>,
 }
 
 /// The dice of a 3d6 pool with `net` net Advantage, as the log writes them:
@@ -703,6 +712,10 @@ pub fn recover(world: &mut World, unit: UnitId) -> Result<i32, DiceError> {
         let left = me.recoveries - 1;
         esc_mut(world, unit).recoveries = left;
         emit(world, EscalationEvent::RecoverySpent { unit, left });
+    } else {
+        let penalty = me.exhausted + 1;
+        esc_mut(world, unit).exhausted = penalty;
+        emit(world, EscalationEvent::Exhausted { unit, penalty });
     }
     Ok(healed)
 }
@@ -1197,9 +1210,17 @@ fn execute(world: &mut World, unit: UnitId, command: Command) {
             let Ok(s) = strike(world, unit, target, power.as_deref()) else {
                 return;
             };
-            spend(world, unit, ActionKind::Standard, &s.name);
-            // E-36: a ranged attack while engaged provokes.
-            if s.ranged && !provoke(world, unit) {
+            spend(world, unit, s.header.action, &s.name);
+            if s.header.frequency != super::powers::Frequency::AtWill || s.header.spend > 0 {
+                let mut me = esc_mut(world, unit);
+                if s.header.frequency != super::powers::Frequency::AtWill {
+                    me.used.push(s.name.clone());
+                }
+                me.power_points -= s.header.spend;
+            }
+            // E-36: a ranged attack while engaged provokes; so does a power that
+            // says so (E-28).
+            if (s.ranged || s.header.provokes) && !provoke(world, unit) {
                 return;
             }
             if !fire_readied(world, unit) {
@@ -1689,6 +1710,7 @@ pub fn basic_power(me: &EscUnit) -> crate::engine::spec::PowerDef {
         add_tier: false,
         on_hit: Vec::new(),
         damage_type: None,
+        traits: Vec::new(),
     }
 }
 

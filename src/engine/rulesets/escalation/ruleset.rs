@@ -111,6 +111,12 @@ impl Ruleset for Escalation {
                         ),
                     });
                 }
+                if let Err(e) = super::powers::parse_header(&power.traits) {
+                    out.push(Issue {
+                        at: at("traits"),
+                        message: format!("power `{}` of {label}: {e}", power.name),
+                    });
+                }
                 if [BASIC_MELEE, BASIC_RANGED].contains(&power.name.as_str()) {
                     out.push(Issue {
                         at: at("name"),
@@ -336,6 +342,9 @@ impl Ruleset for Escalation {
         if me.pc {
             out.push(("Recoveries".into(), me.recoveries as i32));
         }
+        if me.power_points > 0 {
+            out.push(("Power".into(), me.power_points));
+        }
         if me.death.failures > 0
             || world.get::<PlayState>(entity(world, unit)) == Some(&PlayState::Dying)
         {
@@ -354,18 +363,19 @@ impl Ruleset for Escalation {
         })
     }
 
-    /// Rally (E-43) when the unit is hurt to half or below and has Recoveries.
-    fn defensive_action(&self, world: &World, unit: UnitId) -> Option<Command> {
-        let h = world.get::<Health>(entity(world, unit))?;
-        if h.hp * 2 > h.max {
-            return None;
-        }
+    /// Rally (E-43): a Recovery heals Level dice of the recovery die plus Volition
+    /// (E-48), halved with none left.
+    fn recovery_action(&self, world: &World, unit: UnitId) -> Option<(Command, f64)> {
         let command = Command::Act {
             unit,
             verb: verbs::RALLY.into(),
             args: Args::new(),
         };
-        check::check(world, &command).is_ok().then_some(command)
+        check::check(world, &command).ok()?;
+        let me = esc(world, unit);
+        let mean = f64::from(me.level.max(1)) * (f64::from(me.recovery_die) + 1.0) / 2.0
+            + f64::from(me.volition);
+        Some((command, mean))
     }
 
     fn speed_stat(&self, world: &World, _unit: UnitId) -> Option<u32> {

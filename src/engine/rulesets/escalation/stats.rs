@@ -121,6 +121,13 @@ pub const STATS: &[StatSpec] = &[
         100,
     ),
     stat(
+        "Power",
+        false,
+        "a PC's Power pool, spent by powers that say `Spend X Power` (E-30); default 0",
+        0,
+        1000,
+    ),
+    stat(
         "Flying",
         false,
         "1 if it flies: only flyers intercept it (E-39, E-57); default 0",

@@ -196,6 +196,13 @@ pub struct EscUnit {
     pub turns: u32,
     /// Size of its recovery dice (E-48).
     pub recovery_die: u32,
+    /// Times it was healed with no Recoveries left: −1 each to Volition and every
+    /// defense for the rest of the battle (E-47).
+    pub exhausted: i32,
+    /// Power points left (E-30, a PC's Power pool).
+    pub power_points: i32,
+    /// Encounter, Daily and Recharge powers it has used this battle (E-27).
+    pub used: Vec<String>,
     /// Its readied attack, waiting for a trigger (E-20).
     pub ready: Option<Readied>,
     /// An action type its next turn lacks: a readied one fired in the round of
@@ -253,6 +260,9 @@ impl EscUnit {
             dropped_by_crit: false,
             turns: 0,
             recovery_die: stat("RecoveryDie").map_or(8, |v| v.max(1) as u32),
+            exhausted: 0,
+            power_points: stat("Power").unwrap_or(0),
+            used: Vec::new(),
             ready: None,
             lost: None,
         };

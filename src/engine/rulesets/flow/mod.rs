@@ -423,6 +423,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
             add_tier: false,
             on_hit: vec![],
             damage_type: None,
+            traits: Vec::new(),
         });
         world.entity_mut(e).insert(Powers(powers));
         world.entity_mut(e).insert((

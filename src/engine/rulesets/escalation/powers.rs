@@ -1,0 +1,132 @@
+//! A power's header (E-26): how often it may be used (E-27: At-Will, Encounter,
+//! Daily, Recharge X+), whether it provokes (E-28), what it costs (E-30: Spend X
+//! Power), from which Escalation die it may be used (E-30: Escalation X+), and the
+//! action it takes (Standard by default; Quick or Move). A level writes these as
+//! the power's `traits`.
+
+use super::actions::ActionKind;
+
+/// How often a power may be used (E-27). In a single battle an Encounter, Daily or
+/// Recharge power is used once: each comes back only at a rest, between battles.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Frequency {
+    /// Every turn.
+    #[default]
+    AtWill,
+    /// Once a battle (back at a Quick or Full Rest).
+    Encounter,
+    /// Once a battle (back at a Full Rest).
+    Daily,
+    /// Once a battle; at a Quick Rest it comes back on this roll or more.
+    Recharge(i64),
+}
+
+/// A power's header, parsed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// How often (E-27).
+    pub frequency: Frequency,
+    /// Using it provokes opportunity attacks from engaged enemies (E-28).
+    pub provokes: bool,
+    /// Usable only when the Escalation die is at least this (E-30).
+    pub escalation: Option<i32>,
+    /// Power points it costs (E-30).
+    pub spend: i32,
+    /// The action it takes (E-26).
+    pub action: ActionKind,
+}
+
+impl Default for Header {
+    fn default() -> Self {
+        Self {
+            frequency: Frequency::AtWill,
+            provokes: false,
+            escalation: None,
+            spend: 0,
+            action: ActionKind::Standard,
+        }
+    }
+}
+
+/// The header phrases, for messages.
+pub const FORMS: &str = "At-Will, Encounter, Daily, `Recharge <X>+`, Provokes, \
+                         `Escalation <X>+`, `Spend <X> Power`, Quick, Move, Standard";
+
+/// Reads a power's traits; the error names the phrase and the valid forms.
+pub fn parse_header(traits: &[String]) -> Result<Header, String> {
+    let mut h = Header::default();
+    for phrase in traits {
+        let p = phrase.trim();
+        let words: Vec<String> = p.split_whitespace().map(str::to_ascii_lowercase).collect();
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        let number = |w: &str, plus: bool| -> Result<i64, String> {
+            let n = if plus { w.strip_suffix('+') } else { Some(w) };
+            n.and_then(|n| n.parse::<i64>().ok())
+                .filter(|n| (0..=100).contains(n))
+                .ok_or_else(|| {
+                    format!(
+                        "`{p}`: `{w}` is not a number{}",
+                        if plus { " with a +, e.g. `11+`" } else { "" }
+                    )
+                })
+        };
+        match words.as_slice() {
+            ["at-will"] => h.frequency = Frequency::AtWill,
+            ["encounter"] => h.frequency = Frequency::Encounter,
+            ["daily"] => h.frequency = Frequency::Daily,
+            ["recharge", x] => h.frequency = Frequency::Recharge(number(x, true)?),
+            ["provokes"] => h.provokes = true,
+            ["escalation", x] => h.escalation = Some(number(x, true)? as i32),
+            ["spend", x, "power"] => h.spend = number(x, false)? as i32,
+            ["quick"] => h.action = ActionKind::Quick,
+            ["move"] => h.action = ActionKind::Move,
+            ["standard"] => h.action = ActionKind::Standard,
+            _ => {
+                return Err(format!(
+                    "`{p}` is not an `escalation` power header; expected {FORMS}"
+                ));
+            }
+        }
+    }
+    Ok(h)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// E-26 / E-27 / E-28 / E-30: the header phrases; a bad one names the forms.
+    #[test]
+    fn e_26_e_27_e_28_e_30_headers() {
+        assert_eq!(parse_header(&[]).unwrap(), Header::default());
+        let h = parse_header(&t(&[
+            "Encounter",
+            "Provokes",
+            "Escalation 3+",
+            "Spend 1 Power",
+            "Quick",
+        ]))
+        .unwrap();
+        assert_eq!(h.frequency, Frequency::Encounter);
+        assert!(h.provokes);
+        assert_eq!(
+            (h.escalation, h.spend, h.action),
+            (Some(3), 1, ActionKind::Quick)
+        );
+        assert_eq!(
+            parse_header(&t(&["Recharge 11+"])).unwrap().frequency,
+            Frequency::Recharge(11)
+        );
+        let e = parse_header(&t(&["Weekly"])).unwrap_err();
+        assert!(e.contains("`Weekly`") && e.contains("Recharge <X>+"), "{e}");
+        assert!(
+            parse_header(&t(&["Recharge 11"]))
+                .unwrap_err()
+                .contains("`11`")
+        );
+    }
+}
