@@ -545,9 +545,9 @@ fn e_44_coup_de_grace_crits_on_a_dying_pc() {
     let r = rolls(&events);
     assert_eq!(r[0].3, "crit", "{r:?}");
     assert_eq!(hp(&b, "Hero"), -14);
-    let err = b.check(&attack(&b, "Orc", "Hero")).unwrap_err();
+    let err = b.check(&act(&b, "Orc", "Stance", &[])).unwrap_err();
     assert!(
-        err.to_string().contains("no Standard action left"),
+        err.to_string().contains("no Quick action left"),
         "every action spent: {err}"
     );
 }
@@ -572,4 +572,120 @@ fn e_gap_24_move_is_between_standard_and_quick() {
         spent.contains("spent: Move"),
         "a Move as the second Quick: {spent}"
     );
+}
+
+fn power(name: &str, traits: &[&str]) -> PowerDef {
+    PowerDef {
+        name: name.into(),
+        range: 1,
+        ranged: false,
+        damage: "1d6".into(),
+        add_tier: false,
+        on_hit: Vec::new(),
+        damage_type: None,
+        traits: traits.iter().map(|t| t.to_string()).collect(),
+    }
+}
+
+/// E-26 / E-27 / E-28 / E-30: an Encounter power is used once a battle; an
+/// `Escalation 2+` power waits for the die; `Spend 1 Power` needs the Power; a
+/// `Provokes` power draws opportunity attacks from engaged enemies first.
+#[test]
+fn e_26_e_27_e_28_e_30_power_headers_in_play() {
+    let mut hero = stat(eu("Hero", "Heroes", (1, 1), 30), "Power", 1);
+    hero.powers = vec![
+        power("Smite", &["Encounter", "Provokes"]),
+        power("Surge", &["Escalation 2+"]),
+        power("Blast", &["Spend 2 Power"]),
+    ];
+    let l = level(
+        (10, 3),
+        &[],
+        vec![
+            with(hero, &["Fast"]),
+            eu("Friend", "Heroes", (9, 2), 20),
+            eu("Orc", "Foes", (2, 1), 40),
+        ],
+    );
+    // Smite provokes first: the Orc's opportunity attack [1, 1, 2] is a miss; then
+    // Smite [4, 4, 4] + 5 = 17 hits for 1d6 [3].
+    let mut b = battle(&l, &[1, 1, 2, 4, 4, 4, 3]);
+    let with_power = |b: &Battle, p: &str| Command::Attack {
+        unit: id(b, "Hero"),
+        target: id(b, "Orc"),
+        power: Some(p.into()),
+        aim: None,
+        approach: Vec::new(),
+    };
+    let err = b.check(&with_power(&b, "Surge")).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("Escalation die at 2 or more; it is 0"),
+        "{err}"
+    );
+    let err = b.check(&with_power(&b, "Blast")).unwrap_err();
+    assert!(
+        err.to_string().contains("costs 2 Power; Hero has 1"),
+        "{err}"
+    );
+    let events = b.submit(with_power(&b, "Smite")).unwrap().to_vec();
+    let r = rolls(&events);
+    assert!(r[0].0.starts_with("an opportunity attack"), "E-28: {r:?}");
+    assert_eq!(hp(&b, "Orc"), 40 - 3);
+    end(&mut b, "Hero");
+    end(&mut b, "Friend");
+    end(&mut b, "Orc");
+    let err = b.check(&with_power(&b, "Smite")).unwrap_err();
+    assert!(
+        err.to_string().contains("comes back only at a rest"),
+        "E-27: {err}"
+    );
+}
+
+/// E-31: an attack may target an ally (a unit one means harm); the AI's and the
+/// random player's command lists leave allies out.
+#[test]
+fn e_31_allies_may_be_attacked() {
+    let l = level(
+        (10, 3),
+        &[],
+        vec![
+            eu("Hero", "Heroes", (1, 1), 20),
+            eu("Traitor", "Heroes", (2, 1), 20),
+            eu("Orc", "Foes", (9, 1), 20),
+        ],
+    );
+    let b = battle(&l, &[]);
+    assert!(b.check(&attack(&b, "Hero", "Traitor")).is_ok());
+    let traitor = id(&b, "Traitor");
+    assert!(
+        !b.legal_commands()
+            .iter()
+            .any(|c| matches!(c, Command::Attack { target, .. } if *target == traitor))
+    );
+}
+
+/// E-43 / E-48 / E-EX-9 (in play): Rally heals with a Recovery (Level d8 +
+/// Volition) and saves against a save-ends condition with the Escalation die added.
+#[test]
+fn e_43_rally_heals_with_a_recovery() {
+    let l = level(
+        (10, 3),
+        &[],
+        vec![
+            eu("Hero", "Heroes", (1, 1), 30),
+            eu("Orc", "Foes", (2, 1), 40),
+        ],
+    );
+    // Round 1: Hero ends; the Orc hits [6, 6, 5] (a crit): (2d8 [4, 4] + 3) × 2 = 22.
+    // Round 2: Hero Rallies: 2d8 [5, 6] + 3 = 14 → 22 HP.
+    let mut b = battle(&l, &[6, 6, 5, 4, 4, 5, 6]);
+    end(&mut b, "Hero");
+    b.submit(attack(&b, "Orc", "Hero")).unwrap();
+    assert_eq!(hp(&b, "Hero"), 8);
+    end(&mut b, "Orc");
+    b.submit(act(&b, "Hero", "Rally", &[])).unwrap();
+    assert_eq!(hp(&b, "Hero"), 22);
+    let pools = b.pools(id(&b, "Hero"));
+    assert!(pools.contains(&("Recoveries".to_string(), 7)), "{pools:?}");
 }
