@@ -689,3 +689,42 @@ fn e_43_rally_heals_with_a_recovery() {
     let pools = b.pools(id(&b, "Hero"));
     assert!(pools.contains(&("Recoveries".to_string(), 7)), "{pools:?}");
 }
+
+/// E-40 / E-GAP-19: a Dicey Move rolls 3d6 + Volition against 11/13/15; its Edge
+/// reward gives 1 Advantage on the unit's next attack (used up by it), and a
+/// failure gives nothing but costs the Move action.
+#[test]
+fn e_40_e_gap_19_dicey_move_edge() {
+    let l = level(
+        (10, 3),
+        &[],
+        vec![
+            eu("Hero", "Heroes", (1, 1), 30),
+            eu("Orc", "Foes", (2, 1), 40),
+        ],
+    );
+    // Dicey Move (Hard, 13): [4, 3, 3] + 3 = 13, success. Attack with 1 Advantage:
+    // 4d6 [1, 6, 5, 4] keeps [4, 5, 6] = 15 + 5 = 20, hit; 2d8 [1, 1] + 3.
+    let mut b = battle(&l, &[4, 3, 3, 1, 6, 5, 4, 1, 1]);
+    let dicey = act(
+        &b,
+        "Hero",
+        "DiceyMove",
+        &[
+            ("difficulty", ArgValue::Choice("Hard".into())),
+            ("reward", ArgValue::Choice("Edge".into())),
+        ],
+    );
+    let events = b.submit(dicey).unwrap().to_vec();
+    assert_eq!(rolls(&events)[0].3, "success");
+    let events = b.submit(attack(&b, "Hero", "Orc")).unwrap().to_vec();
+    let r = rolls(&events);
+    assert!(r[0].0.contains("1 Advantage: Dicey Edge"), "{r:?}");
+    assert_eq!(r[0].1, 20);
+    assert_eq!(hp(&b, "Orc"), 35);
+    assert!(
+        !crate::common::conditions(&b, "Hero")
+            .iter()
+            .any(|c| c.contains("Dicey"))
+    );
+}

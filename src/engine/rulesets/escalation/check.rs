@@ -382,6 +382,31 @@ fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<()
             }
             Ok(())
         }
+        verbs::DICEY_MOVE => {
+            needs(world, unit, ActionKind::Move, "a Dicey Move")?;
+            if args.choice("reward") == Some("Aid") {
+                let Some(ally) = args.unit("ally") else {
+                    return Err(CommandError::Forbidden(
+                        "an Aid reward needs `ally`: the ally whose next Disengage gets the \
+                         Advantage"
+                            .into(),
+                    ));
+                };
+                let next_to = world
+                    .resource::<Map>()
+                    .0
+                    .distance(cell_of(world, unit), cell_of(world, ally))
+                    == 1;
+                if ally == unit || side_of(world, ally) != side_of(world, unit) || !next_to {
+                    return Err(CommandError::NoSuchTarget(format!(
+                        "{} is not an ally next to {}",
+                        name(world, ally),
+                        name(world, unit)
+                    )));
+                }
+            }
+            Ok(())
+        }
         verbs::FLEE => Ok(()),
         other => Err(CommandError::Forbidden(format!(
             "`escalation` has no action `{other}`"

@@ -37,6 +37,13 @@ pub const INVISIBLE: &str = "Invisible";
 /// condition's magnitude is the damage.
 pub const ONGOING: &str = "Ongoing";
 
+/// The reward of a Dicey Move: 1 Advantage on the unit's next attack, until the
+/// end of its next turn (E-40, E-GAP-19).
+pub const DICEY_EDGE: &str = "Dicey Edge";
+/// The reward of a Dicey Move for an ally: 1 Advantage on its next Disengage, until
+/// the end of the mover's next turn (E-40, E-GAP-19).
+pub const DICEY_AID: &str = "Dicey Aid";
+
 /// Every condition name the ruleset knows, for level checks and messages.
 pub const NAMES: &[&str] = &[
     CONFUSED, DAZED, ENERVATED, GRABBED, HAMPERED, HELPLESS, INVISIBLE, ONGOING, SHAKEN, SOFTENED,
@@ -79,6 +86,9 @@ pub fn attack_edge(attacker: &[&str], target: &[&str], grabbed_by_attacker: bool
     }
     if stunned(attacker) {
         e.disadvantage.push(STUNNED.into());
+    }
+    if has(attacker, DICEY_EDGE) {
+        e.advantage.push(DICEY_EDGE.into());
     }
     for name in [SOFTENED, WEAKENED] {
         if has(target, name) {

@@ -523,6 +523,11 @@ pub fn make_attack(
         }
     }
     let net = s.attack.net_advantage;
+    if has(world, attacker, names::DICEY_EDGE) {
+        end_where(world, attacker, "used on this attack", |c| {
+            c.name == names::DICEY_EDGE
+        });
+    }
     let (faces, kept, rolled) = match roll_pool(world, net) {
         Ok(r) => r,
         Err(e) => return fault(world, e),
@@ -1287,6 +1292,7 @@ fn execute(world: &mut World, unit: UnitId, command: Command) {
                 esc_mut(world, unit).ready = Some(super::units::Readied { power, round });
                 emit(world, EscalationEvent::Readied { unit, attack });
             }
+            super::verbs::DICEY_MOVE => dicey_move(world, unit, &args),
             super::verbs::FLEE => {
                 let side = side_of(world, unit);
                 emit(world, EscalationEvent::Fled { side });
@@ -1571,7 +1577,13 @@ fn disengage(world: &mut World, unit: UnitId, to: Cell) {
             c.0.iter()
                 .any(|c| c.name == names::GRABBED && c.source.is_some_and(|s| enemies.contains(&s)))
         });
-    let net = -i32::from(grabbed);
+    let aided = has(world, unit, names::DICEY_AID);
+    let net = i32::from(aided) - i32::from(grabbed);
+    if aided {
+        end_where(world, unit, "used on this Disengage", |c| {
+            c.name == names::DICEY_AID
+        });
+    }
     let (faces, kept, natural) = match roll_pool(world, net) {
         Ok(r) => r,
         Err(e) => return fault(world, e),
@@ -1581,11 +1593,13 @@ fn disengage(world: &mut World, unit: UnitId, to: Cell) {
         world,
         Event::Rolled {
             unit,
-            purpose: if grabbed {
-                "Disengage (1 Disadvantage: Grabbed)".into()
-            } else {
-                "Disengage".into()
-            },
+            purpose: match (aided, grabbed) {
+                (true, true) => "Disengage (1 Advantage: Dicey Aid; 1 Disadvantage: Grabbed)",
+                (true, false) => "Disengage (1 Advantage: Dicey Aid)",
+                (false, true) => "Disengage (1 Disadvantage: Grabbed)",
+                (false, false) => "Disengage",
+            }
+            .into(),
             dice: pool_name(net),
             faces,
             kept,
@@ -1742,4 +1756,56 @@ fn fire_readied(world: &mut World, trigger: UnitId) -> bool {
         }
     }
     true
+}
+
+/// A Dicey Move (a Move action): 3d6 + Volition against the Difficulty; success
+/// gives the reward until the end of the unit's next turn (E-40, E-GAP-19).
+fn dicey_move(world: &mut World, unit: UnitId, args: &crate::engine::verb::Args) {
+    let Some(difficulty) = args.choice("difficulty").and_then(super::verbs::difficulty) else {
+        return;
+    };
+    spend(world, unit, ActionKind::Move, "Dicey Move");
+    let (faces, kept, natural) = match roll_pool(world, 0) {
+        Ok(r) => r,
+        Err(e) => return fault(world, e),
+    };
+    let volition = esc(world, unit).volition - esc(world, unit).exhausted;
+    let total = natural as i32 + volition;
+    let ok = total >= difficulty;
+    emit(
+        world,
+        Event::Rolled {
+            unit,
+            purpose: "a Dicey Move".into(),
+            dice: "3d6".into(),
+            faces,
+            kept,
+            modifiers: vec![RollModifier::new("Volition", volition)],
+            total,
+            target: Some(difficulty),
+            against: None,
+            outcome: if ok { "success" } else { "failure" }.into(),
+        },
+    );
+    if !ok {
+        return;
+    }
+    let turn = esc(world, unit).turns + 1;
+    let lasts = Duration::EndOfTurnOf { unit, turn };
+    match (args.choice("reward"), args.unit("ally")) {
+        (Some("Aid"), Some(ally)) => {
+            add_condition(
+                world,
+                ally,
+                Condition::new(names::DICEY_AID, lasts).with_source(unit),
+            );
+        }
+        _ => {
+            add_condition(
+                world,
+                unit,
+                Condition::new(names::DICEY_EDGE, lasts).with_source(unit),
+            );
+        }
+    }
 }

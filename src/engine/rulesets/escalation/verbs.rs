@@ -37,6 +37,46 @@ pub const COUP_DE_GRACE: &str = "CoupDeGrace";
 pub const FLEE: &str = "Flee";
 /// `Ready(unit, power?)`.
 pub const READY: &str = "Ready";
+/// `DiceyMove(unit, difficulty, reward, ally?)`.
+pub const DICEY_MOVE: &str = "DiceyMove";
+
+/// A Dicey Move's Difficulty (E-GAP-19).
+pub const DIFFICULTIES: &[ChoiceSpec] = &[
+    ChoiceSpec {
+        value: "Easy",
+        label: "easy (11)",
+    },
+    ChoiceSpec {
+        value: "Hard",
+        label: "hard (13)",
+    },
+    ChoiceSpec {
+        value: "VeryHard",
+        label: "very hard (15)",
+    },
+];
+
+/// A Dicey Move's reward (E-40).
+pub const REWARDS: &[ChoiceSpec] = &[
+    ChoiceSpec {
+        value: "Edge",
+        label: "1 Advantage on its next attack",
+    },
+    ChoiceSpec {
+        value: "Aid",
+        label: "1 Advantage on an ally's next Disengage",
+    },
+];
+
+/// The Difficulty of a Dicey Move's choice value (E-GAP-19).
+pub fn difficulty(value: &str) -> Option<i32> {
+    match value {
+        "Easy" => Some(11),
+        "Hard" => Some(13),
+        "VeryHard" => Some(15),
+        _ => None,
+    }
+}
 
 /// The bands a unit may delay to, as scenario values (the default band names
 /// without spaces).
@@ -135,6 +175,23 @@ pub const VERBS: &[VerbSpec] = &[
              before the first enemy in its reach moves a step or attacks, until the unit's \
              next turn (E-20)",
             &["Ready {power}", "Ready an attack"],
+        )
+    },
+    VerbSpec {
+        key: Some('j'),
+        cost: one(pools::MOVE),
+        rare: true,
+        args: &[
+            ArgSpec::required("difficulty", ArgKind::Choice(DIFFICULTIES)),
+            ArgSpec::required("reward", ArgKind::Choice(REWARDS)),
+            ArgSpec::optional("ally", ArgKind::Unit),
+        ],
+        ..VerbSpec::new(
+            DICEY_MOVE,
+            "a stunt with the surroundings: 3d6 + Volition against 11, 13 or 15; success \
+             gives 1 Advantage on the unit's next attack (Edge) or on the next Disengage \
+             of `ally`, next to it (Aid), until the end of its next turn (E-40, E-GAP-19)",
+            &["Dicey Move ({difficulty}, {reward})", "Dicey Move"],
         )
     },
     VerbSpec {
