@@ -728,3 +728,42 @@ fn e_40_e_gap_19_dicey_move_edge() {
             .any(|c| c.contains("Dicey"))
     );
 }
+
+/// E-06: a power that strikes every engaged enemy rolls once per target, every
+/// attack roll before any damage roll.
+#[test]
+fn e_06_one_roll_per_target_all_rolls_first() {
+    let mut hero = eu("Hero", "Heroes", (1, 1), 30);
+    hero.powers = vec![power("Cleave", &["All engaged"])];
+    let l = level(
+        (10, 3),
+        &[],
+        vec![
+            hero,
+            eu("Orc", "Foes", (2, 1), 40),
+            eu("Gob", "Foes", (0, 1), 40),
+        ],
+    );
+    // Rolls: Orc [5, 5, 5] hit, Gob [1, 1, 2] miss; then the Orc's 1d6 [4].
+    let mut b = battle(&l, &[5, 5, 5, 1, 1, 2, 4]);
+    let events = b
+        .submit(Command::Attack {
+            unit: id(&b, "Hero"),
+            target: id(&b, "Orc"),
+            power: Some("Cleave".into()),
+            aim: None,
+            approach: Vec::new(),
+        })
+        .unwrap()
+        .to_vec();
+    let kinds: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Rolled { .. } => Some("roll"),
+            Event::Damaged { .. } => Some("damage"),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(kinds, ["roll", "roll", "damage"]);
+    assert_eq!((hp(&b, "Orc"), hp(&b, "Gob")), (36, 40));
+}

@@ -478,8 +478,9 @@ pub enum Manner {
 }
 
 /// Makes an attack: the Invisible check, the roll, damage, conditions, Confused
-/// self-harm, and a drop to 0 (E-02 … E-14, E-54, E-61). Returns whether the
-/// target took damage.
+/// self-harm, and a drop to 0 (E-02 … E-14, E-54, E-61). A power that strikes
+/// every engaged enemy rolls against each of them, all rolls before any damage
+/// (E-06).
 pub fn make_attack(
     world: &mut World,
     attacker: UnitId,
@@ -487,20 +488,54 @@ pub fn make_attack(
     power: Option<&str>,
     manner: Manner,
 ) {
+    let all = manner == Manner::Normal
+        && strike(world, attacker, target, power).is_ok_and(|s| s.header.all_engaged);
+    let targets = if all {
+        let mut t = engaged(world, attacker);
+        t.retain(|&u| u != target);
+        t.insert(0, target);
+        t
+    } else {
+        vec![target]
+    };
+    let mut rolled = Vec::new();
+    for t in targets {
+        if let Some(r) = attack_roll(world, attacker, t, power, manner) {
+            rolled.push((t, r));
+        }
+        if halted(world) {
+            return;
+        }
+    }
+    for (t, (s, natural, outcome)) in rolled {
+        attack_effect(world, attacker, t, &s, natural, outcome);
+    }
+}
+
+/// The roll of one attack (after the Invisible check): the strike, its natural
+/// roll and outcome; `None` when it has no effect.
+fn attack_roll(
+    world: &mut World,
+    attacker: UnitId,
+    target: UnitId,
+    power: Option<&str>,
+    manner: Manner,
+) -> Option<(Strike, i64, Outcome)> {
     let power = if manner == Manner::Opportunity {
         Some(BASIC_MELEE)
     } else {
         power
     };
-    let Ok(s) = strike(world, attacker, target, power) else {
-        return;
-    };
+    let s = strike(world, attacker, target, power).ok()?;
     // E-61: attacking an Invisible unit needs an 11+ save first.
     if has(world, target, names::INVISIBLE) {
         let target_n = i64::from(rules(world).save_target);
         let (faces, kept, natural) = match roll_pool(world, 0) {
             Ok(r) => r,
-            Err(e) => return fault(world, e),
+            Err(e) => {
+                fault(world, e);
+                return None;
+            }
         };
         let ok = natural >= target_n;
         emit(
@@ -519,7 +554,7 @@ pub fn make_attack(
             },
         );
         if !ok {
-            return;
+            return None;
         }
     }
     let net = s.attack.net_advantage;
@@ -530,7 +565,10 @@ pub fn make_attack(
     }
     let (faces, kept, rolled) = match roll_pool(world, net) {
         Ok(r) => r,
-        Err(e) => return fault(world, e),
+        Err(e) => {
+            fault(world, e);
+            return None;
+        }
     };
     // E-44 / E-GAP-06: a Coup de Grace counts as a natural crit.
     let natural = if manner == Manner::CoupDeGrace {
@@ -565,8 +603,20 @@ pub fn make_attack(
             outcome: word.into(),
         },
     );
+    Some((s, natural, outcome))
+}
+
+/// What a rolled attack does: damage, conditions, Confused self-harm (E-07, E-54).
+fn attack_effect(
+    world: &mut World,
+    attacker: UnitId,
+    target: UnitId,
+    s: &Strike,
+    natural: i64,
+    outcome: Outcome,
+) {
     let (dice_faces, dice_total) = match outcome {
-        Outcome::Hit | Outcome::Crit => match roll_damage(world, &s) {
+        Outcome::Hit | Outcome::Crit => match roll_damage(world, s) {
             Ok(r) => r,
             Err(e) => return fault(world, e),
         },

@@ -1,7 +1,8 @@
 //! A power's header (E-26): how often it may be used (E-27: At-Will, Encounter,
 //! Daily, Recharge X+), whether it provokes (E-28), what it costs (E-30: Spend X
 //! Power), from which Escalation die it may be used (E-30: Escalation X+), and the
-//! action it takes (Standard by default; Quick or Move). A level writes these as
+//! action it takes (Standard by default; Quick or Move), and whether it strikes
+//! every engaged enemy (E-06). A level writes these as
 //! the power's `traits`.
 
 use super::actions::ActionKind;
@@ -34,6 +35,9 @@ pub struct Header {
     pub spend: i32,
     /// The action it takes (E-26).
     pub action: ActionKind,
+    /// It attacks every engaged enemy, one roll each, all rolls before any damage
+    /// (E-06).
+    pub all_engaged: bool,
 }
 
 impl Default for Header {
@@ -44,13 +48,14 @@ impl Default for Header {
             escalation: None,
             spend: 0,
             action: ActionKind::Standard,
+            all_engaged: false,
         }
     }
 }
 
 /// The header phrases, for messages.
 pub const FORMS: &str = "At-Will, Encounter, Daily, `Recharge <X>+`, Provokes, \
-                         `Escalation <X>+`, `Spend <X> Power`, Quick, Move, Standard";
+                         `Escalation <X>+`, `Spend <X> Power`, Quick, Move, Standard, `All engaged`";
 
 /// Reads a power's traits; the error names the phrase and the valid forms.
 pub fn parse_header(traits: &[String]) -> Result<Header, String> {
@@ -81,6 +86,7 @@ pub fn parse_header(traits: &[String]) -> Result<Header, String> {
             ["quick"] => h.action = ActionKind::Quick,
             ["move"] => h.action = ActionKind::Move,
             ["standard"] => h.action = ActionKind::Standard,
+            ["all", "engaged"] => h.all_engaged = true,
             _ => {
                 return Err(format!(
                     "`{p}` is not an `escalation` power header; expected {FORMS}"
