@@ -767,3 +767,73 @@ fn e_06_one_roll_per_target_all_rolls_first() {
     assert_eq!(kinds, ["roll", "roll", "damage"]);
     assert_eq!((hp(&b, "Orc"), hp(&b, "Gob")), (36, 40));
 }
+
+/// E-41: a PC dead for good keeps its turn in its band, where it may only Fight in
+/// Spirit: its ally gets, for one round, 1 Advantage on attacks.
+#[test]
+fn e_41_fight_in_spirit() {
+    let l = level(
+        (10, 3),
+        &[],
+        vec![
+            with(
+                stat(eu("Ghost", "Heroes", (0, 0), 1), "Recoveries", 0),
+                &["Fast"],
+            ),
+            eu("Hero", "Heroes", (1, 1), 30),
+            eu("Orc", "Foes", (2, 1), 40),
+            with(eu("Gob", "Foes", (1, 0), 40), &["Fast"]),
+        ],
+    );
+    // Round 1: Ghost ends; Gob hits Ghost [5, 5, 5], 2d8 [1, 1] + 3: Dying at -4.
+    // Rounds 2-5: its death saves [1, 1, 1] (2 Disadvantage on the first: 5 faces).
+    let mut faces = vec![5, 5, 5, 1, 1, 1, 1, 1, 1, 1];
+    faces.extend([1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    // Then the Hero's attack with 1 Advantage: 4d6 [1, 2, 3, 4] keeps [2, 3, 4].
+    faces.extend([1, 2, 3, 4, 1, 1]);
+    let mut b = battle(&l, &faces);
+    end(&mut b, "Ghost");
+    b.submit(attack(&b, "Gob", "Ghost")).unwrap();
+    assert_eq!(state(&b, "Ghost"), PlayState::Dying);
+    for _ in 0..6 {
+        while active(&b) != Some(id(&b, "Hero")) {
+            let u = active(&b).expect("a turn");
+            b.submit(Command::EndTurn { unit: u }).unwrap();
+        }
+        if state(&b, "Ghost") == PlayState::Dead {
+            break;
+        }
+        end(&mut b, "Hero");
+    }
+    assert_eq!(
+        state(&b, "Ghost"),
+        PlayState::Dead,
+        "4 failed death saves (E-50)"
+    );
+    end(&mut b, "Hero");
+    // Next round: the Ghost's turn comes (it is Fast), and it Fights in Spirit.
+    while active(&b) != Some(id(&b, "Ghost")) {
+        let u = active(&b).expect("a turn");
+        b.submit(Command::EndTurn { unit: u }).unwrap();
+    }
+    let err = b.check(&attack(&b, "Ghost", "Orc")).unwrap_err();
+    assert!(err.to_string().contains("only Fight in Spirit"), "{err}");
+    b.submit(act(
+        &b,
+        "Ghost",
+        "FightInSpirit",
+        &[
+            ("ally", ArgValue::Unit(id(&b, "Hero"))),
+            ("boon", ArgValue::Choice("Attacks".into())),
+            ("reason", ArgValue::Name("for the village".into())),
+        ],
+    ))
+    .unwrap();
+    while active(&b) != Some(id(&b, "Hero")) {
+        let u = active(&b).expect("a turn");
+        b.submit(Command::EndTurn { unit: u }).unwrap();
+    }
+    let events = b.submit(attack(&b, "Hero", "Orc")).unwrap().to_vec();
+    let r = rolls(&events);
+    assert!(r[0].0.contains("Spirit: attacks"), "{r:?}");
+}

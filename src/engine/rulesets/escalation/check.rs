@@ -53,6 +53,26 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
             },
         });
     }
+    if play::spirit(world, unit) {
+        return match command {
+            Command::EndTurn { .. } => Ok(()),
+            Command::Act { verb, args, .. } if verb == verbs::FIGHT_IN_SPIRIT => {
+                let ally = args.unit("ally").unwrap_or(unit);
+                if side_of(world, ally) != side_of(world, unit) || !is_active(world, ally) {
+                    Err(CommandError::NoSuchTarget(format!(
+                        "{} is not an ally in the fight",
+                        name(world, ally)
+                    )))
+                } else {
+                    Ok(())
+                }
+            }
+            _ => Err(CommandError::Forbidden(format!(
+                "{} is out of the fight: it may only Fight in Spirit (E-41) or end its turn",
+                name(world, unit)
+            ))),
+        };
+    }
     if !is_active(world, unit) {
         return Err(CommandError::Defeated(name(world, unit)));
     }
@@ -407,6 +427,10 @@ fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<()
             }
             Ok(())
         }
+        verbs::FIGHT_IN_SPIRIT => Err(CommandError::Forbidden(format!(
+            "{} is still in the fight; Fight in Spirit is for a PC out of it for good (E-41)",
+            name(world, unit)
+        ))),
         verbs::FLEE => Ok(()),
         other => Err(CommandError::Forbidden(format!(
             "`escalation` has no action `{other}`"
@@ -424,6 +448,22 @@ pub fn legal(world: &World) -> Vec<Command> {
         return Vec::new();
     };
     let mut out = vec![Command::EndTurn { unit }];
+    if play::spirit(world, unit) {
+        for ally in active_units(world) {
+            for b in verbs::BOONS {
+                out.push(act(
+                    unit,
+                    verbs::FIGHT_IN_SPIRIT,
+                    vec![
+                        ("ally", ArgValue::Unit(ally)),
+                        ("boon", ArgValue::Choice(b.value.into())),
+                    ],
+                ));
+            }
+        }
+        out.retain(|c| check(world, c).is_ok());
+        return out;
+    }
     let board = &world.resource::<Map>().0;
     let occupancy = occupancy_for(world, unit);
     let start = cell_of(world, unit);

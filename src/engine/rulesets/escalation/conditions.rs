@@ -44,6 +44,13 @@ pub const DICEY_EDGE: &str = "Dicey Edge";
 /// the end of the mover's next turn (E-40, E-GAP-19).
 pub const DICEY_AID: &str = "Dicey Aid";
 
+/// Fight in Spirit's boons, for one round (E-41): 1 Advantage on attacks,
+pub const SPIRIT_ATTACKS: &str = "Spirit: attacks";
+/// 1 Advantage on saves,
+pub const SPIRIT_SAVES: &str = "Spirit: saves";
+/// or 1 Disadvantage on attacks against the ally.
+pub const SPIRIT_GUARD: &str = "Spirit: guard";
+
 /// Every condition name the ruleset knows, for level checks and messages.
 pub const NAMES: &[&str] = &[
     CONFUSED, DAZED, ENERVATED, GRABBED, HAMPERED, HELPLESS, INVISIBLE, ONGOING, SHAKEN, SOFTENED,
@@ -90,6 +97,12 @@ pub fn attack_edge(attacker: &[&str], target: &[&str], grabbed_by_attacker: bool
     if has(attacker, DICEY_EDGE) {
         e.advantage.push(DICEY_EDGE.into());
     }
+    if has(attacker, SPIRIT_ATTACKS) {
+        e.advantage.push(SPIRIT_ATTACKS.into());
+    }
+    if has(target, SPIRIT_GUARD) {
+        e.disadvantage.push(format!("target {SPIRIT_GUARD}"));
+    }
     for name in [SOFTENED, WEAKENED] {
         if has(target, name) {
             e.advantage.push(format!("target {name}"));
@@ -112,6 +125,12 @@ pub fn escalation_for(attacker: &[&str], escalation: i32) -> i32 {
 /// Disadvantage on a unit's saves from its conditions (E-56).
 pub fn save_disadvantage(unit: &[&str]) -> i32 {
     i32::from(has(unit, ENERVATED))
+}
+
+/// Net Advantage on a unit's saves: a Fight in Spirit boon (E-41) against
+/// Enervated (E-56).
+pub fn save_net(unit: &[&str]) -> i32 {
+    i32::from(has(unit, SPIRIT_SAVES)) - save_disadvantage(unit)
 }
 
 /// Whether the target's conditions widen the crit range (E-14, E-67).

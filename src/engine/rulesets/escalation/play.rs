@@ -815,7 +815,7 @@ pub fn drive(world: &mut World) {
         return;
     };
     let Some(command) = world.resource_mut::<Incoming>().0.take() else {
-        if !is_active(world, unit) {
+        if !is_active(world, unit) && !spirit(world, unit) {
             // Dropped on its own turn (an opportunity attack, Confused self-harm,
             // ongoing damage): its turn is over.
             emit(world, Event::TurnEnded { unit });
@@ -845,7 +845,9 @@ fn next_turn(world: &mut World) {
             }
             continue;
         };
-        group.units.retain(|&u| on_board(world, u));
+        group
+            .units
+            .retain(|&u| on_board(world, u) || spirit(world, u));
         if group.units.is_empty() {
             state.groups.remove(0);
             *world.resource_mut::<RoundState>() = state;
@@ -907,10 +909,17 @@ fn band_decision(world: &World, side: SideId, units: &[UnitId]) -> PendingDecisi
 /// Starts a round: the Escalation die, then the groups in band order, PCs before
 /// enemies (E-16, E-18). False when nobody can act.
 fn start_round(world: &mut World) -> bool {
-    let units = board_units(world);
+    let mut units = board_units(world);
     if units.is_empty() {
         return false;
     }
+    // E-41: a PC out of the fight for good keeps its turn to Fight in Spirit.
+    units.extend(
+        (0..world.resource::<crate::engine::battle::Roster>().0.len() as u32)
+            .map(UnitId)
+            .filter(|&u| spirit(world, u)),
+    );
+    units.sort();
     let round = world.resource::<TurnState>().round + 1;
     emit(world, Event::RoundStarted { round });
     emit(
@@ -1051,7 +1060,7 @@ fn death_save(world: &mut World, unit: UnitId) {
     };
     let names_now = condition_names(world, unit);
     let refs: Vec<&str> = names_now.iter().map(String::as_str).collect();
-    let net = -(disadvantage + super::conditions::save_disadvantage(&refs));
+    let net = super::conditions::save_net(&refs) - disadvantage;
     let (faces, kept, natural) = match roll_pool(world, net) {
         Ok(r) => r,
         Err(e) => return fault(world, e),
@@ -1183,7 +1192,7 @@ fn save_against(
 ) -> Result<bool, DiceError> {
     let names_now = condition_names(world, unit);
     let refs: Vec<&str> = names_now.iter().map(String::as_str).collect();
-    let net = -super::conditions::save_disadvantage(&refs);
+    let net = super::conditions::save_net(&refs);
     let (faces, kept, natural) = roll_pool(world, net)?;
     let ok = natural + i64::from(bonus) >= i64::from(target);
     emit(
@@ -1343,6 +1352,23 @@ fn execute(world: &mut World, unit: UnitId, command: Command) {
                 emit(world, EscalationEvent::Readied { unit, attack });
             }
             super::verbs::DICEY_MOVE => dicey_move(world, unit, &args),
+            super::verbs::FIGHT_IN_SPIRIT => {
+                let (Some(ally), Some(boon)) = (args.unit("ally"), args.choice("boon")) else {
+                    return;
+                };
+                let name = match boon {
+                    "Attacks" => names::SPIRIT_ATTACKS,
+                    "Saves" => names::SPIRIT_SAVES,
+                    _ => names::SPIRIT_GUARD,
+                };
+                let turn = esc(world, unit).turns + 1;
+                add_condition(
+                    world,
+                    ally,
+                    Condition::new(name, Duration::EndOfTurnOf { unit, turn }).with_source(unit),
+                );
+                emit(world, Event::TurnEnded { unit });
+            }
             super::verbs::FLEE => {
                 let side = side_of(world, unit);
                 emit(world, EscalationEvent::Fled { side });
@@ -1858,4 +1884,10 @@ fn dicey_move(world: &mut World, unit: UnitId, args: &crate::engine::verb::Args)
             );
         }
     }
+}
+
+/// Whether `unit` is a PC out of the fight for good, who may still Fight in Spirit
+/// on its turn (E-41).
+pub fn spirit(world: &World, unit: UnitId) -> bool {
+    play_state(world, unit) == PlayState::Dead && esc(world, unit).pc
 }

@@ -40,6 +40,25 @@ pub const READY: &str = "Ready";
 /// `DiceyMove(unit, difficulty, reward, ally?)`.
 pub const DICEY_MOVE: &str = "DiceyMove";
 
+/// `FightInSpirit(unit, ally, boon, reason?)`.
+pub const FIGHT_IN_SPIRIT: &str = "FightInSpirit";
+
+/// Fight in Spirit's boons (E-41).
+pub const BOONS: &[ChoiceSpec] = &[
+    ChoiceSpec {
+        value: "Attacks",
+        label: "Advantage on attacks",
+    },
+    ChoiceSpec {
+        value: "Saves",
+        label: "Advantage on saves",
+    },
+    ChoiceSpec {
+        value: "Guard",
+        label: "Disadvantage to attacks against it",
+    },
+];
+
 /// A Dicey Move's Difficulty (E-GAP-19).
 pub const DIFFICULTIES: &[ChoiceSpec] = &[
     ChoiceSpec {
@@ -192,6 +211,21 @@ pub const VERBS: &[VerbSpec] = &[
              gives 1 Advantage on the unit's next attack (Edge) or on the next Disengage \
              of `ally`, next to it (Aid), until the end of its next turn (E-40, E-GAP-19)",
             &["Dicey Move ({difficulty}, {reward})", "Dicey Move"],
+        )
+    },
+    VerbSpec {
+        args: &[
+            ArgSpec::required("ally", ArgKind::Unit),
+            ArgSpec::required("boon", ArgKind::Choice(BOONS)),
+            ArgSpec::optional("reason", ArgKind::Name),
+        ],
+        target: Some("ally"),
+        ..VerbSpec::new(
+            FIGHT_IN_SPIRIT,
+            "a PC out of the fight for good gives an ally, for one round, Advantage on \
+             attacks or on saves, or Disadvantage to attacks against it, for the `reason` \
+             its player gives (E-41); it is its whole turn",
+            &["Fight in Spirit"],
         )
     },
     VerbSpec {
