@@ -837,3 +837,80 @@ fn e_41_fight_in_spirit() {
     let r = rolls(&events);
     assert!(r[0].0.contains("Spirit: attacks"), "{r:?}");
 }
+
+/// E-29 / E-65: a sustained effect (Stuck) lasts through the turn it began; the
+/// next turn it needs its Sustain roll (3d6 ≥ 11, with the power's action), and
+/// without one it ends with the sustainer's turn. E-62 / E-23: ongoing damage comes
+/// at the end of the victim's turn, before its save.
+#[test]
+fn e_29_e_62_sustain_and_ongoing_damage() {
+    let mut hero = eu("Hero", "Heroes", (1, 1), 30);
+    hero.powers = vec![
+        PowerDef {
+            on_hit: vec![EffectDef {
+                condition: "Stuck".into(),
+                lasts: EffectDuration::Sustained,
+            }],
+            ..power("Hold", &["Sustain 11+", "Quick"])
+        },
+        PowerDef {
+            on_hit: vec![EffectDef {
+                condition: "Ongoing 5".into(),
+                lasts: EffectDuration::SaveEnds,
+            }],
+            ..power("Burn", &[])
+        },
+    ];
+    let l = level(
+        (10, 3),
+        &[],
+        vec![with(hero, &["Fast"]), eu("Orc", "Foes", (2, 1), 40)],
+    );
+    // Round 1: Hold hits [5, 5, 5], 1d6 [1]; Burn hits [5, 5, 5], 1d6 [1].
+    // The Orc ends: ongoing 5, then its save [1, 2, 3] fails.
+    // Round 2: the Hero sustains Hold [6, 3, 2] = 11. The Orc ends: 5 more, save
+    // [6, 6, 6] ends the burning. Round 3: no Sustain: Stuck ends with the turn.
+    let mut b = battle(&l, &[5, 5, 5, 1, 5, 5, 5, 1, 1, 2, 3, 6, 3, 2, 6, 6, 6]);
+    let with_power = |b: &Battle, p: &str| Command::Attack {
+        unit: id(b, "Hero"),
+        target: id(b, "Orc"),
+        power: Some(p.into()),
+        aim: None,
+        approach: Vec::new(),
+    };
+    b.submit(with_power(&b, "Hold")).unwrap();
+    b.submit(with_power(&b, "Burn")).unwrap();
+    end(&mut b, "Hero");
+    let stuck = |b: &Battle| {
+        crate::common::conditions(b, "Orc")
+            .iter()
+            .any(|c| c.starts_with("Stuck"))
+    };
+    assert!(stuck(&b));
+    let err = b.check(&mv(&b, "Orc", &[(3, 1)])).unwrap_err();
+    assert!(err.to_string().contains("Stuck"), "E-65: {err}");
+    end(&mut b, "Orc");
+    assert_eq!(
+        hp(&b, "Orc"),
+        40 - 1 - 1 - 5,
+        "a power deals its own dice: 1d6 each"
+    );
+    let sustain = act(
+        &b,
+        "Hero",
+        "Sustain",
+        &[("power", ArgValue::Name("Hold".into()))],
+    );
+    b.submit(sustain).unwrap();
+    end(&mut b, "Hero");
+    assert!(stuck(&b), "sustained");
+    end(&mut b, "Orc");
+    assert_eq!(hp(&b, "Orc"), 40 - 1 - 1 - 10);
+    assert!(
+        !crate::common::conditions(&b, "Orc")
+            .iter()
+            .any(|c| c.starts_with("Ongoing"))
+    );
+    end(&mut b, "Hero");
+    assert!(!stuck(&b), "not sustained: it ends with the Hero's turn");
+}

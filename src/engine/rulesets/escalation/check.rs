@@ -431,6 +431,25 @@ fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<()
             "{} is still in the fight; Fight in Spirit is for a PC out of it for good (E-41)",
             name(world, unit)
         ))),
+        verbs::SUSTAIN => {
+            let power = args.name("power").unwrap_or_default();
+            let turn = me.turns;
+            let mine: Vec<_> = me.sustaining.iter().filter(|s| s.power == power).collect();
+            if mine.is_empty() {
+                return Err(CommandError::Forbidden(format!(
+                    "{} has no effect of `{power}` to sustain (E-29)",
+                    name(world, unit)
+                )));
+            }
+            if mine.iter().all(|s| s.kept == turn) {
+                return Err(CommandError::AlreadyUsed {
+                    unit: name(world, unit),
+                    what: format!("sustained {power} this turn"),
+                });
+            }
+            let h = play::header_of(world, unit, power);
+            needs(world, unit, h.action, &format!("sustaining {power}"))
+        }
         verbs::FLEE => Ok(()),
         other => Err(CommandError::Forbidden(format!(
             "`escalation` has no action `{other}`"
@@ -511,6 +530,19 @@ pub fn legal(world: &World) -> Vec<Command> {
     out.push(act(unit, verbs::STANCE, Vec::new()));
     out.push(act(unit, verbs::RALLY, Vec::new()));
     out.push(act(unit, verbs::READY, Vec::new()));
+    let mut sustained: Vec<String> = esc(world, unit)
+        .sustaining
+        .iter()
+        .map(|s| s.power.clone())
+        .collect();
+    sustained.dedup();
+    for p in sustained {
+        out.push(act(
+            unit,
+            verbs::SUSTAIN,
+            vec![("power", ArgValue::Name(p))],
+        ));
+    }
     for b in BANDS {
         out.push(act(
             unit,

@@ -645,11 +645,24 @@ fn attack_effect(
                     turn: turns + 1,
                 },
             };
-            add_condition(
-                world,
-                target,
-                Condition::new(effect.condition.clone(), duration).with_source(attacker),
-            );
+            let (name, magnitude) = parse_effect(&effect.condition)
+                .map_or((effect.condition.as_str(), None), |(n, m)| (n, m));
+            let mut condition = Condition::new(name, duration).with_source(attacker);
+            if let Some(m) = magnitude {
+                condition = condition.with_magnitude(crate::engine::conditions::Magnitude::Flat(m));
+            }
+            add_condition(world, target, condition);
+            if effect.lasts == EffectDuration::Sustained {
+                esc_mut(world, attacker)
+                    .sustaining
+                    .push(super::units::Sustained {
+                        power: s.name.clone(),
+                        target,
+                        condition: name.to_string(),
+                        since: turns,
+                        kept: turns,
+                    });
+            }
         }
     }
     // E-54: a Confused attacker with an odd natural roll takes half the base damage.
@@ -1176,6 +1189,20 @@ pub fn end_turn(world: &mut World, unit: UnitId) {
     }
     let turn = esc(world, unit).turns;
     expire_turn_end(world, unit, turn, "its source's turn ended");
+    // E-29: sustained effects not sustained this turn end with it.
+    let lapsed: Vec<super::units::Sustained> = {
+        let mut me = esc_mut(world, unit);
+        let (keep, lapse) = me.sustaining.drain(..).partition(|s| s.kept == turn);
+        me.sustaining = keep;
+        lapse
+    };
+    for l in lapsed {
+        if on_board(world, l.target) {
+            end_where(world, l.target, "no longer sustained", |c| {
+                c.name == l.condition && c.duration == Duration::Sustained(unit)
+            });
+        }
+    }
     if world.resource::<TurnState>().active == Some(unit) {
         emit(world, Event::TurnEnded { unit });
     }
@@ -1352,6 +1379,11 @@ fn execute(world: &mut World, unit: UnitId, command: Command) {
                 emit(world, EscalationEvent::Readied { unit, attack });
             }
             super::verbs::DICEY_MOVE => dicey_move(world, unit, &args),
+            super::verbs::SUSTAIN => {
+                if let Some(power) = args.name("power") {
+                    sustain(world, unit, power);
+                }
+            }
             super::verbs::FIGHT_IN_SPIRIT => {
                 let (Some(ally), Some(boon)) = (args.unit("ally"), args.choice("boon")) else {
                     return;
@@ -1890,4 +1922,52 @@ fn dicey_move(world: &mut World, unit: UnitId, args: &crate::engine::verb::Args)
 /// on its turn (E-41).
 pub fn spirit(world: &World, unit: UnitId) -> bool {
     play_state(world, unit) == PlayState::Dead && esc(world, unit).pc
+}
+
+/// The header of `unit`'s power `power` (a basic attack's is the default).
+pub fn header_of(world: &World, unit: UnitId, power: &str) -> super::powers::Header {
+    world
+        .get::<Powers>(entity(world, unit))
+        .and_then(|p| p.0.iter().find(|p| p.name == power))
+        .and_then(|p| super::powers::parse_header(&p.traits).ok())
+        .unwrap_or_default()
+}
+
+/// Sustain (E-29): the action that started the power, and its Sustain roll (3d6 ≥
+/// X); on a success its effects last through this turn's end.
+fn sustain(world: &mut World, unit: UnitId, power: &str) {
+    let h = header_of(world, unit, power);
+    spend(world, unit, h.action, &format!("sustain {power}"));
+    let ok = if h.sustain > 0 {
+        let (faces, kept, natural) = match roll_pool(world, 0) {
+            Ok(r) => r,
+            Err(e) => return fault(world, e),
+        };
+        let ok = natural >= h.sustain;
+        emit(
+            world,
+            Event::Rolled {
+                unit,
+                purpose: format!("a Sustain for {power}"),
+                dice: "3d6".into(),
+                faces,
+                kept,
+                modifiers: Vec::new(),
+                total: natural as i32,
+                target: Some(h.sustain as i32),
+                against: None,
+                outcome: if ok { "success" } else { "failure" }.into(),
+            },
+        );
+        ok
+    } else {
+        true
+    };
+    if ok {
+        let mut me = esc_mut(world, unit);
+        let turn = me.turns;
+        for s in me.sustaining.iter_mut().filter(|s| s.power == power) {
+            s.kept = turn;
+        }
+    }
 }

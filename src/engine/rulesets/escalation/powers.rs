@@ -38,6 +38,9 @@ pub struct Header {
     /// It attacks every engaged enemy, one roll each, all rolls before any damage
     /// (E-06).
     pub all_engaged: bool,
+    /// What a Sustain roll needs to keep its sustained effects (E-29; 0 when the
+    /// header names none: sustaining then only takes the action).
+    pub sustain: i64,
 }
 
 impl Default for Header {
@@ -49,13 +52,15 @@ impl Default for Header {
             spend: 0,
             action: ActionKind::Standard,
             all_engaged: false,
+            sustain: 0,
         }
     }
 }
 
 /// The header phrases, for messages.
 pub const FORMS: &str = "At-Will, Encounter, Daily, `Recharge <X>+`, Provokes, \
-                         `Escalation <X>+`, `Spend <X> Power`, Quick, Move, Standard, `All engaged`";
+                         `Escalation <X>+`, `Spend <X> Power`, Quick, Move, Standard, `All engaged`, \
+                         `Sustain <X>+`";
 
 /// Reads a power's traits; the error names the phrase and the valid forms.
 pub fn parse_header(traits: &[String]) -> Result<Header, String> {
@@ -87,6 +92,7 @@ pub fn parse_header(traits: &[String]) -> Result<Header, String> {
             ["move"] => h.action = ActionKind::Move,
             ["standard"] => h.action = ActionKind::Standard,
             ["all", "engaged"] => h.all_engaged = true,
+            ["sustain", x] => h.sustain = number(x, true)?,
             _ => {
                 return Err(format!(
                     "`{p}` is not an `escalation` power header; expected {FORMS}"

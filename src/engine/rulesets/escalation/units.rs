@@ -203,11 +203,29 @@ pub struct EscUnit {
     pub power_points: i32,
     /// Encounter, Daily and Recharge powers it has used this battle (E-27).
     pub used: Vec<String>,
+    /// Effects of its powers it keeps up by sustaining them (E-29).
+    pub sustaining: Vec<Sustained>,
     /// Its readied attack, waiting for a trigger (E-20).
     pub ready: Option<Readied>,
     /// An action type its next turn lacks: a readied one fired in the round of
     /// that turn before it came (E-20).
     pub lost: Option<super::actions::ActionKind>,
+}
+
+/// A sustained effect (E-29): the power, the unit and condition it holds, the turn
+/// it began and the last turn it was sustained in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sustained {
+    /// The power.
+    pub power: String,
+    /// The unit under the effect.
+    pub target: crate::engine::units::UnitId,
+    /// The condition.
+    pub condition: String,
+    /// The sustainer's turn it began in.
+    pub since: u32,
+    /// The sustainer's last turn it was sustained in.
+    pub kept: u32,
 }
 
 /// A readied attack (E-20): the power (`None`: the stance's basic attack) and the
@@ -262,6 +280,7 @@ impl EscUnit {
             recovery_die: stat("RecoveryDie").map_or(8, |v| v.max(1) as u32),
             exhausted: 0,
             power_points: stat("Power").unwrap_or(0),
+            sustaining: Vec::new(),
             used: Vec::new(),
             ready: None,
             lost: None,

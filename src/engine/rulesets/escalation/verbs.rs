@@ -40,6 +40,8 @@ pub const READY: &str = "Ready";
 /// `DiceyMove(unit, difficulty, reward, ally?)`.
 pub const DICEY_MOVE: &str = "DiceyMove";
 
+/// `Sustain(unit, power)`.
+pub const SUSTAIN: &str = "Sustain";
 /// `FightInSpirit(unit, ally, boon, reason?)`.
 pub const FIGHT_IN_SPIRIT: &str = "FightInSpirit";
 
@@ -211,6 +213,15 @@ pub const VERBS: &[VerbSpec] = &[
              gives 1 Advantage on the unit's next attack (Edge) or on the next Disengage \
              of `ally`, next to it (Aid), until the end of its next turn (E-40, E-GAP-19)",
             &["Dicey Move ({difficulty}, {reward})", "Dicey Move"],
+        )
+    },
+    VerbSpec {
+        args: &[ArgSpec::required("power", ArgKind::Name)],
+        ..VerbSpec::new(
+            SUSTAIN,
+            "keep a power's sustained effects through this turn: its action type and its \
+             Sustain roll, 3d6 against the header's X (E-29)",
+            &["Sustain {power}", "Sustain"],
         )
     },
     VerbSpec {
