@@ -914,3 +914,70 @@ fn e_29_e_62_sustain_and_ongoing_damage() {
     end(&mut b, "Hero");
     assert!(!stuck(&b), "not sustained: it ends with the Hero's turn");
 }
+
+/// E-52: a Last Gasp effect on a PC (Stunned by a gaze) is fought off with death
+/// saves at the start of its turns (13+); an ally's Standard action grants an extra
+/// save whose failure does not count; a success ends it.
+#[test]
+fn e_52_last_gasp_saves() {
+    let mut gorgon = eu("Gorgon", "Foes", (2, 1), 40);
+    gorgon.powers = vec![PowerDef {
+        on_hit: vec![EffectDef {
+            condition: "Stunned".into(),
+            lasts: EffectDuration::SaveEnds,
+        }],
+        ..power("Gaze", &["Last Gasp"])
+    }];
+    let l = level(
+        (10, 3),
+        &[],
+        vec![
+            eu("Hero", "Heroes", (1, 1), 30),
+            eu("Friend", "Heroes", (1, 2), 30),
+            with(gorgon, &["Fast"]),
+        ],
+    );
+    // Round 1: the Gaze hits [5, 5, 5], 1d6 [2]. Round 2: Hero's Last Gasp save
+    // [1, 1, 1] fails (1 of 4); Friend grants a save [1, 1, 2]: a failure that does
+    // not count. Round 3: Hero's save [6, 5, 2] = 13 ends it.
+    let mut b = battle(&l, &[5, 5, 5, 2, 1, 1, 1, 1, 1, 2, 6, 5, 2]);
+    let gaze = Command::Attack {
+        unit: id(&b, "Gorgon"),
+        target: id(&b, "Hero"),
+        power: Some("Gaze".into()),
+        aim: None,
+        approach: Vec::new(),
+    };
+    b.submit(gaze).unwrap();
+    let stunned = |b: &Battle| {
+        crate::common::conditions(b, "Hero")
+            .iter()
+            .any(|c| c.starts_with("Stunned"))
+    };
+    assert!(stunned(&b));
+    end(&mut b, "Gorgon");
+    end(&mut b, "Hero");
+    end(&mut b, "Friend");
+    end(&mut b, "Gorgon");
+    // Round 2: the save at the start of the Hero's turn failed.
+    assert_eq!(active(&b), Some(id(&b, "Hero")));
+    assert!(stunned(&b));
+    end(&mut b, "Hero");
+    let grant = act(
+        &b,
+        "Friend",
+        "GrantSave",
+        &[("target", ArgValue::Unit(id(&b, "Hero")))],
+    );
+    let events = b.submit(grant).unwrap().to_vec();
+    assert!(
+        !events
+            .iter()
+            .any(|e| format!("{e:?}").contains("DeathSaveFailed")),
+        "a granted save's failure does not count"
+    );
+    end(&mut b, "Friend");
+    end(&mut b, "Gorgon");
+    assert!(!stunned(&b), "the round-3 save ended it");
+    assert_eq!(hp(&b, "Hero"), 28);
+}

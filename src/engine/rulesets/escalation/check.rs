@@ -431,6 +431,20 @@ fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<()
             "{} is still in the fight; Fight in Spirit is for a PC out of it for good (E-41)",
             name(world, unit)
         ))),
+        verbs::GRANT_SAVE => {
+            needs(world, unit, ActionKind::Standard, "granting a save")?;
+            let target = args.unit("target").unwrap_or(unit);
+            if target == unit
+                || side_of(world, target) != side_of(world, unit)
+                || esc(world, target).last_gasp.is_none()
+            {
+                return Err(CommandError::NoSuchTarget(format!(
+                    "{} is not an ally under a Last Gasp effect (E-52)",
+                    name(world, target)
+                )));
+            }
+            Ok(())
+        }
         verbs::SUSTAIN => {
             let power = args.name("power").unwrap_or_default();
             let turn = me.turns;
@@ -554,6 +568,11 @@ pub fn legal(world: &World) -> Vec<Command> {
         out.push(act(
             unit,
             verbs::STABILIZE,
+            vec![("target", ArgValue::Unit(target))],
+        ));
+        out.push(act(
+            unit,
+            verbs::GRANT_SAVE,
             vec![("target", ArgValue::Unit(target))],
         ));
         out.push(act(

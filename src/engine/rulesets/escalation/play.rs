@@ -651,6 +651,19 @@ fn attack_effect(
             if let Some(m) = magnitude {
                 condition = condition.with_magnitude(crate::engine::conditions::Magnitude::Flat(m));
             }
+            if s.header.last_gasp && esc(world, target).pc && esc(world, target).last_gasp.is_none()
+            {
+                // E-52: the PC saves against it like a death save instead.
+                condition.duration = Duration::UntilRemoved;
+                let hp = world
+                    .get::<Health>(entity(world, target))
+                    .map_or(0, |h| h.hp);
+                esc_mut(world, target).last_gasp = Some(super::units::LastGasp {
+                    condition: name.to_string(),
+                    hp,
+                    failures: 0,
+                });
+            }
             add_condition(world, target, condition);
             if effect.lasts == EffectDuration::Sustained {
                 esc_mut(world, attacker)
@@ -1049,6 +1062,13 @@ fn start_turn(world: &mut World, unit: UnitId) {
         death_save(world, unit);
         return;
     }
+    if esc(world, unit).last_gasp.is_some() {
+        last_gasp_save(world, unit, true);
+        if !is_active(world, unit) && world.resource::<TurnState>().active == Some(unit) {
+            emit(world, Event::TurnEnded { unit });
+            return;
+        }
+    }
     if has(world, unit, names::STUNNED) || has(world, unit, names::HELPLESS) {
         world.resource_mut::<TurnActions>().left.moves = false;
         emit(
@@ -1379,6 +1399,12 @@ fn execute(world: &mut World, unit: UnitId, command: Command) {
                 emit(world, EscalationEvent::Readied { unit, attack });
             }
             super::verbs::DICEY_MOVE => dicey_move(world, unit, &args),
+            super::verbs::GRANT_SAVE => {
+                if let Some(target) = args.unit("target") {
+                    spend(world, unit, ActionKind::Standard, "grant a Last Gasp save");
+                    last_gasp_save(world, target, false);
+                }
+            }
             super::verbs::SUSTAIN => {
                 if let Some(power) = args.name("power") {
                     sustain(world, unit, power);
@@ -1969,5 +1995,86 @@ fn sustain(world: &mut World, unit: UnitId, power: &str) {
         for s in me.sustaining.iter_mut().filter(|s| s.power == power) {
             s.kept = turn;
         }
+    }
+}
+
+/// A Last Gasp save (E-52): a death save as if below 0 HP (13+). A success ends the
+/// effect and the PC keeps the HP it had when it began; a failure counts toward 4
+/// (`counts`: not when an ally granted the save), and at 4 the effect takes hold:
+/// the PC is out of the fight.
+fn last_gasp_save(world: &mut World, unit: UnitId, counts: bool) {
+    let Some(gasp) = esc(world, unit).last_gasp.clone() else {
+        return;
+    };
+    let names_now = condition_names(world, unit);
+    let refs: Vec<&str> = names_now.iter().map(String::as_str).collect();
+    let net = super::conditions::save_net(&refs);
+    let (faces, kept, natural) = match roll_pool(world, net) {
+        Ok(r) => r,
+        Err(e) => return fault(world, e),
+    };
+    let c = rules(world).clone();
+    let ok = natural >= i64::from(c.death_save_target);
+    emit(
+        world,
+        Event::Rolled {
+            unit,
+            purpose: format!("a Last Gasp save against {}", gasp.condition),
+            dice: pool_name(net),
+            faces,
+            kept,
+            modifiers: Vec::new(),
+            total: natural as i32,
+            target: Some(c.death_save_target),
+            against: None,
+            outcome: if ok { "success" } else { "failure" }.into(),
+        },
+    );
+    if ok {
+        esc_mut(world, unit).last_gasp = None;
+        let name = gasp.condition.clone();
+        end_where(world, unit, "Last Gasp save", |c| c.name == name);
+        let h = *world
+            .get::<Health>(entity(world, unit))
+            .expect("units have health");
+        if h.hp != gasp.hp && play_state(world, unit) == PlayState::Active {
+            let hp = gasp.hp.min(h.max);
+            emit(
+                world,
+                Event::Healed {
+                    unit,
+                    faces: Vec::new(),
+                    amount: hp - h.hp,
+                    hp,
+                },
+            );
+        }
+        return;
+    }
+    if !counts {
+        return;
+    }
+    let failures = gasp.failures + 1;
+    if let Some(g) = esc_mut(world, unit).last_gasp.as_mut() {
+        g.failures = failures;
+    }
+    emit(
+        world,
+        EscalationEvent::DeathSaveFailed {
+            unit,
+            failures,
+            limit: c.death_save_failures,
+            stabilized: false,
+        },
+    );
+    if failures >= c.death_save_failures {
+        emit(
+            world,
+            Event::Defeated {
+                unit,
+                state: PlayState::Down,
+            },
+        );
+        check_victory(world);
     }
 }

@@ -38,6 +38,9 @@ pub struct Header {
     /// It attacks every engaged enemy, one roll each, all rolls before any damage
     /// (E-06).
     pub all_engaged: bool,
+    /// Its on-hit effects on a PC are Last Gasp effects (E-52): death saves each
+    /// turn until one succeeds, or the effect takes hold at 4 failures.
+    pub last_gasp: bool,
     /// What a Sustain roll needs to keep its sustained effects (E-29; 0 when the
     /// header names none: sustaining then only takes the action).
     pub sustain: i64,
@@ -53,6 +56,7 @@ impl Default for Header {
             action: ActionKind::Standard,
             all_engaged: false,
             sustain: 0,
+            last_gasp: false,
         }
     }
 }
@@ -60,7 +64,7 @@ impl Default for Header {
 /// The header phrases, for messages.
 pub const FORMS: &str = "At-Will, Encounter, Daily, `Recharge <X>+`, Provokes, \
                          `Escalation <X>+`, `Spend <X> Power`, Quick, Move, Standard, `All engaged`, \
-                         `Sustain <X>+`";
+                         `Sustain <X>+`, `Last Gasp`";
 
 /// Reads a power's traits; the error names the phrase and the valid forms.
 pub fn parse_header(traits: &[String]) -> Result<Header, String> {
@@ -93,6 +97,7 @@ pub fn parse_header(traits: &[String]) -> Result<Header, String> {
             ["standard"] => h.action = ActionKind::Standard,
             ["all", "engaged"] => h.all_engaged = true,
             ["sustain", x] => h.sustain = number(x, true)?,
+            ["last", "gasp"] => h.last_gasp = true,
             _ => {
                 return Err(format!(
                     "`{p}` is not an `escalation` power header; expected {FORMS}"

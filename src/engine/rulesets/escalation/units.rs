@@ -203,6 +203,8 @@ pub struct EscUnit {
     pub power_points: i32,
     /// Encounter, Daily and Recharge powers it has used this battle (E-27).
     pub used: Vec<String>,
+    /// A Last Gasp effect on it (E-52), if any.
+    pub last_gasp: Option<LastGasp>,
     /// Effects of its powers it keeps up by sustaining them (E-29).
     pub sustaining: Vec<Sustained>,
     /// Its readied attack, waiting for a trigger (E-20).
@@ -210,6 +212,18 @@ pub struct EscUnit {
     /// An action type its next turn lacks: a readied one fired in the round of
     /// that turn before it came (E-20).
     pub lost: Option<super::actions::ActionKind>,
+}
+
+/// A Last Gasp effect (E-52): the condition, the HP the PC had when it began, and
+/// the failed saves so far.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LastGasp {
+    /// The condition.
+    pub condition: String,
+    /// HP when it began (kept on a success).
+    pub hp: i32,
+    /// Failed saves that count.
+    pub failures: u32,
 }
 
 /// A sustained effect (E-29): the power, the unit and condition it holds, the turn
@@ -281,6 +295,7 @@ impl EscUnit {
             exhausted: 0,
             power_points: stat("Power").unwrap_or(0),
             sustaining: Vec::new(),
+            last_gasp: None,
             used: Vec::new(),
             ready: None,
             lost: None,

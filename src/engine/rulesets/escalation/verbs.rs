@@ -40,6 +40,8 @@ pub const READY: &str = "Ready";
 /// `DiceyMove(unit, difficulty, reward, ally?)`.
 pub const DICEY_MOVE: &str = "DiceyMove";
 
+/// `GrantSave(unit, target)`.
+pub const GRANT_SAVE: &str = "GrantSave";
 /// `Sustain(unit, power)`.
 pub const SUSTAIN: &str = "Sustain";
 /// `FightInSpirit(unit, ally, boon, reason?)`.
@@ -213,6 +215,18 @@ pub const VERBS: &[VerbSpec] = &[
              gives 1 Advantage on the unit's next attack (Edge) or on the next Disengage \
              of `ally`, next to it (Aid), until the end of its next turn (E-40, E-GAP-19)",
             &["Dicey Move ({difficulty}, {reward})", "Dicey Move"],
+        )
+    },
+    VerbSpec {
+        cost: one(pools::STANDARD),
+        args: &[ArgSpec::required("target", ArgKind::Unit)],
+        target: Some("target"),
+        rare: true,
+        ..VerbSpec::new(
+            GRANT_SAVE,
+            "give an ally under a Last Gasp effect an extra save; its failure does not \
+             count (E-52)",
+            &["Grant a Last Gasp save"],
         )
     },
     VerbSpec {
