@@ -42,7 +42,7 @@ pub enum Outcome {
 }
 
 /// What an attack needs besides its dice.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Attack {
     /// Everything added to the natural roll: Level + Volition + Escalation + bonuses
     /// (E-02).

@@ -396,7 +396,7 @@ impl Ruleset for Escalation {
 
 /// The odds of a strike on `target`, and its crit chance.
 fn odds_of(world: &World, s: &play::Strike, target: UnitId) -> Option<(AttackOdds, f64)> {
-    let o = super::attack::odds_with(&s.attack, &s.dice()).ok()?;
+    let o = cached_odds(s)?;
     let hp = world.get::<Health>(entity(world, target))?.hp;
     Some((
         AttackOdds {
@@ -406,6 +406,36 @@ fn odds_of(world: &World, s: &play::Strike, target: UnitId) -> Option<(AttackOdd
         },
         o.crit,
     ))
+}
+
+/// The odds of a strike's numbers, computed once per thread: the AI asks the same
+/// few attacks thousands of times a battle. The key is everything the odds depend
+/// on; the cache is emptied when it grows past a few thousand entries.
+fn cached_odds(s: &play::Strike) -> Option<std::sync::Arc<super::attack::Odds>> {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    type Key = (super::attack::Attack, String, bool);
+    thread_local! {
+        static CACHE: RefCell<HashMap<Key, std::sync::Arc<super::attack::Odds>>> =
+            RefCell::new(HashMap::new());
+    }
+    let expr = match &s.roll {
+        play::DamageRoll::Stance => String::new(),
+        play::DamageRoll::Expr(e) => e.to_string(),
+    };
+    let key = (s.attack, expr, s.averaged);
+    if let Some(o) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
+        return Some(o);
+    }
+    let o = std::sync::Arc::new(super::attack::odds_with(&s.attack, &s.dice()).ok()?);
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() > 4096 {
+            c.clear();
+        }
+        c.insert(key, o.clone());
+    });
+    Some(o)
 }
 
 /// Spawns the level's units with `escalation` data and inserts the ruleset's
