@@ -758,3 +758,76 @@ fn harpy_crag_starts_far_apart_and_its_scree_costs_double() {
     let open = path(&[(1, 10), (1, 11), (1, 12), (1, 13), (1, 14), (1, 15)]);
     assert_eq!(b.check(&open), Ok(()));
 }
+
+/// E-01 / E-16 / E-57 / E-12 / E-13: the `escalation` unit templates
+/// (assets/units/escalation_*.ron) make units a battle accepts, and their traits
+/// are read: the Fast ranger and harpy open the round, PCs before enemies in each
+/// band, the Slow ogre last; the harpy flies and is Weak to Cold; the ogre resists
+/// weapons below a natural 13.
+#[test]
+fn escalation_templates_make_units_with_their_traits() {
+    use skirmish::engine::rulesets::escalation::play::esc;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/units");
+    let templates: Vec<_> = skirmish::editor::load_templates(&dir)
+        .expect("templates load")
+        .into_iter()
+        .filter(|t| t.ruleset == "escalation")
+        .collect();
+    let pcs = ["Fighter", "Ranger", "Sun Priest", "Wizard"];
+    // A square level with sides Heroes (PCs) and Monsters (enemies).
+    let mut level = crate::common::level((12, 12), &[], Vec::new());
+    level.ruleset = "escalation".into();
+    for (side, (name, role)) in level
+        .sides
+        .iter_mut()
+        .zip([("Heroes", "PCs"), ("Monsters", "Enemies")])
+    {
+        side.name = name.into();
+        side.traits = vec![role.into()];
+    }
+    for (i, t) in templates.iter().enumerate() {
+        let side = if pcs.contains(&t.name.as_str()) {
+            "Heroes"
+        } else {
+            "Monsters"
+        };
+        let x = if side == "Heroes" { 0 } else { 11 };
+        level
+            .units
+            .push(t.unit(&t.name, side, Cell::new(x, i as i32)));
+    }
+    let mut placed: Vec<&str> = level.units.iter().map(|u| u.name.as_str()).collect();
+    placed.sort_unstable();
+    assert_eq!(
+        placed,
+        [
+            "Fighter",
+            "Goblin Raider",
+            "Harpy",
+            "Ogre Brute",
+            "Orc Berserker",
+            "Ranger",
+            "Sun Priest",
+            "Wizard"
+        ]
+    );
+    let b = Battle::from_level(&level, skirmish::engine::dice::Dice::seeded(1))
+        .unwrap_or_else(|e| panic!("the templates' units set up: {e}"));
+    let order = b
+        .events()
+        .iter()
+        .find_map(|e| match e {
+            Event::OrderSet { order, .. } => Some(names(&b, order)),
+            _ => None,
+        })
+        .expect("an order");
+    // Fast PCs, Fast enemies, Medium PCs, Medium enemies, Slow enemies; inside a
+    // group, the order of the level (file name order of the templates).
+    assert_eq!(order[..2], ["Ranger", "Harpy"]);
+    assert_eq!(order.last().map(String::as_str), Some("Ogre Brute"));
+    let harpy = esc(b.world(), id(&b, "Harpy"));
+    assert!(harpy.flying && harpy.weak == ["Cold"] && !harpy.pc);
+    let ogre = esc(b.world(), id(&b, "Ogre Brute"));
+    assert_eq!(ogre.resist, [("Weapon", 13)]);
+    assert!(esc(b.world(), id(&b, "Fighter")).pc);
+}
