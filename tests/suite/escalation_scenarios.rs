@@ -462,8 +462,9 @@ fn e_ex_6_band_order_with_a_delay() {
     assert_eq!(offered, ["P2", "P4", "P5"]);
 }
 
-/// E-EX-5 / E-18 / E-GAP-04 / E-GAP-05 / E-63: rounds 1–8 show 0, 1, 2, 3, 4, 5, 6,
-/// 6 (placed at 1 in round 2, never above 6); the enemy never adds it; in round 5 a
+/// E-EX-5 / E-18 / E-30 / E-GAP-04 / E-GAP-05 / E-63: rounds 1–8 show 0, 1, 2, 3,
+/// 4, 5, 6, 6 (placed at 1 in round 2, never above 6); the enemy never adds it; an
+/// "Escalation 3+" power is usable from round 4, not in round 3; in round 5 a
 /// Shaken PC adds 0, not 4; in round 8 the PC adds 6.
 #[test]
 fn e_ex_5_escalation_track_and_shaken_counts_0() {
@@ -498,7 +499,22 @@ fn e_ex_5_escalation_track_and_shaken_counts_0() {
     let save = &rolls_of(&b, "Hero", "a save against Shaken")[0];
     assert_eq!((save.total, save.outcome.as_str()), (15, "success"));
     assert!(conditions(&b, "Hero").is_empty());
-    assert_eq!(hp(&b, "Hexer"), 90);
+    // E-30: "Escalation 3+" is usable from round 4 (the die shows 3) ...
+    let rising = &rolls_of(&b, "Hero", "Rising Strike")[0];
+    assert_eq!(rising.modifier("Escalation"), Some(3));
+    assert_eq!((rising.total, rising.outcome.as_str()), (17, "hit"));
+    assert_eq!(hp(&b, "Hexer"), 100 - 5 - 5 - 5);
+    // ... and not in round 3, when it shows 2.
+    let run = run_patched("levels/scenarios/escalation_track.ron", |s, _| {
+        let strike = s.commands.remove(7);
+        s.commands.insert(5, strike);
+    });
+    let err = run.error.expect("refused in round 3").to_string();
+    assert!(err.contains("command #6"), "{err}");
+    assert!(
+        err.contains("needs the Escalation die at 3 or more; it is 2"),
+        "{err}"
+    );
 }
 
 // ------------------------------------------------------------------ dying
