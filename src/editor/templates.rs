@@ -111,6 +111,38 @@ const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../assets/units/halberdier.ron"),
     ),
     ("scout.ron", include_str!("../../assets/units/scout.ron")),
+    (
+        "escalation_fighter.ron",
+        include_str!("../../assets/units/escalation_fighter.ron"),
+    ),
+    (
+        "escalation_ranger.ron",
+        include_str!("../../assets/units/escalation_ranger.ron"),
+    ),
+    (
+        "escalation_priest.ron",
+        include_str!("../../assets/units/escalation_priest.ron"),
+    ),
+    (
+        "escalation_wizard.ron",
+        include_str!("../../assets/units/escalation_wizard.ron"),
+    ),
+    (
+        "escalation_goblin.ron",
+        include_str!("../../assets/units/escalation_goblin.ron"),
+    ),
+    (
+        "escalation_orc.ron",
+        include_str!("../../assets/units/escalation_orc.ron"),
+    ),
+    (
+        "escalation_harpy.ron",
+        include_str!("../../assets/units/escalation_harpy.ron"),
+    ),
+    (
+        "escalation_ogre.ron",
+        include_str!("../../assets/units/escalation_ogre.ron"),
+    ),
 ];
 
 /// The templates from [`templates_dir`], or the compiled-in library when that

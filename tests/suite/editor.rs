@@ -826,19 +826,26 @@ fn shipped_templates_load_and_bad_ones_get_file_line_col() {
         [
             "Archer",
             "Cleric",
+            "Fighter",
             "Goblin",
+            "Goblin Raider",
             "Halberdier",
+            "Harpy",
             "Knight",
             "Ogre",
+            "Ogre Brute",
+            "Orc Berserker",
+            "Ranger",
             "Scout",
             "Sellsword",
-            "Shaman"
+            "Shaman",
+            "Sun Priest",
+            "Wizard"
         ]
     );
-    assert!(
-        all.iter()
-            .all(|t| (t.ruleset == "phases" || t.ruleset == "flow") && !t.about.is_empty())
-    );
+    assert!(all.iter().all(
+        |t| ["phases", "flow", "escalation"].contains(&t.ruleset.as_str()) && !t.about.is_empty()
+    ));
     assert!(
         all.iter()
             .filter(|t| t.ruleset == "flow")

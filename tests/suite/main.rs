@@ -13,6 +13,7 @@ mod dice_cli;
 mod editor;
 mod editor_ui;
 mod escalation;
+mod escalation_scenarios;
 mod flow;
 mod fuzz;
 mod hotseat;
