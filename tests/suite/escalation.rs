@@ -981,3 +981,46 @@ fn e_52_last_gasp_saves() {
     assert!(!stunned(&b), "the round-3 save ended it");
     assert_eq!(hp(&b, "Hero"), 28);
 }
+
+/// E-EX-4 / E-37 / E-GAP-11: engaged with three enemies, a PC disengages from two
+/// of them (Difficulty 12): faces 5, 4, 3 = 12 succeed; the third, left out, gets
+/// its opportunity attack as the PC moves away. From all three (13) the same faces
+/// would fail.
+#[test]
+fn e_ex_4_disengage_from_two_of_three() {
+    let l = level(
+        (10, 5),
+        &[],
+        vec![
+            eu("Hero", "Heroes", (1, 2), 30),
+            eu("A", "Foes", (0, 2), 30),
+            eu("B", "Foes", (2, 2), 30),
+            eu("C", "Foes", (1, 1), 30),
+        ],
+    );
+    // Disengage [5, 4, 3] = 12 vs 12; C's opportunity attack [1, 1, 2] misses.
+    let mut b = battle(&l, &[5, 4, 3, 1, 1, 2]);
+    let all = act(&b, "Hero", "Disengage", &[("to", ArgValue::Cell(c(1, 4)))]);
+    let chance = |c: &Command| {
+        b.rules()
+            .action_chance(b.world(), c)
+            .map(|p| (p * 216.0).round())
+    };
+    assert_eq!(chance(&all), Some(56.0), "3d6 >= 13");
+    let two = act(
+        &b,
+        "Hero",
+        "Disengage",
+        &[
+            ("to", ArgValue::Cell(c(1, 4))),
+            ("except", ArgValue::Unit(id(&b, "C"))),
+        ],
+    );
+    assert_eq!(chance(&two), Some(81.0), "3d6 >= 12");
+    let events = b.submit(two).unwrap().to_vec();
+    let r = rolls(&events);
+    assert_eq!((r[0].1, r[0].2, r[0].3.as_str()), (12, Some(12), "success"));
+    assert!(r[1].0.starts_with("an opportunity attack"), "{r:?}");
+    assert_eq!(r.len(), 2, "only C attacks: {r:?}");
+    assert_eq!(cell(&b, "Hero"), c(1, 4));
+}

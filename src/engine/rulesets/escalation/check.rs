@@ -278,11 +278,28 @@ fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<()
         verbs::DISENGAGE => {
             needs(world, unit, ActionKind::Move, "Disengage")?;
             not_stuck(world, unit)?;
-            if engaged(world, unit).is_empty() {
+            let from = engaged(world, unit);
+            if from.is_empty() {
                 return Err(CommandError::Forbidden(format!(
                     "{} is not engaged: it can simply move",
                     name(world, unit)
                 )));
+            }
+            if let Some(x) = args.unit("except") {
+                if !from.contains(&x) {
+                    return Err(CommandError::NoSuchTarget(format!(
+                        "{} is not engaged with {}",
+                        name(world, x),
+                        name(world, unit)
+                    )));
+                }
+                if from.len() == 1 {
+                    return Err(CommandError::Forbidden(format!(
+                        "{} is the only enemy engaged with {}: it can simply move",
+                        name(world, x),
+                        name(world, unit)
+                    )));
+                }
             }
             let to = args.cell("to").unwrap_or(cell_of(world, unit));
             let occupancy = occupancy_for(world, unit);

@@ -785,7 +785,7 @@ pub fn recover(world: &mut World, unit: UnitId) -> Result<i32, DiceError> {
         Event::Healed {
             unit,
             faces,
-            amount: hp - h.hp,
+            amount: hp - from,
             hp,
         },
     );
@@ -1342,7 +1342,7 @@ fn execute(world: &mut World, unit: UnitId, command: Command) {
         Command::Act { verb, args, .. } => match verb.as_str() {
             super::verbs::DISENGAGE => {
                 if let Some(to) = args.cell("to") {
-                    disengage(world, unit, to);
+                    disengage(world, unit, to, args.unit("except"));
                 }
             }
             super::verbs::STANCE => {
@@ -1700,9 +1700,10 @@ fn step(world: &mut World, unit: UnitId, to: Cell) {
 /// Disengage (a Move action): 3d6 against 11 + 1 per engaged enemy after the first;
 /// success pops off them all and moves to `to`, failure loses the Move action
 /// (E-37, E-58, E-GAP-11).
-fn disengage(world: &mut World, unit: UnitId, to: Cell) {
+fn disengage(world: &mut World, unit: UnitId, to: Cell, except: Option<UnitId>) {
     spend(world, unit, ActionKind::Move, "Disengage");
-    let enemies = engaged(world, unit);
+    let mut enemies = engaged(world, unit);
+    enemies.retain(|&e| Some(e) != except);
     let difficulty = rules(world).disengage_difficulty(enemies.len() as u32);
     // E-58: Grabbed gives 1 Disadvantage to disengage from the grabber.
     let grabbed = world
@@ -1753,6 +1754,23 @@ fn disengage(world: &mut World, unit: UnitId, to: Cell) {
             },
         );
         return;
+    }
+    // E-GAP-11: an engaged enemy it chose not to disengage from still gets its
+    // opportunity attack when it moves.
+    if let Some(x) = except
+        && provoked_by(world, unit).contains(&x)
+    {
+        emit(
+            world,
+            EscalationEvent::Provoked {
+                attacker: x,
+                mover: unit,
+            },
+        );
+        make_attack(world, x, unit, None, Manner::Opportunity);
+        if !is_active(world, unit) || halted(world) {
+            return;
+        }
     }
     let occupancy = crate::engine::battle::occupancy_for(world, unit);
     let route = world

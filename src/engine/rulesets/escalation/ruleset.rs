@@ -267,8 +267,12 @@ impl Ruleset for Escalation {
     /// A Disengage's chance to succeed (E-37).
     fn action_chance(&self, world: &World, command: &Command) -> Option<f64> {
         match command {
-            Command::Act { unit, verb, .. } if verb == verbs::DISENGAGE => {
-                let n = play::engaged(world, *unit).len() as u32;
+            Command::Act { unit, verb, args } if verb == verbs::DISENGAGE => {
+                let except = args.unit("except");
+                let n = play::engaged(world, *unit)
+                    .into_iter()
+                    .filter(|&e| Some(e) != except)
+                    .count() as u32;
                 let difficulty = rules(world).disengage_difficulty(n);
                 super::saves::save_odds(0, 0, i64::from(difficulty), 99)
                     .ok()

@@ -127,12 +127,15 @@ pub const VERBS: &[VerbSpec] = &[
     VerbSpec {
         key: Some('g'),
         cost: one(pools::MOVE),
-        args: &[ArgSpec::required("to", ArgKind::Cell)],
+        args: &[
+            ArgSpec::required("to", ArgKind::Cell),
+            ArgSpec::optional("except", ArgKind::Unit),
+        ],
         ..VerbSpec::new(
             DISENGAGE,
             "3d6 against 11 + 1 per engaged enemy after the first; success pops off \
-             them all and moves to `to` (up to 6 squares), failure loses the Move action \
-             (E-37, E-GAP-11)",
+             them (all but `except`, whose opportunity attack still comes) and moves to \
+             `to` (up to 6 squares), failure loses the Move action (E-37, E-GAP-11)",
             &["Disengage to {to}", "Disengage"],
         )
     },
