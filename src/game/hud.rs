@@ -309,27 +309,82 @@ fn actions_text(game: &Game, choices: &Choices) -> String {
         let sel = if i == choices.selected { "[x]" } else { "[ ]" };
         s += &format!("  {sel} {}{}\n", m.label, hint(m.verb));
     }
-    let verb_of = |cmd: &Command| match cmd {
-        Command::Act { verb, .. } => Some(verb.clone()),
-        _ => None,
-    };
-    let mut previous = None;
-    for (i, cmd) in choices.other.iter().enumerate() {
-        let key = if i < 9 {
-            format!("{}", i + 1)
+    let items: Vec<Numbered> = choices
+        .other
+        .iter()
+        .enumerate()
+        .map(|(i, cmd)| {
+            let verb = match cmd {
+                Command::Act { verb, .. } => Some(verb.clone()),
+                _ => None,
+            };
+            Numbered {
+                key: if i < 9 {
+                    format!("{}", i + 1)
+                } else {
+                    " ".into()
+                },
+                hint: hint(verb.as_deref()),
+                verb,
+                label: command_label(&game.battle, cmd),
+            }
+        })
+        .collect();
+    s + &numbered_lines(&items)
+}
+
+/// One numbered action as the left panel lists it.
+struct Numbered {
+    /// The number key ("3"), or a space past 9.
+    key: String,
+    /// The verb it is an instance of, if any.
+    verb: Option<String>,
+    /// Its label ("Delay to Slow").
+    label: String,
+    /// Its cost and key (" (1 AP, key N)"), or empty.
+    hint: String,
+}
+
+/// The numbered actions' lines, "  2 Rally (1 Standard, key H)", except that a run
+/// of one verb listed once per choice whose labels share their first words
+/// ("Delay to Medium", "Delay to Slow") shares one line, the verb's cost and key
+/// once: "  Delay to: 4 Medium, 5 Slow (key L)".
+fn numbered_lines(items: &[Numbered]) -> String {
+    let mut s = String::new();
+    let mut i = 0;
+    while i < items.len() {
+        let first = &items[i];
+        let run = items[i..]
+            .iter()
+            .take_while(|n| n.verb.is_some() && n.verb == first.verb && n.key != " ")
+            .count()
+            .max(1);
+        let words: Vec<Vec<&str>> = items[i..i + run]
+            .iter()
+            .map(|n| n.label.split(' ').collect())
+            .collect();
+        // The leading words all labels share, leaving each at least one of its own.
+        let shared = (0..)
+            .take_while(|&w| words.iter().all(|l| w + 1 < l.len() && l[w] == words[0][w]))
+            .count();
+        if run > 1 && shared > 0 {
+            let each: Vec<String> = items[i..i + run]
+                .iter()
+                .zip(&words)
+                .map(|(n, l)| format!("{} {}", n.key, l[shared..].join(" ")))
+                .collect();
+            s += &format!(
+                "  {}: {}{}\n",
+                words[0][..shared].join(" "),
+                each.join(", "),
+                first.hint
+            );
         } else {
-            " ".into()
-        };
-        // A verb listed once per choice ("Delay to Medium", "Delay to Slow") shows
-        // its cost and key on the first line only.
-        let verb = verb_of(cmd);
-        let shown = if verb.is_some() && verb == previous {
-            String::new()
-        } else {
-            hint(verb.as_deref())
-        };
-        previous = verb;
-        s += &format!("  {key} {}{shown}\n", command_label(&game.battle, cmd));
+            for n in &items[i..i + run] {
+                s += &format!("  {} {}{}\n", n.key, n.label, n.hint);
+            }
+        }
+        i += run;
     }
     s
 }
@@ -809,6 +864,39 @@ mod tests {
         );
         assert!(lines.contains(&"Medium PCs: Fighter"), "{text}");
         assert!(text.ends_with("Goblin Archer\n\n"), "{text}");
+    }
+
+    fn numbered(key: usize, verb: Option<&str>, label: &str, hint: &str) -> Numbered {
+        Numbered {
+            key: key.to_string(),
+            verb: verb.map(str::to_string),
+            label: label.into(),
+            hint: hint.into(),
+        }
+    }
+
+    #[test]
+    fn a_verb_listed_once_per_choice_shares_one_line() {
+        // E-19: Delay, once per lower band; the other actions keep their own lines.
+        let items = [
+            numbered(1, Some("Rally"), "Rally", " (1 Standard, key H)"),
+            numbered(2, Some("Delay"), "Delay to Medium", " (key L)"),
+            numbered(3, Some("Delay"), "Delay to Slow", " (key L)"),
+            numbered(4, Some("Delay"), "Delay to Very Slow", " (key L)"),
+            numbered(5, None, "End turn", ""),
+        ];
+        assert_eq!(
+            numbered_lines(&items),
+            "  1 Rally (1 Standard, key H)\n  \
+             Delay to: 2 Medium, 3 Slow, 4 Very Slow (key L)\n  \
+             5 End turn\n"
+        );
+        // Labels with no first word in common stay one a line.
+        let draws = [
+            numbered(1, Some("Draw"), "Sword", " (1 AP)"),
+            numbered(2, Some("Draw"), "Bow", " (1 AP)"),
+        ];
+        assert_eq!(numbered_lines(&draws), "  1 Sword (1 AP)\n  2 Bow (1 AP)\n");
     }
 
     #[test]
