@@ -40,7 +40,10 @@ pub enum HudText {
     Top,
     /// Feedback line (errors in red).
     Message,
-    /// Left panel: turn orders, the active unit, its actions.
+    /// Left panel, top: the turn orders. When the panel is short of room this is
+    /// what gets cut, so the active unit's actions stay whole.
+    Order,
+    /// Left panel: the active unit, its pools and actions.
     Info,
     /// Bottom bar: what the pointer is over (odds, move cost).
     Hover,
@@ -70,6 +73,44 @@ pub enum ResultButton {
 fn font(size: f32) -> TextFont {
     TextFont::from_font_size(size)
 }
+
+/// `text` in the characters the HUD's font draws: the bundled Fira Mono subset has
+/// ASCII glyphs only, so common symbols rulesets write (`·`, `≥`, `→`, `—`, `−`,
+/// `×` ...) become their ASCII spelling instead of empty boxes. Other characters
+/// are kept.
+pub fn ascii(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.is_ascii() {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len());
+    // A separating dot between words reads as a comma.
+    for c in text.replace(" \u{b7} ", ", ").chars() {
+        match c {
+            '\u{b7}' | '\u{2022}' => out.push('-'),
+            '\u{2265}' => out.push_str(">="),
+            '\u{2264}' => out.push_str("<="),
+            '\u{2260}' => out.push_str("!="),
+            '\u{2192}' => out.push_str("->"),
+            '\u{2190}' => out.push_str("<-"),
+            '\u{2014}' => out.push_str("--"),
+            '\u{2013}' | '\u{2212}' | '\u{2010}' | '\u{2011}' => out.push('-'),
+            '\u{d7}' => out.push('x'),
+            '\u{2248}' => out.push('~'),
+            '\u{b1}' => out.push_str("+/-"),
+            '\u{bd}' => out.push_str("1/2"),
+            '\u{2026}' => out.push_str("..."),
+            '\u{2018}' | '\u{2019}' => out.push('\''),
+            '\u{201c}' | '\u{201d}' => out.push('"'),
+            '\u{a0}' | '\u{202f}' | '\u{2009}' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out.into()
+}
+
+/// The bottom bar's line of keys that work on every turn.
+const KEYS_HELP: &str = "Click / Enter: act on the cell  |  WASD cursor, T next target  |  \
+     Tab next mode  |  Space end turn  |  PgUp/PgDn log  |  X (hold) fast-forward AI";
 
 fn spawn_hud(mut commands: Commands) {
     let (l, r, t, b) = panels(1280.0);
@@ -101,11 +142,33 @@ fn spawn_hud(mut commands: Commands) {
             bottom: px(b),
             width: px(l),
             padding: UiRect::all(px(10)),
+            flex_direction: FlexDirection::Column,
             overflow: Overflow::clip(),
             ..default()
         },
         BackgroundColor(PANEL_BG),
-        children![(Text::new(""), font(14.0), TextColor(TEXT), HudText::Info)],
+        children![
+            // The turn orders give way (clipped at their end) before the actions.
+            (
+                Node {
+                    flex_shrink: 1.0,
+                    min_height: px(0),
+                    overflow: Overflow::clip(),
+                    ..default()
+                },
+                children![(Text::new(""), font(14.0), TextColor(TEXT), HudText::Order)],
+            ),
+            (
+                Text::new(""),
+                font(14.0),
+                TextColor(TEXT),
+                HudText::Info,
+                Node {
+                    flex_shrink: 0.0,
+                    ..default()
+                },
+            ),
+        ],
     ));
     commands.spawn((
         DespawnOnExit(Screen::Battle),
@@ -162,7 +225,23 @@ fn spawn_hud(mut commands: Commands) {
             ..default()
         },
         BackgroundColor(PANEL_BG),
-        children![(Text::new(""), font(15.0), TextColor(TEXT), HudText::Hover)],
+        children![
+            (Text::new(""), font(15.0), TextColor(TEXT), HudText::Hover),
+            // The keys that work on every turn, on the bar's last line (not in the
+            // left panel, which needs its height for the orders and actions).
+            (
+                Text::new(KEYS_HELP),
+                font(13.0),
+                TextColor(DIM),
+                Node {
+                    position_type: PositionType::Absolute,
+                    left: px(10),
+                    right: px(10),
+                    bottom: px(5),
+                    ..default()
+                },
+            ),
+        ],
     ));
     commands.spawn((
         DespawnOnExit(Screen::Battle),
@@ -216,7 +295,7 @@ fn side_label(game: &Game, side: usize) -> String {
 fn actions_text(game: &Game, choices: &Choices) -> String {
     let mut s = "\nActions:\n".to_string();
     if !choices.moves.is_empty() {
-        s += "  Click a blue cell to move\n  (amber = provokes, !n attacks)\n";
+        s += "  Click a blue cell: move\n  (amber: provokes !n)\n";
     }
     if !choices.targets.is_empty() {
         s += "  Click a ringed enemy\n";
@@ -230,23 +309,134 @@ fn actions_text(game: &Game, choices: &Choices) -> String {
         let sel = if i == choices.selected { "[x]" } else { "[ ]" };
         s += &format!("  {sel} {}{}\n", m.label, hint(m.verb));
     }
-    for (i, cmd) in choices.other.iter().enumerate() {
-        let key = if i < 9 {
-            format!("{}", i + 1)
+    let items: Vec<Numbered> = choices
+        .other
+        .iter()
+        .enumerate()
+        .map(|(i, cmd)| {
+            let verb = match cmd {
+                Command::Act { verb, .. } => Some(verb.clone()),
+                _ => None,
+            };
+            Numbered {
+                key: if i < 9 {
+                    format!("{}", i + 1)
+                } else {
+                    " ".into()
+                },
+                hint: hint(verb.as_deref()),
+                verb,
+                label: command_label(&game.battle, cmd),
+            }
+        })
+        .collect();
+    s + &numbered_lines(&items)
+}
+
+/// One numbered action as the left panel lists it.
+struct Numbered {
+    /// The number key ("3"), or a space past 9.
+    key: String,
+    /// The verb it is an instance of, if any.
+    verb: Option<String>,
+    /// Its label ("Delay to Slow").
+    label: String,
+    /// Its cost and key (" (1 AP, key N)"), or empty.
+    hint: String,
+}
+
+/// The numbered actions' lines, "  2 Rally (1 Standard, key H)", except that a run
+/// of one verb listed once per choice whose labels share their first words
+/// ("Delay to Medium", "Delay to Slow") shares one line, the verb's cost and key
+/// once: "  Delay to: 4 Medium, 5 Slow (key L)".
+fn numbered_lines(items: &[Numbered]) -> String {
+    let mut s = String::new();
+    let mut i = 0;
+    while i < items.len() {
+        let first = &items[i];
+        let run = items[i..]
+            .iter()
+            .take_while(|n| n.verb.is_some() && n.verb == first.verb && n.key != " ")
+            .count()
+            .max(1);
+        let words: Vec<Vec<&str>> = items[i..i + run]
+            .iter()
+            .map(|n| n.label.split(' ').collect())
+            .collect();
+        // The leading words all labels share, leaving each at least one of its own.
+        let shared = (0..)
+            .take_while(|&w| words.iter().all(|l| w + 1 < l.len() && l[w] == words[0][w]))
+            .count();
+        if run > 1 && shared > 0 {
+            let each: Vec<String> = items[i..i + run]
+                .iter()
+                .zip(&words)
+                .map(|(n, l)| format!("{} {}", n.key, l[shared..].join(" ")))
+                .collect();
+            s += &format!(
+                "  {}: {}{}\n",
+                words[0][..shared].join(" "),
+                each.join(", "),
+                first.hint
+            );
         } else {
-            " ".into()
-        };
-        let verb = match cmd {
-            Command::Act { verb, .. } => Some(verb.as_str()),
-            _ => None,
-        };
-        s += &format!(
-            "  {key} {}{}\n",
-            command_label(&game.battle, cmd),
-            hint(verb)
-        );
+            for n in &items[i..i + run] {
+                s += &format!("  {} {}{}\n", n.key, n.label, n.hint);
+            }
+        }
+        i += run;
     }
-    s += "  Space end turn  T next target\n  WASD cursor, Enter confirm\n";
+    s
+}
+
+/// Numbered turn-order lines above which the orders fold to one line per group.
+const ORDER_LINES: usize = 12;
+
+/// The left panel's turn orders in the ruleset's terms, the active unit marked
+/// `>`: each order a numbered list under its label (`flow`'s initiative, `phases`'
+/// movement and battle orders), or — for more than two orders (`escalation`'s band
+/// groups) or when the lists would take more than [`ORDER_LINES`] lines — one line
+/// per order, "Medium enemies: Goblin Cutter, Goblin Spear".
+fn orders_text(game: &Game) -> String {
+    let battle = &game.battle;
+    let world = battle.world();
+    let active = battle.turn().active;
+    let orders = battle.turn_order();
+    let mark = |u| if active == Some(u) { ">" } else { "" };
+    let name = |u| {
+        let state = crate::engine::battle::play_state(world, u);
+        let gone = if state.is_active() {
+            String::new()
+        } else {
+            format!(" ({state})")
+        };
+        format!("{}{gone}", battle.unit_name(u))
+    };
+    let lines: usize = orders.iter().map(|(_, o)| o.len() + 2).sum();
+    let mut s = String::new();
+    if orders.len() > 2 || lines > ORDER_LINES {
+        for (label, order) in &orders {
+            let names: Vec<String> = order
+                .iter()
+                .map(|&u| format!("{}{}", mark(u), name(u)))
+                .collect();
+            s += &format!("{label}: {}\n", names.join(", "));
+        }
+        return s;
+    }
+    for (label, order) in &orders {
+        s += &format!("{label}:\n");
+        for (i, &u) in order.iter().enumerate() {
+            let mark = if active == Some(u) { ">" } else { " " };
+            s += &format!("{mark}{}. {}\n", i + 1, name(u));
+        }
+        s += "\n";
+    }
+    // The text's closing newline draws the blank line before the active unit.
+    s.truncate(s.trim_end_matches('\n').len());
+    if !s.is_empty() {
+        s += "\n";
+    }
     s
 }
 
@@ -258,6 +448,7 @@ fn update_texts(
     mut texts: Query<(&HudText, &mut Text, &mut TextColor)>,
 ) {
     let mut set = |which: HudText, value: String, color: Option<Color>| {
+        let value = ascii(&value).into_owned();
         for (kind, mut text, mut tc) in &mut texts {
             if *kind == which {
                 if text.0 != value {
@@ -305,22 +496,9 @@ fn update_texts(
     };
     set(HudText::Message, msg, Some(color));
 
-    // Left panel: orders, the active unit, its actions.
+    // Left panel: orders, then the active unit and its actions.
+    set(HudText::Order, orders_text(&game), None);
     let mut s = String::new();
-    for (label, order) in battle.turn_order() {
-        s += &format!("{label}:\n");
-        for (i, u) in order.iter().enumerate() {
-            let mark = if turn.active == Some(*u) { ">" } else { " " };
-            let state = crate::engine::battle::play_state(world, *u);
-            let gone = if state.is_active() {
-                String::new()
-            } else {
-                format!(" ({state})")
-            };
-            s += &format!("{mark}{}. {}{gone}\n", i + 1, battle.unit_name(*u));
-        }
-        s += "\n";
-    }
     if let Some(u) = choices.unit.or(turn.active) {
         let view = battle.units().into_iter().find(|v| v.id == u);
         if let Some(v) = view {
@@ -362,9 +540,17 @@ fn update_texts(
             };
         } else if let Some(Command::Attack { target, power, .. }) = choices.targets.get(&cell) {
             if let Some(p) = battle.preview_attack(u, *target, power.as_deref()) {
+                // The attack's name, or its mode's ("Attack") when it has none.
+                let what = power.clone().unwrap_or_else(|| {
+                    choices
+                        .targets
+                        .get(&cell)
+                        .and_then(|cmd| super::control::mode_of(battle, cmd))
+                        .map_or_else(|| "Attack".into(), |(mode, _)| mode.label)
+                });
                 h = format!(
                     "{} -> {}: hit {:.1}%  |  expected damage {:.1}  |  defeat {:.1}%\n{}  |  {}",
-                    power.clone().unwrap_or_default(),
+                    what,
                     battle.unit_name(*target),
                     p.chance * 100.0,
                     p.expected_damage,
@@ -426,7 +612,7 @@ fn update_log(
         .collect();
     let end = lines.len().saturating_sub(ui.log_scroll);
     let start = end.saturating_sub(34);
-    log.0 = lines[start..end].join("\n");
+    log.0 = ascii(&lines[start..end].join("\n")).into_owned();
 }
 
 /// Shows the decision prompt with one button per option.
@@ -457,7 +643,7 @@ fn update_prompt(
     let side = d.side.0 as usize;
     commands.entity(entity).with_children(|p| {
         p.spawn((
-            Text::new(format!("{}: {title}", side_label(&game, side))),
+            Text::new(ascii(&format!("{}: {title}", side_label(&game, side)))),
             font(17.0),
             TextColor(side_color(side).lighter(0.25)),
         ));
@@ -486,7 +672,7 @@ fn update_prompt(
                     },
                     BackgroundColor(Color::srgb(0.18, 0.2, 0.26)),
                     children![(
-                        Text::new(format!("{key}{}", command_label(&game.battle, cmd))),
+                        Text::new(ascii(&format!("{key}{}", command_label(&game.battle, cmd)))),
                         font(15.0),
                         TextColor(TEXT)
                     )],
@@ -577,7 +763,7 @@ fn update_result(
     }
     commands.entity(entity).with_children(|p| {
         p.spawn((Text::new(title), font(28.0), TextColor(Color::WHITE)));
-        p.spawn((Text::new(lines), font(16.0), TextColor(TEXT)));
+        p.spawn((Text::new(ascii(&lines)), font(16.0), TextColor(TEXT)));
         for (label, b) in [
             ("[R] Restart", ResultButton::Restart),
             (
@@ -635,4 +821,91 @@ pub fn plugin(app: &mut App) {
         )
             .run_if(in_state(Screen::Battle)),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::load::load_file;
+
+    fn game(level: &str) -> Game {
+        let level = load_file(std::path::Path::new(level)).expect("a shipped level");
+        Game::new(level, 7).expect("the battle starts")
+    }
+
+    #[test]
+    fn symbols_the_font_lacks_are_spelled_in_ascii() {
+        assert_eq!(ascii("plain text"), "plain text");
+        assert_eq!(
+            ascii("Escalation die 2 \u{b7} now"),
+            "Escalation die 2, now"
+        );
+        assert_eq!(
+            ascii("3d6 +5 vs AC 14 \u{b7} damage 2d8+3"),
+            "3d6 +5 vs AC 14, damage 2d8+3"
+        );
+        assert_eq!(
+            ascii("Dazed (save ends: 3d6 \u{2265} 11)"),
+            "Dazed (save ends: 3d6 >= 11)"
+        );
+        assert_eq!(ascii("6 \u{2212} 4 \u{2192} 2"), "6 - 4 -> 2");
+        assert!(ascii("a \u{2014} b \u{d7}2 \u{2026}").is_ascii());
+    }
+
+    #[test]
+    fn many_turn_groups_fold_to_one_line_each() {
+        // E-16: escalation's bands, PCs before enemies, each group on one line.
+        let text = orders_text(&game("levels/escalation_crossroads.ron"));
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].starts_with("Escalation die 0"), "{text}");
+        assert!(lines[0].ends_with(": >Ranger"), "{text}");
+        assert!(
+            lines.contains(&"Medium enemies: Goblin Cutter, Goblin Spear"),
+            "{text}"
+        );
+        assert!(lines.contains(&"Medium PCs: Fighter"), "{text}");
+        // One closing newline: a text's last newline draws a blank line.
+        assert!(text.ends_with("Goblin Archer\n"), "{text}");
+    }
+
+    fn numbered(key: usize, verb: Option<&str>, label: &str, hint: &str) -> Numbered {
+        Numbered {
+            key: key.to_string(),
+            verb: verb.map(str::to_string),
+            label: label.into(),
+            hint: hint.into(),
+        }
+    }
+
+    #[test]
+    fn a_verb_listed_once_per_choice_shares_one_line() {
+        // E-19: Delay, once per lower band; the other actions keep their own lines.
+        let items = [
+            numbered(1, Some("Rally"), "Rally", " (1 Standard, key H)"),
+            numbered(2, Some("Delay"), "Delay to Medium", " (key L)"),
+            numbered(3, Some("Delay"), "Delay to Slow", " (key L)"),
+            numbered(4, Some("Delay"), "Delay to Very Slow", " (key L)"),
+            numbered(5, None, "End turn", ""),
+        ];
+        assert_eq!(
+            numbered_lines(&items),
+            "  1 Rally (1 Standard, key H)\n  \
+             Delay to: 2 Medium, 3 Slow, 4 Very Slow (key L)\n  \
+             5 End turn\n"
+        );
+        // Labels with no first word in common stay one a line.
+        let draws = [
+            numbered(1, Some("Draw"), "Sword", " (1 AP)"),
+            numbered(2, Some("Draw"), "Bow", " (1 AP)"),
+        ];
+        assert_eq!(numbered_lines(&draws), "  1 Sword (1 AP)\n  2 Bow (1 AP)\n");
+    }
+
+    #[test]
+    fn a_short_turn_order_stays_a_numbered_list() {
+        let text = orders_text(&game("levels/flow_ogre_ford.ron"));
+        assert!(text.starts_with("Initiative:\n"), "{text}");
+        assert!(text.contains(" 2. "), "{text}");
+        assert!(text.ends_with("6. Ogre\n"), "{text}");
+    }
 }

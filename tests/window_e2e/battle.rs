@@ -1,12 +1,17 @@
 //! End-to-end: the game in a real window (Xvfb + software Vulkan), driven by real
-//! keyboard input events through leafwing-input-manager — the pre-battle menu (a
-//! side's decision policy changed, then Enter), a move and an attack — then a
-//! screenshot checked for the map and both sides' units.
+//! input through leafwing-input-manager — keyboard events, or the pointer (the X
+//! pointer warped onto a cell) and mouse clicks — the pre-battle menu (a side's
+//! decision policy changed, then Enter), a move and an attack — then a screenshot
+//! checked for the map and both sides' units. The `escalation` case also checks what
+//! the HUD says while an enemy is hovered: the attack preview (hit, expected
+//! damage, the range band, crits), the Escalation die, the band-labelled turn order
+//! and the special actions' keys.
 
 use std::path::PathBuf;
 
 use bevy::input::ButtonState;
 use bevy::input::keyboard::{Key, KeyboardInput};
+use bevy::input::mouse::MouseButtonInput;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use skirmish::engine::battle::{Awaiting, Map, Sides, cell_of, side_of};
@@ -14,7 +19,9 @@ use skirmish::engine::board::Cell;
 use skirmish::engine::event::Event;
 use skirmish::engine::rulesets::flow::events::FlowEvent;
 use skirmish::engine::rulesets::phases::events::PhasesEvent;
-use skirmish::game::control::{Choices, UiState, human_turn};
+use skirmish::game::board_view::MapGeometry;
+use skirmish::game::control::{Choices, MainCamera, UiState, human_turn};
+use skirmish::game::hud::HudText;
 use skirmish::game::screen::Screen;
 use skirmish::game::{Game, GameOptions};
 use skirmish::level::schema::{Controller, DecisionPolicy};
@@ -31,16 +38,24 @@ struct Case {
     tab_in_menu: bool,
     /// Also wait for a reaction prompt and answer it by key.
     react: bool,
+    /// Point at cells with the mouse and click them (else the keyboard cursor and
+    /// Enter).
+    mouse: bool,
+    /// Before the first attack, with its target hovered: screenshot the screen
+    /// (`-hover.png`) and check that the HUD shows each of these texts.
+    hover_texts: &'static [&'static str],
     /// Where the screenshot goes.
     shot: &'static str,
 }
 
-const CASES: [Case; 2] = [
+const CASES: [Case; 3] = [
     Case {
         level: "levels/ford.ron",
         side: "Blue",
         tab_in_menu: true,
         react: false,
+        mouse: false,
+        hover_texts: &[],
         shot: concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window.png"),
     },
     Case {
@@ -48,7 +63,39 @@ const CASES: [Case; 2] = [
         side: "Wardens",
         tab_in_menu: false,
         react: true,
+        mouse: false,
+        hover_texts: &[],
         shot: concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window-flow.png"),
+    },
+    // The Ranger (Fast) acts first; its Ranged stance reaches the goblins, so it
+    // attacks by a click on one, then moves by a click on a cell.
+    Case {
+        level: "levels/escalation_crossroads.ron",
+        side: "Heroes",
+        tab_in_menu: false,
+        react: false,
+        mouse: true,
+        hover_texts: &[
+            // The attack preview: the basic ranged attack (E-08), its odds, crits
+            // (E-04) and the target's range band (E-33, E-34).
+            "Attack -> Goblin",
+            "hit ",
+            "expected damage",
+            "crit on a natural 17+",
+            " squares)",
+            // The Escalation die (E-18) and the turn order by band (E-16).
+            "Escalation die",
+            "Medium PCs",
+            "Medium enemies",
+            // The action pools (E-21) and the special actions' keys: Stance (E-09),
+            // Delay (E-19).
+            "Standard: 1",
+            "Move: 1",
+            "Quick: 1",
+            "key I",
+            "key L",
+        ],
+        shot: concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window-escalation.png"),
     },
 ];
 
@@ -56,8 +103,8 @@ const CASES: [Case; 2] = [
 #[derive(Resource, Default)]
 struct Drive {
     frame: u32,
-    /// Key to release next frame.
-    held: Option<KeyCode>,
+    /// Key or button to release next frame.
+    held: Option<Input>,
     cooldown: u32,
     moved: bool,
     attacked: bool,
@@ -68,6 +115,19 @@ struct Drive {
     reacted: bool,
     /// A reaction prompt was on screen (screenshot it).
     prompt_shot: bool,
+    /// The hovered attack was checked and screenshot.
+    hover_checked: bool,
+}
+
+/// One input the driver gives, like a player would.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Input {
+    /// Press (and next frame release) a key.
+    Key(KeyCode),
+    /// Put the pointer over a cell.
+    Point(Cell),
+    /// Click the left mouse button where the pointer is.
+    Click,
 }
 
 fn key(code: KeyCode) -> Key {
@@ -95,14 +155,21 @@ fn press(
     });
 }
 
-/// Decides the next key from what is on screen, like a player would.
-fn next_key(game: &Game, choices: &Choices, ui: &UiState, drive: &Drive) -> Option<KeyCode> {
+/// Decides the next input from what is on screen, like a player would.
+fn next_input(
+    case: &Case,
+    game: &Game,
+    choices: &Choices,
+    ui: &UiState,
+    drive: &Drive,
+) -> Option<Input> {
     let battle = &game.battle;
     if !human_turn(battle) {
-        return Some(KeyCode::KeyX); // fast-forward the AI
+        return Some(Input::Key(KeyCode::KeyX)); // fast-forward the AI
     }
     match battle.awaiting() {
-        Awaiting::Decision(_) => Some(KeyCode::Digit1), // the first reaction or choice
+        // The first reaction or choice.
+        Awaiting::Decision(_) => Some(Input::Key(KeyCode::Digit1)),
         Awaiting::Unit(u, _) => {
             // Attack when an enemy is ringed, else move once (toward the enemy: the
             // reachable cell nearest to the first enemy), else end the turn.
@@ -125,18 +192,25 @@ fn next_key(game: &Game, choices: &Choices, ui: &UiState, drive: &Drive) -> Opti
                 None
             };
             let Some(goal) = goal else {
-                return Some(KeyCode::Space);
+                return Some(Input::Key(KeyCode::Space));
             };
+            if case.mouse {
+                return Some(if ui.hovered == Some(goal) {
+                    Input::Click
+                } else {
+                    Input::Point(goal)
+                });
+            }
             let at = ui.cursor.unwrap_or_else(|| cell_of(battle.world(), u));
             if ui.cursor.is_none() {
                 // The first cursor key starts the cursor at the unit.
-                return Some(if goal.x >= at.x {
+                return Some(Input::Key(if goal.x >= at.x {
                     KeyCode::KeyD
                 } else {
                     KeyCode::KeyA
-                });
+                }));
             }
-            Some(if at.x < goal.x {
+            Some(Input::Key(if at.x < goal.x {
                 KeyCode::KeyD
             } else if at.x > goal.x {
                 KeyCode::KeyA
@@ -146,10 +220,39 @@ fn next_key(game: &Game, choices: &Choices, ui: &UiState, drive: &Drive) -> Opti
                 KeyCode::KeyW
             } else {
                 KeyCode::Enter
-            })
+            }))
         }
         Awaiting::Over(_) => None,
     }
+}
+
+/// Saves a screenshot of the window to `path` (without ending the run).
+fn screenshot(commands: &mut Commands, path: PathBuf) {
+    commands
+        .spawn(bevy::render::view::screenshot::Screenshot::primary_window())
+        .observe(
+            move |shot: On<bevy::render::view::screenshot::ScreenshotCaptured>| {
+                if let Ok(img) = shot.image.clone().try_into_dynamic() {
+                    let _ = img.to_rgb8().save(&path);
+                }
+            },
+        );
+}
+
+/// The texts of `wanted` that no HUD text shows, and any character the HUD's
+/// font (ASCII only) would draw as an empty box.
+fn missing_texts(hud: &Query<(&HudText, &Text)>, wanted: &[&str]) -> Vec<String> {
+    let all: String = hud.iter().map(|(_, t)| format!("{}\n", t.0)).collect();
+    wanted
+        .iter()
+        .filter(|w| !all.contains(**w))
+        .map(|w| w.to_string())
+        .chain(
+            all.chars()
+                .filter(|c| !c.is_ascii())
+                .map(|c| format!("no glyph for {c:?}")),
+        )
+        .collect()
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -160,16 +263,32 @@ fn driver(
     game: Option<Res<Game>>,
     choices: Res<Choices>,
     ui: Res<UiState>,
-    window: Single<Entity, With<PrimaryWindow>>,
+    mut window: Single<(Entity, &mut Window), With<PrimaryWindow>>,
+    pointer: Pointer,
+    hud: Query<(&HudText, &Text)>,
     mut keys: MessageWriter<KeyboardInput>,
+    mut mouse: MessageWriter<MouseButtonInput>,
     mut commands: Commands,
     mut exit: MessageWriter<AppExit>,
 ) {
     drive.frame += 1;
-    if let Some(k) = drive.held.take() {
-        press(&mut keys, *window, k, ButtonState::Released);
-        drive.cooldown = 2;
-        return;
+    let window_id = window.0;
+    match drive.held.take() {
+        Some(Input::Key(k)) => {
+            press(&mut keys, window_id, k, ButtonState::Released);
+            drive.cooldown = 2;
+            return;
+        }
+        Some(Input::Click) => {
+            mouse.write(MouseButtonInput {
+                button: MouseButton::Left,
+                state: ButtonState::Released,
+                window: window_id,
+            });
+            drive.cooldown = 2;
+            return;
+        }
+        _ => {}
     }
     if drive.cooldown > 0 {
         drive.cooldown -= 1;
@@ -184,8 +303,8 @@ fn driver(
                 KeyCode::Enter
             };
             drive.menu_keys += 1;
-            press(&mut keys, *window, k, ButtonState::Pressed);
-            drive.held = Some(k);
+            press(&mut keys, window_id, k, ButtonState::Pressed);
+            drive.held = Some(Input::Key(k));
         }
         return;
     }
@@ -221,6 +340,19 @@ fn driver(
         {
             drive.attacked = true;
         }
+        // `escalation` tells its attack rolls generically: a roll against a unit
+        // (opportunity attacks are not ours to make by input).
+        if let Event::Rolled {
+            unit,
+            against: Some(_),
+            purpose,
+            ..
+        } = e
+            && side_of(world, *unit) == us
+            && !purpose.contains("opportunity attack")
+        {
+            drive.attacked = true;
+        }
         match e.narration() {
             Some(FlowEvent::SkillChecked { unit, purpose, .. })
                 if side_of(world, *unit) == us && purpose.starts_with("attack") =>
@@ -241,16 +373,10 @@ fn driver(
         && matches!(game.battle.awaiting(), Awaiting::Decision(_))
     {
         drive.prompt_shot = true;
-        let path = PathBuf::from(case.shot.replace(".png", "-prompt.png"));
-        commands
-            .spawn(bevy::render::view::screenshot::Screenshot::primary_window())
-            .observe(
-                move |shot: On<bevy::render::view::screenshot::ScreenshotCaptured>| {
-                    if let Ok(img) = shot.image.clone().try_into_dynamic() {
-                        let _ = img.to_rgb8().save(&path);
-                    }
-                },
-            );
+        screenshot(
+            &mut commands,
+            PathBuf::from(case.shot.replace(".png", "-prompt.png")),
+        );
         drive.cooldown = 10;
         return;
     }
@@ -287,9 +413,72 @@ fn driver(
     if drive.frame < 20 {
         return;
     }
-    if let Some(k) = next_key(&game, &choices, &ui, &drive) {
-        press(&mut keys, *window, k, ButtonState::Pressed);
-        drive.held = Some(k);
+    let Some(input) = next_input(&case, &game, &choices, &ui, &drive) else {
+        return;
+    };
+    match input {
+        Input::Key(k) => {
+            press(&mut keys, window_id, k, ButtonState::Pressed);
+            drive.held = Some(input);
+        }
+        Input::Point(cell) => {
+            // Warp the X pointer onto the cell: the window learns of it as of a
+            // hand on the mouse.
+            let Some(at) = pointer.viewport_of(cell) else {
+                eprintln!("e2e: cell {cell} is not on screen");
+                exit.write(AppExit::error());
+                return;
+            };
+            window.1.set_cursor_position(Some(at));
+            drive.cooldown = 3;
+        }
+        Input::Click => {
+            // A click on an attack target: first check what the HUD says about it.
+            if !drive.hover_checked
+                && !case.hover_texts.is_empty()
+                && ui.hovered.is_some_and(|c| choices.targets.contains_key(&c))
+            {
+                drive.hover_checked = true;
+                let missing = missing_texts(&hud, case.hover_texts);
+                if !missing.is_empty() {
+                    let shown: Vec<String> = hud.iter().map(|(_, t)| t.0.clone()).collect();
+                    eprintln!(
+                        "e2e: the HUD does not show {missing:?} while an enemy is hovered; it shows:\n{}",
+                        shown.join("\n---\n")
+                    );
+                    exit.write(AppExit::error());
+                    return;
+                }
+                screenshot(
+                    &mut commands,
+                    PathBuf::from(case.shot.replace(".png", "-hover.png")),
+                );
+                drive.cooldown = 10;
+                return;
+            }
+            mouse.write(MouseButtonInput {
+                button: MouseButton::Left,
+                state: ButtonState::Pressed,
+                window: window_id,
+            });
+            drive.held = Some(input);
+        }
+    }
+}
+
+/// Where cells are on screen: the battle camera and the map's geometry.
+#[derive(bevy::ecs::system::SystemParam)]
+struct Pointer<'w, 's> {
+    camera: Query<'w, 's, (&'static Camera, &'static GlobalTransform), With<MainCamera>>,
+    geo: Option<Res<'w, MapGeometry>>,
+}
+
+impl Pointer<'_, '_> {
+    /// The window position (logical pixels) of a cell's center.
+    fn viewport_of(&self, cell: Cell) -> Option<Vec2> {
+        let (camera, transform) = self.camera.single().ok()?;
+        let world = self.geo.as_ref()?.center(cell).extend(0.0);
+        camera.world_to_viewport(transform, world).ok()
     }
 }
 
