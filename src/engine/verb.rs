@@ -421,8 +421,15 @@ impl VerbSpec {
                     ArgValue::Cell(c) => c.to_string(),
                     ArgValue::Name(n) => n.clone(),
                     ArgValue::Flag(_) => arg.to_string(),
+                    // This argument's own choice (a verb may have several).
                     ArgValue::Choice(c) => self
-                        .choice_of(args)
+                        .args
+                        .iter()
+                        .find(|a| a.name == arg)
+                        .and_then(|a| match a.kind {
+                            ArgKind::Choice(values) => values.iter().find(|v| v.value == c),
+                            _ => None,
+                        })
                         .map_or_else(|| c.clone(), |v| v.label.to_string()),
                 });
                 rest = &rest[close + 1..];

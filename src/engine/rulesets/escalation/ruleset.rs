@@ -295,6 +295,7 @@ impl Ruleset for Escalation {
         }
     }
 
+    /// `escalation` has turns in initiative bands, no phases.
     fn stage_name(&self, _stage: Stage) -> &'static str {
         "Turn"
     }
@@ -306,10 +307,7 @@ impl Ruleset for Escalation {
         let config = rules(world);
         let mut out: Vec<TurnOrder> = Vec::new();
         if let Some(a) = world.resource::<TurnState>().active {
-            out.push((
-                format!("Escalation die {} · now", state.escalation),
-                vec![a],
-            ));
+            out.push((format!("Escalation die {}, now", state.escalation), vec![a]));
         }
         for g in &state.groups {
             if g.units.is_empty() {

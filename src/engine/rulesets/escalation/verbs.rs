@@ -106,19 +106,19 @@ pub fn difficulty(value: &str) -> Option<i32> {
 pub const BANDS: &[ChoiceSpec] = &[
     ChoiceSpec {
         value: "Fast",
-        label: "Delay to Fast",
+        label: "Fast",
     },
     ChoiceSpec {
         value: "Medium",
-        label: "Delay to Medium",
+        label: "Medium",
     },
     ChoiceSpec {
         value: "Slow",
-        label: "Delay to Slow",
+        label: "Slow",
     },
     ChoiceSpec {
         value: "VerySlow",
-        label: "Delay to Very Slow",
+        label: "Very Slow",
     },
 ];
 
