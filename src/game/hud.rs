@@ -581,6 +581,9 @@ fn update_texts(
             if !v.state.is_active() {
                 h += &format!("  [{}]", v.state);
             }
+            if let Some(r) = battle.rules().relation(battle.world(), u, v.id) {
+                h += &format!("  |  {r}");
+            }
         } else {
             let board = &world.resource::<crate::engine::battle::Map>().0;
             h = format!(

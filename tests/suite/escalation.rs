@@ -1024,3 +1024,33 @@ fn e_ex_4_disengage_from_two_of_three() {
     assert_eq!(r.len(), 2, "only C attacks: {r:?}");
     assert_eq!(cell(&b, "Hero"), c(1, 4));
 }
+
+/// E-32 / E-33 / E-34 / E-GAP-01: the window's hover line names the range band
+/// between the acting unit and any other: Engaged (an enemy) or Next To (an ally)
+/// when adjacent, Nearby up to 7, Far up to 13, out of range beyond.
+#[test]
+fn e_gap_01_bands_in_words() {
+    let l = level(
+        (20, 3),
+        &[],
+        vec![
+            eu("Hero", "Heroes", (0, 1), 20),
+            eu("Pal", "Heroes", (1, 1), 20),
+            eu("Near", "Foes", (7, 1), 20),
+            eu("Far", "Foes", (13, 1), 20),
+            eu("Gone", "Foes", (19, 1), 20),
+            eu("Close", "Foes", (1, 0), 20),
+        ],
+    );
+    let b = battle(&l, &[]);
+    let rel = |o: &str| {
+        b.rules()
+            .relation(b.world(), id(&b, "Hero"), id(&b, o))
+            .unwrap()
+    };
+    assert_eq!(rel("Pal"), "Next To from Hero (1 square)");
+    assert_eq!(rel("Close"), "Engaged from Hero (1 square)");
+    assert_eq!(rel("Near"), "Nearby from Hero (7 squares)");
+    assert_eq!(rel("Far"), "Far from Hero (13 squares)");
+    assert_eq!(rel("Gone"), "out of range from Hero (19 squares)");
+}

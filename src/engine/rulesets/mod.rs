@@ -430,6 +430,12 @@ pub trait Ruleset: Send + Sync + 'static {
     /// A unit's action pools and resources as labelled counters ("AP" 3, ...).
     fn pools(&self, world: &World, unit: UnitId) -> Vec<(String, i32)>;
 
+    /// How `other` stands from `unit` in the ruleset's words, for the window's
+    /// hover line (`escalation`: "Nearby (5 squares)", E-GAP-01); `None` by default.
+    fn relation(&self, _world: &World, _unit: UnitId, _other: UnitId) -> Option<String> {
+        None
+    }
+
     /// Which optional parts of an attack command it plays (none by default).
     fn attack_features(&self) -> AttackFeatures {
         AttackFeatures::default()

@@ -355,6 +355,31 @@ impl Ruleset for Escalation {
         out
     }
 
+    /// The range band between two units (E-GAP-01): Engaged / Next To for
+    /// adjacent enemies / allies, Nearby, Far, or out of range.
+    fn relation(&self, world: &World, unit: UnitId, other: UnitId) -> Option<String> {
+        if unit == other {
+            return None;
+        }
+        let board = &world.resource::<crate::engine::battle::Map>().0;
+        let d = board.distance(
+            crate::engine::battle::cell_of(world, unit),
+            crate::engine::battle::cell_of(world, other),
+        );
+        let allies = crate::engine::battle::side_of(world, unit)
+            == crate::engine::battle::side_of(world, other);
+        let band = match rules(world).bands.name_of(d) {
+            Some("Engaged") if allies => "Next To",
+            Some(b) => b,
+            None => "out of range",
+        };
+        Some(format!(
+            "{band} from {} ({d} square{})",
+            name(world, unit),
+            if d == 1 { "" } else { "s" }
+        ))
+    }
+
     /// Disengaging to the path's end (E-37): no opportunity attacks if it succeeds.
     fn unprovoking_move(&self, unit: UnitId, path: &[Cell]) -> Option<Command> {
         let to = *path.last()?;
