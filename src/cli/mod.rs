@@ -129,10 +129,34 @@ pub fn main() -> ExitCode {
             ruleset,
             seed,
         }),
-        Command::Check { files } => check::run(&files),
-        Command::Dice { expr, json } => dice::run(&expr, json),
-        Command::Script { file, json } => script::run(&file, json),
-        Command::Sim(args) => sim::run(&args),
+        Command::Check { files } => {
+            quiet_broken_pipe();
+            check::run(&files)
+        }
+        Command::Dice { expr, json } => {
+            quiet_broken_pipe();
+            dice::run(&expr, json)
+        }
+        Command::Script { file, json } => {
+            quiet_broken_pipe();
+            script::run(&file, json)
+        }
+        Command::Sim(args) => {
+            quiet_broken_pipe();
+            sim::run(&args)
+        }
+    }
+}
+
+/// A command-line tool whose output is piped into `head` stops quietly when the
+/// reader goes away, as `cat` or `grep` do, instead of panicking on the broken pipe:
+/// Rust ignores SIGPIPE by default, so every `println!` after it would fail.
+fn quiet_broken_pipe() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to its default before any other thread
+    // exists has no memory effects; it only restores what a C program starts with.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 

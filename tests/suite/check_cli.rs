@@ -195,3 +195,23 @@ fn traits_a_ruleset_does_not_read_are_refused_at_each_phrase() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+/// The command line's output piped into a reader that stops early (`| head`) ends
+/// the program quietly (SIGPIPE, as `cat` or `grep` end), without a panic message.
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args(["sim", "levels/ford.ron", "--battles", "2", "--log", "0"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("skirmish runs");
+    // Close the reading end before the battle is played and its log printed.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("it ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
