@@ -8,4 +8,6 @@
 //! ([`initiative`]), the action economy, movement and free hits ([`economy`]) and
 //! the unit stats ([`stats`]). Not registered yet: it can't play a battle.
 
+pub mod attack;
 pub mod config;
+pub mod wounds;
