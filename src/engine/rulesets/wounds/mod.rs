@@ -10,4 +10,5 @@
 
 pub mod attack;
 pub mod config;
+pub mod initiative;
 pub mod wounds;
