@@ -10,5 +10,6 @@
 
 pub mod attack;
 pub mod config;
+pub mod economy;
 pub mod initiative;
 pub mod wounds;
