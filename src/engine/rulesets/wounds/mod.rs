@@ -12,4 +12,5 @@ pub mod attack;
 pub mod config;
 pub mod economy;
 pub mod initiative;
+pub mod stats;
 pub mod wounds;
