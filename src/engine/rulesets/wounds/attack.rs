@@ -12,8 +12,8 @@ use crate::engine::odds::{
     ChainEffect, ChainStep, Distribution, OddsError, Outcome, Outcomes, chain,
 };
 
+use super::aim::Aim;
 use super::config::WoundsConfig;
-use super::wounds::Aim;
 
 /// How a unit stands when it is attacked (W-29, W-30).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

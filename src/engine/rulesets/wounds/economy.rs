@@ -9,8 +9,8 @@ use std::fmt;
 
 use crate::engine::board::Cell;
 
+use super::aim::Modifiers;
 use super::config::WoundsConfig;
-use super::wounds::Modifiers;
 
 /// One of a turn's actions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -292,7 +292,7 @@ pub fn free_hit_trigger(
 mod tests {
     use super::*;
     use crate::engine::rulesets::config::load_default;
-    use crate::engine::rulesets::wounds::wounds::{Aim, Wounds};
+    use crate::engine::rulesets::wounds::aim::{Aim, Wounds};
 
     fn cfg() -> WoundsConfig {
         load_default().unwrap()

@@ -4,13 +4,13 @@
 //!
 //! Groundwork only: the rules that need no battle, as pure functions tested against
 //! the worked examples — its constants ([`config`]), attacks, damage and their exact
-//! odds ([`attack`]), wounds and their effects ([`wounds`]), the turn order
+//! odds ([`attack`]), wounds and their effects ([`aim`]), the turn order
 //! ([`initiative`]), the action economy, movement and free hits ([`economy`]) and
 //! the unit stats ([`stats`]). Not registered yet: it can't play a battle.
 
+pub mod aim;
 pub mod attack;
 pub mod config;
 pub mod economy;
 pub mod initiative;
 pub mod stats;
-pub mod wounds;
