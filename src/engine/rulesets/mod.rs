@@ -29,6 +29,7 @@ pub mod escalation;
 pub mod flow;
 pub mod phases;
 pub mod registry;
+pub mod wounds;
 
 /// A unit stat a ruleset reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
