@@ -124,9 +124,6 @@ fn check_move(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> Result
     }
     needs(world, unit, ActionKind::Move, "a move")?;
     not_stuck(world, unit)?;
-    if !engaged(world, unit).is_empty() && path.is_empty() {
-        return Err(CommandError::PathBlocked("the path is empty".into()));
-    }
     check_path(world, unit, path, MOVE)
 }
 
