@@ -2,9 +2,6 @@
 //! structure, actions, movement, opportunity attacks, Ready, dying, fleeing, and the
 //! typed refusals of illegal commands. Each test names the rule ids it checks.
 
-use std::collections::BTreeMap;
-
-use skirmish::engine::board::GridKind;
 use skirmish::engine::command::CommandError;
 use skirmish::engine::dice::Dice;
 use skirmish::engine::event::Event;
@@ -48,27 +45,12 @@ fn stat(mut u: UnitDef, k: &str, v: i32) -> UnitDef {
 
 /// Heroes (PCs) against Foes on an open square map; nobody is asked anything.
 fn level(size: (u32, u32), terrain: &[&str], units: Vec<UnitDef>) -> Level {
-    Level {
-        name: "t".into(),
-        version: 1,
-        ruleset: "escalation".into(),
-        grid: GridKind::Square,
-        size,
-        terrain: terrain.iter().map(|s| s.to_string()).collect(),
-        sides: ["Heroes", "Foes"]
-            .iter()
-            .map(|n| SideDef {
-                name: n.to_string(),
-                controller: Controller::Human,
-                decisions: DecisionPolicy::Never,
-                traits: Vec::new(),
-            })
-            .collect(),
-        units,
-        rules: BTreeMap::new(),
-        victory: Victory::default(),
-        seed: None,
+    let mut l = crate::common::level(size, terrain, units);
+    l.ruleset = "escalation".into();
+    for (side, name) in l.sides.iter_mut().zip(["Heroes", "Foes"]) {
+        side.name = name.into();
     }
+    l
 }
 
 fn battle(level: &Level, faces: &[u32]) -> Battle {

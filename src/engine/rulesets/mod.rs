@@ -46,6 +46,25 @@ pub struct StatSpec {
     pub max: i32,
 }
 
+impl StatSpec {
+    /// A stat spec, for a ruleset's `const` table of stats.
+    pub const fn new(
+        name: &'static str,
+        required: bool,
+        about: &'static str,
+        min: i32,
+        max: i32,
+    ) -> Self {
+        Self {
+            name,
+            required,
+            about,
+            min,
+            max,
+        }
+    }
+}
+
 /// Most hit points a unit may have (a stat, or a ruleset's default).
 pub const MAX_HP: i32 = 1_000_000;
 /// Largest magnitude of a modifier stat (INT, AGI, ATK, DEF, AgiMod) and of a

@@ -441,6 +441,45 @@ fn roll_pool(world: &mut World, net: i32) -> Result<(Vec<u32>, Vec<u32>, i64), D
     Ok((faces, kept, natural))
 }
 
+/// Rolls a 3d6 check (with `net` net Advantage) plus `modifiers` against `target`
+/// and tells it as a success or a failure; whether it succeeded (E-GAP-02,
+/// E-GAP-03).
+fn check_roll(
+    world: &mut World,
+    unit: UnitId,
+    purpose: String,
+    net: i32,
+    modifiers: Vec<RollModifier>,
+    target: i32,
+) -> Result<bool, DiceError> {
+    let (faces, kept, natural) = roll_pool(world, net)?;
+    let total = natural as i32 + modifiers.iter().map(|m| m.value).sum::<i32>();
+    let ok = total >= target;
+    emit(
+        world,
+        Event::Rolled {
+            unit,
+            purpose,
+            dice: pool_name(net),
+            faces,
+            kept,
+            modifiers,
+            total,
+            target: Some(target),
+            against: None,
+            outcome: if ok { "success" } else { "failure" }.into(),
+        },
+    );
+    Ok(ok)
+}
+
+/// Net Advantage on `unit`'s saves from its conditions (E-41, E-56).
+fn save_edge(world: &World, unit: UnitId) -> i32 {
+    let names_now = condition_names(world, unit);
+    let refs: Vec<&str> = names_now.iter().map(String::as_str).collect();
+    super::conditions::save_net(&refs)
+}
+
 /// The edge of a roll in words for its purpose: "Basic Melee Attack (1 Disadvantage:
 /// Dazed)".
 fn with_edge(purpose: &str, edge: &super::conditions::Edge) -> String {
@@ -1091,9 +1130,7 @@ fn death_save(world: &mut World, unit: UnitId) {
     } else {
         0
     };
-    let names_now = condition_names(world, unit);
-    let refs: Vec<&str> = names_now.iter().map(String::as_str).collect();
-    let net = super::conditions::save_net(&refs) - disadvantage;
+    let net = save_edge(world, unit) - disadvantage;
     let (faces, kept, natural) = match roll_pool(world, net) {
         Ok(r) => r,
         Err(e) => return fault(world, e),
@@ -1237,30 +1274,20 @@ fn save_against(
     bonus: i32,
     target: i32,
 ) -> Result<bool, DiceError> {
-    let names_now = condition_names(world, unit);
-    let refs: Vec<&str> = names_now.iter().map(String::as_str).collect();
-    let net = super::conditions::save_net(&refs);
-    let (faces, kept, natural) = roll_pool(world, net)?;
-    let ok = natural + i64::from(bonus) >= i64::from(target);
-    emit(
+    let modifiers = if bonus != 0 {
+        vec![RollModifier::new("Escalation", bonus)]
+    } else {
+        Vec::new()
+    };
+    let net = save_edge(world, unit);
+    let ok = check_roll(
         world,
-        Event::Rolled {
-            unit,
-            purpose: format!("a save against {name}"),
-            dice: pool_name(net),
-            faces,
-            kept,
-            modifiers: if bonus != 0 {
-                vec![RollModifier::new("Escalation", bonus)]
-            } else {
-                Vec::new()
-            },
-            total: natural as i32 + bonus,
-            target: Some(target),
-            against: None,
-            outcome: if ok { "success" } else { "failure" }.into(),
-        },
-    );
+        unit,
+        format!("a save against {name}"),
+        net,
+        modifiers,
+        target,
+    )?;
     if ok {
         // Same-named conditions don't stack (E-GAP-18): this ends the one.
         end_where(world, unit, "saved", |c| c.name == name);
@@ -1719,32 +1746,17 @@ fn disengage(world: &mut World, unit: UnitId, to: Cell, except: Option<UnitId>) 
             c.name == names::DICEY_AID
         });
     }
-    let (faces, kept, natural) = match roll_pool(world, net) {
-        Ok(r) => r,
+    let purpose = match (aided, grabbed) {
+        (true, true) => "Disengage (1 Advantage: Dicey Aid; 1 Disadvantage: Grabbed)",
+        (true, false) => "Disengage (1 Advantage: Dicey Aid)",
+        (false, true) => "Disengage (1 Disadvantage: Grabbed)",
+        (false, false) => "Disengage",
+    };
+    // E-37: success is 3d6 >= the Difficulty (engagement::disengages).
+    let ok = match check_roll(world, unit, purpose.into(), net, Vec::new(), difficulty) {
+        Ok(ok) => ok,
         Err(e) => return fault(world, e),
     };
-    let ok = super::engagement::disengages(natural, difficulty);
-    emit(
-        world,
-        Event::Rolled {
-            unit,
-            purpose: match (aided, grabbed) {
-                (true, true) => "Disengage (1 Advantage: Dicey Aid; 1 Disadvantage: Grabbed)",
-                (true, false) => "Disengage (1 Advantage: Dicey Aid)",
-                (false, true) => "Disengage (1 Disadvantage: Grabbed)",
-                (false, false) => "Disengage",
-            }
-            .into(),
-            dice: pool_name(net),
-            faces,
-            kept,
-            modifiers: Vec::new(),
-            total: natural as i32,
-            target: Some(difficulty),
-            against: None,
-            outcome: if ok { "success" } else { "failure" }.into(),
-        },
-    );
     if !ok {
         emit(
             world,
@@ -1917,28 +1929,12 @@ fn dicey_move(world: &mut World, unit: UnitId, args: &crate::engine::verb::Args)
         return;
     };
     spend(world, unit, ActionKind::Move, "Dicey Move");
-    let (faces, kept, natural) = match roll_pool(world, 0) {
-        Ok(r) => r,
+    let volition = esc(world, unit).volition - esc(world, unit).exhausted;
+    let modifiers = vec![RollModifier::new("Volition", volition)];
+    let ok = match check_roll(world, unit, "a Dicey Move".into(), 0, modifiers, difficulty) {
+        Ok(ok) => ok,
         Err(e) => return fault(world, e),
     };
-    let volition = esc(world, unit).volition - esc(world, unit).exhausted;
-    let total = natural as i32 + volition;
-    let ok = total >= difficulty;
-    emit(
-        world,
-        Event::Rolled {
-            unit,
-            purpose: "a Dicey Move".into(),
-            dice: "3d6".into(),
-            faces,
-            kept,
-            modifiers: vec![RollModifier::new("Volition", volition)],
-            total,
-            target: Some(difficulty),
-            against: None,
-            outcome: if ok { "success" } else { "failure" }.into(),
-        },
-    );
     if !ok {
         return;
     }
@@ -1983,27 +1979,11 @@ fn sustain(world: &mut World, unit: UnitId, power: &str) {
     let h = header_of(world, unit, power);
     spend(world, unit, h.action, &format!("sustain {power}"));
     let ok = if h.sustain > 0 {
-        let (faces, kept, natural) = match roll_pool(world, 0) {
-            Ok(r) => r,
+        let purpose = format!("a Sustain for {power}");
+        match check_roll(world, unit, purpose, 0, Vec::new(), h.sustain as i32) {
+            Ok(ok) => ok,
             Err(e) => return fault(world, e),
-        };
-        let ok = natural >= h.sustain;
-        emit(
-            world,
-            Event::Rolled {
-                unit,
-                purpose: format!("a Sustain for {power}"),
-                dice: "3d6".into(),
-                faces,
-                kept,
-                modifiers: Vec::new(),
-                total: natural as i32,
-                target: Some(h.sustain as i32),
-                against: None,
-                outcome: if ok { "success" } else { "failure" }.into(),
-            },
-        );
-        ok
+        }
     } else {
         true
     };
@@ -2024,30 +2004,13 @@ fn last_gasp_save(world: &mut World, unit: UnitId, counts: bool) {
     let Some(gasp) = esc(world, unit).last_gasp.clone() else {
         return;
     };
-    let names_now = condition_names(world, unit);
-    let refs: Vec<&str> = names_now.iter().map(String::as_str).collect();
-    let net = super::conditions::save_net(&refs);
-    let (faces, kept, natural) = match roll_pool(world, net) {
-        Ok(r) => r,
+    let c = rules(world).clone();
+    let net = save_edge(world, unit);
+    let purpose = format!("a Last Gasp save against {}", gasp.condition);
+    let ok = match check_roll(world, unit, purpose, net, Vec::new(), c.death_save_target) {
+        Ok(ok) => ok,
         Err(e) => return fault(world, e),
     };
-    let c = rules(world).clone();
-    let ok = natural >= i64::from(c.death_save_target);
-    emit(
-        world,
-        Event::Rolled {
-            unit,
-            purpose: format!("a Last Gasp save against {}", gasp.condition),
-            dice: pool_name(net),
-            faces,
-            kept,
-            modifiers: Vec::new(),
-            total: natural as i32,
-            target: Some(c.death_save_target),
-            against: None,
-            outcome: if ok { "success" } else { "failure" }.into(),
-        },
-    );
     if ok {
         esc_mut(world, unit).last_gasp = None;
         let name = gasp.condition.clone();

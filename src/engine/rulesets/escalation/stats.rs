@@ -4,130 +4,114 @@
 
 use crate::engine::rulesets::{MAX_HP, MAX_MODIFIER, StatSpec};
 
-const fn stat(
-    name: &'static str,
-    required: bool,
-    about: &'static str,
-    min: i32,
-    max: i32,
-) -> StatSpec {
-    StatSpec {
-        name,
-        required,
-        about,
-        min,
-        max,
-    }
-}
-
 /// Every stat of an `escalation` unit (E-01, E-GAP-05, E-GAP-08, E-GAP-17).
 pub const STATS: &[StatSpec] = &[
-    stat(
+    StatSpec::new(
         "Level",
         true,
         "added to attacks; the number of damage dice (E-02, E-07)",
         1,
         10,
     ),
-    stat(
+    StatSpec::new(
         "Volition",
         true,
         "added to attacks and to hit damage (E-02, E-07)",
         -MAX_MODIFIER,
         MAX_MODIFIER,
     ),
-    stat(
+    StatSpec::new(
         "HP",
         true,
         "hit points; 0 or less is Dying (PCs) or out (enemies) (E-46)",
         1,
         MAX_HP,
     ),
-    stat(
+    StatSpec::new(
         "AC",
         true,
         "Armor Class, the defense most attacks target (E-02)",
         -MAX_MODIFIER,
         MAX_MODIFIER,
     ),
-    stat(
+    StatSpec::new(
         "PD",
         true,
         "Physical Defense (E-02)",
         -MAX_MODIFIER,
         MAX_MODIFIER,
     ),
-    stat(
+    StatSpec::new(
         "MD",
         true,
         "Mental Defense (E-02)",
         -MAX_MODIFIER,
         MAX_MODIFIER,
     ),
-    stat(
+    StatSpec::new(
         "MissDamage",
         false,
         "damage on a miss: 0, or Level for some classes (E-07); default 0",
         0,
         MAX_HP,
     ),
-    stat(
+    StatSpec::new(
         "Tier",
         false,
         "used by Confused (E-54); default 1 for Levels 1-4, 2 for 5-7, 3 for 8-10 (E-GAP-17)",
         1,
         3,
     ),
-    stat(
+    StatSpec::new(
         "PC",
         false,
         "1 for a player character: Dying at 0 HP, Recoveries, acts first in its band (E-16, E-46); default 0",
         0,
         1,
     ),
-    stat(
+    StatSpec::new(
         "Escalation",
         false,
         "1 if the Escalation die adds to its attacks (E-18, E-GAP-05); default 1 for PCs, 0 for enemies",
         0,
         1,
     ),
-    stat(
+    StatSpec::new(
         "Recoveries",
         false,
         "Recoveries left (E-47); default from the ruleset (8) for PCs",
         0,
         100,
     ),
-    stat(
+    StatSpec::new(
         "MeleeDie",
         false,
         "Melee stance damage die (E-GAP-08); default d8",
         1,
         100,
     ),
-    stat(
+    StatSpec::new(
         "RangedDie",
         false,
         "Ranged stance damage die (E-GAP-08); default d6",
         1,
         100,
     ),
-    stat(
+    StatSpec::new(
         "RecoveryDie",
         false,
         "size of a PC's recovery dice, Level of them plus Volition a Recovery (E-48); default d8",
         1,
         100,
     ),
-    stat(
+    StatSpec::new(
         "Power",
         false,
         "a PC's Power pool, spent by powers that say `Spend X Power` (E-30); default 0",
         0,
         1000,
     ),
-    stat(
+    StatSpec::new(
         "Flying",
         false,
         "1 if it flies: only flyers intercept it (E-39, E-57); default 0",

@@ -7,25 +7,9 @@ use crate::engine::rulesets::{MAX_HP, MAX_MODIFIER, MAX_SPEED, StatSpec};
 
 use super::config::WoundsConfig;
 
-const fn stat(
-    name: &'static str,
-    required: bool,
-    about: &'static str,
-    min: i32,
-    max: i32,
-) -> StatSpec {
-    StatSpec {
-        name,
-        required,
-        about,
-        min,
-        max,
-    }
-}
-
 /// Every stat of a `wounds` unit (W-01).
 pub const STATS: &[StatSpec] = &[
-    stat(
+    StatSpec::new(
         "Agility",
         true,
         "Agility modifier: turn order, defense (Agility + 10) and Free Hit Slots \
@@ -33,21 +17,21 @@ pub const STATS: &[StatSpec] = &[
         -MAX_MODIFIER,
         MAX_MODIFIER,
     ),
-    stat(
+    StatSpec::new(
         "Accuracy",
         true,
         "Accuracy modifier, added to the d20 of attacks (W-13)",
         -MAX_MODIFIER,
         MAX_MODIFIER,
     ),
-    stat(
+    StatSpec::new(
         "Strength",
         true,
         "Strength modifier, added to melee damage (W-GAP-01)",
         -MAX_MODIFIER,
         MAX_MODIFIER,
     ),
-    stat(
+    StatSpec::new(
         "HP",
         false,
         "hit points; 0 or less is defeated; 20 for PCs, 10 for enemies by default \
@@ -55,36 +39,36 @@ pub const STATS: &[StatSpec] = &[
         1,
         MAX_HP,
     ),
-    stat(
+    StatSpec::new(
         "Level",
         false,
         "summoning slots (W-32); 1 by default",
         1,
         100,
     ),
-    stat("MP", false, "magic points; 0 by default (W-05)", 0, MAX_HP),
-    stat(
+    StatSpec::new("MP", false, "magic points; 0 by default (W-05)", 0, MAX_HP),
+    StatSpec::new(
         "Armor",
         false,
         "flat reduction of every damage instance; 0 by default (W-GAP-03)",
         0,
         MAX_MODIFIER,
     ),
-    stat(
+    StatSpec::new(
         "Movement",
         false,
         "spaces per Move action; 6 by default (W-07)",
         0,
         MAX_SPEED,
     ),
-    stat(
+    StatSpec::new(
         "BonusActions",
         false,
         "Bonus Actions per turn; 2 by default (W-01)",
         0,
         10,
     ),
-    stat(
+    StatSpec::new(
         "Reach",
         false,
         "melee zone radius: 1, 2 with the Reach feat (W-25)",
