@@ -61,8 +61,15 @@ impl Ruleset for Escalation {
     fn check_trait(&self, of: TraitOf, phrase: &str) -> Result<(), String> {
         match of {
             TraitOf::Unit => {
-                let c = config::load_default::<EscalationConfig>()?;
-                parse_trait(&c, phrase).map(|_| ())
+                // The band names, read once: the editor checks every phrase on
+                // every edit.
+                static DEFAULTS: std::sync::OnceLock<Result<EscalationConfig, String>> =
+                    std::sync::OnceLock::new();
+                let c = DEFAULTS
+                    .get_or_init(config::load_default::<EscalationConfig>)
+                    .as_ref()
+                    .map_err(Clone::clone)?;
+                parse_trait(c, phrase).map(|_| ())
             }
             TraitOf::Side => parse_side_trait(phrase).map(|_| ()),
         }
