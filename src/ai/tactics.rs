@@ -483,13 +483,17 @@ impl<'v, 'a> Mind<'v, 'a> {
                     continue;
                 }
                 let v = self.attack_value(&t, i, None);
+                // Where to aim, for rulesets whose attacks aim (W-17).
+                let aim = self
+                    .ruleset
+                    .best_aim(self.view.world, self.me.id, t.id, Some(&p.name));
                 options.push((
                     v,
                     Command::Attack {
                         unit: self.me.id,
                         target: t.id,
                         power: Some(p.name.clone()),
-                        aim: None,
+                        aim,
                         approach: Vec::new(),
                     },
                 ));

@@ -165,6 +165,26 @@ pub struct MovePreview {
     pub cost: u32,
     /// How many attacks (opportunity attacks, reactions) it provokes.
     pub provocations: usize,
+    /// What it costs and provokes in the ruleset's words, one line each ("free hit
+    /// from Orc (leaving its zone; 1 Free Hit Slot left)"); empty when the numbers
+    /// say it all.
+    pub notes: Vec<String>,
+}
+
+/// The odds of an attack aimed at one place (`wounds`' body locations, W-17).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AimPreview {
+    /// The aim, as commands write it.
+    pub aim: String,
+    /// Exact chance to hit.
+    pub chance: f64,
+    /// Expected damage.
+    pub expected_damage: f64,
+    /// Exact chance the target is defeated.
+    pub kill_chance: f64,
+    /// The aim's effects with their exact chances ("Slowing wound: movement -2,
+    /// Agility -1", 0.31).
+    pub effects: Vec<(String, f64)>,
 }
 
 /// Run condition: the active ruleset is `id`.
@@ -736,6 +756,18 @@ impl Battle {
     ) -> Option<AttackPreview> {
         let world = self.world();
         self.ruleset.preview_attack(world, attacker, target, power)
+    }
+
+    /// The odds of the attack at each place it may aim (see
+    /// [`crate::engine::rulesets::Ruleset::aim_previews`]).
+    pub fn aim_previews(
+        &self,
+        attacker: UnitId,
+        target: UnitId,
+        power: Option<&str>,
+    ) -> Vec<AimPreview> {
+        self.ruleset
+            .aim_previews(self.world(), attacker, target, power)
     }
 
     /// The numbers of [`Battle::preview_attack`] without the text, under hypothetical

@@ -906,6 +906,14 @@ impl DiceExpr {
             .any(|item| item.negative && matches!(item.term, Term::Dice { .. }))
     }
 
+    /// The sides of the first dice term (`8` for `1d8+2`), if it has dice.
+    pub fn first_die(&self) -> Option<u32> {
+        self.items.iter().find_map(|item| match item.term {
+            Term::Dice { sides, .. } => Some(sides),
+            Term::Constant(_) => None,
+        })
+    }
+
     /// How many dice one roll of the expression consumes.
     pub fn dice_count(&self) -> u32 {
         self.items

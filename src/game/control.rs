@@ -385,7 +385,7 @@ pub fn choices_for(battle: &Battle, version: u64, power: usize) -> Choices {
                     Command::Act { .. } => match move_path(battle, &cmd) {
                         Some(path) => MovePreview {
                             cost: path.len() as u32,
-                            provocations: 0,
+                            ..MovePreview::default()
                         },
                         None => continue,
                     },

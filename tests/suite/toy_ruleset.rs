@@ -315,7 +315,7 @@ impl Ruleset for Toy {
     fn preview_move(&self, _: &World, _: UnitId, _: &str, path: &[Cell]) -> MovePreview {
         MovePreview {
             cost: path.len() as u32,
-            provocations: 0,
+            ..MovePreview::default()
         }
     }
     fn stage_name(&self, _: Stage) -> &'static str {

@@ -429,6 +429,31 @@ pub trait Ruleset: Send + Sync + 'static {
         assume: Assume<'_>,
     ) -> Option<AttackOdds>;
 
+    /// The odds of the attack at each place it may aim, in the ruleset's order
+    /// (`wounds`: Fatal, Slowing, Weakening, Disrupting, Center Mass, W-17); empty
+    /// for a ruleset whose attacks don't aim (see [`Ruleset::attack_features`]).
+    fn aim_previews(
+        &self,
+        _world: &World,
+        _attacker: UnitId,
+        _target: UnitId,
+        _power: Option<&str>,
+    ) -> Vec<crate::engine::battle::AimPreview> {
+        Vec::new()
+    }
+
+    /// Where `attacker` should aim at `target` for the best expected value (the
+    /// AI's and free hits' choice); `None` when attacks don't aim.
+    fn best_aim(
+        &self,
+        _world: &World,
+        _attacker: UnitId,
+        _target: UnitId,
+        _power: Option<&str>,
+    ) -> Option<String> {
+        None
+    }
+
     /// Exact chance that a special action with a roll of its own (a `flow` Feint's
     /// opposed check) succeeds, as things stand; `None` for commands without one.
     fn action_chance(&self, _world: &World, _command: &Command) -> Option<f64> {

@@ -12,7 +12,7 @@
 
 use std::sync::{LazyLock, PoisonError, RwLock};
 
-use super::{Ruleset, escalation, flow, phases};
+use super::{Ruleset, escalation, flow, phases, wounds};
 
 /// The rulesets this build plays, in the order they are listed everywhere (the first
 /// is the default of `skirmish edit --ruleset`).
@@ -21,6 +21,7 @@ fn builtins() -> Vec<&'static dyn Ruleset> {
         &phases::Phases as &dyn Ruleset,
         &flow::Flow,
         &escalation::Escalation,
+        &wounds::Wounds,
     ]
 }
 

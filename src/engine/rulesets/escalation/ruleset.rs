@@ -299,6 +299,7 @@ impl Ruleset for Escalation {
             } else {
                 0
             },
+            ..MovePreview::default()
         }
     }
 

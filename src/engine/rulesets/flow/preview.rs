@@ -110,7 +110,7 @@ pub fn movement(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> Move
     if power.eq_ignore_ascii_case("Step") {
         return MovePreview {
             cost,
-            provocations: 0,
+            ..MovePreview::default()
         };
     }
     let mut seen = BTreeSet::new();
@@ -122,6 +122,7 @@ pub fn movement(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> Move
     MovePreview {
         cost,
         provocations: seen.len(),
+        ..MovePreview::default()
     }
 }
 

@@ -124,7 +124,11 @@ pub fn movement(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> Move
     } else {
         0
     };
-    MovePreview { cost, provocations }
+    MovePreview {
+        cost,
+        provocations,
+        ..MovePreview::default()
+    }
 }
 
 /// "Movement order" and "Battle order" of the round (P-12, P-13, P-15).

@@ -304,6 +304,60 @@ fn at_least(sides: u32, face: u32) -> f64 {
     f64::from((sides + 1).saturating_sub(face.max(1)).min(sides)) / f64::from(sides)
 }
 
+/// The damage of a hit with multiplier `m`, and its chances of a wound and of the
+/// Fatal bonus (W-18, W-GAP-04, W-GAP-06).
+fn hit_odds(
+    cfg: &WoundsConfig,
+    terms: &DamageTerms,
+    dice: &Distribution,
+    m: i64,
+) -> Result<(Distribution, f64, f64), OddsError> {
+    let p_fatal = at_least(cfg.fatal_die, cfg.fatal_face);
+    let (mut wound, mut fatal) = (0.0, 0.0);
+    for (d, p) in dice.outcomes() {
+        let net = net_damage(d, terms, m);
+        if is_wound(cfg, net) {
+            wound += p;
+            if terms.aim == Aim::Fatal {
+                fatal += p * p_fatal;
+            }
+        }
+    }
+    let damage = dice.branch(|d| {
+        let net = net_damage(d, terms, m);
+        if rolls_fatal_die(cfg, terms, net) {
+            Distribution::either(
+                p_fatal,
+                &Distribution::constant(net + cfg.fatal_bonus),
+                &Distribution::constant(net),
+            )
+            .unwrap_or_else(|_| Distribution::constant(net))
+        } else {
+            Distribution::constant(net)
+        }
+    })?;
+    Ok((damage, wound, fatal))
+}
+
+/// The exact odds of a tragedy's free critical hit (W-24, W-GAP-18): it hits, ×2.
+pub fn free_crit_odds(
+    cfg: &WoundsConfig,
+    terms: &DamageTerms,
+    dice: &Distribution,
+) -> Result<Odds, OddsError> {
+    let (damage, wound, fatal) = hit_odds(cfg, terms, dice, cfg.crit_multiplier)?;
+    Ok(Odds {
+        hit: 1.0,
+        crit: 1.0,
+        fumble: 0.0,
+        tragedy: 0.0,
+        fatal_blow: 0.0,
+        wound,
+        fatal_bonus: fatal,
+        damage: Outcomes::values(damage),
+    })
+}
+
 /// The exact odds of an attack with `modifier` against `defense` whose dice (weapon
 /// and sneak) total `dice`, computed from the same rules as [`classify`],
 /// [`crit_chain`], [`tragedy_chain`] and [`deal`].
@@ -316,37 +370,9 @@ pub fn odds(
 ) -> Result<Odds, OddsError> {
     let natural = Distribution::die(20);
     let crits = crit_outcomes(cfg)?;
-    let p_fatal = at_least(cfg.fatal_die, cfg.fatal_face);
     let p_super = at_least(cfg.super_die, cfg.super_face);
     let p_decisive = at_least(cfg.decisive_die, cfg.decisive_face);
-    // The damage of a hit with a multiplier, and its chances of a wound and of the
-    // Fatal bonus.
-    let hit = |m: i64| -> Result<(Distribution, f64, f64), OddsError> {
-        let (mut wound, mut fatal) = (0.0, 0.0);
-        for (d, p) in dice.outcomes() {
-            let net = net_damage(d, terms, m);
-            if is_wound(cfg, net) {
-                wound += p;
-                if terms.aim == Aim::Fatal {
-                    fatal += p * p_fatal;
-                }
-            }
-        }
-        let damage = dice.branch(|d| {
-            let net = net_damage(d, terms, m);
-            if rolls_fatal_die(cfg, terms, net) {
-                Distribution::either(
-                    p_fatal,
-                    &Distribution::constant(net + cfg.fatal_bonus),
-                    &Distribution::constant(net),
-                )
-                .unwrap_or_else(|_| Distribution::constant(net))
-            } else {
-                Distribution::constant(net)
-            }
-        })?;
-        Ok((damage, wound, fatal))
-    };
+    let hit = |m: i64| hit_odds(cfg, terms, dice, m);
     let (mut p_hit, mut p_crit, mut p_fumble) = (0.0, 0.0, 0.0);
     let (mut wound, mut fatal) = (0.0, 0.0);
     let mut parts: Vec<(f64, Outcomes<Defeated>)> = Vec::new();

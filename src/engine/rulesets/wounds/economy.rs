@@ -94,7 +94,7 @@ impl fmt::Display for PayError {
 impl std::error::Error for PayError {}
 
 /// The actions a unit has left this turn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Budget {
     /// Attack Actions left.
     pub attack: u32,

@@ -18,10 +18,10 @@ pub struct Entrant<U> {
 
 /// The battle's turn order (W-02, W-03, W-GAP-10, W-GAP-11): units that did not
 /// start the fight by descending Agility, then the initiators by descending Agility.
-/// Units with the same place roll a d20 each (`d20` is called for them in roster
-/// order, the groups in turn order): higher goes first; those tied again roll again.
+/// Units with the same place roll a d20 each (`d20` is called with each of them in
+/// roster order, the groups in turn order): higher goes first; those tied again roll again.
 /// The order is fixed for the battle: later Agility changes don't reorder it.
-pub fn order<U: Copy>(entrants: &[Entrant<U>], mut d20: impl FnMut() -> u32) -> Vec<U> {
+pub fn order<U: Copy>(entrants: &[Entrant<U>], mut d20: impl FnMut(U) -> u32) -> Vec<U> {
     let mut sorted: Vec<&Entrant<U>> = entrants.iter().collect();
     // Stable: roster order within a group.
     sorted.sort_by_key(|e| (e.initiator, std::cmp::Reverse(e.agility)));
@@ -41,12 +41,12 @@ pub fn order<U: Copy>(entrants: &[Entrant<U>], mut d20: impl FnMut() -> u32) -> 
 }
 
 /// Orders tied `units` by a d20 each, higher first; ties roll again (W-GAP-10).
-fn roll_off<U: Copy>(units: Vec<U>, d20: &mut impl FnMut() -> u32, out: &mut Vec<U>) {
+fn roll_off<U: Copy>(units: Vec<U>, d20: &mut impl FnMut(U) -> u32, out: &mut Vec<U>) {
     if units.len() < 2 {
         out.extend(units);
         return;
     }
-    let mut rolled: Vec<(u32, U)> = units.into_iter().map(|u| (d20(), u)).collect();
+    let mut rolled: Vec<(u32, U)> = units.into_iter().map(|u| (d20(u), u)).collect();
     rolled.sort_by_key(|&(r, _)| std::cmp::Reverse(r));
     let mut i = 0;
     while i < rolled.len() {
@@ -116,9 +116,9 @@ mod tests {
     }
 
     /// A d20 that returns the given faces in order.
-    fn faces(f: &[u32]) -> impl FnMut() -> u32 + '_ {
+    fn faces(f: &[u32]) -> impl FnMut(char) -> u32 + '_ {
         let mut it = f.iter();
-        move || *it.next().expect("no more d20 faces")
+        move |_| *it.next().expect("no more d20 faces")
     }
 
     /// W-02: highest Agility first, no dice rolled without ties.

@@ -2,15 +2,26 @@
 //! attacks that leave lasting wounds, free hits limited by Free Hit Slots, and
 //! escalating crit and tragedy chains.
 //!
-//! Groundwork only: the rules that need no battle, as pure functions tested against
-//! the worked examples — its constants ([`config`]), attacks, damage and their exact
-//! odds ([`attack`]), wounds and their effects ([`aim`]), the turn order
-//! ([`initiative`]), the action economy, movement and free hits ([`economy`]) and
-//! the unit stats ([`stats`]). Not registered yet: it can't play a battle.
+//! The pure rules, tested against the worked examples: its constants ([`config`]),
+//! attacks, damage and their exact odds ([`attack`]), wounds and their effects
+//! ([`aim`]), the turn order ([`initiative`]), the action economy, movement and free
+//! hits ([`economy`]), the unit stats ([`stats`]), traits ([`units`]) and power
+//! headers ([`powers`]). The battle itself is [`play`] (one system) with
+//! [`check`] for legality, [`verbs`] and [`events`]; [`ruleset`] puts it behind the
+//! seam.
 
 pub mod aim;
 pub mod attack;
+pub mod check;
 pub mod config;
 pub mod economy;
+pub mod events;
 pub mod initiative;
+pub mod play;
+pub mod powers;
+pub mod ruleset;
 pub mod stats;
+pub mod units;
+pub mod verbs;
+
+pub use ruleset::Wounds;

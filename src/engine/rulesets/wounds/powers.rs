@@ -1,0 +1,85 @@
+//! What a `wounds` power's `traits` say (W-12, W-33, W-GAP-07): `Spell` (not a
+//! physical attack: it can't aim and adds no Strength), `Cast N` (a spell whose cast
+//! time is N actions, paid with Attack and Move Actions; more than the turn has left
+//! is channeled over the next turns), and `MP N` (magic points it costs).
+
+/// A power's header, parsed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Header {
+    /// A spell: no aim, no Strength (W-GAP-07).
+    pub spell: bool,
+    /// Cast time in actions (W-12); 0 for a weapon (it costs the Attack Action).
+    pub cast: u32,
+    /// MP it costs.
+    pub mp: i64,
+}
+
+/// The forms a power trait takes, for messages and the editor.
+pub const POWER_TRAITS: &[&str] = &["Spell", "Cast 3", "MP 2"];
+
+/// Reads a power's traits; the error names the bad phrase and the valid forms.
+pub fn parse_header(traits: &[String]) -> Result<Header, String> {
+    let mut h = Header::default();
+    for t in traits {
+        let words: Vec<&str> = t.split_whitespace().collect();
+        let number = |n: &str, what: &str| {
+            n.parse::<u32>()
+                .ok()
+                .filter(|n| (1..=20).contains(n))
+                .ok_or_else(|| format!("`{t}`: {what} must be a whole number from 1 to 20"))
+        };
+        match words.as_slice() {
+            [w] if w.eq_ignore_ascii_case("spell") => h.spell = true,
+            [w, n] if w.eq_ignore_ascii_case("cast") => {
+                h.cast = number(n, "the cast time")?;
+                h.spell = true;
+            }
+            [w, n] if w.eq_ignore_ascii_case("mp") => h.mp = i64::from(number(n, "the MP cost")?),
+            _ => {
+                return Err(format!(
+                    "`{t}` is not a `wounds` power trait; expected `Spell`, `Cast <actions>` \
+                     or `MP <points>`"
+                ));
+            }
+        }
+    }
+    if h.spell && h.cast == 0 {
+        h.cast = 1;
+    }
+    Ok(h)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// W-12: a spell's cast time in actions; a spell with none takes one; W-GAP-07:
+    /// spells are not physical.
+    #[test]
+    fn w_12_spell_headers() {
+        assert_eq!(parse_header(&[]), Ok(Header::default()));
+        assert_eq!(
+            parse_header(&t(&["Cast 3", "MP 2"])),
+            Ok(Header {
+                spell: true,
+                cast: 3,
+                mp: 2
+            })
+        );
+        assert_eq!(parse_header(&t(&["spell"])).unwrap().cast, 1);
+        assert!(
+            parse_header(&t(&["Cast zero"]))
+                .unwrap_err()
+                .contains("cast time")
+        );
+        assert!(
+            parse_header(&t(&["Cantrip"]))
+                .unwrap_err()
+                .contains("`Spell`")
+        );
+    }
+}

@@ -1,0 +1,583 @@
+//! `wounds` behind the [`Ruleset`] seam: set-up, legality, previews and odds (per
+//! aim), names and views, and the AI's hooks.
+
+use std::collections::BTreeMap;
+
+use bevy_app::App;
+use bevy_ecs::prelude::*;
+
+use super::aim::Aim;
+use super::check;
+use super::config::WoundsConfig;
+use super::play::{
+    self, Kind, MOVE, RoundState, TurnBudget, WRules, cached_odds, mods, names, rules, swing, wu,
+};
+use super::powers::parse_header;
+use super::stats::STATS;
+use super::units::{
+    SIDE_TRAITS, UNIT_TRAIT_EXAMPLES, WUnit, parse_side_trait, parse_trait, side_initiates,
+    side_is_pc,
+};
+use super::verbs::{VERBS, pools};
+use crate::engine::battle::{
+    AimPreview, Assume, AttackOdds, AttackPreview, BattleSchedule, BattleStage, MovePreview,
+    Roster, TurnOrder, TurnState, cell_of, entity, name, ruleset_is, side_of,
+};
+use crate::engine::board::{Cell, GridKind};
+use crate::engine::command::{Command, CommandError};
+use crate::engine::conditions::{Stacking, StackingRules};
+use crate::engine::event::Stage;
+use crate::engine::problems::{Issue, PowerRef, Where, unit_label};
+use crate::engine::rulesets::config::{self, ConfigError};
+use crate::engine::rulesets::{
+    AttackFeatures, Ruleset, StatSpec, TraitOf, check_stats, parse_dice,
+};
+use crate::engine::spec::{Level, PowerDef};
+use crate::engine::units::*;
+use crate::engine::verb::VerbSpec;
+
+/// The `wounds` ruleset (RULES.md §3).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Wounds;
+
+/// The ruleset's id.
+pub const ID: &str = "wounds";
+
+/// The configuration's defaults, read once: the editor checks every phrase on
+/// every edit.
+fn defaults() -> Result<&'static WoundsConfig, String> {
+    static DEFAULTS: std::sync::OnceLock<Result<WoundsConfig, String>> = std::sync::OnceLock::new();
+    DEFAULTS
+        .get_or_init(config::load_default::<WoundsConfig>)
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+impl Ruleset for Wounds {
+    fn id(&self) -> &'static str {
+        ID
+    }
+
+    fn stats(&self) -> &'static [StatSpec] {
+        STATS
+    }
+
+    fn check_overrides(&self, overrides: &BTreeMap<String, ron::Value>) -> Result<(), String> {
+        config::load_default::<WoundsConfig>()
+            .and_then(|base| config::with_overrides(&base, overrides))
+            .map(|_| ())
+    }
+
+    fn override_problems(&self, overrides: &BTreeMap<String, ron::Value>) -> Vec<ConfigError> {
+        config::override_problems::<WoundsConfig>(overrides)
+    }
+
+    fn check_trait(&self, of: TraitOf, phrase: &str) -> Result<(), String> {
+        match of {
+            TraitOf::Unit => parse_trait(defaults()?, phrase).map(|_| ()),
+            TraitOf::Side => parse_side_trait(phrase).map(|_| ()),
+        }
+    }
+
+    fn trait_examples(&self, of: TraitOf) -> &'static [&'static str] {
+        match of {
+            TraitOf::Unit => UNIT_TRAIT_EXAMPLES,
+            TraitOf::Side => SIDE_TRAITS,
+        }
+    }
+
+    /// Power traits and `on_hit` conditions, and summoning slots (W-32): a side's
+    /// `Summoned` units fit in the slots of its summoners (Level, +2 Legion leader).
+    fn check_level(&self, level: &Level) -> Vec<Issue> {
+        let mut out = Vec::new();
+        for (u, def) in level.units.iter().enumerate() {
+            let label = unit_label(u, def);
+            for (p, power) in def.powers.iter().enumerate() {
+                let at = |field: &'static str| Where::Power {
+                    unit: u,
+                    power: PowerRef::Listed(p),
+                    field: Some(field),
+                };
+                if let Err(e) = parse_header(&power.traits) {
+                    out.push(Issue {
+                        at: at("traits"),
+                        message: format!("power `{}` of {label}: {e}", power.name),
+                    });
+                }
+                for (effect, e) in power.on_hit.iter().enumerate() {
+                    if !names::ON_HIT
+                        .iter()
+                        .any(|n| n.eq_ignore_ascii_case(e.condition.trim()))
+                    {
+                        out.push(Issue {
+                            at: Where::OnHit {
+                                unit: u,
+                                power: PowerRef::Listed(p),
+                                effect,
+                            },
+                            message: format!(
+                                "unknown condition `{}` in the on_hit of power `{}` of {label}; \
+                                 expected one of: {}",
+                                e.condition,
+                                power.name,
+                                names::ON_HIT.join(", ")
+                            ),
+                        });
+                    }
+                }
+            }
+        }
+        let Ok(c) = defaults() else { return out };
+        for (s, side) in level.sides.iter().enumerate() {
+            let mine = || level.units.iter().filter(|u| u.side == side.name);
+            let summoned = mine()
+                .filter(|u| u.traits.iter().any(|t| t.eq_ignore_ascii_case("summoned")))
+                .count() as i64;
+            if summoned == 0 {
+                continue;
+            }
+            let slots: i64 = mine()
+                .filter_map(|u| {
+                    let w = WUnit::from_def(c, u, side_is_pc(level, s), false).ok()?;
+                    (!w.summoned).then(|| w.summoning_slots())
+                })
+                .sum();
+            if summoned > slots {
+                out.push(Issue {
+                    at: Where::Rule("summoning".into()),
+                    message: format!(
+                        "side `{}` has {summoned} Summoned units but its summoners have {slots} \
+                         summoning slots (Level each, +2 with Legion leader, W-32)",
+                        side.name
+                    ),
+                });
+            }
+        }
+        out
+    }
+
+    /// RULES.md §3.A: a square grid.
+    fn grids(&self) -> &'static [GridKind] {
+        &[GridKind::Square]
+    }
+
+    fn build(&self, app: &mut App) {
+        app.add_systems(
+            BattleSchedule,
+            play::drive
+                .in_set(BattleStage::Attack)
+                .run_if(ruleset_is(ID)),
+        );
+    }
+
+    fn setup(&self, world: &mut World, level: &Level) -> Result<(), String> {
+        setup(world, level)
+    }
+
+    fn check(&self, world: &World, command: &Command) -> Result<(), CommandError> {
+        check::check(world, command)
+    }
+
+    fn verbs(&self) -> &'static [VerbSpec] {
+        VERBS
+    }
+
+    fn default_move_power(&self) -> &'static str {
+        MOVE
+    }
+
+    fn legal(&self, world: &World) -> Vec<Command> {
+        check::legal(world)
+    }
+
+    fn preview_attack(
+        &self,
+        world: &World,
+        attacker: UnitId,
+        target: UnitId,
+        power: Option<&str>,
+    ) -> Option<AttackPreview> {
+        preview(world, attacker, target, power, None)
+    }
+
+    fn aim_previews(
+        &self,
+        world: &World,
+        attacker: UnitId,
+        target: UnitId,
+        power: Option<&str>,
+    ) -> Vec<AimPreview> {
+        let kind = play::kind_now(world, attacker);
+        let config = rules(world);
+        Aim::ALL
+            .into_iter()
+            .filter_map(|aim| {
+                let s = swing(world, attacker, target, power, Some(aim.name()), kind).ok()?;
+                if s.header.spell && aim != Aim::CenterMass {
+                    return None;
+                }
+                let o = cached_odds(config, &s)?;
+                let hp = world.get::<Health>(entity(world, target))?.hp;
+                let (expected_damage, kill_chance) = play::damage_and_kill(&o, hp);
+                let mut effects = vec![(
+                    format!("{} wound: {}", aim.name(), play::wound_effect(config, aim)),
+                    o.wound,
+                )];
+                if aim == Aim::Fatal {
+                    effects.push((
+                        format!("+{} Fatal damage", config.fatal_bonus),
+                        o.fatal_bonus,
+                    ));
+                }
+                Some(AimPreview {
+                    aim: aim.name().into(),
+                    chance: o.hit,
+                    expected_damage,
+                    kill_chance,
+                    effects,
+                })
+            })
+            .collect()
+    }
+
+    fn best_aim(
+        &self,
+        world: &World,
+        attacker: UnitId,
+        target: UnitId,
+        power: Option<&str>,
+    ) -> Option<String> {
+        let kind = play::kind_now(world, attacker);
+        let s = swing(world, attacker, target, power, None, kind).ok()?;
+        if s.header.spell {
+            return None;
+        }
+        Some(
+            play::best_aim(world, attacker, target, power, kind)
+                .name()
+                .into(),
+        )
+    }
+
+    fn attack_odds(
+        &self,
+        world: &World,
+        attacker: UnitId,
+        target: UnitId,
+        power: Option<&str>,
+        _assume: Assume<'_>,
+    ) -> Option<AttackOdds> {
+        let kind = play::kind_now(world, attacker);
+        let s = swing(world, attacker, target, power, None, kind).ok()?;
+        let o = cached_odds(rules(world), &s)?;
+        let hp = world.get::<Health>(entity(world, target))?.hp;
+        let (expected_damage, kill_chance) = play::damage_and_kill(&o, hp);
+        Some(AttackOdds {
+            chance: o.hit,
+            expected_damage,
+            kill_chance,
+        })
+    }
+
+    /// The cost in spaces, the Bonus Actions it would spend, and the free hits the
+    /// path draws with the slots each enemy still has (W-26, W-27).
+    fn preview_move(&self, world: &World, unit: UnitId, power: &str, path: &[Cell]) -> MovePreview {
+        let cost = play::path_cost(world, path).unwrap_or(0);
+        let mut notes = Vec::new();
+        if let Some((_, more)) = play::move_plan(world, unit, cost, power == play::DASH)
+            && more > 0
+        {
+            notes.push(format!(
+                "spends {more} Bonus Action{} on 2 more spaces each",
+                if more == 1 { "" } else { "s" }
+            ));
+        }
+        let mut provocations = 0;
+        for (_, hitter, why) in play::free_hits(world, unit, path) {
+            let slots = wu(world, hitter).slots.left();
+            let why = match why {
+                super::economy::Trigger::Leaves => "leaving its zone",
+                super::economy::Trigger::StepsInside => "moving inside its zone",
+            };
+            if slots > 0 {
+                provocations += 1;
+                notes.push(format!(
+                    "free hit from {} ({why}; {slots} Free Hit Slot{} left)",
+                    name(world, hitter),
+                    if slots == 1 { "" } else { "s" }
+                ));
+            } else {
+                notes.push(format!(
+                    "no free hit from {} ({why}, but no Free Hit Slot left)",
+                    name(world, hitter)
+                ));
+            }
+        }
+        MovePreview {
+            cost,
+            provocations,
+            notes,
+        }
+    }
+
+    fn stage_name(&self, _stage: Stage) -> &'static str {
+        "Turn"
+    }
+
+    /// The rest of the round in the battle's fixed order, the active unit first
+    /// (W-02, W-GAP-12).
+    fn turn_order(&self, world: &World) -> Vec<TurnOrder> {
+        let r = world.resource::<TurnState>().round;
+        let mut units: Vec<UnitId> = world.resource::<TurnState>().active.into_iter().collect();
+        units.extend(world.resource::<RoundState>().queue.iter().copied());
+        vec![(format!("Round {r}"), units)]
+    }
+
+    fn pools(&self, world: &World, unit: UnitId) -> Vec<(String, i32)> {
+        let me = wu(world, unit);
+        let mut out = Vec::new();
+        if world.resource::<TurnState>().active == Some(unit) {
+            let t = *world.resource::<TurnBudget>();
+            for (pool, left) in [
+                (pools::AA, t.left.attack),
+                (pools::MA, t.left.moves),
+                (pools::BA, t.left.bonus),
+            ] {
+                out.push((pool.id().to_string(), left as i32));
+            }
+            out.push((
+                "Spaces left".into(),
+                play::reach_left(world, unit, false) as i32,
+            ));
+        }
+        out.push(("Free Hit Slots".into(), me.slots.left() as i32));
+        if me.mp > 0 {
+            out.push(("MP".into(), me.mp as i32));
+        }
+        let m = mods(world, unit);
+        for (label, base, change) in [
+            ("Agility", me.agility, m.agility),
+            ("Accuracy", me.accuracy, m.accuracy),
+            ("Strength", me.strength, m.strength),
+            ("Movement", me.movement, m.movement),
+        ] {
+            if change != 0 {
+                out.push((
+                    format!("{label} (wounds {change:+})"),
+                    (base + change) as i32,
+                ));
+            }
+        }
+        out
+    }
+
+    /// Whether one unit stands in the other's melee zone (W-25).
+    fn relation(&self, world: &World, unit: UnitId, other: UnitId) -> Option<String> {
+        if unit == other || side_of(world, unit) == side_of(world, other) {
+            return None;
+        }
+        let d = world
+            .resource::<crate::engine::battle::Map>()
+            .0
+            .distance(cell_of(world, unit), cell_of(world, other));
+        let inside = play::in_zone_of(world, other, cell_of(world, unit));
+        Some(if inside {
+            format!(
+                "{} is in {}'s melee zone ({} Free Hit Slot{} left)",
+                name(world, unit),
+                name(world, other),
+                wu(world, other).slots.left(),
+                if wu(world, other).slots.left() == 1 {
+                    ""
+                } else {
+                    "s"
+                }
+            )
+        } else {
+            format!("{d} squares from {}", name(world, unit))
+        })
+    }
+
+    fn attack_features(&self) -> AttackFeatures {
+        AttackFeatures {
+            aim: true,
+            approach: false,
+        }
+    }
+
+    /// Dodge (W-09): +1 defense until its next turn, for a Bonus Action left over.
+    fn defensive_action(&self, world: &World, unit: UnitId) -> Option<Command> {
+        let c = Command::Act {
+            unit,
+            verb: super::verbs::DODGE.into(),
+            args: crate::engine::verb::Args::new(),
+        };
+        check::check(world, &c).ok().map(|_| c)
+    }
+
+    fn speed_stat(&self, world: &World, unit: UnitId) -> Option<u32> {
+        Some(u32::try_from(wu(world, unit).movement).unwrap_or(0))
+    }
+
+    fn editor_defaults(&self) -> &'static [(&'static str, i32)] {
+        &[("Agility", 1), ("Accuracy", 2), ("Strength", 1)]
+    }
+
+    fn uses_equipment(&self) -> bool {
+        false
+    }
+}
+
+/// The preview of an attack aimed at `aim` (Center Mass when `None`).
+pub fn preview(
+    world: &World,
+    attacker: UnitId,
+    target: UnitId,
+    power: Option<&str>,
+    aim: Option<&str>,
+) -> Option<AttackPreview> {
+    let kind = play::kind_now(world, attacker);
+    let s = swing(world, attacker, target, power, aim, kind).ok()?;
+    let config = rules(world);
+    let o = cached_odds(config, &s)?;
+    let hp = world.get::<Health>(entity(world, target))?.hp;
+    let (expected_damage, kill_chance) = play::damage_and_kill(&o, hp);
+    let mut modifiers: Vec<String> = s
+        .parts
+        .iter()
+        .filter(|p| p.name != "Accuracy")
+        .map(|p| format!("{} {:+}", p.name, p.value))
+        .collect();
+    match s.footing {
+        super::attack::Footing::FlatFooted => modifiers.push(format!(
+            "{} is flat-footed: hit on {} (W-29)",
+            name(world, target),
+            s.defense
+        )),
+        super::attack::Footing::Prone => {
+            modifiers.push(format!("{} is prone (W-30)", name(world, target)))
+        }
+        super::attack::Footing::Normal => {}
+    }
+    if kind == Kind::Extra {
+        modifiers.push("the extra attack: no Strength, no feats (W-10)".into());
+    }
+    if s.sneak {
+        modifiers.push("sneak attack (W-16)".into());
+    }
+    modifiers.push(format!(
+        "crit {:.0}% · wound {:.0}% · natural 1 {:.0}%",
+        o.crit * 100.0,
+        o.wound * 100.0,
+        o.fumble * 100.0
+    ));
+    let flat = if s.terms.flat != 0 {
+        format!("{:+}", s.terms.flat)
+    } else {
+        String::new()
+    };
+    let armor = if s.terms.armor != 0 {
+        format!(" - armor {}", s.terms.armor)
+    } else {
+        String::new()
+    };
+    Some(AttackPreview {
+        chance: o.hit,
+        expected_damage,
+        kill_chance,
+        modifiers,
+        roll: format!(
+            "d20 {:+} vs {} · {} · damage {}{flat}{armor}",
+            s.modifier,
+            s.defense,
+            if s.header.spell {
+                "spell".to_string()
+            } else {
+                format!("aimed {}", s.aim.name())
+            },
+            s.dice
+        ),
+    })
+}
+
+/// The unit's powers: a weapon of the table takes the table's damage, range and
+/// melee (W-GAP-01); any other power keeps its own; a unit with none fights
+/// Unarmed.
+fn powers_of(
+    config: &WoundsConfig,
+    def: &crate::engine::spec::UnitDef,
+) -> Result<Vec<PowerDef>, String> {
+    let mut out = Vec::new();
+    for p in &def.powers {
+        let mut power = p.clone();
+        power.add_tier = false;
+        if let Some(w) = config.weapon(&p.name) {
+            power.damage = w.damage.clone();
+            power.range = w.range;
+            power.ranged = !w.melee;
+        }
+        parse_dice(&power.damage).map_err(|e| {
+            format!(
+                "unit {}: power {}: damage `{}` {e}",
+                def.name, p.name, power.damage
+            )
+        })?;
+        parse_header(&power.traits)
+            .map_err(|e| format!("unit {}: power {}: {e}", def.name, p.name))?;
+        out.push(power);
+    }
+    if out.is_empty() {
+        out.push(play::unarmed(config));
+    }
+    Ok(out)
+}
+
+/// Spawns the level's units with `wounds` data and inserts the ruleset's
+/// resources.
+pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
+    let config = config::with_overrides(&config::load_default::<WoundsConfig>()?, &level.rules)?;
+    let mut roster = Vec::new();
+    for (i, def) in level.units.iter().enumerate() {
+        let side = level
+            .sides
+            .iter()
+            .position(|s| s.name == def.side)
+            .ok_or_else(|| format!("unit {} has unknown side {}", def.name, def.side))?;
+        check_stats(ID, &def.stats).map_err(|e| format!("unit {}: {e}", def.name))?;
+        let pc = side_is_pc(level, side);
+        let data = WUnit::from_def(&config, def, pc, side_initiates(level, side))
+            .map_err(|e| format!("unit {}: {e}", def.name))?;
+        let powers = powers_of(&config, def)?;
+        let hp = def
+            .stats
+            .get("HP")
+            .copied()
+            .unwrap_or(config.default_hp(pc));
+        let e = world
+            .spawn((
+                UnitId(i as u32),
+                Unit {
+                    name: def.name.clone(),
+                    side: SideId(side as u32),
+                },
+                Position(Cell::new(def.pos.0, def.pos.1)),
+                Stats(def.stats.clone()),
+                Health { hp, max: hp },
+                Conditions::default(),
+                Reach(data.zone),
+                Powers(powers),
+                MovementPowers(vec![MOVE.into(), play::DASH.into()]),
+                Items(def.items.clone()),
+                data,
+            ))
+            .id();
+        roster.push(e);
+    }
+    world.insert_resource(Roster(roster));
+    world.insert_resource(StackingRules::all(Stacking::Separate));
+    world.insert_resource(DyingCountsForVictory(false));
+    world.insert_resource(WRules(config));
+    world.insert_resource(RoundState::default());
+    world.insert_resource(TurnBudget::default());
+    Ok(())
+}
