@@ -185,6 +185,8 @@ pub struct AimPreview {
     /// The aim's effects with their exact chances ("Slowing wound: movement -2,
     /// Agility -1", 0.31).
     pub effects: Vec<(String, f64)>,
+    /// The roll in one line, as [`AttackPreview::roll`].
+    pub roll: String,
 }
 
 /// Run condition: the active ruleset is `id`.

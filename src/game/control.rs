@@ -48,6 +48,51 @@ pub struct UiState {
     pub log_scroll: usize,
     /// Time until the AI's next command.
     pub ai_wait: f32,
+    /// Where attacks aim, for rulesets whose attacks aim (`None`: unaimed, the
+    /// ruleset's default, `wounds`' Center Mass).
+    pub aim: Option<String>,
+}
+
+/// The aim after `current` in the ruleset's list, wrapping; the list's last entry
+/// (the unaimed default) is `None`.
+pub fn next_aim(aims: &[&str], current: Option<&str>) -> Option<String> {
+    let i = current
+        .and_then(|c| aims.iter().position(|a| *a == c))
+        .map_or(0, |i| i + 1);
+    aims.get(i)
+        .filter(|_| i + 1 < aims.len())
+        .map(|a| a.to_string())
+}
+
+/// `cmd` aimed where the player aims, if it is an attack that can aim there (a
+/// spell can't: it goes unaimed).
+pub fn aimed(battle: &Battle, cmd: Command, aim: Option<&str>) -> Command {
+    match cmd {
+        Command::Attack {
+            unit,
+            target,
+            power,
+            approach,
+            ..
+        } => {
+            let aim = aim
+                .filter(|a| {
+                    battle
+                        .aim_previews(unit, target, power.as_deref())
+                        .iter()
+                        .any(|p| p.aim == *a)
+                })
+                .map(str::to_string);
+            Command::Attack {
+                unit,
+                target,
+                power,
+                aim,
+                approach,
+            }
+        }
+        other => other,
+    }
 }
 
 /// What the active unit can do now, derived from the engine's legal commands, so
@@ -374,7 +419,14 @@ pub fn choices_for(battle: &Battle, version: u64, power: usize) -> Choices {
         Some(m) if !m.moves => Some(m.label.clone()),
         // A verb's move mode (Disengage) shows no targets.
         Some(m) if m.moves && m.verb.is_some() => None,
-        _ => c.powers.iter().find(|m| !m.moves).map(|m| m.label.clone()),
+        // A weapon's targets first: a targeted verb (`wounds`' Delay rings allies)
+        // only when the unit has no attack.
+        _ => c
+            .powers
+            .iter()
+            .find(|m| !m.moves && m.verb.is_none())
+            .or_else(|| c.powers.iter().find(|m| !m.moves))
+            .map(|m| m.label.clone()),
     };
     for (mode, cell, cmd) in grouped {
         if mode.moves && Some(&mode.label) == shown_move.as_ref() {
@@ -662,6 +714,22 @@ pub fn handle_actions(
     if a.just_pressed(&A::NextPower) && !choices.powers.is_empty() {
         ui.power = (choices.selected + 1) % choices.powers.len();
     }
+    if a.just_pressed(&A::NextAim) {
+        let aims = game.battle.rules().aims();
+        if aims.is_empty() {
+            ui.message = Some((
+                format!("attacks in `{}` don't aim", game.battle.ruleset()),
+                true,
+            ));
+        } else {
+            ui.aim = next_aim(aims, ui.aim.as_deref());
+            let now = ui
+                .aim
+                .clone()
+                .unwrap_or_else(|| aims[aims.len() - 1].into());
+            ui.message = Some((format!("Aim: {now}"), false));
+        }
+    }
     let find = |f: &dyn Fn(&Command) -> bool| choices.other.iter().find(|c| f(c)).cloned();
     let pick = if a.just_pressed(&A::EndTurn) {
         find(&|c| matches!(c, Command::EndTurn { .. }))
@@ -696,7 +764,7 @@ pub fn handle_actions(
             let cmd = cmd.clone();
             submit(&mut game, &mut ui, cmd);
         } else if let Some(cmd) = choices.targets.get(&cell) {
-            let cmd = cmd.clone();
+            let cmd = aimed(&game.battle, cmd.clone(), ui.aim.as_deref());
             submit(&mut game, &mut ui, cmd);
         } else {
             ui.message = Some((explain_illegal(&game.battle, &choices, unit, cell), true));

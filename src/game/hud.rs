@@ -61,6 +61,12 @@ pub struct PromptOption(pub usize);
 /// The result screen.
 #[derive(Component)]
 pub struct ResultScreen;
+/// The aim list above the combat log (rulesets whose attacks aim: `wounds`, W-17).
+#[derive(Component)]
+pub struct AimBar;
+/// An aim button (index into the ruleset's aims).
+#[derive(Component)]
+pub struct AimButton(pub usize);
 /// Result screen buttons.
 #[derive(Component, Clone, Copy, PartialEq, Eq)]
 pub enum ResultButton {
@@ -110,7 +116,7 @@ pub fn ascii(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// The bottom bar's line of keys that work on every turn.
 const KEYS_HELP: &str = "Click / Enter: act on the cell  |  WASD cursor, T next target  |  \
-     Tab next mode  |  Space end turn  |  PgUp/PgDn log  |  X (hold) fast-forward AI";
+     Tab next mode, C aim  |  Space end turn  |  PgUp/PgDn log  |  X (hold) fast-forward AI";
 
 fn spawn_hud(mut commands: Commands) {
     let (l, r, t, b) = panels(1280.0);
@@ -188,6 +194,17 @@ fn spawn_hud(mut commands: Commands) {
         },
         BackgroundColor(PANEL_BG),
         children![
+            // Where attacks aim (rulesets whose attacks aim), above the log.
+            (
+                AimBar,
+                Node {
+                    flex_shrink: 0.0,
+                    flex_direction: FlexDirection::Column,
+                    row_gap: px(3),
+                    display: Display::None,
+                    ..default()
+                },
+            ),
             (
                 Text::new("Combat log  (PgUp/PgDn)"),
                 font(15.0),
@@ -532,6 +549,8 @@ fn update_texts(
             };
             h = format!("{power} to {cell}: cost {}", preview.cost);
             h += &match preview.provocations {
+                // The ruleset's own words (wounds: each free hit and the slots left).
+                _ if !preview.notes.is_empty() => format!("  |  {}", preview.notes.join("; ")),
                 0 => "  |  provokes nothing".to_string(),
                 n => format!(
                     "  |  provokes {n} opportunity attack{}",
@@ -539,7 +558,34 @@ fn update_texts(
                 ),
             };
         } else if let Some(Command::Attack { target, power, .. }) = choices.targets.get(&cell) {
-            if let Some(p) = battle.preview_attack(u, *target, power.as_deref()) {
+            if let Some(a) = selected_aim(battle, &ui, u, *target, power.as_deref()) {
+                // An aimed attack (W-17): the chosen place's numbers and effects.
+                let what = power.clone().unwrap_or_else(|| "Attack".into());
+                let mut extra: Vec<String> = battle
+                    .preview_attack(u, *target, power.as_deref())
+                    .map(|p| {
+                        p.modifiers
+                            .into_iter()
+                            .filter(|m| !m.starts_with("Center Mass") && !m.starts_with("crit "))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                extra.extend(
+                    a.effects
+                        .iter()
+                        .map(|(e, p)| format!("{:.0}% {e}", p * 100.0)),
+                );
+                h = format!(
+                    "{what} -> {}, aimed {} (C: change aim): hit {:.1}%  |  expected damage {:.1}  |  defeat {:.1}%\n{}  |  {}",
+                    battle.unit_name(*target),
+                    a.aim,
+                    a.chance * 100.0,
+                    a.expected_damage,
+                    a.kill_chance * 100.0,
+                    a.roll,
+                    extra.join("; ")
+                );
+            } else if let Some(p) = battle.preview_attack(u, *target, power.as_deref()) {
                 // The attack's name, or its mode's ("Attack") when it has none.
                 let what = power.clone().unwrap_or_else(|| {
                     choices
@@ -593,6 +639,110 @@ fn update_texts(
         }
     }
     set(HudText::Hover, h, None);
+}
+
+/// The preview of the aim the player has chosen (or the unaimed default) for this
+/// attack, if the ruleset's attacks aim.
+fn selected_aim(
+    battle: &crate::engine::Battle,
+    ui: &UiState,
+    unit: crate::engine::units::UnitId,
+    target: crate::engine::units::UnitId,
+    power: Option<&str>,
+) -> Option<crate::engine::battle::AimPreview> {
+    let previews = battle.aim_previews(unit, target, power);
+    let wanted = ui.aim.as_deref();
+    previews
+        .iter()
+        .find(|p| Some(p.aim.as_str()) == wanted)
+        .or_else(|| previews.last())
+        .cloned()
+}
+
+/// What the aim list shows: the battle's version, the aim, the hovered target's
+/// cell, and whether it is shown at all.
+type AimBarKey = (
+    u64,
+    Option<String>,
+    Option<crate::engine::board::Cell>,
+    bool,
+);
+
+/// The aim list (W-17): one button per place, the chosen one lit, with the exact
+/// hit, damage and wound chances against the target under the pointer.
+fn update_aim_bar(
+    mut commands: Commands,
+    game: Res<Game>,
+    ui: Res<UiState>,
+    choices: Res<Choices>,
+    bar: Single<(Entity, &mut Node), With<AimBar>>,
+    mut shown: Local<Option<AimBarKey>>,
+) {
+    let aims = game.battle.rules().aims();
+    let visible = !aims.is_empty() && choices.human && !choices.targets.is_empty();
+    let hovered = ui.hovered.filter(|c| choices.targets.contains_key(c));
+    let key = (game.version, ui.aim.clone(), hovered, visible);
+    if shown.as_ref() == Some(&key) {
+        return;
+    }
+    *shown = Some(key);
+    let (entity, mut node) = bar.into_inner();
+    node.display = if visible {
+        Display::Flex
+    } else {
+        Display::None
+    };
+    commands.entity(entity).despawn_children();
+    if !visible {
+        return;
+    }
+    let previews = match hovered.and_then(|c| choices.targets.get(&c)) {
+        Some(Command::Attack {
+            unit,
+            target,
+            power,
+            ..
+        }) => game.battle.aim_previews(*unit, *target, power.as_deref()),
+        _ => Vec::new(),
+    };
+    let chosen = ui.aim.as_deref().unwrap_or(aims[aims.len() - 1]);
+    commands.entity(entity).with_children(|p| {
+        p.spawn((Text::new("Aim  [C] or click:"), font(14.0), TextColor(DIM)));
+        for (i, aim) in aims.iter().enumerate() {
+            let numbers = previews
+                .iter()
+                .find(|p| p.aim == *aim)
+                .map(|p| {
+                    let effect = p.effects.first().map_or(0.0, |e| e.1);
+                    format!(
+                        "  {:.0}% hit, {:.1} dmg, {:.0}% wound",
+                        p.chance * 100.0,
+                        p.expected_damage,
+                        effect * 100.0
+                    )
+                })
+                .unwrap_or_default();
+            let lit = *aim == chosen;
+            p.spawn((
+                Button,
+                AimButton(i),
+                Node {
+                    padding: UiRect::axes(px(6), px(2)),
+                    ..default()
+                },
+                BackgroundColor(if lit {
+                    Color::srgb(0.55, 0.45, 0.12)
+                } else {
+                    Color::srgb(0.16, 0.18, 0.23)
+                }),
+                children![(
+                    Text::new(ascii(&format!("{aim}{numbers}")).into_owned()),
+                    font(12.0),
+                    TextColor(TEXT)
+                )],
+            ));
+        }
+    });
 }
 
 /// The combat log: the newest lines that fit, scrolled back on request.
@@ -692,8 +842,19 @@ fn buttons(
     choices: Res<Choices>,
     options: Query<(&Interaction, &PromptOption), Changed<Interaction>>,
     results: Query<(&Interaction, &ResultButton), Changed<Interaction>>,
+    aims: Query<(&Interaction, &AimButton), Changed<Interaction>>,
     mut leave: Leave,
 ) {
+    for (interaction, b) in &aims {
+        if *interaction == Interaction::Pressed {
+            let list = game.battle.rules().aims();
+            // The last aim is the unaimed default.
+            ui.aim = list
+                .get(b.0)
+                .filter(|_| b.0 + 1 < list.len())
+                .map(|a| a.to_string());
+        }
+    }
     for (interaction, opt) in &options {
         if *interaction == Interaction::Pressed
             && let Some(cmd) = choices.other.get(opt.0).cloned()
@@ -819,6 +980,7 @@ pub fn plugin(app: &mut App) {
             update_texts,
             update_log,
             update_prompt,
+            update_aim_bar,
             update_result,
             buttons,
         )

@@ -34,6 +34,9 @@ pub enum BattleAction {
     EndTurn,
     /// Next movement power (Movement Phase) or attack power (Battle Phase).
     NextPower,
+    /// Next place to aim an attack at (rulesets whose attacks aim: `wounds`' body
+    /// locations, W-17).
+    NextAim,
     /// Use the next usable item.
     UseItem,
     /// Keyboard cursor up / down / left / right.
@@ -99,11 +102,12 @@ pub enum BattleAction {
 
 impl BattleAction {
     /// Every action, in declaration order.
-    pub const ALL: [BattleAction; 32] = [
+    pub const ALL: [BattleAction; 33] = [
         BattleAction::Confirm,
         BattleAction::Cancel,
         BattleAction::EndTurn,
         BattleAction::NextPower,
+        BattleAction::NextAim,
         BattleAction::UseItem,
         BattleAction::CursorUp,
         BattleAction::CursorDown,

@@ -46,9 +46,12 @@ struct Case {
     hover_texts: &'static [&'static str],
     /// Where the screenshot goes.
     shot: &'static str,
+    /// Aim the first attack here by key (C) before making it, and check the attack
+    /// roll says so (`wounds`, W-17).
+    aim: Option<&'static str>,
 }
 
-const CASES: [Case; 3] = [
+const CASES: [Case; 4] = [
     Case {
         level: "levels/ford.ron",
         side: "Blue",
@@ -57,6 +60,7 @@ const CASES: [Case; 3] = [
         mouse: false,
         hover_texts: &[],
         shot: concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window.png"),
+        aim: None,
     },
     Case {
         level: "levels/flow_ogre_ford.ron",
@@ -66,6 +70,7 @@ const CASES: [Case; 3] = [
         mouse: false,
         hover_texts: &[],
         shot: concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window-flow.png"),
+        aim: None,
     },
     // The Ranger (Fast) acts first; its Ranged stance reaches the goblins, so it
     // attacks by a click on one, then moves by a click on a cell.
@@ -96,6 +101,30 @@ const CASES: [Case; 3] = [
             "key L",
         ],
         shot: concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window-escalation.png"),
+        aim: None,
+    },
+    // The Archer (Agility 3) acts first; its Shortbow reaches the bandits. It aims
+    // at the legs by key (C, C: Slowing), then shoots by a click, then moves.
+    Case {
+        level: "levels/wounds_mill.ron",
+        side: "Mercenaries",
+        tab_in_menu: false,
+        react: false,
+        mouse: true,
+        hover_texts: &[
+            // The chosen aim's preview and the per-location list (W-17).
+            "aimed Slowing",
+            "hit ",
+            "expected damage",
+            "wound: movement -2, Agility -1",
+            "C: change aim",
+            // The action pools (W-01) and Free Hit Slots (W-27).
+            "AA: 1",
+            "Free Hit Slots: 4",
+            "Round 1",
+        ],
+        shot: concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window-wounds.png"),
+        aim: Some("Slowing"),
     },
 ];
 
@@ -180,8 +209,15 @@ fn next_input(
                 .into_iter()
                 .find(|v| !v.defeated && battle.side_id(&v.side) != Some(me))
                 .map(|v| v.cell);
-            let goal: Option<Cell> = if !drive.attacked && !choices.targets.is_empty() {
-                choices.targets.keys().next().copied()
+            // An attack's target (not a targeted verb's: `wounds`' Delay rings
+            // allies when no enemy is in reach).
+            let target = choices
+                .targets
+                .iter()
+                .find(|(_, c)| matches!(c, skirmish::engine::Command::Attack { .. }))
+                .map(|(cell, _)| *cell);
+            let goal: Option<Cell> = if !drive.attacked && target.is_some() {
+                target
             } else if !drive.moved {
                 choices
                     .moves
@@ -194,6 +230,14 @@ fn next_input(
             let Some(goal) = goal else {
                 return Some(Input::Key(KeyCode::Space));
             };
+            // Choose the aim before the attack, by key.
+            if let Some(aim) = case.aim
+                && !drive.attacked
+                && choices.targets.contains_key(&goal)
+                && ui.aim.as_deref() != Some(aim)
+            {
+                return Some(Input::Key(KeyCode::KeyC));
+            }
             if case.mouse {
                 return Some(if ui.hovered == Some(goal) {
                     Input::Click
@@ -350,7 +394,15 @@ fn driver(
         } = e
             && side_of(world, *unit) == us
             && !purpose.contains("opportunity attack")
+            && !purpose.contains("free hit")
         {
+            if let Some(aim) = case.aim
+                && !purpose.contains(&format!("aimed {aim}"))
+            {
+                eprintln!("e2e: the attack was not aimed {aim}: {purpose}");
+                exit.write(AppExit::error());
+                return;
+            }
             drive.attacked = true;
         }
         match e.narration() {

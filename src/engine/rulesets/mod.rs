@@ -429,6 +429,13 @@ pub trait Ruleset: Send + Sync + 'static {
         assume: Assume<'_>,
     ) -> Option<AttackOdds>;
 
+    /// The places its attacks may aim, as commands write them, the unaimed default
+    /// last (`wounds`: Fatal, Slowing, Weakening, Disrupting, Center Mass, W-17);
+    /// empty when attacks don't aim.
+    fn aims(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// The odds of the attack at each place it may aim, in the ruleset's order
     /// (`wounds`: Fatal, Slowing, Weakening, Disrupting, Center Mass, W-17); empty
     /// for a ruleset whose attacks don't aim (see [`Ruleset::attack_features`]).

@@ -200,6 +200,10 @@ impl Ruleset for Wounds {
         preview(world, attacker, target, power, None)
     }
 
+    fn aims(&self) -> &'static [&'static str] {
+        &["Fatal", "Slowing", "Weakening", "Disrupting", "Center Mass"]
+    }
+
     fn aim_previews(
         &self,
         world: &World,
@@ -229,12 +233,16 @@ impl Ruleset for Wounds {
                         o.fatal_bonus,
                     ));
                 }
+                let roll = preview(world, attacker, target, power, Some(aim.name()))
+                    .map(|p| p.roll)
+                    .unwrap_or_default();
                 Some(AimPreview {
                     aim: aim.name().into(),
                     chance: o.hit,
                     expected_damage,
                     kill_chance,
                     effects,
+                    roll,
                 })
             })
             .collect()

@@ -134,7 +134,7 @@ pub const VERBS: &[VerbSpec] = &[
             DELAY,
             "wait, before acting, until just after a unit that acts later this round; \
              next round the unit is back in its place (W-04, W-GAP-12)",
-            &["Delay until after {after}", "Delay"],
+            &["Delay"],
         )
     },
     VerbSpec {
