@@ -34,9 +34,11 @@ use crate::engine::odds::DiceExpr;
 use crate::engine::spec::{Controller, EffectDuration, PowerDef};
 use crate::engine::units::{Conditions, Health, PlayState, Powers, SideId, UnitId};
 
-/// The movement power of a move within the Move Action's spaces (W-07).
+/// The movement power of a move within the Move Action's spaces (W-07). One Move
+/// Action is one movement: the spaces it leaves are lost.
 pub const MOVE: &str = "Move";
-/// The movement power that also spends Bonus Actions, 2 more spaces each (W-09).
+/// The movement power that also spends Bonus Actions, 2 more spaces each (W-09):
+/// with the Move Action, or after it.
 pub const DASH: &str = "Dash";
 /// The weapon of a unit that carries none (W-GAP-01).
 pub const UNARMED: &str = "Unarmed";
@@ -94,7 +96,8 @@ pub struct TurnBudget {
     pub opened: bool,
     /// Bonus Actions spent on 2 more spaces each (W-09).
     pub extra: u32,
-    /// Spaces moved this turn.
+    /// Spaces of the turn's movement used up: a movement uses up the spaces it
+    /// leaves (one Move Action is one movement, W-07, W-GAP-15).
     pub used: u32,
     /// Whether it did anything yet (Delay is only before acting).
     pub acted: bool,
@@ -1408,7 +1411,14 @@ fn execute(world: &mut World, unit: UnitId, command: Command) {
                 );
                 world.resource_mut::<TurnBudget>().extra += 1;
             }
-            world.resource_mut::<TurnBudget>().used += cost;
+            // One Move Action is one movement (W-07, W-GAP-15): the spaces it
+            // leaves unused are lost; later movement takes Bonus Actions.
+            let (opened, extra) = {
+                let t = world.resource::<TurnBudget>();
+                (t.opened, t.extra)
+            };
+            let spent = allowance(world, unit, opened, extra).max(cost);
+            world.resource_mut::<TurnBudget>().used = spent;
             travel(world, unit, path);
         }
         Command::Attack {
