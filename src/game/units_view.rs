@@ -92,7 +92,23 @@ pub fn badge(condition: &str) -> String {
         "Hustled" => "HUST".into(),
         "Running" => "RUN".into(),
         "Charging" => "CHG".into(),
-        other => other.chars().take(4).collect::<String>().to_uppercase(),
+        // `wounds`: each wound by its place (W-17), the boosts and states.
+        "Hit boost" => "HIT+".into(),
+        "Damage boost" => "DMG+".into(),
+        "Dodging" => "DODGE".into(),
+        "Prone" => "PRONE".into(),
+        "Flat-footed" => "FLAT".into(),
+        "Summoning sickness" => "SICK".into(),
+        other => match other
+            .strip_prefix("Wounded (")
+            .and_then(|w| w.strip_suffix(')'))
+        {
+            Some(place) => format!(
+                "W:{}",
+                place.chars().take(4).collect::<String>().to_uppercase()
+            ),
+            None => other.chars().take(4).collect::<String>().to_uppercase(),
+        },
     }
 }
 

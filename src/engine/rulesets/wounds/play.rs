@@ -85,6 +85,8 @@ pub struct RoundState {
     pub queue: Vec<UnitId>,
     /// Whether `order` has been rolled.
     pub fixed: bool,
+    /// Whether the winners' MP was refilled (W-05).
+    pub refilled: bool,
 }
 
 /// The active unit's actions this turn (W-01).
@@ -959,9 +961,11 @@ pub fn surrender(world: &mut World, side: SideId, why: String) {
     }
 }
 
-/// The winners' MP is refilled (W-05).
+/// The winners' MP is refilled (W-05), once.
 fn refill(world: &mut World) {
-    if let Some(Some(side)) = world.resource::<TurnState>().ended {
+    if let Some(Some(side)) = world.resource::<TurnState>().ended
+        && !std::mem::replace(&mut world.resource_mut::<RoundState>().refilled, true)
+    {
         emit(world, WoundsEvent::MpRefilled { side });
     }
 }
@@ -1662,16 +1666,22 @@ fn channel(world: &mut World, unit: UnitId) {
     end_where(world, unit, "the spell is cast", |c| {
         c.name == names::CHANNELING
     });
-    if is_active(world, c.target) {
-        make_attack(world, unit, c.target, Some(&c.power), None, Kind::Normal);
+    let why = if !is_active(world, c.target) {
+        Some("its target is gone")
+    } else if swing(world, unit, c.target, Some(&c.power), None, Kind::Normal).is_err() {
+        Some("its target is out of reach")
     } else {
-        emit(
+        None
+    };
+    match why {
+        None => make_attack(world, unit, c.target, Some(&c.power), None, Kind::Normal),
+        Some(why) => emit(
             world,
-            Event::MovementStopped {
+            WoundsEvent::CannotAct {
                 unit,
-                reason: format!("{} fizzles: its target is gone", c.power),
+                why: format!("{} fizzles: {why} (W-33)", c.power),
             },
-        );
+        ),
     }
 }
 

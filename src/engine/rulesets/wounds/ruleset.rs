@@ -589,3 +589,18 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     world.insert_resource(TurnBudget::default());
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// W-17: the window's aim list is the ruleset's aims, in the seed's order, the
+    /// unaimed Center Mass last.
+    #[test]
+    fn w_17_aims_are_the_five_places() {
+        let names: Vec<&str> = Aim::ALL.iter().map(|a| a.name()).collect();
+        assert_eq!(Wounds.aims(), names.as_slice());
+        assert_eq!(Wounds.aims().last(), Some(&"Center Mass"));
+        assert!(Wounds.attack_features().aim);
+    }
+}
