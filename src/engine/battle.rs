@@ -538,6 +538,38 @@ pub fn check_victory(world: &mut World) -> bool {
     true
 }
 
+/// The first checks of a command in a ruleset whose battle asks decisions and
+/// gives units turns one at a time (`escalation`, `wounds`): while a decision is
+/// pending only its answers are legal (`Ok(None)`); an answer with none pending is
+/// refused; a unit's command is legal only on its turn (`Ok(Some(unit))`: the
+/// ruleset checks the rest).
+pub fn turn_of(world: &World, command: &Command) -> Result<Option<UnitId>, CommandError> {
+    if let Some(p) = &world.resource::<Pending>().0 {
+        return if p.answers().any(|a| a == command) {
+            Ok(None)
+        } else {
+            Err(CommandError::DecisionPending {
+                side: crate::engine::command::Names::side_name(world, p.side),
+                what: p.about.clone(),
+            })
+        };
+    }
+    let active = world.resource::<TurnState>().active;
+    let Some(unit) = command.unit() else {
+        return Err(CommandError::NoDecisionPending);
+    };
+    if Some(unit) != active {
+        return Err(CommandError::NotYourTurn {
+            unit: name(world, unit),
+            reason: match active {
+                Some(a) => format!("it is {}'s turn", name(world, a)),
+                None => "no turn is on".into(),
+            },
+        });
+    }
+    Ok(Some(unit))
+}
+
 /// Declares a draw if the round limit has been reached (called at the end of a round).
 pub fn check_round_limit(world: &mut World) -> bool {
     let round = world.resource::<TurnState>().round;

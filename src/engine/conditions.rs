@@ -479,6 +479,13 @@ pub fn expire_turn_end(world: &mut World, unit: UnitId, turn: u32, reason: &str)
     }
 }
 
+/// Whether `unit` has a condition named `name` (every ruleset asks).
+pub fn has(world: &World, unit: UnitId, name: &str) -> bool {
+    world
+        .get::<Conditions>(entity(world, unit))
+        .is_some_and(|c| c.has(name))
+}
+
 /// `unit` took an action (X-08 `UntilAction`): ends its `UntilAction` conditions
 /// that `ends` says this action ends, with `reason` ("it stood up": actfast Prone and
 /// Burning, A-GAP-11; `|_| true` for effects any action ends).

@@ -118,12 +118,7 @@ fn esc_mut(world: &mut World, unit: UnitId) -> Mut<'_, EscUnit> {
         .expect("every escalation unit has EscUnit")
 }
 
-/// Whether `unit` has a condition named `name`.
-pub fn has(world: &World, unit: UnitId, name: &str) -> bool {
-    world
-        .get::<Conditions>(entity(world, unit))
-        .is_some_and(|c| c.has(name))
-}
+pub use crate::engine::conditions::has;
 
 /// The names of a unit's conditions, with Vulnerable when it is so by nature.
 pub fn condition_names(world: &World, unit: UnitId) -> Vec<String> {

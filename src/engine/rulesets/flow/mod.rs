@@ -619,12 +619,7 @@ pub fn reaction_fp(world: &mut World, unit: UnitId) {
     );
 }
 
-/// Whether a unit has a condition.
-pub fn has(world: &World, unit: UnitId, condition: &str) -> bool {
-    world
-        .get::<Conditions>(entity(world, unit))
-        .is_some_and(|c| c.has(condition))
-}
+pub use crate::engine::conditions::has;
 
 /// The unit a condition of `unit` is about (Feinting, Grappling) or comes from (Grappled).
 pub fn condition_link(world: &World, unit: UnitId, condition: &str) -> Option<UnitId> {

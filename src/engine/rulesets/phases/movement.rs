@@ -307,11 +307,7 @@ fn movement_step(world: &mut World) -> Result<bool, CommandError> {
     }
 }
 
-pub(super) fn has(world: &World, unit: UnitId, condition: &str) -> bool {
-    world
-        .get::<Conditions>(entity(world, unit))
-        .is_some_and(|c| c.has(condition))
-}
+pub(super) use crate::engine::conditions::has;
 
 /// Spends one unit of a pool on `what` (a movement power, "Attack", ...).
 pub(super) fn spend(world: &mut World, unit: UnitId, pool: Pool, what: &str) {

@@ -10,36 +10,16 @@ use crate::engine::battle::{
     Map, Pending, TurnState, active_units, cell_of, entity, is_active, name, occupancy_for, side_of,
 };
 use crate::engine::board::{Cell, Occupancy};
-use crate::engine::command::{Command, CommandError, Names};
+use crate::engine::command::{Command, CommandError};
 use crate::engine::spec::ItemEffect;
 use crate::engine::units::{Items, Powers, UnitId};
 use crate::engine::verb::{ArgValue, Args};
 
 /// Whether `command` is legal now.
 pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
-    if let Some(p) = &world.resource::<Pending>().0 {
-        return if p.answers().any(|a| a == command) {
-            Ok(())
-        } else {
-            Err(CommandError::DecisionPending {
-                side: world.side_name(p.side),
-                what: p.about.clone(),
-            })
-        };
-    }
-    let active = world.resource::<TurnState>().active;
-    let Some(unit) = command.unit() else {
-        return Err(CommandError::NoDecisionPending);
+    let Some(unit) = crate::engine::battle::turn_of(world, command)? else {
+        return Ok(());
     };
-    if Some(unit) != active {
-        return Err(CommandError::NotYourTurn {
-            unit: name(world, unit),
-            reason: match active {
-                Some(a) => format!("it is {}'s turn", name(world, a)),
-                None => "no turn is on".into(),
-            },
-        });
-    }
     if !is_active(world, unit) {
         return Err(CommandError::Defeated(name(world, unit)));
     }

@@ -126,12 +126,7 @@ fn wu_mut(world: &mut World, unit: UnitId) -> Mut<'_, WUnit> {
         .expect("every wounds unit has WUnit")
 }
 
-/// Whether `unit` has a condition named `name`.
-pub fn has(world: &World, unit: UnitId, name: &str) -> bool {
-    world
-        .get::<Conditions>(entity(world, unit))
-        .is_some_and(|c| c.has(name))
-}
+pub use crate::engine::conditions::has;
 
 /// The summed magnitude of a unit's conditions named `name`.
 fn total(world: &World, unit: UnitId, name: &str) -> i64 {
