@@ -108,7 +108,13 @@ impl Budget {
     /// A fresh turn: 1 AA, 1 MA and 2 BA, less one BA per Weakening wound, never
     /// below 0 (W-01, W-17, W-GAP-08).
     pub fn turn(cfg: &WoundsConfig, wounds: &Modifiers) -> Budget {
-        let bonus = (i64::from(cfg.bonus_actions) + wounds.bonus_actions).max(0);
+        Budget::turn_with(cfg.bonus_actions, wounds)
+    }
+
+    /// A fresh turn of a unit with `bonus_actions` Bonus Actions (its
+    /// `BonusActions` stat), less one per Weakening wound, never below 0.
+    pub fn turn_with(bonus_actions: u32, wounds: &Modifiers) -> Budget {
+        let bonus = (i64::from(bonus_actions) + wounds.bonus_actions).max(0);
         Budget {
             attack: 1,
             moves: 1,

@@ -34,11 +34,11 @@ use crate::engine::odds::DiceExpr;
 use crate::engine::spec::{Controller, EffectDuration, PowerDef};
 use crate::engine::units::{Conditions, Health, PlayState, Powers, SideId, UnitId};
 
-/// The movement power of a move within the Move Action's spaces (W-07). One Move
-/// Action is one movement: the spaces it leaves are lost.
+/// The movement power of a move within the Move Action's spaces (W-07). Every move
+/// is a movement of its own: the spaces it leaves are lost.
 pub const MOVE: &str = "Move";
 /// The movement power that also spends Bonus Actions, 2 more spaces each (W-09):
-/// with the Move Action, or after it.
+/// with the Move Action, or on its own after it.
 pub const DASH: &str = "Dash";
 /// The weapon of a unit that carries none (W-GAP-01).
 pub const UNARMED: &str = "Unarmed";
@@ -94,13 +94,9 @@ pub struct RoundState {
 pub struct TurnBudget {
     /// Actions left.
     pub left: Budget,
-    /// Whether its Move Action has been spent on moving (its spaces are open).
+    /// Whether its Move Action has been spent on a movement (W-07; the spaces a
+    /// movement leaves are lost, W-GAP-15).
     pub opened: bool,
-    /// Bonus Actions spent on 2 more spaces each (W-09).
-    pub extra: u32,
-    /// Spaces of the turn's movement used up: a movement uses up the spaces it
-    /// leaves (one Move Action is one movement, W-07, W-GAP-15).
-    pub used: u32,
     /// Whether it did anything yet (Delay is only before acting).
     pub acted: bool,
 }
@@ -263,6 +259,10 @@ pub fn power_of(world: &World, unit: UnitId, power: Option<&str>) -> Option<Powe
 /// The melee weapon `unit` hits with off its turn: its first melee power, else
 /// its fists (W-GAP-14).
 pub fn melee_power(world: &World, unit: UnitId) -> PowerDef {
+    if has(world, unit, names::DISARMED) {
+        // Its weapon is on the ground (W-31).
+        return unarmed(rules(world));
+    }
     world
         .get::<Powers>(entity(world, unit))
         .and_then(|p| {
@@ -889,6 +889,112 @@ fn on_hit(
         target,
         Condition::new(cond, duration).with_source(source),
     );
+    if cond == names::PRONE {
+        offer_stand(world, target);
+    }
+}
+
+/// Actions `unit` can still spend from its next turn to stand up now: those its
+/// next turn will have (W-30, W-GAP-19).
+pub fn next_turn_actions(world: &World, unit: UnitId) -> Vec<Action> {
+    let me = wu(world, unit);
+    let mut next = Budget::turn_with(me.bonus_actions, &mods(world, unit));
+    for a in &me.owed {
+        match a {
+            Action::Attack => next.attack = next.attack.saturating_sub(1),
+            Action::Move => next.moves = next.moves.saturating_sub(1),
+            Action::Bonus => next.bonus = next.bonus.saturating_sub(1),
+        }
+    }
+    [Action::Bonus, Action::Move, Action::Attack]
+        .into_iter()
+        .filter(|a| match a {
+            Action::Attack => next.attack > 0,
+            Action::Move => next.moves > 0,
+            Action::Bonus => next.bonus > 0,
+        })
+        .collect()
+}
+
+/// A unit knocked prone off its turn may stand up at once with an action of its
+/// next turn (W-30, W-GAP-19): its side is asked (the first option, a Bonus
+/// Action, is the automatic answer), unless another question is already waiting.
+fn offer_stand(world: &mut World, unit: UnitId) {
+    if world.resource::<TurnState>().active == Some(unit)
+        || !able(world, unit)
+        || world.resource::<crate::engine::battle::Pending>().0.is_some()
+    {
+        return;
+    }
+    let side = side_of(world, unit);
+    let pays = next_turn_actions(world, unit);
+    if pays.is_empty() {
+        return;
+    }
+    let stand = |a: Action| Command::Act {
+        unit,
+        verb: super::verbs::STAND.into(),
+        args: crate::engine::verb::Args::new().with(
+            "pay",
+            crate::engine::verb::ArgValue::Choice(
+                match a {
+                    Action::Attack => "AA",
+                    Action::Move => "MA",
+                    Action::Bonus => "BA",
+                }
+                .into(),
+            ),
+        ),
+    };
+    match world.resource::<Sides>().0[side.0 as usize].decisions {
+        crate::engine::spec::DecisionPolicy::Never => {}
+        crate::engine::spec::DecisionPolicy::Auto => stand_off_turn(world, unit, pays[0]),
+        crate::engine::spec::DecisionPolicy::Ask => {
+            let who = name(world, unit);
+            let n = pays.len() as f64;
+            let options = pays
+                .iter()
+                .enumerate()
+                .map(|(i, &a)| {
+                    crate::engine::decision::DecisionOption::new(
+                        stand(a),
+                        format!("{who} stands up with its next turn's {}", actions_text(&[a])),
+                    )
+                    .value(n - i as f64)
+                })
+                .collect();
+            world.resource_mut::<crate::engine::battle::Pending>().0 =
+                Some(crate::engine::decision::PendingDecision {
+                    side,
+                    prompt: format!(
+                        "{who} is knocked prone. Stand up now with an action of its next turn?"
+                    ),
+                    about: format!("decide whether {who} stands up off its turn"),
+                    pick: crate::engine::decision::Pick::One,
+                    options,
+                    decline: Some(crate::engine::decision::DecisionOption::new(
+                        Command::Pass { side },
+                        format!("{who} stays prone"),
+                    )),
+                    lookahead: false,
+                });
+            world.resource_mut::<crate::engine::battle::Progress>().0 = true;
+        }
+    }
+}
+
+/// `unit` stands up off its turn, paying `a` from its next turn (W-30, W-GAP-19).
+fn stand_off_turn(world: &mut World, unit: UnitId, a: Action) {
+    wu_mut(world, unit).owed.push(a);
+    emit(
+        world,
+        WoundsEvent::Spent {
+            unit,
+            what: "stand up off its turn (from its next turn)".into(),
+            actions: actions_text(&[a]),
+        },
+    );
+    end_where(world, unit, "it stood up", |c| c.name == names::PRONE);
 }
 
 /// After harm: the battle may be won, or an AI side may lose the will to fight
@@ -962,6 +1068,13 @@ fn refill(world: &mut World) {
         && !std::mem::replace(&mut world.resource_mut::<RoundState>().refilled, true)
     {
         emit(world, WoundsEvent::MpRefilled { side });
+        for u in 0..world.resource::<crate::engine::battle::Roster>().0.len() as u32 {
+            let u = UnitId(u);
+            if side_of(world, u) == side {
+                let mut me = wu_mut(world, u);
+                me.mp = me.max_mp;
+            }
+        }
     }
 }
 
@@ -1066,6 +1179,24 @@ pub fn cached_odds(config: &WoundsConfig, s: &Swing) -> Option<std::sync::Arc<at
 /// The one system: starts turns and executes commands.
 pub fn drive(world: &mut World) {
     if halted(world) {
+        return;
+    }
+    if world.resource::<crate::engine::battle::Pending>().0.is_some() {
+        // The only question: stand up off-turn (W-30).
+        let Some(answer) = world
+            .resource_mut::<crate::engine::battle::Incoming>()
+            .0
+            .take()
+        else {
+            return;
+        };
+        world.resource_mut::<crate::engine::battle::Pending>().0 = None;
+        if let Command::Act { unit, args, .. } = answer
+            && let Some(a) = pay_choice(args.choice("pay"))
+        {
+            stand_off_turn(world, unit, a);
+        }
+        world.resource_mut::<crate::engine::battle::Progress>().0 = true;
         return;
     }
     let Some(unit) = world.resource::<TurnState>().active else {
@@ -1226,10 +1357,18 @@ fn start_turn(world: &mut World, unit: UnitId) {
         },
     );
     expire_turn_start(world, unit, "its turn started");
-    let config = rules(world).clone();
     let m = mods(world, unit);
+    let mut left = Budget::turn_with(wu(world, unit).bonus_actions, &m);
+    // Actions it spent standing up off-turn (W-30, W-GAP-19).
+    for a in std::mem::take(&mut wu_mut(world, unit).owed) {
+        match a {
+            Action::Attack => left.attack = left.attack.saturating_sub(1),
+            Action::Move => left.moves = left.moves.saturating_sub(1),
+            Action::Bonus => left.bonus = left.bonus.saturating_sub(1),
+        }
+    }
     *world.resource_mut::<TurnBudget>() = TurnBudget {
-        left: Budget::turn(&config, &m),
+        left,
         ..Default::default()
     };
     if has(world, unit, names::SICK) {
@@ -1324,25 +1463,32 @@ fn allowance(world: &World, unit: UnitId, opened: bool, extra: u32) -> u32 {
     )
 }
 
-/// How a move of `cost` spaces is paid now: whether it opens the Move Action and
+/// How a move of `cost` spaces is paid now: whether it takes the Move Action and
 /// how many Bonus Actions it spends on 2 more spaces each (none unless `dash`);
-/// `None` when the actions left are not enough. The Move Action goes first.
+/// `None` when the actions left are not enough. Every move is a movement of its
+/// own (W-07, W-GAP-15): the Move Action's spaces come with the first one only,
+/// and what a movement leaves is lost; a later one is a Dash on Bonus Actions.
 pub fn move_plan(world: &World, unit: UnitId, cost: u32, dash: bool) -> Option<(bool, u32)> {
     let t = *world.resource::<TurnBudget>();
-    let open = t.opened || t.left.moves > 0;
+    let with_ma = !t.opened && t.left.moves > 0;
+    if !with_ma && !dash {
+        return None;
+    }
     let most = if dash { t.left.bonus } else { 0 };
     (0..=most)
-        .find(|&more| allowance(world, unit, open, t.extra + more) >= t.used + cost)
-        .map(|more| (open && !t.opened, more))
+        .find(|&more| allowance(world, unit, with_ma, more) >= cost)
+        .map(|more| (with_ma, more))
 }
 
-/// The most spaces `unit` can still move this turn, with its Bonus Actions if
-/// `dash`.
+/// The most spaces `unit` can move with one more movement now, with its Bonus
+/// Actions if `dash`.
 pub fn reach_left(world: &World, unit: UnitId, dash: bool) -> u32 {
     let t = *world.resource::<TurnBudget>();
-    let open = t.opened || t.left.moves > 0;
-    let more = if dash { t.left.bonus } else { 0 };
-    allowance(world, unit, open, t.extra + more).saturating_sub(t.used)
+    let with_ma = !t.opened && t.left.moves > 0;
+    if !with_ma && !dash {
+        return 0;
+    }
+    allowance(world, unit, with_ma, if dash { t.left.bonus } else { 0 })
 }
 
 /// The cost in spaces of a path (W-GAP-20: difficult squares cost 2, diagonals 1).
@@ -1408,16 +1554,7 @@ fn execute(world: &mut World, unit: UnitId, command: Command) {
                     &[Action::Bonus],
                     "2 more spaces",
                 );
-                world.resource_mut::<TurnBudget>().extra += 1;
             }
-            // One Move Action is one movement (W-07, W-GAP-15): the spaces it
-            // leaves unused are lost; later movement takes Bonus Actions.
-            let (opened, extra) = {
-                let t = world.resource::<TurnBudget>();
-                (t.opened, t.extra)
-            };
-            let spent = allowance(world, unit, opened, extra).max(cost);
-            world.resource_mut::<TurnBudget>().used = spent;
             travel(world, unit, path);
         }
         Command::Attack {

@@ -222,6 +222,11 @@ pub struct WUnit {
     pub level: i64,
     /// Magic points left (W-01, W-05).
     pub mp: i64,
+    /// Magic points at full (the `MP` stat): the winners' MP is refilled (W-05).
+    pub max_mp: i64,
+    /// Actions of its next turn already spent standing up off-turn (W-30,
+    /// W-GAP-19).
+    pub owed: Vec<super::economy::Action>,
     /// Feats.
     pub feats: Feats,
     /// Started the fight: acts last (W-03).
@@ -277,6 +282,8 @@ impl WUnit {
             zone: u32::try_from(stat("Reach")).unwrap_or(1).max(1),
             level: stat("Level"),
             mp: stat("MP"),
+            max_mp: stat("MP"),
+            owed: Vec::new(),
             feats: Feats::default(),
             initiator,
             summoned: false,
