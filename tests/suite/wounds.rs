@@ -1013,3 +1013,510 @@ fn w_gap_24_through_allies_not_enemies_never_ending_on_a_unit() {
     assert_eq!(cell(&b, "Hero"), c(2, 1));
     all_dice_used(&b);
 }
+
+// ------------------------------------------------------------------ hitting
+
+/// W-13 / W-17 / W-EX-2 / W-GAP-07: d20 + Accuracy against Agility + 10; Center
+/// Mass (no aim named) adds 1: Accuracy +3 against Agility +2 with a d20 of 8 is
+/// 12 vs 12, a hit; aimed at Slowing the same 8 is 11, a miss.
+#[test]
+fn w_13_w_ex_2_center_mass_hits_where_an_aimed_attack_misses() {
+    let l = level(
+        (6, 3),
+        &[],
+        vec![
+            armed(
+                wu("Hero", "Heroes", (1, 1), 3, 3, 20),
+                vec![weapon("Dagger")],
+            ),
+            wu("Ogre", "Foes", (2, 1), 2, 0, 20),
+        ],
+    );
+    // Aimed Slowing: d20 8 + 3 = 11 vs 12, a miss. The extra attack, Center Mass:
+    // d20 8 + 3 + 1 = 12, a hit; d4 2.
+    let mut b = battle(&l, &[8, 8, 2]);
+    let events = run(&mut b, |b| aimed(b, "Hero", "Ogre", Some("Slowing")));
+    let r = rolls(&events);
+    assert_eq!(r.len(), 1, "a miss rolls no damage: {r:?}");
+    assert_eq!(
+        (r[0].total, r[0].target, r[0].outcome.as_str()),
+        (11, Some(12), "miss")
+    );
+    assert!(r[0].purpose.contains("aimed Slowing"), "{r:?}");
+    let events = run(&mut b, |b| attack(b, "Hero", "Ogre"));
+    let r = rolls(&events);
+    assert_eq!(
+        r[0].modifiers,
+        [("Accuracy".to_string(), 3), ("Center Mass".to_string(), 1)]
+    );
+    assert_eq!((r[0].total, r[0].outcome.as_str()), (12, "hit"));
+    assert_eq!(hp(&b, "Ogre"), 18);
+    all_dice_used(&b);
+}
+
+/// W-15 / W-GAP-17: attacking with an ally on the square directly behind the target
+/// (opposite the attacker across it) gives +1; an ally anywhere else does not.
+#[test]
+fn w_15_w_gap_17_flanking_from_behind() {
+    let l = level(
+        (6, 4),
+        &[],
+        vec![
+            armed(
+                wu("Left", "Heroes", (1, 1), 4, 0, 20),
+                vec![weapon("Dagger")],
+            ),
+            wu("Right", "Heroes", (3, 1), 3, 0, 20),
+            armed(
+                wu("Top", "Heroes", (2, 0), 2, 0, 20),
+                vec![weapon("Dagger")],
+            ),
+            wu("Ogre", "Foes", (2, 1), 1, 0, 20),
+        ],
+    );
+    // Left: d20 9 + 1 CM + 1 from behind = 11 vs 11, a hit; d4 2. Top (nobody on
+    // (2, 2)): d20 9 + 1 = 10, a miss.
+    let mut b = battle(&l, &[9, 2, 9]);
+    let events = run(&mut b, |b| attack(b, "Left", "Ogre"));
+    let r = rolls(&events);
+    assert!(r[0].modifiers.contains(&("from behind".into(), 1)), "{r:?}");
+    assert_eq!(
+        (r[0].total, r[0].target, r[0].outcome.as_str()),
+        (11, Some(11), "hit")
+    );
+    end(&mut b, "Left");
+    end(&mut b, "Right");
+    let events = run(&mut b, |b| attack(b, "Top", "Ogre"));
+    let r = rolls(&events);
+    assert!(
+        !r[0].modifiers.iter().any(|m| m.0 == "from behind"),
+        "{r:?}"
+    );
+    assert_eq!((r[0].total, r[0].outcome.as_str()), (10, "miss"));
+    all_dice_used(&b);
+}
+
+/// W-16 / W-29 / W-GAP-04: a Hidden attacker makes its target flat-footed (hit on
+/// 5) and adds 1d4 sneak damage, 2d4 with the Sneak attack feat; a crit doubles the
+/// sneak dice too. Having attacked, it is seen: its extra attack is a plain one.
+#[test]
+fn w_16_hidden_attackers_sneak_attack() {
+    let l = level(
+        (6, 4),
+        &[],
+        vec![
+            with(
+                armed(
+                    stat(wu("Sneak", "Heroes", (1, 1), 3, 0, 20), "Strength", 1),
+                    vec![weapon("Dagger")],
+                ),
+                &["Hidden", "Sneak attack"],
+            ),
+            with(
+                armed(
+                    stat(wu("Lurker", "Heroes", (2, 2), 2, 0, 20), "Strength", 1),
+                    vec![weapon("Dagger")],
+                ),
+                &["Hidden"],
+            ),
+            with(wu("Ogre", "Foes", (2, 1), 4, 0, 40), &["Light armor"]),
+        ],
+    );
+    let faces = [
+        4, 3, 2, 4, // Sneak: d20 4 + 1 CM = 5 vs 5 (flat-footed); d4 3 + 2d4 sneak [2, 4]
+        13, 2, // its extra attack, seen: 13 + 1 = 14 vs 14; d4 2, no Strength
+        20, 1, 3, 2, // Lurker: natural 20, the chain's d4 1 (x2); d4 3 + 1d4 sneak 2
+    ];
+    let mut b = battle(&l, &faces);
+    end(&mut b, "Ogre");
+    let events = run(&mut b, |b| attack(b, "Sneak", "Ogre"));
+    let r = rolls(&events);
+    assert_eq!(
+        (r[0].total, r[0].target, r[0].outcome.as_str()),
+        (5, Some(5), "hit")
+    );
+    // (3 + 2 + 4 + 1 Strength) - 1 armor = 9.
+    assert_eq!(damage_to(&events, id(&b, "Ogre")), [9]);
+    assert!(!has(&b, "Sneak", "Hidden"), "seen after attacking");
+    let events = run(&mut b, |b| attack(b, "Sneak", "Ogre"));
+    let r = rolls(&events);
+    assert_eq!((r[0].total, r[0].target), (14, Some(14)));
+    // d4 2 - 1 armor = 1.
+    assert_eq!(damage_to(&events, id(&b, "Ogre")), [1]);
+    end(&mut b, "Sneak");
+    let events = run(&mut b, |b| attack(b, "Lurker", "Ogre"));
+    // (3 + 2 + 1) x 2 - 1 = 11.
+    assert_eq!(damage_to(&events, id(&b, "Ogre")), [11]);
+    assert_eq!(hp(&b, "Ogre"), 40 - 9 - 1 - 11);
+    all_dice_used(&b);
+}
+
+// ------------------------------------------------------------------ wounds
+
+/// W-EX-1 / W-17 / W-18 / W-GAP-03 / W-GAP-16 / W-GAP-10: Accuracy +3, Strength +2,
+/// longsword aimed Slowing against Agility +2 and armor 1: d20 9 hits (12 vs 12),
+/// d8 5 + 2 - 1 = 6 net: a wound. The target's movement is 4, its Agility +1
+/// (defense 11) and next round its Free Hit Slots 2 (were 3); the battle's order
+/// stays as it was. With d8 4 the net 5 leaves no wound.
+#[test]
+fn w_ex_1_a_slowing_wound() {
+    let l = level(
+        (10, 5),
+        &[],
+        vec![
+            armed(
+                stat(wu("Hero", "Heroes", (1, 1), 3, 3, 20), "Strength", 2),
+                vec![weapon("Longsword")],
+            ),
+            with(wu("Ogre", "Foes", (2, 1), 2, 0, 30), &["Light armor"]),
+            wu("Watcher", "Heroes", (0, 4), 1, 0, 20),
+        ],
+    );
+    let faces = [
+        9, 5, // Slowing: 12 vs 12; d8 5 + 2 - 1 = 6, a wound
+        8, 4, // the extra attack: 8 + 3 + 1 = 12 vs 11; d8 4 - 1 = 3
+        9, 4, // round 2, Slowing: 12 vs 11; d8 4 + 2 - 1 = 5: no wound
+    ];
+    let mut b = battle(&l, &faces);
+    assert_eq!(pool(&b, "Ogre", "Free Hit Slots"), Some(3));
+    let events = run(&mut b, |b| aimed(b, "Hero", "Ogre", Some("Slowing")));
+    let r = rolls(&events);
+    assert_eq!(
+        (r[0].total, r[0].target, r[0].outcome.as_str()),
+        (12, Some(12), "hit")
+    );
+    assert_eq!(damage_to(&events, id(&b, "Ogre")), [6]);
+    assert!(
+        told(&events).iter().any(|e| matches!(
+            e,
+            WoundsEvent::Wounded { aim, effect, .. }
+                if aim == "Slowing" && effect == "movement -2, Agility -1"
+        )),
+        "{events:?}"
+    );
+    assert!(has(&b, "Ogre", "Wounded (Slowing)"));
+    assert_eq!(pool(&b, "Ogre", "Agility (wounds -1)"), Some(1));
+    assert_eq!(pool(&b, "Ogre", "Movement (wounds -2)"), Some(4));
+    let events = run(&mut b, |b| attack(b, "Hero", "Ogre"));
+    let r = rolls(&events);
+    assert_eq!(r[0].target, Some(11), "defense 1 + 10");
+    assert_eq!(damage_to(&events, id(&b, "Ogre")), [3]);
+    end(&mut b, "Hero");
+    assert_eq!(active(&b).as_deref(), Some("Ogre"));
+    let err = b
+        .check(&mv(&b, "Ogre", &[(3, 1), (4, 1), (5, 1), (6, 1), (7, 1)]))
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            CommandError::NotEnoughMovement {
+                cost: 5,
+                budget: 4,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    end(&mut b, "Ogre");
+    end(&mut b, "Watcher");
+    // Round 2: slots from the current Agility; the order is unchanged.
+    assert_eq!(pool(&b, "Ogre", "Free Hit Slots"), Some(2));
+    let events = run(&mut b, |b| aimed(b, "Hero", "Ogre", Some("Slowing")));
+    assert_eq!(damage_to(&events, id(&b, "Ogre")), [5]);
+    assert!(
+        !told(&events)
+            .iter()
+            .any(|e| matches!(e, WoundsEvent::Wounded { .. })),
+        "5 net is no wound"
+    );
+    end(&mut b, "Hero");
+    assert_eq!(
+        active(&b).as_deref(),
+        Some("Ogre"),
+        "still before the Watcher"
+    );
+    all_dice_used(&b);
+}
+
+/// W-EX-3 / W-20 / W-21 / W-GAP-04 / W-GAP-06: aimed Fatal, d20 20 (crit), the
+/// chain's d4 4 (super critical), its d6 2 (stop), d8 3, the Fatal d4 4:
+/// (3 + 2) x 4 - 1 = 19 net, a wound, + 16 = 35. With the chain's d6 at 6 the target
+/// is defeated at once and no damage dice are rolled.
+#[test]
+fn w_ex_3_the_crit_chain_and_a_fatal_wound() {
+    let l = level(
+        (6, 4),
+        &[],
+        vec![
+            armed(
+                stat(wu("Hero", "Heroes", (1, 1), 3, 3, 20), "Strength", 2),
+                vec![weapon("Longsword")],
+            ),
+            with(wu("Ogre", "Foes", (2, 1), 2, 0, 40), &["Light armor"]),
+            with(wu("Troll", "Foes", (1, 2), 1, 0, 40), &["Light armor"]),
+        ],
+    );
+    let mut b = battle(&l, &[20, 4, 2, 3, 4, 20, 4, 6]);
+    let events = run(&mut b, |b| aimed(b, "Hero", "Ogre", Some("Fatal")));
+    let r = rolls(&events);
+    let dice: Vec<(&str, Vec<u32>)> = r
+        .iter()
+        .map(|r| (r.dice.as_str(), r.faces.clone()))
+        .collect();
+    assert_eq!(
+        dice,
+        [
+            ("d20", vec![20]),
+            ("d4", vec![4]),
+            ("d6", vec![2]),
+            ("d4", vec![4])
+        ],
+        "the d20, the chain, the Fatal d4 (the damage die is told with the damage)"
+    );
+    assert_eq!(r[3].outcome, "+16 damage");
+    assert!(
+        told(&events).iter().any(|e| matches!(
+            e,
+            WoundsEvent::Chain { became, .. } if became == "a super critical (x4)"
+        )),
+        "{events:?}"
+    );
+    assert_eq!(damage_to(&events, id(&b, "Ogre")), [35]);
+    assert_eq!(hp(&b, "Ogre"), 5);
+    assert!(has(&b, "Ogre", "Wounded (Fatal)"));
+    let events = run(&mut b, |b| aimed(b, "Hero", "Troll", Some("Fatal")));
+    assert!(
+        told(&events)
+            .iter()
+            .any(|e| matches!(e, WoundsEvent::Slain { how, .. } if how.contains("crit chain"))),
+        "{events:?}"
+    );
+    assert_eq!(hp(&b, "Troll"), 0);
+    assert_eq!(state(&b, "Troll"), PlayState::Dead);
+    all_dice_used(&b);
+}
+
+/// W-20 / W-21 / W-GAP-05: a natural 20 hits whatever the defense and doubles the
+/// damage; the chain's d4 at 4 doubles it again (x4) and only then is its d6 rolled.
+#[test]
+fn w_20_w_21_w_gap_05_a_natural_20_always_hits() {
+    let l = level(
+        (6, 4),
+        &[],
+        vec![
+            armed(
+                stat(wu("Hero", "Heroes", (1, 1), 3, -5, 20), "Strength", 1),
+                vec![weapon("Dagger")],
+            ),
+            wu("Ghost", "Foes", (2, 1), 8, 0, 30),
+        ],
+    );
+    // d20 20: 20 - 5 + 1 = 16 < 18 but a crit; d4 3 stops (x2); d4 2 + 1 = 3 -> 6.
+    // The extra attack: d20 20, d4 4 (x4), d6 5 stops; d4 1, no Strength -> 4.
+    let mut b = battle(&l, &[20, 3, 2, 20, 4, 5, 1]);
+    end(&mut b, "Ghost");
+    let events = run(&mut b, |b| attack(b, "Hero", "Ghost"));
+    let r = rolls(&events);
+    assert_eq!(
+        (r[0].total, r[0].target, r[0].outcome.as_str()),
+        (16, Some(18), "natural 20: critical hit")
+    );
+    assert_eq!(r.len(), 2, "d20 and the chain's d4: {r:?}");
+    assert_eq!(damage_to(&events, id(&b, "Ghost")), [6]);
+    let events = run(&mut b, |b| attack(b, "Hero", "Ghost"));
+    let r = rolls(&events);
+    assert_eq!(r.len(), 3, "d20, d4, d6: {r:?}");
+    assert_eq!(damage_to(&events, id(&b, "Ghost")), [4]);
+    assert_eq!(hp(&b, "Ghost"), 20);
+    all_dice_used(&b);
+}
+
+/// W-17 / W-GAP-08: a Weakening wound takes 1 Strength (less melee damage) and a
+/// Bonus Action from each of the unit's turns.
+#[test]
+fn w_17_a_weakening_wound() {
+    let l = level(
+        (6, 4),
+        &[],
+        vec![
+            armed(
+                stat(wu("Hero", "Heroes", (1, 1), 3, 3, 20), "Strength", 2),
+                vec![weapon("Longsword")],
+            ),
+            armed(
+                stat(wu("Ogre", "Foes", (2, 1), 0, 5, 30), "Strength", 2),
+                vec![weapon("Shortsword")],
+            ),
+        ],
+    );
+    // Weakening: 10 + 3 = 13 vs 10; d8 4 + 2 = 6, a wound. The Ogre hits back:
+    // 15 + 5 + 1 vs 13; d6 3 + (2 - 1) = 4.
+    let mut b = battle(&l, &[10, 4, 15, 3]);
+    run(&mut b, |b| aimed(b, "Hero", "Ogre", Some("Weakening")));
+    assert!(has(&b, "Ogre", "Wounded (Weakening)"));
+    assert_eq!(pool(&b, "Ogre", "Strength (wounds -1)"), Some(1));
+    end(&mut b, "Hero");
+    assert_eq!(actions(&b, "Ogre"), (1, 1, 1), "one Bonus Action less");
+    let events = run(&mut b, |b| attack(b, "Ogre", "Hero"));
+    assert_eq!(damage_to(&events, id(&b, "Hero")), [4]);
+    all_dice_used(&b);
+}
+
+/// W-EX-7 / W-17 / W-19 / W-GAP-09: a Disrupting wound takes 3 Accuracy in all for
+/// the rest of the round it is dealt, then 1; one healing instance of 6 removes it
+/// and the Accuracy is whole again.
+#[test]
+fn w_ex_7_a_disrupting_wound_and_its_healing() {
+    let mut ogre = armed(
+        wu("Ogre", "Foes", (2, 1), 0, 4, 30),
+        vec![weapon("Shortsword")],
+    );
+    ogre.items = vec![potion(1)];
+    let l = level(
+        (6, 4),
+        &[],
+        vec![
+            armed(
+                stat(wu("Hero", "Heroes", (1, 1), 3, 3, 20), "Strength", 2),
+                vec![weapon("Longsword")],
+            ),
+            ogre,
+        ],
+    );
+    let faces = [
+        10, 4, // Disrupting: 13 vs 10; d8 4 + 2 = 6, a wound
+        2, // round 1, the Ogre: 2 + 4 - 3 + 1 = 4
+        2, // round 2: 2 + 4 - 1 + 1 = 6
+        6, // the potion heals 6
+        2, // 2 + 4 + 1 = 7
+    ];
+    let mut b = battle(&l, &faces);
+    run(&mut b, |b| aimed(b, "Hero", "Ogre", Some("Disrupting")));
+    assert_eq!(pool(&b, "Ogre", "Accuracy (wounds -3)"), Some(1));
+    end(&mut b, "Hero");
+    let events = run(&mut b, |b| attack(b, "Ogre", "Hero"));
+    let r = rolls(&events);
+    assert!(r[0].modifiers.contains(&("wounds".into(), -3)), "{r:?}");
+    assert_eq!(r[0].total, 4);
+    end(&mut b, "Ogre");
+    end(&mut b, "Hero");
+    assert_eq!(pool(&b, "Ogre", "Accuracy (wounds -1)"), Some(3));
+    let events = run(&mut b, |b| attack(b, "Ogre", "Hero"));
+    let r = rolls(&events);
+    assert!(r[0].modifiers.contains(&("wounds".into(), -1)), "{r:?}");
+    assert_eq!(r[0].total, 6);
+    let events = run(&mut b, |b| use_potion(b, "Ogre"));
+    assert!(
+        told(&events).iter().any(|e| matches!(
+            e,
+            WoundsEvent::WoundHealed { aim, .. } if aim == "Disrupting"
+        )),
+        "{events:?}"
+    );
+    assert!(!has(&b, "Ogre", "Wounded (Disrupting)"));
+    assert_eq!(hp(&b, "Ogre"), 30);
+    end(&mut b, "Ogre");
+    end(&mut b, "Hero");
+    let events = run(&mut b, |b| attack(b, "Ogre", "Hero"));
+    let r = rolls(&events);
+    assert!(!r[0].modifiers.iter().any(|m| m.0 == "wounds"), "{r:?}");
+    assert_eq!(r[0].total, 7);
+    all_dice_used(&b);
+}
+
+/// W-GAP-08 / W-19 / W-EX-8 / W-GAP-07: wounds stack (two Slowing wounds: movement
+/// 2, Agility -2; Bonus Actions still give 2 spaces each); one healing instance of
+/// 6+ removes the most recent wound only, one of 5 removes none. A Center Mass
+/// wound has no effect to heal.
+#[test]
+fn w_gap_08_wounds_stack_and_heal_most_recent_first() {
+    let mut ogre = wu("Ogre", "Foes", (2, 1), 2, 0, 40);
+    ogre.items = vec![potion(2)];
+    let l = level(
+        (12, 4),
+        &[],
+        vec![
+            armed(
+                wu("Hero", "Heroes", (1, 1), 3, 5, 20),
+                vec![weapon("Greataxe")],
+            ),
+            ogre,
+        ],
+    );
+    let faces = [
+        10, 6, // Slowing: d12 6, a wound
+        10, 7, // the extra attack, Slowing: d12 7, a wound
+        10, 8, // round 2, Weakening: d12 8, a wound
+        6, // the potion heals 6: the Weakening wound goes
+        5, // 5 heals no wound
+        10, 9, // round 3, Center Mass: 9, a wound with no effect
+    ];
+    let mut b = battle(&l, &faces);
+    run(&mut b, |b| aimed(b, "Hero", "Ogre", Some("Slowing")));
+    run(&mut b, |b| aimed(b, "Hero", "Ogre", Some("Slowing")));
+    assert_eq!(pool(&b, "Ogre", "Agility (wounds -2)"), Some(0));
+    assert_eq!(pool(&b, "Ogre", "Movement (wounds -4)"), Some(2));
+    end(&mut b, "Hero");
+    assert!(
+        b.check(&dash(
+            &b,
+            "Ogre",
+            &[(3, 1), (4, 1), (5, 1), (6, 1), (7, 1), (8, 1)]
+        ))
+        .is_ok()
+    );
+    let err = b
+        .check(&dash(
+            &b,
+            "Ogre",
+            &[(3, 1), (4, 1), (5, 1), (6, 1), (7, 1), (8, 1), (9, 1)],
+        ))
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            CommandError::NotEnoughMovement {
+                cost: 7,
+                budget: 6,
+                ..
+            }
+        ),
+        "W-EX-8: 2 + 2 + 2: {err}"
+    );
+    end(&mut b, "Ogre");
+    run(&mut b, |b| aimed(b, "Hero", "Ogre", Some("Weakening")));
+    end(&mut b, "Hero");
+    assert_eq!(hp(&b, "Ogre"), 40 - 6 - 7 - 8);
+    let events = run(&mut b, |b| use_potion(b, "Ogre"));
+    assert!(
+        told(&events).iter().any(|e| matches!(
+            e,
+            WoundsEvent::WoundHealed { aim, .. } if aim == "Weakening"
+        )),
+        "the most recent: {events:?}"
+    );
+    let events = run(&mut b, |b| use_potion(b, "Ogre"));
+    assert!(
+        !told(&events)
+            .iter()
+            .any(|e| matches!(e, WoundsEvent::WoundHealed { .. })),
+        "{events:?}"
+    );
+    let wounds: Vec<String> = conditions(&b, "Ogre")
+        .into_iter()
+        .filter(|c| c.starts_with("Wounded"))
+        .collect();
+    assert_eq!(wounds, ["Wounded (Slowing)", "Wounded (Slowing)"]);
+    assert_eq!(pool(&b, "Ogre", "Agility (wounds -2)"), Some(0));
+    end(&mut b, "Ogre");
+    let events = run(&mut b, |b| attack(b, "Hero", "Ogre"));
+    assert!(
+        told(&events).iter().any(|e| matches!(
+            e,
+            WoundsEvent::Wounded { aim, .. } if aim == "Center Mass"
+        )),
+        "{events:?}"
+    );
+    assert!(!has(&b, "Ogre", "Wounded (Center Mass)"));
+    all_dice_used(&b);
+}
