@@ -1520,3 +1520,339 @@ fn w_gap_08_wounds_stack_and_heal_most_recent_first() {
     assert!(!has(&b, "Ogre", "Wounded (Center Mass)"));
     all_dice_used(&b);
 }
+
+// ------------------------------------------------------------------ natural 1s
+
+/// W-EX-4 / W-22 / W-23 / W-24 / W-27 / W-GAP-18: attackers in the melee zone of a
+/// target with Agility -1 (no Free Hit Slots), Shortsword, Strength +1. (a) d20 1
+/// misses whatever the Accuracy, d4 3: no tragedy, and no free hit without a slot.
+/// (b) d20 1, d4 4 (tragedy), d6 3: a free critical hit all the same, hitting
+/// without a roll: (d6 4 + 1) x 2 = 10. (c) d20 1, d4 4, d6 6: a fatal blow.
+#[test]
+fn w_ex_4_the_tragedy_chain() {
+    let l = level(
+        (10, 10),
+        &[],
+        vec![
+            armed(
+                wu("A1", "Heroes", (4, 5), 4, 10, 30),
+                vec![weapon("Dagger")],
+            ),
+            armed(wu("A2", "Heroes", (6, 6), 3, 0, 30), vec![weapon("Dagger")]),
+            armed(wu("A3", "Heroes", (5, 4), 2, 0, 30), vec![weapon("Dagger")]),
+            armed(
+                stat(wu("T", "Foes", (5, 5), -1, 0, 40), "Strength", 1),
+                vec![weapon("Shortsword")],
+            ),
+        ],
+    );
+    let faces = [
+        1, 3, // (a)
+        1, 4, 3, // (b): the chain
+        4, 1, // T's free critical hit: d6 4; 10 net is a wound, aimed Fatal: d4 1
+        1, 4, 6, // (c)
+    ];
+    let mut b = battle(&l, &faces);
+    assert_eq!(pool(&b, "T", "Free Hit Slots"), Some(0));
+    let events = run(&mut b, |b| attack(b, "A1", "T"));
+    let r = rolls(&events);
+    assert_eq!(
+        (r[0].total, r[0].outcome.as_str()),
+        (12, "natural 1: it fails"),
+        "12 would beat 9, but a natural 1 misses"
+    );
+    assert_eq!(r[1].faces, [3]);
+    assert_eq!(r.len(), 2, "{r:?}");
+    assert!(
+        told(&events)
+            .iter()
+            .any(|e| matches!(e, WoundsEvent::NoSlot { .. })),
+        "{events:?}"
+    );
+    assert_eq!(hp(&b, "A1"), 30);
+    end(&mut b, "A1");
+    let events = run(&mut b, |b| attack(b, "A2", "T"));
+    let chain: Vec<String> = told(&events)
+        .into_iter()
+        .filter_map(|e| match e {
+            WoundsEvent::Chain { became, .. } => Some(became),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(chain[0], "a tragedy");
+    assert!(
+        chain[1].starts_with("a free critical hit on A2"),
+        "{chain:?}"
+    );
+    let r = rolls(&events);
+    assert!(
+        !r.iter().any(|r| r.dice == "d20" && r.faces != [1]),
+        "the free critical hit rolls no d20: {r:?}"
+    );
+    assert_eq!(damage_to(&events, id(&b, "A2")), [10]);
+    assert_eq!(pool(&b, "T", "Free Hit Slots"), Some(0));
+    end(&mut b, "A2");
+    let events = run(&mut b, |b| attack(b, "A3", "T"));
+    assert!(
+        told(&events).iter().any(|e| matches!(
+            e,
+            WoundsEvent::Slain { how, .. } if how.contains("fatal blow")
+        )),
+        "{events:?}"
+    );
+    assert_eq!(state(&b, "A3"), PlayState::Dead);
+    assert_eq!(hp(&b, "T"), 40);
+    assert_eq!(active(&b).as_deref(), Some("T"), "A3's turn ended with it");
+    all_dice_used(&b);
+}
+
+/// W-24 / W-26 / W-GAP-14 / W-GAP-18: a natural 1 in the target's melee zone gives
+/// it a free hit for a slot; a natural 1 on that free hit is only a miss (no chain).
+/// A natural 1 from outside the target's zone, even a tragedy escalated to 6, is
+/// only a miss.
+#[test]
+fn w_24_w_gap_14_w_gap_18_free_hit_on_a_natural_1_only_in_the_zone() {
+    let l = level(
+        (12, 5),
+        &[],
+        vec![
+            armed(
+                wu("Brawler", "Heroes", (1, 1), 3, 0, 30),
+                vec![weapon("Dagger")],
+            ),
+            armed(
+                wu("Archer", "Heroes", (8, 1), 2, 0, 30),
+                vec![weapon("Shortbow")],
+            ),
+            armed(wu("Ogre", "Foes", (2, 1), 0, 0, 40), vec![weapon("Dagger")]),
+        ],
+    );
+    let faces = [
+        1, 3, // Brawler: natural 1, no tragedy: the Ogre's free hit (1 slot)
+        1, // the Ogre's free hit: natural 1, just a miss
+        1, 4, 6, // Archer, 6 squares away: natural 1, tragedy, 6: still only a miss
+    ];
+    let mut b = battle(&l, &faces);
+    let events = run(&mut b, |b| attack(b, "Brawler", "Ogre"));
+    assert!(
+        told(&events).iter().any(|e| matches!(
+            e,
+            WoundsEvent::FreeHit { why, slots_left: 0, .. } if why.contains("natural 1")
+        )),
+        "{events:?}"
+    );
+    let r = rolls(&events);
+    assert_eq!(r.len(), 3, "d20, d4, the free hit's d20: {r:?}");
+    assert!(r[2].purpose.starts_with("a free hit"), "{r:?}");
+    assert_eq!(r[2].outcome, "natural 1: it fails");
+    assert_eq!(hp(&b, "Brawler"), 30);
+    end(&mut b, "Brawler");
+    let events = run(&mut b, |b| attack(b, "Archer", "Ogre"));
+    assert_eq!(rolls(&events).len(), 3);
+    assert!(
+        !told(&events)
+            .iter()
+            .any(|e| matches!(e, WoundsEvent::Slain { .. } | WoundsEvent::FreeHit { .. })),
+        "{events:?}"
+    );
+    assert_eq!(state(&b, "Archer"), PlayState::Active);
+    assert_eq!(hp(&b, "Archer"), 30);
+    all_dice_used(&b);
+}
+
+// ------------------------------------------------------------------ free hits
+
+/// W-EX-5 / W-26 / W-27 / W-GAP-14 / W-GAP-16: a defender with Agility +1 has 2
+/// Free Hit Slots: of three enemies leaving its melee zone in one round, the first
+/// two draw a free hit, resolved before they step out; the third none. Next round
+/// it has 2 again.
+#[test]
+fn w_ex_5_free_hit_slots_per_round() {
+    let l = level(
+        (10, 10),
+        &[],
+        vec![
+            armed(wu("D", "Heroes", (5, 5), 1, 0, 30), vec![weapon("Dagger")]),
+            wu("X", "Foes", (4, 5), 0, 0, 20),
+            wu("Y", "Foes", (6, 5), -1, 0, 20),
+            wu("Z", "Foes", (5, 4), -2, 0, 20),
+        ],
+    );
+    // Both free hits roll d20 2: misses.
+    let mut b = battle(&l, &[2, 2]);
+    assert_eq!(pool(&b, "D", "Free Hit Slots"), Some(2));
+    end(&mut b, "D");
+    let events = run(&mut b, |b| mv(b, "X", &[(3, 5)]));
+    assert!(
+        told(&events).iter().any(|e| matches!(
+            e,
+            WoundsEvent::FreeHit { why, slots_left: 1, .. } if why == "leaves the melee zone"
+        )),
+        "{events:?}"
+    );
+    assert!(
+        first(&events, is_roll) < first(&events, is_move),
+        "before the step"
+    );
+    end(&mut b, "X");
+    let events = run(&mut b, |b| mv(b, "Y", &[(7, 5)]));
+    assert_eq!(rolls(&events).len(), 1);
+    assert_eq!(pool(&b, "D", "Free Hit Slots"), Some(0));
+    end(&mut b, "Y");
+    let events = run(&mut b, |b| mv(b, "Z", &[(5, 3)]));
+    assert!(rolls(&events).is_empty());
+    assert!(
+        told(&events)
+            .iter()
+            .any(|e| matches!(e, WoundsEvent::NoSlot { .. })),
+        "{events:?}"
+    );
+    end(&mut b, "Z");
+    assert_eq!(b.turn().round, 2);
+    assert_eq!(pool(&b, "D", "Free Hit Slots"), Some(2));
+    all_dice_used(&b);
+}
+
+/// W-26 / W-GAP-15 / W-GAP-14: a mover's 3rd step that starts and ends inside a
+/// melee zone draws a free hit, before that step; leaving the zone later in the same
+/// movement draws no second one. A free hit that defeats the mover stops it in its
+/// square.
+#[test]
+fn w_26_w_gap_15_the_third_step_inside_and_one_free_hit_per_movement() {
+    let l = level(
+        (10, 10),
+        &[],
+        vec![
+            armed(
+                stat(wu("D", "Heroes", (5, 5), 1, 5, 30), "Strength", 3),
+                vec![weapon("Greataxe")],
+            ),
+            wu("X", "Foes", (4, 4), 0, 0, 20),
+            wu("Y", "Foes", (6, 6), -1, 0, 4),
+        ],
+    );
+    // X's free hit: d20 2 misses (2 + 5, + 1 with Center Mass, < 10).
+    // Y's: d20 15 hits; d12 1 + 3 = 4: Y is down before its first step.
+    let mut b = battle(&l, &[2, 15, 1]);
+    end(&mut b, "D");
+    let events = run(&mut b, |b| {
+        mv(b, "X", &[(5, 4), (6, 4), (6, 5), (6, 6), (7, 7)])
+    });
+    let kinds: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Moved { .. } => Some("step"),
+            Event::Rolled { .. } => Some("free hit"),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(kinds, ["step", "step", "free hit", "step", "step", "step"]);
+    assert!(
+        told(&events).iter().any(|e| matches!(
+            e,
+            WoundsEvent::FreeHit { why, .. } if why == "moves a 3rd space inside the melee zone"
+        )),
+        "{events:?}"
+    );
+    end(&mut b, "X");
+    let events = run(&mut b, |b| mv(b, "Y", &[(7, 6), (8, 6)]));
+    assert_eq!(state(&b, "Y"), PlayState::Down);
+    assert_eq!(cell(&b, "Y"), c(6, 6), "it never left its square");
+    assert!(!events.iter().any(is_move));
+    assert_eq!(active(&b).as_deref(), Some("D"), "Y's turn ended; round 2");
+    all_dice_used(&b);
+}
+
+/// W-25 / W-26 / W-GAP-15: with the Reach feat the melee zone is 2 squares around
+/// the unit: it attacks 2 squares away with a melee weapon, and an enemy leaving
+/// that zone draws its free hit. Without Reach a melee attack 2 squares away is out
+/// of reach, said in words.
+#[test]
+fn w_25_reach_makes_the_melee_zone_two_squares() {
+    let l = level(
+        (10, 5),
+        &[],
+        vec![
+            with(
+                armed(
+                    wu("Spear", "Heroes", (2, 2), 2, 0, 30),
+                    vec![weapon("Dagger")],
+                ),
+                &["Reach"],
+            ),
+            armed(
+                wu("Plain", "Heroes", (2, 0), 1, 0, 30),
+                vec![weapon("Dagger")],
+            ),
+            wu("Ogre", "Foes", (4, 2), 0, 0, 30),
+        ],
+    );
+    // Spear's attack 2 away: d20 15 hits; d4 2. The Ogre leaves the zone of 2: the
+    // free hit d20 2 misses.
+    let mut b = battle(&l, &[15, 2, 2]);
+    run(&mut b, |b| attack(b, "Spear", "Ogre"));
+    assert_eq!(hp(&b, "Ogre"), 28);
+    end(&mut b, "Spear");
+    let err = b.check(&attack(&b, "Plain", "Ogre")).unwrap_err();
+    assert!(
+        matches!(err, CommandError::OutOfReach(_))
+            && err
+                .to_string()
+                .contains("Ogre is 2 squares away; the attack reaches 1"),
+        "{err}"
+    );
+    end(&mut b, "Plain");
+    let events = run(&mut b, |b| mv(b, "Ogre", &[(5, 2)]));
+    let r = rolls(&events);
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert!(r[0].purpose.starts_with("a free hit"), "{r:?}");
+    all_dice_used(&b);
+}
+
+/// W-28 / W-06 / W-11 / W-GAP-25: Disengage, paid with the Attack Action or 2 Bonus
+/// Actions, lets the unit leave and move inside enemy melee zones without free hits
+/// for the rest of the round; next round it provokes again. It can't be bought twice
+/// in a round, nor with Bonus Actions the unit no longer has.
+#[test]
+fn w_28_w_gap_25_disengage_for_the_round() {
+    let l = level(
+        (10, 10),
+        &[],
+        vec![
+            wu("Hero", "Heroes", (4, 5), 3, 0, 30),
+            wu("Pal", "Heroes", (5, 6), 2, 0, 30),
+            armed(wu("Ogre", "Foes", (5, 5), 0, 0, 30), vec![weapon("Dagger")]),
+        ],
+    );
+    // Round 2: the Hero steps out without Disengage: the Ogre's free hit d20 2.
+    let mut b = battle(&l, &[2]);
+    run(&mut b, |b| paid(b, "Hero", "Disengage", "AA"));
+    assert_eq!(actions(&b, "Hero"), (0, 1, 2));
+    let err = b.check(&paid(&b, "Hero", "Disengage", "BA")).unwrap_err();
+    assert!(matches!(err, CommandError::AlreadyUsed { .. }), "{err}");
+    // Four steps inside the Ogre's zone, then out.
+    let events = run(&mut b, |b| {
+        mv(b, "Hero", &[(4, 4), (5, 4), (6, 4), (6, 5), (7, 5)])
+    });
+    assert!(rolls(&events).is_empty(), "{events:?}");
+    assert!(
+        !told(&events)
+            .iter()
+            .any(|e| matches!(e, WoundsEvent::FreeHit { .. } | WoundsEvent::NoSlot { .. })),
+        "{events:?}"
+    );
+    end(&mut b, "Hero");
+    run(&mut b, |b| act(b, "Pal", "HitBoost", &[]));
+    let err = refusal(&b, &paid(&b, "Pal", "Disengage", "BA"));
+    assert!(err.contains("has not 2 BA left for Disengage"), "{err}");
+    run(&mut b, |b| paid(b, "Pal", "Disengage", "AA"));
+    assert!(has(&b, "Pal", "Disengaged"));
+    end(&mut b, "Pal");
+    end(&mut b, "Ogre");
+    // Round 2: disengaging has ended.
+    assert!(!has(&b, "Hero", "Disengaged") && !has(&b, "Pal", "Disengaged"));
+    run(&mut b, |b| mv(b, "Hero", &[(6, 4)]));
+    let events = run(&mut b, |b| mv(b, "Hero", &[(7, 4)]));
+    assert_eq!(rolls(&events).len(), 1, "{events:?}");
+    all_dice_used(&b);
+}
