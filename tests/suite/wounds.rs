@@ -752,16 +752,18 @@ fn w_01_the_bonus_actions_stat_sets_a_turns_bonus_actions() {
 
 // ------------------------------------------------------------------ movement
 
-/// W-07 / W-09 / W-EX-8: a Move Action gives 6 spaces, in one move or several; Dash
-/// adds 2 spaces per Bonus Action, spent only as needed: 6 + 2 + 2 = 10 in all.
+/// W-07 / W-09 / W-EX-8: a Move Action gives 6 spaces; Dash adds 2 spaces per
+/// Bonus Action, spent only as needed: 6 + 2 + 2 = 10 in all. One Move Action is
+/// one movement: the spaces a move leaves are lost, and a later move in the turn is
+/// a Dash paid with Bonus Actions.
 #[test]
 fn w_07_w_09_w_ex_8_move_six_dash_two_more_per_bonus_action() {
     let l = level(
-        (20, 3),
+        (30, 3),
         &[],
         vec![
             wu("Hero", "Heroes", (0, 1), 1, 0, 20),
-            wu("Ogre", "Foes", (19, 1), 0, 0, 20),
+            wu("Ogre", "Foes", (29, 1), 0, 0, 20),
         ],
     );
     let mut b = battle(&l, &[]);
@@ -795,14 +797,13 @@ fn w_07_w_09_w_ex_8_move_six_dash_two_more_per_bonus_action() {
         "{err}"
     );
     run(&mut b, |b| mv(b, "Hero", &row(1, 4)));
-    assert_eq!(pool(&b, "Hero", "Spaces left"), Some(2));
-    run(&mut b, |b| mv(b, "Hero", &row(5, 6)));
+    assert_eq!(actions(&b, "Hero"), (1, 0, 2));
     assert_eq!(
-        actions(&b, "Hero"),
-        (1, 0, 2),
-        "one Move Action for both moves"
+        pool(&b, "Hero", "Spaces left"),
+        Some(0),
+        "the 2 left are lost"
     );
-    let err = b.check(&mv(&b, "Hero", &row(7, 7))).unwrap_err();
+    let err = b.check(&mv(&b, "Hero", &row(5, 5))).unwrap_err();
     assert!(
         matches!(
             err,
@@ -814,7 +815,7 @@ fn w_07_w_09_w_ex_8_move_six_dash_two_more_per_bonus_action() {
         ),
         "{err}"
     );
-    let events = run(&mut b, |b| dash(b, "Hero", &row(7, 7)));
+    let events = run(&mut b, |b| dash(b, "Hero", &row(5, 6)));
     assert!(
         told(&events).iter().any(|e| matches!(
             e,
@@ -823,14 +824,35 @@ fn w_07_w_09_w_ex_8_move_six_dash_two_more_per_bonus_action() {
         "{events:?}"
     );
     assert_eq!(actions(&b, "Hero"), (1, 0, 1));
-    run(&mut b, |b| dash(b, "Hero", &row(8, 10)));
+    run(&mut b, |b| dash(b, "Hero", &row(7, 7)));
     assert_eq!(actions(&b, "Hero"), (1, 0, 0));
-    assert_eq!(cell(&b, "Hero"), c(10, 1));
-    let err = b.check(&dash(&b, "Hero", &row(11, 11))).unwrap_err();
+    assert_eq!(cell(&b, "Hero"), c(7, 1));
+    let err = b.check(&dash(&b, "Hero", &row(8, 8))).unwrap_err();
     assert!(
         matches!(err, CommandError::NotEnoughMovement { budget: 0, .. }),
         "{err}"
     );
+    end(&mut b, "Hero");
+    end(&mut b, "Ogre");
+    // Round 2: one Dash of 10 spends the Move Action and both Bonus Actions.
+    let events = run(&mut b, |b| dash(b, "Hero", &row(8, 17)));
+    let spent: Vec<(String, String)> = told(&events)
+        .into_iter()
+        .filter_map(|e| match e {
+            WoundsEvent::Spent { what, actions, .. } => Some((what, actions)),
+            _ => None,
+        })
+        .collect();
+    let s = |w: &str, a: &str| (w.to_string(), a.to_string());
+    assert_eq!(
+        spent,
+        [
+            s("move", "1 MA"),
+            s("2 more spaces", "1 BA"),
+            s("2 more spaces", "1 BA")
+        ]
+    );
+    assert_eq!(cell(&b, "Hero"), c(17, 1));
     all_dice_used(&b);
 }
 
@@ -877,7 +899,7 @@ fn w_gap_20_difficult_squares_cost_two_diagonals_one() {
 }
 
 /// W-08 / W-30 / W-GAP-19 / W-EX-8: a prone unit crawls a third of its movement
-/// (6 → 2); standing up with a Bonus Action gives it the rest of the Move Action;
+/// (6 → 2); standing up with a Bonus Action gives it its whole movement back;
 /// a hidden (sneaking) unit moves half (3) unless it is a Maneuverer; an Athlete
 /// moves 2 more (8).
 #[test]
@@ -919,29 +941,32 @@ fn w_08_w_30_w_gap_19_prone_crawls_sneaking_halves() {
         "{err}"
     );
     assert!(err.to_string().contains("prone crawl"), "{err}");
-    run(&mut b, |b| mv(b, "Hero", &[(1, 1), (2, 1)]));
+    assert!(b.check(&mv(&b, "Hero", &[(1, 1), (2, 1)])).is_ok());
     run(&mut b, |b| paid(b, "Hero", "Stand", "BA"));
     assert!(!has(&b, "Hero", "Prone"));
-    assert_eq!(actions(&b, "Hero"), (1, 0, 1));
-    assert_eq!(pool(&b, "Hero", "Spaces left"), Some(4), "6 - 2 crawled");
-    let err = b
-        .check(&mv(&b, "Hero", &[(3, 1), (4, 1), (5, 1), (6, 1), (7, 1)]))
-        .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            CommandError::NotEnoughMovement {
-                cost: 5,
-                budget: 4,
-                ..
-            }
-        ),
-        "{err}"
+    assert_eq!(actions(&b, "Hero"), (1, 1, 1));
+    assert_eq!(
+        pool(&b, "Hero", "Spaces left"),
+        Some(6),
+        "standing, it walks"
     );
     run(&mut b, |b| {
-        dash(b, "Hero", &[(3, 1), (4, 1), (5, 1), (6, 1), (7, 1), (8, 1)])
+        dash(
+            b,
+            "Hero",
+            &[
+                (1, 1),
+                (2, 1),
+                (3, 1),
+                (4, 1),
+                (5, 1),
+                (6, 1),
+                (7, 1),
+                (8, 1),
+            ],
+        )
     });
-    assert_eq!(actions(&b, "Hero"), (1, 0, 0));
+    assert_eq!(actions(&b, "Hero"), (1, 0, 0), "6 + 2 for the last BA");
     end(&mut b, "Hero");
     // Sneaking: half of 6.
     let row = |y: i32, n: i32| -> Vec<(i32, i32)> { (1..=n).map(|x| (x, y)).collect() };
@@ -1851,9 +1876,10 @@ fn w_28_w_gap_25_disengage_for_the_round() {
     end(&mut b, "Ogre");
     // Round 2: disengaging has ended.
     assert!(!has(&b, "Hero", "Disengaged") && !has(&b, "Pal", "Disengaged"));
-    run(&mut b, |b| mv(b, "Hero", &[(6, 4)]));
-    let events = run(&mut b, |b| mv(b, "Hero", &[(7, 4)]));
-    assert_eq!(rolls(&events).len(), 1, "{events:?}");
+    let events = run(&mut b, |b| mv(b, "Hero", &[(6, 4), (7, 4)]));
+    let r = rolls(&events);
+    assert_eq!(r.len(), 1, "{events:?}");
+    assert!(r[0].purpose.starts_with("a free hit"), "{r:?}");
     all_dice_used(&b);
 }
 
