@@ -729,8 +729,6 @@ fn w_09_w_gap_13_boosts_last_the_round_and_dodge_until_the_next_turn() {
 /// W-01 / W-09: a unit's `BonusActions` stat (2 by default) is the Bonus Actions of
 /// each of its turns.
 #[test]
-#[ignore = "bug: the BonusActions stat is read into WUnit::bonus_actions but every turn \
-            gets the configuration's 2 (Budget::turn never reads the unit's stat)"]
 fn w_01_the_bonus_actions_stat_sets_a_turns_bonus_actions() {
     let l = level(
         (8, 5),
@@ -2032,8 +2030,6 @@ fn w_31_disarmed_fights_unarmed_until_it_picks_its_weapon_up() {
 /// W-31 / W-GAP-14: a disarmed unit's free hit is made with what it has in hand,
 /// its fists (1d3), not the weapon lying on the ground.
 #[test]
-#[ignore = "bug: free hits (and a tragedy's free critical hit) use the unit's first melee \
-            power even while it is Disarmed (play::melee_power ignores the condition)"]
 fn w_31_a_disarmed_units_free_hit_is_unarmed() {
     let l = level(
         (6, 4),
@@ -2067,8 +2063,6 @@ fn w_31_a_disarmed_units_free_hit_is_unarmed() {
 /// W-30 / W-GAP-19: a prone unit may stand up when it isn't its turn, paying with
 /// an action of its next turn.
 #[test]
-#[ignore = "missing: standing up off-turn (W-30) has no command: Stand is refused \
-            as not the unit's turn"]
 fn w_30_standing_up_off_turn_spends_the_next_turns_action() {
     let l = level(
         (10, 3),
@@ -2081,8 +2075,12 @@ fn w_30_standing_up_off_turn_spends_the_next_turns_action() {
             ),
         ],
     );
+    let mut l = l;
+    // Its side is asked whether it stands up at once (W-GAP-19).
+    l.sides[0].decisions = DecisionPolicy::Ask;
     let mut b = battle(&l, &[15, 1]);
     run(&mut b, |b| attack(b, "Archer", "Hero"));
+    assert!(matches!(b.awaiting(), Awaiting::Decision(_)));
     run(&mut b, |b| paid(b, "Hero", "Stand", "BA"));
     assert!(!has(&b, "Hero", "Prone"));
     end(&mut b, "Archer");
@@ -2265,8 +2263,6 @@ fn w_33_a_channeled_spell_goes_off_next_turn() {
 
 /// W-05: when the battle is over the winners' MP is refilled.
 #[test]
-#[ignore = "bug: the winners' MP refill is only told (WoundsEvent::MpRefilled); their MP \
-            stays spent"]
 fn w_05_the_winners_mp_is_refilled() {
     let l = level(
         (8, 4),
