@@ -25,3 +25,4 @@ mod reliability_engine;
 mod reliability_messages;
 mod script_cli;
 mod toy_ruleset;
+mod wounds_scenarios;
