@@ -867,6 +867,115 @@ fn w_ex_8_movement_with_bonus_actions_prone_and_slowing_wounds() {
     );
 }
 
+/// W-GAP-24: no moving through enemies; an ally's square may be passed but not
+/// ended on.
+#[test]
+fn w_gap_24_allies_are_passable_enemies_are_not() {
+    let b = run_first("levels/scenarios/wounds_delay.ron", 0);
+    assert_eq!(cell(&b, "Bo"), c(1, 2));
+    b.check(&mv(&b, "Ada", "Move", &[(1, 2), (2, 3)]))
+        .expect("through Bo, an ally");
+    let err = b.check(&mv(&b, "Ada", "Move", &[(1, 2)])).unwrap_err();
+    assert!(
+        matches!(&err, CommandError::PathBlocked(why) if why.contains("can't end on (1, 2)")),
+        "{err:?}"
+    );
+    let through: Vec<(i32, i32)> = (2..=9).map(|x| (x, 1)).collect();
+    let err = b.check(&mv(&b, "Ada", "Dash", &through)).unwrap_err();
+    assert!(
+        matches!(&err, CommandError::PathBlocked(why) if why.contains("an enemy stands on (8, 1)")),
+        "{err:?}"
+    );
+}
+
+/// W-08 / W-16: a Hidden unit sneaks at half speed: 3 of its 6 spaces. W-11 /
+/// W-28: Disengage paid with 2 Bonus Actions. W-09 / W-GAP-13: a Bonus Action of
+/// dodge adds +1 to the defense (the wounded bandit's 11 becomes 12) until the
+/// unit's next turn; +1 to hit and +1 melee damage show in the attack's numbers.
+#[test]
+fn w_08_w_11_w_gap_13_sneaking_disengage_with_bonus_actions_and_boosts() {
+    let b = run_first("levels/scenarios/wounds_defense.ron", 2);
+    assert_eq!(conditions(&b, "Cutthroat"), ["Hidden"]);
+    let far = [(3, 0), (4, 0), (5, 0), (6, 0)];
+    let err = b.check(&mv(&b, "Cutthroat", "Move", &far)).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            CommandError::NotEnoughMovement {
+                cost: 4,
+                budget: 3,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    b.check(&mv(&b, "Cutthroat", "Move", &far[..3]))
+        .expect("3 squares sneaking");
+
+    let mut b = run_first("levels/scenarios/wounds_ex1_wound.ron", 4);
+    let bandit = id(&b, "Bandit");
+    let act = |verb: &str, args: Args| Command::Act {
+        unit: bandit,
+        verb: verb.into(),
+        args,
+    };
+    b.submit(act(
+        "Disengage",
+        Args::new().with("pay", ArgValue::Choice("BA".into())),
+    ))
+    .unwrap();
+    assert_eq!(
+        spent(&b, "Bandit"),
+        [("Disengage".to_string(), "2 BA".to_string())]
+    );
+    let err = b.submit(act("Dodge", Args::new())).unwrap_err();
+    assert!(
+        matches!(&err, CommandError::Forbidden(why) if why.contains("no Bonus Action left")),
+        "{err:?}"
+    );
+    let defense = |b: &Battle| {
+        play::swing(
+            b.world(),
+            id(b, "Swordsman"),
+            bandit,
+            None,
+            Some("Slowing"),
+            play::Kind::Normal,
+        )
+        .unwrap()
+        .defense
+    };
+    assert_eq!(defense(&b), 11);
+
+    let mut b = run_first("levels/scenarios/wounds_ex1_wound.ron", 4);
+    b.submit(act("Dodge", Args::new())).unwrap();
+    assert_eq!(defense(&b), 12, "dodging: 11 + 1");
+    b.submit(act("HitBoost", Args::new())).unwrap();
+    let s = play::swing(
+        b.world(),
+        bandit,
+        id(&b, "Swordsman"),
+        None,
+        Some("Slowing"),
+        play::Kind::Normal,
+    )
+    .unwrap();
+    assert!(
+        s.parts
+            .iter()
+            .any(|p| p.name == "Bonus Action" && p.value == 1),
+        "{:?}",
+        s.parts
+    );
+    assert_eq!(
+        spent(&b, "Bandit"),
+        [
+            ("+1 dodge".to_string(), "1 BA".to_string()),
+            ("+1 to hit".to_string(), "1 BA".to_string()),
+        ]
+    );
+}
+
 // ------------------------------------------------------------------ turn order
 
 /// W-02 / W-03 / W-GAP-10 / W-GAP-11: the order is fixed by Agility, highest
