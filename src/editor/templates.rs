@@ -143,6 +143,30 @@ const BUILTIN: &[(&str, &str)] = &[
         "escalation_ogre.ron",
         include_str!("../../assets/units/escalation_ogre.ron"),
     ),
+    (
+        "wounds_swordsman.ron",
+        include_str!("../../assets/units/wounds_swordsman.ron"),
+    ),
+    (
+        "wounds_spearman.ron",
+        include_str!("../../assets/units/wounds_spearman.ron"),
+    ),
+    (
+        "wounds_bowman.ron",
+        include_str!("../../assets/units/wounds_bowman.ron"),
+    ),
+    (
+        "wounds_brute.ron",
+        include_str!("../../assets/units/wounds_brute.ron"),
+    ),
+    (
+        "wounds_cutthroat.ron",
+        include_str!("../../assets/units/wounds_cutthroat.ron"),
+    ),
+    (
+        "wounds_mage.ron",
+        include_str!("../../assets/units/wounds_mage.ron"),
+    ),
 ];
 
 /// The templates from [`templates_dir`], or the compiled-in library when that

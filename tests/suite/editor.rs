@@ -825,12 +825,16 @@ fn shipped_templates_load_and_bad_ones_get_file_line_col() {
         names,
         [
             "Archer",
+            "Axe Brute",
+            "Bowman",
             "Cleric",
+            "Cutthroat",
             "Fighter",
             "Goblin",
             "Goblin Raider",
             "Halberdier",
             "Harpy",
+            "Hedge Mage",
             "Knight",
             "Ogre",
             "Ogre Brute",
@@ -839,13 +843,16 @@ fn shipped_templates_load_and_bad_ones_get_file_line_col() {
             "Scout",
             "Sellsword",
             "Shaman",
+            "Spearman",
             "Sun Priest",
+            "Swordsman",
             "Wizard"
         ]
     );
-    assert!(all.iter().all(
-        |t| ["phases", "flow", "escalation"].contains(&t.ruleset.as_str()) && !t.about.is_empty()
-    ));
+    assert!(all.iter().all(|t| {
+        ["phases", "flow", "escalation", "wounds"].contains(&t.ruleset.as_str())
+            && !t.about.is_empty()
+    }));
     assert!(
         all.iter()
             .filter(|t| t.ruleset == "flow")

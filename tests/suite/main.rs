@@ -26,3 +26,4 @@ mod reliability_messages;
 mod script_cli;
 mod toy_ruleset;
 mod wounds;
+mod wounds_scenarios;

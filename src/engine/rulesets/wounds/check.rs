@@ -357,10 +357,12 @@ pub fn legal(world: &World) -> Vec<Command> {
     let board = &world.resource::<Map>().0;
     let occupancy = occupancy_for(world, unit);
     let start = cell_of(world, unit);
+    // A channeling unit's actions go to its spell (W-33): it doesn't move.
+    let channeling = wu(world, unit).channel.is_some();
     let walk = play::reach_left(world, unit, false);
     let field = board.movement_field(start, play::reach_left(world, unit, true), &occupancy);
     for (&goal, &cost) in &field {
-        if goal == start || occupancy(goal) != Occupancy::Free {
+        if channeling || goal == start || occupancy(goal) != Occupancy::Free {
             continue;
         }
         if let Some((path, _)) = board.path(start, goal, &occupancy) {

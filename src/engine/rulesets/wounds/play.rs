@@ -922,7 +922,10 @@ pub fn next_turn_actions(world: &World, unit: UnitId) -> Vec<Action> {
 fn offer_stand(world: &mut World, unit: UnitId) {
     if world.resource::<TurnState>().active == Some(unit)
         || !able(world, unit)
-        || world.resource::<crate::engine::battle::Pending>().0.is_some()
+        || world
+            .resource::<crate::engine::battle::Pending>()
+            .0
+            .is_some()
     {
         return;
     }
@@ -958,7 +961,10 @@ fn offer_stand(world: &mut World, unit: UnitId) {
                 .map(|(i, &a)| {
                     crate::engine::decision::DecisionOption::new(
                         stand(a),
-                        format!("{who} stands up with its next turn's {}", actions_text(&[a])),
+                        format!(
+                            "{who} stands up with its next turn's {}",
+                            actions_text(&[a])
+                        ),
                     )
                     .value(n - i as f64)
                 })
@@ -1181,7 +1187,11 @@ pub fn drive(world: &mut World) {
     if halted(world) {
         return;
     }
-    if world.resource::<crate::engine::battle::Pending>().0.is_some() {
+    if world
+        .resource::<crate::engine::battle::Pending>()
+        .0
+        .is_some()
+    {
         // The only question: stand up off-turn (W-30).
         let Some(answer) = world
             .resource_mut::<crate::engine::battle::Incoming>()

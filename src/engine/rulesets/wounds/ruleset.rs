@@ -98,6 +98,23 @@ impl Ruleset for Wounds {
                     power: PowerRef::Listed(p),
                     field: Some(field),
                 };
+                // A table weapon takes the table's damage (W-GAP-01): a level's own
+                // is ignored, so say so rather than fight with other dice.
+                if let Ok(c) = defaults()
+                    && let Some(w) = c.weapon(&power.name)
+                    && power.damage != w.damage
+                    && power.damage != "1d6"
+                {
+                    out.push(Issue {
+                        at: at("damage"),
+                        message: format!(
+                            "power `{}` of {label} is the table's {} ({}): its `damage` {} \
+                             would be ignored; give the power another name to use its own \
+                             damage",
+                            power.name, w.name, w.damage, power.damage
+                        ),
+                    });
+                }
                 if let Err(e) = parse_header(&power.traits) {
                     out.push(Issue {
                         at: at("traits"),
