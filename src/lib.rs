@@ -13,4 +13,5 @@ pub mod engine;
 pub mod game;
 pub mod hotseat;
 pub mod level;
+pub mod replay;
 pub mod script;

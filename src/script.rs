@@ -375,6 +375,8 @@ pub struct Run {
     pub caused_by: Vec<usize>,
     /// Why the run stopped early, if it did.
     pub error: Option<ScriptError>,
+    /// The level as played (the scenario's decision policies applied).
+    pub level: Level,
 }
 
 /// Parses a scenario; errors read `line:col: message`.
@@ -555,6 +557,7 @@ fn run_on(
                 battle,
                 caused_by,
                 error: Some(e),
+                level,
             });
         }
     }
@@ -562,6 +565,7 @@ fn run_on(
         battle,
         caused_by,
         error: None,
+        level,
     })
 }
 

@@ -150,6 +150,24 @@ pub fn play_logged(
     Ok((result, crate::script::log_lines(&battle)))
 }
 
+/// Plays the same battle as [`play_out`] and also returns it as a battle file (what
+/// `skirmish sim --save-battle INDEX FILE` writes), naming the level file `source`.
+pub fn play_recorded(
+    level: &Level,
+    seed: u64,
+    policies: &[AiPolicy],
+    max_commands: usize,
+    source: Option<&std::path::Path>,
+) -> Result<(BattleResult, crate::replay::BattleFile), String> {
+    let level = ai_level(level, policies);
+    let dice = crate::replay::DiceSource::Seed(splitmix(seed));
+    let mut battle = Battle::from_level(&level, dice.dice())?;
+    let mut rng = ChaCha8Rng::seed_from_u64(splitmix(seed ^ 0x5EED));
+    let result = play(&mut battle, &level, &mut rng, max_commands)?;
+    let file = crate::replay::BattleFile::record(&battle, &level, dice, source);
+    Ok((result, file))
+}
+
 /// Plays `battle` (set up from `level`) with each side's AI controller, to the end or
 /// to `max_commands` commands.
 pub fn play(

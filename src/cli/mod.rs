@@ -1,4 +1,4 @@
-//! The command line: `skirmish play | edit | check | dice | script | sim`.
+//! The command line: `skirmish play | edit | check | dice | script | sim | replay`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 pub mod check;
 pub mod dice;
+pub mod replay;
 pub mod script;
 pub mod sim;
 
@@ -89,9 +90,21 @@ pub enum Command {
         /// Print the log as JSON lines.
         #[arg(long)]
         json: bool,
+        /// Also write the run as a battle file (`skirmish replay FILE`).
+        #[arg(long, value_name = "FILE")]
+        save_battle: Option<PathBuf>,
     },
     /// Play AI-vs-AI battles headless on every core and print win rates and lengths.
     Sim(sim::SimArgs),
+    /// Replay a battle file headless: print its log, or (`--check`) only check that
+    /// it reproduces event by event (exit 1 with the first diverging event).
+    Replay {
+        /// The battle file (RON), e.g. from `skirmish sim --save-battle`.
+        file: PathBuf,
+        /// Only check: no log, exit 1 when the battle does not reproduce.
+        #[arg(long)]
+        check: bool,
+    },
 }
 
 /// Parses arguments and runs the chosen subcommand.
@@ -137,9 +150,17 @@ pub fn main() -> ExitCode {
             quiet_broken_pipe();
             dice::run(&expr, json)
         }
-        Command::Script { file, json } => {
+        Command::Script {
+            file,
+            json,
+            save_battle,
+        } => {
             quiet_broken_pipe();
-            script::run(&file, json)
+            script::run(&file, json, save_battle.as_deref())
+        }
+        Command::Replay { file, check } => {
+            quiet_broken_pipe();
+            replay::run(&file, check)
         }
         Command::Sim(args) => {
             quiet_broken_pipe();

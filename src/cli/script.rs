@@ -10,7 +10,7 @@ use crate::level::load::shown_path;
 use crate::script::{self, Run};
 
 /// Runs `skirmish script`.
-pub fn run(file: &Path, json: bool) -> ExitCode {
+pub fn run(file: &Path, json: bool, save_battle: Option<&Path>) -> ExitCode {
     let (scenario, level) = match script::load(file) {
         Ok(x) => x,
         Err(e) => {
@@ -26,6 +26,28 @@ pub fn run(file: &Path, json: bool) -> ExitCode {
         }
     };
     print_run(&run, json);
+    if let Some(out) = save_battle {
+        let dice = match &scenario.dice {
+            script::DiceSpec::Seed(s) => crate::replay::DiceSource::Seed(*s),
+            script::DiceSpec::Faces(f) => crate::replay::DiceSource::Faces(f.clone()),
+        };
+        let source = match &scenario.level {
+            script::LevelRef::File(p) => file.parent().map(|d| d.join(p)),
+            _ => None,
+        };
+        let battle =
+            crate::replay::BattleFile::record(&run.battle, &run.level, dice, source.as_deref());
+        if let Err(e) = battle.save(out) {
+            eprintln!("{}: {e}", shown_path(file));
+            return ExitCode::FAILURE;
+        }
+        eprintln!(
+            "{}: {} commands written to {}",
+            shown_path(file),
+            battle.commands.len(),
+            out.display()
+        );
+    }
     match &run.error {
         Some(e) => {
             eprintln!("{}: {e}", shown_path(file));

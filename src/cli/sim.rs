@@ -1,5 +1,6 @@
 //! `skirmish sim LEVEL [--battles N] [--seed S] [--ruleset R] [--ai SIDE=POLICY]...
-//! [--threads T] [--json] [--plot FILE.png] [--log INDEX]`: AI-vs-AI battles without a window, on
+//! [--threads T] [--json] [--plot FILE.png] [--log INDEX] [--save-battle INDEX FILE]`:
+//! AI-vs-AI battles without a window, on
 //! every core, and their figures.
 //!
 //! Each side plays the policy `--ai` gives it, else its level controller's (`Human`
@@ -58,6 +59,10 @@ pub struct SimArgs {
     /// result instead of the figures.
     #[arg(long, value_name = "INDEX")]
     pub log: Option<usize>,
+    /// Write battle number INDEX of the run (0-based) as a battle file to watch or
+    /// check again (`skirmish replay FILE`), instead of the figures.
+    #[arg(long, num_args = 2, value_names = ["INDEX", "FILE"])]
+    pub save_battle: Vec<String>,
 }
 
 /// A usage problem (exit 2) or a failure (exit 1).
@@ -96,6 +101,29 @@ fn sim(args: &SimArgs) -> Result<(), Failure> {
         policies,
         max_commands: command_limit(&level),
     };
+    if let [index, file] = args.save_battle.as_slice() {
+        let index: usize = index.parse().map_err(|_| {
+            Failure::Usage(format!(
+                "--save-battle INDEX FILE: `{index}` is not a battle number (0, 1, 2 …)"
+            ))
+        })?;
+        let seed = battle_seed(args.seed, index as u64);
+        let (result, battle) = crate::ai::sim::play_recorded(
+            &level,
+            seed,
+            &config.policies,
+            config.max_commands,
+            Some(&args.level),
+        )
+        .map_err(|e| Failure::Failed(format!("battle {index} (seed {seed}): {e}")))?;
+        battle.save(Path::new(file)).map_err(Failure::Failed)?;
+        println!(
+            "battle {index} (seed {seed}): {} commands, {} rounds, written to {file}",
+            battle.commands.len(),
+            result.rounds
+        );
+        return Ok(());
+    }
     if let Some(index) = args.log {
         let seed = battle_seed(args.seed, index as u64);
         let (result, lines) = play_logged(&level, seed, &config.policies, config.max_commands)

@@ -609,6 +609,9 @@ pub struct Battle {
     /// The active ruleset (also in the world as [`ActiveRuleset`], for systems): kept
     /// here so the AI's millions of odds queries skip the resource look-up.
     ruleset: &'static dyn Ruleset,
+    /// Every command accepted so far, in order: with the level and the dice they
+    /// replay the battle (see [`crate::replay`]).
+    commands: Vec<Command>,
 }
 
 impl Battle {
@@ -691,6 +694,7 @@ impl Battle {
         let mut battle = Battle {
             world: std::mem::take(app.world_mut()),
             ruleset,
+            commands: Vec::new(),
         };
         battle.advance().map_err(|e| e.to_string())?;
         Ok(battle)
@@ -749,7 +753,7 @@ impl Battle {
     pub fn submit(&mut self, command: Command) -> Result<&[Event], CommandError> {
         self.check(&command)?;
         let before = self.events().len();
-        self.world.resource_mut::<Incoming>().0 = Some(command);
+        self.world.resource_mut::<Incoming>().0 = Some(command.clone());
         self.advance()?;
         if let Some(cmd) = self.world.resource_mut::<Incoming>().0.take() {
             return Err(CommandError::WrongStage(format!(
@@ -757,7 +761,13 @@ impl Battle {
                 cmd.display(&self.world)
             )));
         }
+        self.commands.push(command);
         Ok(&self.events()[before..])
+    }
+
+    /// Every command accepted so far, in order.
+    pub fn commands(&self) -> &[Command] {
+        &self.commands
     }
 
     /// Every event so far.

@@ -23,6 +23,7 @@ mod phases;
 mod property;
 mod reliability_engine;
 mod reliability_messages;
+mod replay;
 mod script_cli;
 mod toy_ruleset;
 mod wounds;

@@ -1,0 +1,197 @@
+//! Battle files (issue 16): a simulated or scripted battle written as a battle file
+//! replays event by event on every shipped level of every ruleset; a file whose
+//! seed was edited, that is truncated or from a newer format is reported, never a
+//! panic; `skirmish replay --check` and `sim --save-battle` end to end.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use skirmish::ai::AiPolicy;
+use skirmish::ai::sim::{battle_seed, command_limit, play_recorded};
+use skirmish::level::load_file;
+use skirmish::replay::{BattleFile, DiceSource, ReplayError};
+
+fn skirmish(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run skirmish");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn shipped_levels() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels");
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("levels/")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .collect();
+    out.sort();
+    out
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("skirmish-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+/// A simulated battle on every shipped level (every ruleset) saved, written, read
+/// back and replayed gives the same log, event by event, and the same result.
+#[test]
+fn every_shipped_level_replays_from_its_battle_file() {
+    for path in shipped_levels() {
+        let level = load_file(&path).expect("a shipped level");
+        let policies = vec![AiPolicy::Normal; level.sides.len()];
+        let (result, file) = play_recorded(
+            &level,
+            battle_seed(7, 0),
+            &policies,
+            command_limit(&level),
+            Some(&path),
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(!file.commands.is_empty(), "{}", path.display());
+        let out = temp(&format!(
+            "{}.battle.ron",
+            path.file_stem().unwrap().to_string_lossy()
+        ));
+        file.save(&out).expect("written");
+        let back = BattleFile::load(&out).expect("read back");
+        assert_eq!(back, file, "{}: the file round-trips", path.display());
+        assert_eq!(back.level_unchanged(), Some(true));
+        let battle = back
+            .replay()
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_eq!(battle.events().len(), file.events.len());
+        assert_eq!(battle.turn().round, result.rounds, "{}", path.display());
+    }
+}
+
+/// A battle file whose seed was edited does not reproduce: the first diverging
+/// event is named; so is a refused command.
+#[test]
+fn an_edited_seed_is_reported_with_the_first_diverging_event() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/wounds_mill.ron");
+    let level = load_file(&path).expect("level");
+    let (_, mut file) = play_recorded(
+        &level,
+        battle_seed(3, 5),
+        &[AiPolicy::Normal, AiPolicy::Normal],
+        command_limit(&level),
+        None,
+    )
+    .expect("plays");
+    let DiceSource::Seed(s) = file.dice else {
+        panic!("a seeded battle")
+    };
+    file.dice = DiceSource::Seed(s ^ 1);
+    match file.replay() {
+        Err(ReplayError::Diverged { index, line }) => {
+            assert!(index >= 1, "{index}");
+            assert!(!line.is_empty());
+        }
+        Err(ReplayError::Refused { index, .. }) => assert!(index >= 1),
+        Err(e) => panic!("an edited seed: {e}"),
+        Ok(_) => panic!("an edited seed replayed"),
+    }
+}
+
+/// A truncated file, one from a newer format and one that is no battle file get a
+/// clear message with the place, never a panic.
+#[test]
+fn broken_battle_files_get_a_located_message() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/ford.ron");
+    let level = load_file(&path).expect("level");
+    let (_, file) = play_recorded(
+        &level,
+        1,
+        &[AiPolicy::Random, AiPolicy::Random],
+        200,
+        Some(&path),
+    )
+    .expect("plays");
+    let text = file.to_ron().expect("text");
+    let cut = &text[..text.len() / 2];
+    let e = BattleFile::parse(cut, "cut.ron").unwrap_err();
+    assert!(e.starts_with("cut.ron:"), "{e}");
+    let line_col: Vec<&str> = e.splitn(4, ':').collect();
+    assert!(
+        line_col[1].parse::<u32>().is_ok() && line_col[2].parse::<u32>().is_ok(),
+        "{e}"
+    );
+    let newer = text.replacen("format: 1,", "format: 9,", 1);
+    let e = BattleFile::parse(&newer, "new.ron").unwrap_err();
+    assert!(e.contains("format 9 is newer"), "{e}");
+    let e = BattleFile::parse("(name: \"not a battle\")", "odd.ron").unwrap_err();
+    assert!(e.starts_with("odd.ron:1:"), "{e}");
+}
+
+/// `skirmish sim --save-battle` writes a file `skirmish replay --check` passes; an
+/// edited seed makes it exit 1 naming the diverging event; a bad index is a usage
+/// error; `replay` without `--check` prints the log.
+#[test]
+fn sim_save_battle_and_replay_check_end_to_end() {
+    let out = temp("cli.battle.ron");
+    let out_s = out.to_string_lossy().to_string();
+    let (code, stdout, err) = skirmish(&[
+        "sim",
+        "levels/escalation_crossroads.ron",
+        "--seed",
+        "4",
+        "--save-battle",
+        "2",
+        &out_s,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.contains("written to"), "{stdout}");
+    let (code, stdout, err) = skirmish(&["replay", &out_s, "--check"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.contains("reproduces exactly"), "{stdout}");
+    let (code, stdout, _) = skirmish(&["replay", &out_s]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("=== Round 1 ==="), "{stdout}");
+    let text = std::fs::read_to_string(&out).expect("file");
+    // The seed's last digit changed.
+    let at = text.find("Seed(").expect("a seed");
+    let end = at + text[at..].find(')').expect("the seed's end") - 1;
+    let digit = if &text[end..=end] == "1" { "2" } else { "1" };
+    let edited = format!("{}{digit}{}", &text[..end], &text[end + 1..]);
+    let bad = temp("edited.battle.ron");
+    std::fs::write(&bad, edited).expect("write");
+    let (code, _, err) = skirmish(&["replay", &bad.to_string_lossy(), "--check"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("does not reproduce"), "{err}");
+    assert!(
+        err.contains("event #") || err.contains("command #"),
+        "{err}"
+    );
+    let (code, _, err) = skirmish(&["sim", "levels/ford.ron", "--save-battle", "two", &out_s]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("`two` is not a battle number"), "{err}");
+}
+
+/// `skirmish script --save-battle` writes the scenario's run (its scripted faces
+/// included) as a battle file that replays exactly.
+#[test]
+fn script_save_battle_replays() {
+    let out = temp("script.battle.ron");
+    let out_s = out.to_string_lossy().to_string();
+    let (code, _, err) = skirmish(&[
+        "script",
+        "levels/scenarios/wounds_crits.ron",
+        "--save-battle",
+        &out_s,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let file = BattleFile::load(&out).expect("a battle file");
+    assert!(matches!(file.dice, DiceSource::Faces(_)));
+    if let Err(e) = file.replay() {
+        panic!("{e}");
+    }
+}
