@@ -43,6 +43,12 @@ pub enum Command {
         /// Skip the pre-battle menu: the sides play as the level says.
         #[arg(long)]
         no_menu: bool,
+        /// Continue a saved battle (a battle file, e.g. `saves/quicksave.battle.ron`).
+        #[arg(long, value_name = "FILE", conflicts_with = "continue_latest")]
+        load: Option<PathBuf>,
+        /// Continue the latest autosave in `saves/`.
+        #[arg(long = "continue")]
+        continue_latest: bool,
     },
     /// Edit a level in a window (a new level if LEVEL is left out or does not exist
     /// yet; it is then saved to LEVEL).
@@ -116,6 +122,8 @@ pub fn main() -> ExitCode {
         size: (1280, 720),
         seed: None,
         no_menu: false,
+        load: None,
+        continue_latest: false,
     });
     match command {
         Command::Play {
@@ -124,7 +132,22 @@ pub fn main() -> ExitCode {
             size,
             seed,
             no_menu,
-        } => play(level, screenshot, size, seed, no_menu),
+            load,
+            continue_latest,
+        } => {
+            let load = if continue_latest {
+                match latest_autosave() {
+                    Some(p) => Some(p),
+                    None => {
+                        eprintln!("skirmish play --continue: no autosave in {SAVES}/ to continue");
+                        return ExitCode::FAILURE;
+                    }
+                }
+            } else {
+                load
+            };
+            play(level, screenshot, size, seed, no_menu, load)
+        }
         Command::Edit {
             level,
             screenshot,
@@ -258,6 +281,8 @@ fn edit(args: EditArgs) -> ExitCode {
             ruleset: args.ruleset,
             path: None,
         },
+        load: None,
+        saves: Some(SAVES.into()),
     })
 }
 
@@ -274,6 +299,7 @@ fn play(
     size: (u32, u32),
     seed: Option<u64>,
     no_menu: bool,
+    load: Option<PathBuf>,
 ) -> ExitCode {
     use crate::game::screen::Screen;
     crate::game::run(crate::game::GameOptions {
@@ -287,12 +313,34 @@ fn play(
         } else {
             Screen::Setup
         },
+        load,
+        saves: Some(SAVES.into()),
         ..Default::default()
     })
 }
 
+/// Where the window saves battles.
+pub const SAVES: &str = "saves";
+
+#[cfg(feature = "render")]
+fn latest_autosave() -> Option<PathBuf> {
+    crate::game::saves::latest(std::path::Path::new(SAVES))
+}
+
 #[cfg(not(feature = "render"))]
-fn play(_: PathBuf, _: Option<PathBuf>, _: (u32, u32), _: Option<u64>, _: bool) -> ExitCode {
+fn latest_autosave() -> Option<PathBuf> {
+    None
+}
+
+#[cfg(not(feature = "render"))]
+fn play(
+    _: PathBuf,
+    _: Option<PathBuf>,
+    _: (u32, u32),
+    _: Option<u64>,
+    _: bool,
+    _: Option<PathBuf>,
+) -> ExitCode {
     eprintln!("this build has no window: rebuild with the `render` feature (on by default)");
     ExitCode::FAILURE
 }

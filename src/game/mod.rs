@@ -14,6 +14,7 @@ pub mod handoff;
 pub mod hud;
 pub mod overlays;
 pub mod reload;
+pub mod saves;
 pub mod screen;
 pub mod settings;
 pub mod setup;
@@ -45,6 +46,11 @@ pub struct GameOptions {
     pub start: screen::Screen,
     /// The editor's new-level defaults (grid, size, ruleset) when it starts a level.
     pub new_level: editor::state::NewLevel,
+    /// A battle file to continue instead of starting the level afresh.
+    pub load: Option<PathBuf>,
+    /// Where battles are saved (F5) and autosaved at the start of every turn;
+    /// `None`: no saves (tests).
+    pub saves: Option<PathBuf>,
 }
 
 /// The battle being played, its level and where it came from.
@@ -96,6 +102,37 @@ impl Game {
         self.version >> 32
     }
 
+    /// The battle so far as a battle file (docs/battle-files.md).
+    pub fn battle_file(&self) -> crate::replay::BattleFile {
+        crate::replay::BattleFile::record(
+            &self.battle,
+            &self.level,
+            crate::replay::DiceSource::Seed(self.seed),
+            self.path.as_deref(),
+        )
+    }
+
+    /// A game continued from a battle file: its commands replayed and checked event
+    /// by event, so the battle is exactly where it was saved.
+    pub fn from_file(file: &crate::replay::BattleFile) -> Result<Self, String> {
+        let crate::replay::DiceSource::Seed(seed) = file.dice else {
+            return Err(
+                "this battle file has a scenario's scripted dice: it can be replayed \
+                 (`skirmish replay`) but not continued"
+                    .into(),
+            );
+        };
+        let battle = file.replay().map_err(|e| e.to_string())?;
+        Ok(Self {
+            battle,
+            level: file.level.clone(),
+            seed,
+            path: file.level_path.as_ref().map(PathBuf::from),
+            shown_events: 0,
+            version: GENERATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) << 32,
+        })
+    }
+
     /// Starts the same level again from the same seed.
     pub fn restart(&mut self) -> Result<(), String> {
         self.battle = Battle::from_level(&self.level, Dice::seeded(self.seed))?;
@@ -115,6 +152,17 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
     // The editor opens its level itself (a new, missing or invalid one too).
     let game = if start == screen::Screen::Editor {
         None
+    } else if let Some(file) = &options.load {
+        let file = crate::replay::BattleFile::load(file)?;
+        Some(Game::from_file(&file).map_err(|e| {
+            format!(
+                "{}: cannot continue: {e}",
+                options
+                    .load
+                    .as_ref()
+                    .map_or(String::new(), |p| p.display().to_string())
+            )
+        })?)
     } else {
         let level = crate::level::load_file(&options.level_path).map_err(|problems| {
             problems
@@ -158,6 +206,12 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
     if start != screen::Screen::Editor {
         app.insert_resource(setup::Setup::new(&options.level_path, options.seed));
     }
+    // A continued battle starts on the battle screen.
+    let start = if options.load.is_some() {
+        screen::Screen::Battle
+    } else {
+        start
+    };
     if let Some(game) = game.filter(|_| start == screen::Screen::Battle) {
         app.insert_resource(game);
     }
@@ -173,6 +227,7 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
         control::plugin,
         handoff::plugin,
         reload::plugin,
+        saves::plugin,
         setup::plugin,
         editor::plugin,
     ));

@@ -89,6 +89,8 @@ pub enum BattleAction {
     Option9,
     /// Restart the battle (result screen).
     Restart,
+    /// Save the battle (a battle file: `saves/quicksave.battle.ron`).
+    Save,
     /// Quit.
     Quit,
     /// Open the level in the editor (pre-battle menu).
@@ -102,7 +104,7 @@ pub enum BattleAction {
 
 impl BattleAction {
     /// Every action, in declaration order.
-    pub const ALL: [BattleAction; 33] = [
+    pub const ALL: [BattleAction; 34] = [
         BattleAction::Confirm,
         BattleAction::Cancel,
         BattleAction::EndTurn,
@@ -134,6 +136,7 @@ impl BattleAction {
         BattleAction::Option8,
         BattleAction::Option9,
         BattleAction::Restart,
+        BattleAction::Save,
         BattleAction::Quit,
         BattleAction::Edit,
     ];
