@@ -199,8 +199,40 @@ enum SetupButton {
     Policy(usize),
     Level(isize),
     Start,
+    Continue,
     Edit,
     Quit,
+}
+
+/// The latest autosave this run may continue, if saving is on and there is one.
+fn continuable(options: &Options) -> Option<std::path::PathBuf> {
+    super::saves::latest(options.0.saves.as_deref()?)
+}
+
+/// Continues the latest autosave (or says why it can't).
+fn resume(
+    setup: &mut Setup,
+    commands: &mut Commands,
+    next: &mut NextState<Screen>,
+    options: &Options,
+) {
+    let Some(path) = continuable(options) else {
+        return;
+    };
+    let game = crate::replay::BattleFile::load(&path)
+        .and_then(|f| super::Game::from_file(&f))
+        .map_err(|e| format!("{}: cannot continue: {e}", path.display()));
+    match game {
+        Ok(game) => {
+            commands.insert_resource(game);
+            commands.insert_resource(ReturnTo::Setup);
+            next.set(Screen::Battle);
+        }
+        Err(e) => {
+            setup.level = Err(e);
+            setup.version += 1;
+        }
+    }
 }
 
 /// Opens the menu's level in the editor.
@@ -269,6 +301,11 @@ fn keys(
         edit(&setup, &mut commands, &mut next, &options);
         return;
     }
+    // C continues the latest autosave.
+    if a.just_pressed(&A::NextAim) {
+        resume(&mut setup, &mut commands, &mut next, &options);
+        return;
+    }
     // Enter starts; a mouse click goes to the buttons instead.
     if a.just_pressed(&A::Confirm) && !mouse.just_pressed(MouseButton::Left) {
         start(&mut setup, &mut commands, &mut next);
@@ -292,6 +329,7 @@ fn clicks(
             SetupButton::Policy(row) => setup.cycle_policy(row),
             SetupButton::Level(step) => setup.switch_level(step),
             SetupButton::Start => start(&mut setup, &mut commands, &mut next),
+            SetupButton::Continue => resume(&mut setup, &mut commands, &mut next, &options),
             SetupButton::Edit => edit(&setup, &mut commands, &mut next, &options),
             SetupButton::Quit => {
                 exit.write(AppExit::Success);
@@ -327,6 +365,7 @@ fn button(label: impl Into<String>, action: SetupButton, selected: bool) -> impl
 fn view(
     mut commands: Commands,
     setup: Res<Setup>,
+    options: Res<Options>,
     root: Query<Entity, With<SetupRoot>>,
     mut shown: Local<Option<u64>>,
 ) {
@@ -446,7 +485,7 @@ fn view(
             }
         }
         p.spawn(text(
-            "W/S side   A/D who plays   Tab decisions   Left/Right level   Enter start   E edit   Q quit",
+            "W/S side   A/D who plays   Tab decisions   Left/Right level   Enter start   C continue   E edit   Q quit",
             15.0,
             DIM,
         ));
@@ -456,6 +495,15 @@ fn view(
         })
         .with_children(|row| {
             row.spawn(button("Start battle (Enter)", SetupButton::Start, true));
+            if let Some(file) = continuable(&options)
+                .and_then(|p| crate::replay::BattleFile::load(&p).ok())
+            {
+                row.spawn(button(
+                    format!("Continue {} (C)", file.level.name),
+                    SetupButton::Continue,
+                    false,
+                ));
+            }
             row.spawn(button("Edit level (E)", SetupButton::Edit, false));
             row.spawn(button("Quit (Q)", SetupButton::Quit, false));
         });
