@@ -8,3 +8,4 @@
 //! morale ([`morale`]). It is not in the registry yet: it can't play a battle.
 
 pub mod config;
+pub mod stats;
