@@ -8,4 +8,5 @@
 //! morale ([`morale`]). It is not in the registry yet: it can't play a battle.
 
 pub mod config;
+pub mod pool;
 pub mod stats;
