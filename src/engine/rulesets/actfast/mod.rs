@@ -8,6 +8,7 @@
 //! morale ([`morale`]). It is not in the registry yet: it can't play a battle.
 
 pub mod config;
+pub mod morale;
 pub mod order;
 pub mod pool;
 pub mod stats;
