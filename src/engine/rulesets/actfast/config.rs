@@ -97,6 +97,8 @@ pub struct ActfastConfig {
     pub surprise_rounds: u32,
     /// Reactions per round per character (A-05, A-GAP-08).
     pub reactions_per_round: u32,
+    /// Whether a failed melee attack lets its target riposte (A-06, A-GAP-09).
+    pub riposte: bool,
     /// Sides of a pool die (A-07: d6).
     pub pool_die: u32,
     /// Lowest face read as a Partial (A-GAP-03).
@@ -387,6 +389,7 @@ mod tests {
         );
         assert_eq!((c.npc_actions, c.npc_max_attacks), (2, 1), "A-GAP-07");
         assert_eq!(c.reactions_per_round, 1, "A-05 / A-GAP-08");
+        assert!(c.riposte, "A-06 / A-GAP-09");
         assert_eq!(c.escape_target, 4, "A-GAP-11");
         assert_eq!((c.surprised_actions, c.surprise_rounds), (2, 1), "A-GAP-15");
     }

@@ -9,9 +9,13 @@
 //! the surprised side acts in step 4 with 2 actions each (Slow still caps them at
 //! 1). Inside a step the units keep the order they are given (players choose it,
 //! the AI orders NPCs, A-GAP-10); each finishes all its actions before the next.
+//!
+//! Beside the order: reactions per round and riposte (A-05, A-06, A-GAP-08,
+//! A-GAP-09), and what a Move costs a Prone or Restrained unit.
 
 use super::config::ActfastConfig;
-use super::stats::Condition;
+use super::pool::Grade;
+use super::stats::{AttackKind, Condition};
 
 /// What a player chose for the round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -176,6 +180,26 @@ pub fn reactions(cfg: &ActfastConfig, conditions: &[Condition]) -> u32 {
     }
 }
 
+/// Whether a unit may riposte (A-06, A-GAP-09): the attack against it was a melee
+/// attack that failed, was not itself a riposte, riposting is on, and the unit has a
+/// reaction left and no condition that forbids reacting (A-23, A-GAP-12). The
+/// riposte is one melee attack with its normal pool and damage.
+pub fn may_riposte(
+    cfg: &ActfastConfig,
+    kind: AttackKind,
+    grade: Grade,
+    was_riposte: bool,
+    reactions_left: u32,
+    conditions: &[Condition],
+) -> bool {
+    cfg.riposte
+        && kind == AttackKind::Melee
+        && grade == Grade::Failure
+        && !was_riposte
+        && reactions_left >= 1
+        && !conditions.iter().any(|c| c.blocks_reactions())
+}
+
 /// Actions a Move costs a unit with `actions` actions this turn (A-18, A-20,
 /// A-GAP-02): 1; all of them while Restrained (its entire turn); 1 more to stand up
 /// first while Prone. `None` when it can't take it with the actions it has.
@@ -329,6 +353,44 @@ mod tests {
         assert_eq!(reactions(&c, &[Condition::Prone, Condition::Fear]), 1);
         assert_eq!(reactions(&c, &[Condition::Stunned]), 0);
         assert_eq!(reactions(&c, &[Condition::Immobilized]), 0);
+    }
+
+    /// A-06 / A-GAP-09: a failed melee attack lets its target riposte with its
+    /// reaction; not after a ranged attack, a hit, a riposte, with no reaction left,
+    /// while Stunned, or with the switch off.
+    #[test]
+    fn a_gap_09_riposte() {
+        let mut c = cfg();
+        let m = AttackKind::Melee;
+        assert!(may_riposte(
+            &c,
+            m,
+            Grade::Failure,
+            false,
+            1,
+            &[Condition::Prone]
+        ));
+        assert!(!may_riposte(
+            &c,
+            AttackKind::Ranged,
+            Grade::Failure,
+            false,
+            1,
+            &[]
+        ));
+        assert!(!may_riposte(&c, m, Grade::Partial, false, 1, &[]));
+        assert!(!may_riposte(&c, m, Grade::Failure, true, 1, &[]));
+        assert!(!may_riposte(&c, m, Grade::Failure, false, 0, &[]));
+        assert!(!may_riposte(
+            &c,
+            m,
+            Grade::Failure,
+            false,
+            1,
+            &[Condition::Stunned]
+        ));
+        c.riposte = false;
+        assert!(!may_riposte(&c, m, Grade::Failure, false, 1, &[]));
     }
 
     /// A-EX-5 / A-25: a Burning Act-Well PC puts out the flames with 1 of its 2
