@@ -24,6 +24,7 @@ use crate::engine::units::UnitId;
 use crate::engine::verb::{Cost, VerbSpec};
 use config::ConfigError;
 
+pub mod actfast;
 pub mod config;
 pub mod escalation;
 pub mod flow;
