@@ -167,3 +167,28 @@ pub fn conditions(b: &Battle, name: &str) -> Vec<String> {
         .map(|u| u.conditions)
         .expect("unit")
 }
+
+/// Loads a shipped scenario, lets `patch` change it or its level, and runs it.
+pub fn run_patched(
+    path: &str,
+    patch: impl FnOnce(&mut skirmish::script::Scenario, &mut Level),
+) -> skirmish::script::Run {
+    let full = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    let (mut scenario, mut level) = skirmish::script::load(&full).expect("scenario loads");
+    patch(&mut scenario, &mut level);
+    skirmish::script::run(&scenario, &level).expect("battle sets up")
+}
+
+/// Runs a shipped scenario to its end; every command must be accepted.
+pub fn run(path: &str) -> Battle {
+    let run = run_patched(path, |_, _| {});
+    assert!(run.error.is_none(), "{path}: {}", run.error.unwrap());
+    run.battle
+}
+
+/// Runs only the first `n` commands of a shipped scenario.
+pub fn run_first(path: &str, n: usize) -> Battle {
+    let run = run_patched(path, |s, _| s.commands.truncate(n));
+    assert!(run.error.is_none(), "{path}: {}", run.error.unwrap());
+    run.battle
+}

@@ -12,32 +12,9 @@ use skirmish::engine::event::Event;
 use skirmish::engine::rulesets::escalation::events::EscalationEvent;
 use skirmish::engine::units::{PlayState, SideId, UnitId};
 use skirmish::engine::{Awaiting, Battle};
-use skirmish::level::Level;
-use skirmish::script::{Run, Scenario};
 
 use crate::common::{c, cell, conditions, hp};
-
-/// Loads a shipped scenario, lets `patch` change it or its level, and runs it.
-fn run_patched(path: &str, patch: impl FnOnce(&mut Scenario, &mut Level)) -> Run {
-    let full = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
-    let (mut scenario, mut level) = skirmish::script::load(&full).expect("scenario loads");
-    patch(&mut scenario, &mut level);
-    skirmish::script::run(&scenario, &level).expect("battle sets up")
-}
-
-/// Runs a shipped scenario to its end; every command must be accepted.
-fn run(path: &str) -> Battle {
-    let run = run_patched(path, |_, _| {});
-    assert!(run.error.is_none(), "{path}: {}", run.error.unwrap());
-    run.battle
-}
-
-/// Runs only the first `n` commands of a shipped scenario.
-fn run_first(path: &str, n: usize) -> Battle {
-    let run = run_patched(path, |s, _| s.commands.truncate(n));
-    assert!(run.error.is_none(), "{path}: {}", run.error.unwrap());
-    run.battle
-}
+use crate::common::{run, run_first, run_patched};
 
 /// One `Rolled` event, with names instead of ids.
 #[derive(Clone, Debug, PartialEq)]
