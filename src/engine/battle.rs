@@ -612,6 +612,8 @@ pub struct Battle {
     /// Every command accepted so far, in order: with the level and the dice they
     /// replay the battle (see [`crate::replay`]).
     commands: Vec<Command>,
+    /// For each command, whether it rolled dice (a take-back stops there).
+    rolled: Vec<bool>,
 }
 
 impl Battle {
@@ -695,6 +697,7 @@ impl Battle {
             world: std::mem::take(app.world_mut()),
             ruleset,
             commands: Vec::new(),
+            rolled: Vec::new(),
         };
         battle.advance().map_err(|e| e.to_string())?;
         Ok(battle)
@@ -753,6 +756,7 @@ impl Battle {
     pub fn submit(&mut self, command: Command) -> Result<&[Event], CommandError> {
         self.check(&command)?;
         let before = self.events().len();
+        let dice_before = self.world.resource::<Dice>().rolled();
         self.world.resource_mut::<Incoming>().0 = Some(command.clone());
         self.advance()?;
         if let Some(cmd) = self.world.resource_mut::<Incoming>().0.take() {
@@ -762,7 +766,14 @@ impl Battle {
             )));
         }
         self.commands.push(command);
+        let dice_after = self.world.resource::<Dice>().rolled();
+        self.rolled.push(dice_after != dice_before);
         Ok(&self.events()[before..])
+    }
+
+    /// Whether the last accepted command rolled dice.
+    pub fn last_rolled(&self) -> bool {
+        self.rolled.last().copied().unwrap_or(false)
     }
 
     /// Every command accepted so far, in order.

@@ -94,6 +94,8 @@ enum Source {
 #[derive(Resource)]
 pub struct Dice {
     source: Source,
+    /// Dice rolled so far.
+    rolled: u64,
 }
 
 impl std::fmt::Debug for Dice {
@@ -114,6 +116,7 @@ impl Dice {
     pub fn seeded(seed: u64) -> Self {
         Self {
             source: Source::Seeded(Box::new(ChaCha8Rng::seed_from_u64(seed))),
+            rolled: 0,
         }
     }
 
@@ -124,6 +127,7 @@ impl Dice {
                 faces: faces.into_iter().collect(),
                 used: 0,
             },
+            rolled: 0,
         }
     }
 
@@ -132,6 +136,7 @@ impl Dice {
         if sides == 0 {
             return Err(DiceError::NoSides);
         }
+        self.rolled += 1;
         match &mut self.source {
             Source::Seeded(rng) => Ok(rng.random_range(1..=sides)),
             Source::Scripted { faces, used } => {
@@ -149,6 +154,12 @@ impl Dice {
                 Ok(face)
             }
         }
+    }
+
+    /// How many dice have been rolled so far (a command that rolled none can be
+    /// taken back).
+    pub fn rolled(&self) -> u64 {
+        self.rolled
     }
 
     /// Rolls `n` dice with `sides` faces, in order.

@@ -714,6 +714,13 @@ pub fn handle_actions(
     if a.just_pressed(&A::NextPower) && !choices.powers.is_empty() {
         ui.power = (choices.selected + 1) % choices.powers.len();
     }
+    if a.just_pressed(&A::TakeBack) {
+        ui.message = Some(match game.take_back() {
+            Ok(what) => (format!("Taken back: {what}"), false),
+            Err(why) => (why, true),
+        });
+        return;
+    }
     if a.just_pressed(&A::NextAim) {
         let aims = game.battle.rules().aims();
         if aims.is_empty() {

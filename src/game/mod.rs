@@ -133,6 +133,51 @@ impl Game {
         })
     }
 
+    /// Takes back the last command (issue 16's take-backs): only one that rolled no
+    /// dice, made by the side that has to act now (nobody else has seen its
+    /// outcome). The battle is rebuilt from the level, the seed and the commands
+    /// before it. Returns the command taken back, in words, or why not.
+    pub fn take_back(&mut self) -> Result<String, String> {
+        let Some(last) = self.battle.commands().last().cloned() else {
+            return Err("nothing to take back: no command yet".into());
+        };
+        let words = last.display(&self.battle).to_string();
+        if self.battle.last_rolled() {
+            return Err(format!("{words} rolled dice: it can't be taken back"));
+        }
+        let world = self.battle.world();
+        let side_of = |cmd: &crate::engine::Command| match cmd.unit() {
+            Some(u) => Some(crate::engine::battle::side_of(world, u)),
+            None => match cmd {
+                crate::engine::Command::Seize { side, .. }
+                | crate::engine::Command::ActNow { side, .. }
+                | crate::engine::Command::React { side, .. }
+                | crate::engine::Command::Pass { side } => Some(*side),
+                _ => None,
+            },
+        };
+        let now = match self.battle.awaiting() {
+            crate::engine::Awaiting::Unit(u, _) => Some(crate::engine::battle::side_of(world, u)),
+            crate::engine::Awaiting::Decision(d) => Some(d.side),
+            crate::engine::Awaiting::Over(_) => None,
+        };
+        if now.is_none() || side_of(&last) != now {
+            return Err(format!(
+                "{words} can't be taken back: the other side has seen what it did"
+            ));
+        }
+        let keep = self.battle.commands().len() - 1;
+        let commands = self.battle.commands()[..keep].to_vec();
+        let mut battle = Battle::from_level(&self.level, Dice::seeded(self.seed))?;
+        for c in commands {
+            battle.submit(c).map_err(|e| e.to_string())?;
+        }
+        self.battle = battle;
+        self.shown_events = self.shown_events.min(self.battle.events().len());
+        self.version += 1;
+        Ok(words)
+    }
+
     /// Starts the same level again from the same seed.
     pub fn restart(&mut self) -> Result<(), String> {
         self.battle = Battle::from_level(&self.level, Dice::seeded(self.seed))?;

@@ -91,6 +91,8 @@ pub enum BattleAction {
     Restart,
     /// Save the battle (a battle file: `saves/quicksave.battle.ron`).
     Save,
+    /// Take back the last command, if it rolled no dice.
+    TakeBack,
     /// Quit.
     Quit,
     /// Open the level in the editor (pre-battle menu).
@@ -104,7 +106,7 @@ pub enum BattleAction {
 
 impl BattleAction {
     /// Every action, in declaration order.
-    pub const ALL: [BattleAction; 34] = [
+    pub const ALL: [BattleAction; 35] = [
         BattleAction::Confirm,
         BattleAction::Cancel,
         BattleAction::EndTurn,
@@ -137,6 +139,7 @@ impl BattleAction {
         BattleAction::Option9,
         BattleAction::Restart,
         BattleAction::Save,
+        BattleAction::TakeBack,
         BattleAction::Quit,
         BattleAction::Edit,
     ];

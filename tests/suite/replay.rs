@@ -258,3 +258,68 @@ fn a_save_cut_short_leaves_the_previous_file_whole() {
     BattleFile::load(&out).expect("the previous save still reads");
     std::fs::remove_file(temp_file).expect("clean up");
 }
+
+/// Take-backs: a move that rolled nothing is taken back to exactly the battle
+/// before it; an attack, which rolled dice, is refused with the reason; so is a
+/// command once the other side has to act.
+#[test]
+fn take_back_undoes_a_move_but_not_a_roll() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/wounds_mill.ron");
+    let level = load_file(&path).expect("level");
+    let mut game = skirmish::game::Game::new(level, 2).expect("sets up");
+    assert!(
+        game.take_back()
+            .unwrap_err()
+            .contains("nothing to take back")
+    );
+    let skirmish::engine::Awaiting::Unit(archer, _) = game.battle.awaiting() else {
+        panic!("a unit's turn first")
+    };
+    assert_eq!(game.battle.unit_name(archer), "Archer");
+    let before_events = game.battle.events().to_vec();
+    let before_units = game.battle.units();
+    let step = game
+        .battle
+        .legal_commands()
+        .into_iter()
+        .find(|c| matches!(c, skirmish::engine::Command::Move { path, .. } if path.len() == 1))
+        .expect("a one-step move");
+    game.battle.submit(step).expect("moves");
+    assert_ne!(game.battle.units(), before_units);
+    let taken = game.take_back().expect("a move that rolled nothing");
+    assert!(taken.contains("Move") || taken.contains("moves"), "{taken}");
+    assert_eq!(game.battle.events(), before_events.as_slice());
+    assert_eq!(game.battle.units(), before_units);
+    // Dash into reach, then shoot: the attack rolls dice and stays.
+    let shot = (0..4).find_map(|_| {
+        let legal = game.battle.legal_commands();
+        if let Some(a) = legal
+            .iter()
+            .find(|c| matches!(c, skirmish::engine::Command::Attack { .. }))
+        {
+            return Some(a.clone());
+        }
+        let mv = legal
+            .into_iter()
+            .find(|c| matches!(c, skirmish::engine::Command::Move { .. }))?;
+        game.battle.submit(mv).expect("moves");
+        None
+    });
+    let shot = shot.expect("an attack within reach");
+    game.battle.submit(shot).expect("shoots");
+    let why = game.take_back().unwrap_err();
+    assert!(why.contains("rolled dice"), "{why}");
+    // Once the turn has passed to the bandits, nothing of the mercenaries' comes
+    // back.
+    let mercenaries = skirmish::engine::battle::side_of(game.battle.world(), archer);
+    while let skirmish::engine::Awaiting::Unit(u, _) = game.battle.awaiting() {
+        if skirmish::engine::battle::side_of(game.battle.world(), u) != mercenaries {
+            break;
+        }
+        game.battle
+            .submit(skirmish::engine::Command::EndTurn { unit: u })
+            .expect("ends its turn");
+    }
+    let why = game.take_back().unwrap_err();
+    assert!(why.contains("the other side has seen"), "{why}");
+}
