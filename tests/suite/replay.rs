@@ -323,3 +323,43 @@ fn take_back_undoes_a_move_but_not_a_roll() {
     let why = game.take_back().unwrap_err();
     assert!(why.contains("the other side has seen"), "{why}");
 }
+
+/// A hot-seat game continued from a save starts on the hand-off screen of the
+/// player whose turn it is (the map hidden until they confirm).
+#[test]
+fn a_continued_hot_seat_game_hands_off_to_the_player_to_act() {
+    use rand::SeedableRng;
+    use skirmish::hotseat::{HandoffReason, HotSeat};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/wounds_mill.ron");
+    let mut level = load_file(&path).expect("level");
+    for side in &mut level.sides {
+        side.controller = skirmish::level::schema::Controller::Human;
+    }
+    let mut game = skirmish::game::Game::new(level, 4).expect("sets up");
+    let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(1);
+    for _ in 0..12 {
+        let cmd =
+            skirmish::ai::choose(&game.battle, AiPolicy::Normal, &mut rng).expect("a command");
+        game.battle.submit(cmd).expect("legal");
+    }
+    let out = temp("hotseat.save.ron");
+    skirmish::game::saves::save(&game, &out).expect("saved");
+    let resumed =
+        skirmish::game::Game::from_file(&BattleFile::load(&out).expect("reads")).expect("resumes");
+    let mut seat = HotSeat::new();
+    seat.update(&resumed.battle);
+    let h = seat.pending().expect("a hand-off first");
+    let to_act = match resumed.battle.awaiting() {
+        skirmish::engine::Awaiting::Unit(u, _) => {
+            skirmish::engine::battle::side_of(resumed.battle.world(), u)
+        }
+        skirmish::engine::Awaiting::Decision(d) => d.side,
+        other => panic!("the battle is over: {other:?}"),
+    };
+    assert_eq!(h.side, to_act);
+    assert!(matches!(
+        h.reason,
+        HandoffReason::Turn | HandoffReason::Decision
+    ));
+    assert!(!seat.map_visible());
+}
