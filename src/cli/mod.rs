@@ -324,7 +324,7 @@ pub const SAVES: &str = "saves";
 
 #[cfg(feature = "render")]
 fn latest_autosave() -> Option<PathBuf> {
-    crate::game::saves::latest(std::path::Path::new(SAVES))
+    crate::game::saves::latest(std::path::Path::new(SAVES)).map(|(path, _)| path)
 }
 
 #[cfg(not(feature = "render"))]

@@ -28,18 +28,18 @@ pub fn autosave_path(dir: &Path, n: usize) -> PathBuf {
     dir.join(format!("autosave-{}.battle.ron", n % KEEP))
 }
 
-/// The latest autosave in `dir`: the one furthest into its battle (most commands),
-/// newest file on a tie; `None` when there is none that reads.
-pub fn latest(dir: &Path) -> Option<PathBuf> {
+/// The latest autosave in `dir`, read: the one furthest into its battle (most
+/// commands), newest file on a tie; `None` when there is none that reads.
+pub fn latest(dir: &Path) -> Option<(PathBuf, BattleFile)> {
     (0..KEEP)
         .map(|n| autosave_path(dir, n))
         .filter_map(|p| {
             let file = BattleFile::load(&p).ok()?;
             let modified = std::fs::metadata(&p).and_then(|m| m.modified()).ok();
-            Some((file.commands.len(), modified, p))
+            Some(((file.commands.len(), modified), p, file))
         })
-        .max_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)))
-        .map(|(_, _, p)| p)
+        .max_by(|a, b| a.0.cmp(&b.0))
+        .map(|(_, p, file)| (p, file))
 }
 
 /// Writes `game` to `path`, creating its folder.

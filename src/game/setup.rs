@@ -205,7 +205,7 @@ enum SetupButton {
 }
 
 /// The latest autosave this run may continue, if saving is on and there is one.
-fn continuable(options: &Options) -> Option<std::path::PathBuf> {
+fn continuable(options: &Options) -> Option<(std::path::PathBuf, crate::replay::BattleFile)> {
     super::saves::latest(options.0.saves.as_deref()?)
 }
 
@@ -216,11 +216,10 @@ fn resume(
     next: &mut NextState<Screen>,
     options: &Options,
 ) {
-    let Some(path) = continuable(options) else {
+    let Some((path, file)) = continuable(options) else {
         return;
     };
-    let game = crate::replay::BattleFile::load(&path)
-        .and_then(|f| super::Game::from_file(&f))
+    let game = super::Game::from_file(&file)
         .map_err(|e| format!("{}: cannot continue: {e}", path.display()));
     match game {
         Ok(game) => {
@@ -495,9 +494,7 @@ fn view(
         })
         .with_children(|row| {
             row.spawn(button("Start battle (Enter)", SetupButton::Start, true));
-            if let Some(file) = continuable(&options)
-                .and_then(|p| crate::replay::BattleFile::load(&p).ok())
-            {
+            if let Some((_, file)) = continuable(&options) {
                 row.spawn(button(
                     format!("Continue {} (C)", file.level.name),
                     SetupButton::Continue,

@@ -122,12 +122,24 @@ impl Budget {
         }
     }
 
-    fn left(&self, a: Action) -> u32 {
+    /// Actions of kind `a` left.
+    pub fn left(&self, a: Action) -> u32 {
         match a {
             AA => self.attack,
             MA => self.moves,
             BA => self.bonus,
         }
+    }
+
+    /// One action of kind `a` less (none below 0): spent ahead of the turn, as by
+    /// standing up off-turn (W-30, W-GAP-19).
+    pub fn take(&mut self, a: Action) {
+        let n = match a {
+            AA => &mut self.attack,
+            MA => &mut self.moves,
+            BA => &mut self.bonus,
+        };
+        *n = n.saturating_sub(1);
     }
 
     /// Whether `payment` is a way to pay for `what` that this budget covers.

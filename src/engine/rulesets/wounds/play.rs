@@ -897,23 +897,23 @@ fn on_hit(
 /// Actions `unit` can still spend from its next turn to stand up now: those its
 /// next turn will have (W-30, W-GAP-19).
 pub fn next_turn_actions(world: &World, unit: UnitId) -> Vec<Action> {
-    let me = wu(world, unit);
-    let mut next = Budget::turn_with(me.bonus_actions, &mods(world, unit));
-    for a in &me.owed {
-        match a {
-            Action::Attack => next.attack = next.attack.saturating_sub(1),
-            Action::Move => next.moves = next.moves.saturating_sub(1),
-            Action::Bonus => next.bonus = next.bonus.saturating_sub(1),
-        }
-    }
+    let next = next_budget(world, unit);
     [Action::Bonus, Action::Move, Action::Attack]
         .into_iter()
-        .filter(|a| match a {
-            Action::Attack => next.attack > 0,
-            Action::Move => next.moves > 0,
-            Action::Bonus => next.bonus > 0,
-        })
+        .filter(|&a| next.left(a) > 0)
         .collect()
+}
+
+/// The budget `unit`'s next turn starts with: fresh (its Bonus Actions less its
+/// Weakening wounds), less the actions it already spent standing up off-turn
+/// (W-01, W-30, W-GAP-19).
+pub fn next_budget(world: &World, unit: UnitId) -> Budget {
+    let me = wu(world, unit);
+    let mut budget = Budget::turn_with(me.bonus_actions, &mods(world, unit));
+    for &a in &me.owed {
+        budget.take(a);
+    }
+    budget
 }
 
 /// A unit knocked prone off its turn may stand up at once with an action of its
@@ -939,14 +939,7 @@ fn offer_stand(world: &mut World, unit: UnitId) {
         verb: super::verbs::STAND.into(),
         args: crate::engine::verb::Args::new().with(
             "pay",
-            crate::engine::verb::ArgValue::Choice(
-                match a {
-                    Action::Attack => "AA",
-                    Action::Move => "MA",
-                    Action::Bonus => "BA",
-                }
-                .into(),
-            ),
+            crate::engine::verb::ArgValue::Choice(pay_value(a).into()),
         ),
     };
     match world.resource::<Sides>().0[side.0 as usize].decisions {
@@ -1367,16 +1360,8 @@ fn start_turn(world: &mut World, unit: UnitId) {
         },
     );
     expire_turn_start(world, unit, "its turn started");
-    let m = mods(world, unit);
-    let mut left = Budget::turn_with(wu(world, unit).bonus_actions, &m);
-    // Actions it spent standing up off-turn (W-30, W-GAP-19).
-    for a in std::mem::take(&mut wu_mut(world, unit).owed) {
-        match a {
-            Action::Attack => left.attack = left.attack.saturating_sub(1),
-            Action::Move => left.moves = left.moves.saturating_sub(1),
-            Action::Bonus => left.bonus = left.bonus.saturating_sub(1),
-        }
-    }
+    let left = next_budget(world, unit);
+    wu_mut(world, unit).owed.clear();
     *world.resource_mut::<TurnBudget>() = TurnBudget {
         left,
         ..Default::default()
@@ -1438,6 +1423,15 @@ fn pay(world: &mut World, unit: UnitId, what: Use, payment: &[Action], text: &st
                 actions: actions_text(payment),
             },
         );
+    }
+}
+
+/// The `pay` choice that names an action (the inverse of [`pay_choice`]).
+pub fn pay_value(a: Action) -> &'static str {
+    match a {
+        Action::Attack => "AA",
+        Action::Move => "MA",
+        Action::Bonus => "BA",
     }
 }
 

@@ -250,9 +250,7 @@ impl Ruleset for Wounds {
                         o.fatal_bonus,
                     ));
                 }
-                let roll = preview(world, attacker, target, power, Some(aim.name()))
-                    .map(|p| p.roll)
-                    .unwrap_or_default();
+                let roll = roll_text(&s);
                 Some(AimPreview {
                     aim: aim.name().into(),
                     chance: o.hit,
@@ -496,6 +494,17 @@ pub fn preview(
         o.wound * 100.0,
         o.fumble * 100.0
     ));
+    Some(AttackPreview {
+        chance: o.hit,
+        expected_damage,
+        kill_chance,
+        modifiers,
+        roll: roll_text(&s),
+    })
+}
+
+/// A swing's roll in one line: `d20 +4 vs 12 · aimed Slowing · damage 1d8+2 - armor 1`.
+fn roll_text(s: &play::Swing) -> String {
     let flat = if s.terms.flat != 0 {
         format!("{:+}", s.terms.flat)
     } else {
@@ -506,23 +515,17 @@ pub fn preview(
     } else {
         String::new()
     };
-    Some(AttackPreview {
-        chance: o.hit,
-        expected_damage,
-        kill_chance,
-        modifiers,
-        roll: format!(
-            "d20 {:+} vs {} · {} · damage {}{flat}{armor}",
-            s.modifier,
-            s.defense,
-            if s.header.spell {
-                "spell".to_string()
-            } else {
-                format!("aimed {}", s.aim.name())
-            },
-            s.dice
-        ),
-    })
+    format!(
+        "d20 {:+} vs {} · {} · damage {}{flat}{armor}",
+        s.modifier,
+        s.defense,
+        if s.header.spell {
+            "spell".to_string()
+        } else {
+            format!("aimed {}", s.aim.name())
+        },
+        s.dice
+    )
 }
 
 /// The unit's powers: a weapon of the table takes the table's damage, range and
