@@ -479,9 +479,18 @@ impl<'v, 'a> Mind<'v, 'a> {
         let mut options: Vec<(f64, Command)> = Vec::new();
         for t in self.enemies() {
             for (i, p) in self.me.powers.clone().iter().enumerate() {
-                if !self.view.in_range(p, self.me.cell, t.cell) {
+                // Out of range, an attack that includes its approach may still reach.
+                let approach = if self.view.in_range(p, self.me.cell, t.cell) {
+                    Vec::new()
+                } else if self.ruleset.attack_features().approach
+                    && let Some(path) =
+                        self.ruleset
+                            .approach(self.view.world, self.me.id, t.id, Some(&p.name))
+                {
+                    path
+                } else {
                     continue;
-                }
+                };
                 let v = self.attack_value(&t, i, None);
                 // Where to aim, for rulesets whose attacks aim (W-17).
                 let aim = self
@@ -494,7 +503,7 @@ impl<'v, 'a> Mind<'v, 'a> {
                         target: t.id,
                         power: Some(p.name.clone()),
                         aim,
-                        approach: Vec::new(),
+                        approach,
                     },
                 ));
             }

@@ -494,6 +494,21 @@ pub trait Ruleset: Send + Sync + 'static {
         AttackFeatures::default()
     }
 
+    /// The approach a melee attack of `unit` on `target` with `power` would move
+    /// through, for a ruleset whose attacks include it
+    /// ([`AttackFeatures::approach`], `actfast`'s A-13): the cells entered, or
+    /// `None` when the attack can't be made with an approach (the AI asks this of
+    /// enemies out of reach). `None` by default.
+    fn approach(
+        &self,
+        _world: &World,
+        _unit: UnitId,
+        _target: UnitId,
+        _power: Option<&str>,
+    ) -> Option<Vec<Cell>> {
+        None
+    }
+
     // ---------------------------------------------------------------- AI queries
 
     /// What moving with a movement power (`None`: its disengaging battle action, if

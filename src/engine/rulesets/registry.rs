@@ -12,7 +12,7 @@
 
 use std::sync::{LazyLock, PoisonError, RwLock};
 
-use super::{Ruleset, escalation, flow, phases, wounds};
+use super::{Ruleset, actfast, escalation, flow, phases, wounds};
 
 /// The rulesets this build plays, in the order they are listed everywhere (the first
 /// is the default of `skirmish edit --ruleset`).
@@ -22,6 +22,7 @@ fn builtins() -> Vec<&'static dyn Ruleset> {
         &flow::Flow,
         &escalation::Escalation,
         &wounds::Wounds,
+        &actfast::Actfast,
     ]
 }
 

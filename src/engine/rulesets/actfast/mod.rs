@@ -2,13 +2,23 @@
 //! before the NPCs) or Act Well (2 actions after them); attacks are pools of d6 read
 //! by the highest die; range bands; armor reduces every damage die; NPC morale.
 //!
-//! The groundwork, pure rules tested against the worked examples: its constants
-//! ([`config`]), the unit stats and the conditions ([`stats`]), attack pools, their
-//! reading, damage and exact odds ([`pool`]), the round's order ([`order`]) and
-//! morale ([`morale`]). It is not in the registry yet: it can't play a battle.
+//! The pure rules, tested against the worked examples: its constants ([`config`]),
+//! the unit stats and the conditions ([`stats`]), attack pools, their reading,
+//! damage and exact odds ([`pool`]), the round's order ([`order`]) and morale
+//! ([`morale`]). The battle itself is [`play`] (one system) with [`check`] for
+//! legality, [`units`] for traits, [`verbs`] and [`events`]; [`ruleset`] puts it
+//! behind the seam.
 
+pub mod check;
 pub mod config;
+pub mod events;
 pub mod morale;
 pub mod order;
+pub mod play;
 pub mod pool;
+pub mod ruleset;
 pub mod stats;
+pub mod units;
+pub mod verbs;
+
+pub use ruleset::Actfast;

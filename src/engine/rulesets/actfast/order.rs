@@ -95,6 +95,12 @@ impl Limit {
     };
 }
 
+impl Default for Limit {
+    fn default() -> Self {
+        Limit::NONE
+    }
+}
+
 /// One unit's turn in the round.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Slot<U> {

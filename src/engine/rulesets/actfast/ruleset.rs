@@ -1,0 +1,527 @@
+//! `actfast` behind the [`Ruleset`] seam: set-up, legality, previews with the exact
+//! distribution of the highest die, names and views, and the AI's hooks.
+
+use std::collections::BTreeMap;
+
+use bevy_app::App;
+use bevy_ecs::prelude::*;
+
+use super::check;
+use super::config::ActfastConfig;
+use super::order::Step;
+use super::play::{
+    self, ARules, MOVE, RoundState, TurnBudget, au, distance, pool_text, rules, swing,
+};
+use super::pool;
+use super::stats::STATS;
+use super::units::{
+    AUnit, SIDE_TRAITS, UNIT_TRAIT_EXAMPLES, parse_side_trait, parse_trait, side_is_pc,
+    side_surprised,
+};
+use super::verbs::{ACTIONS, VERBS};
+use crate::engine::battle::{
+    Assume, AttackOdds, AttackPreview, BattleSchedule, BattleStage, MovePreview, Roster, TurnOrder,
+    TurnState, name, ruleset_is, side_of,
+};
+use crate::engine::board::{Cell, GridKind};
+use crate::engine::command::{Command, CommandError};
+use crate::engine::conditions::{Stacking, StackingRules};
+use crate::engine::event::Stage;
+use crate::engine::problems::{Issue, PowerRef, Where, unit_label};
+use crate::engine::rulesets::config::{self, ConfigError};
+use crate::engine::rulesets::{AttackFeatures, MAX_RANGE, Ruleset, StatSpec, TraitOf, check_stats};
+use crate::engine::spec::{EffectDuration, Level, PowerDef, UnitDef};
+use crate::engine::units::*;
+use crate::engine::verb::VerbSpec;
+
+/// The `actfast` ruleset (RULES.md §4).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Actfast;
+
+/// The ruleset's id.
+pub const ID: &str = "actfast";
+
+/// The configuration's defaults, read once.
+fn defaults() -> Result<&'static ActfastConfig, String> {
+    static DEFAULTS: std::sync::OnceLock<Result<ActfastConfig, String>> =
+        std::sync::OnceLock::new();
+    DEFAULTS
+        .get_or_init(config::load_default::<ActfastConfig>)
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+impl Ruleset for Actfast {
+    fn id(&self) -> &'static str {
+        ID
+    }
+
+    fn stats(&self) -> &'static [StatSpec] {
+        STATS
+    }
+
+    fn check_overrides(&self, overrides: &BTreeMap<String, ron::Value>) -> Result<(), String> {
+        config::load_default::<ActfastConfig>()
+            .and_then(|base| config::with_overrides(&base, overrides))
+            .map(|_| ())
+    }
+
+    fn override_problems(&self, overrides: &BTreeMap<String, ron::Value>) -> Vec<ConfigError> {
+        config::override_problems::<ActfastConfig>(overrides)
+    }
+
+    fn check_trait(&self, of: TraitOf, phrase: &str) -> Result<(), String> {
+        match of {
+            TraitOf::Unit => parse_trait(phrase).map(|_| ()),
+            TraitOf::Side => parse_side_trait(phrase).map(|_| ()),
+        }
+    }
+
+    fn trait_examples(&self, of: TraitOf) -> &'static [&'static str] {
+        match of {
+            TraitOf::Unit => UNIT_TRAIT_EXAMPLES,
+            TraitOf::Side => SIDE_TRAITS,
+        }
+    }
+
+    /// Weapons' damage (`NdM`), `on_hit` conditions, and that the level has PCs and
+    /// NPCs.
+    fn check_level(&self, level: &Level) -> Vec<Issue> {
+        let mut out = Vec::new();
+        let Ok(cfg) = defaults() else { return out };
+        for (u, def) in level.units.iter().enumerate() {
+            let label = unit_label(u, def);
+            for (p, power) in def.powers.iter().enumerate() {
+                if cfg.weapon(&power.name).is_none()
+                    && let Err(e) = super::config::weapon_dice(&power.damage)
+                {
+                    out.push(Issue {
+                        at: Where::Power {
+                            unit: u,
+                            power: PowerRef::Listed(p),
+                            field: Some("damage"),
+                        },
+                        message: format!(
+                            "power `{}` of {label}: damage `{}` {e}; or name a weapon of the \
+                             table: {}",
+                            power.name,
+                            power.damage,
+                            cfg.weapons
+                                .iter()
+                                .map(|w| w.name.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    });
+                }
+                for (effect, e) in power.on_hit.iter().enumerate() {
+                    let at = Where::OnHit {
+                        unit: u,
+                        power: PowerRef::Listed(p),
+                        effect,
+                    };
+                    if super::stats::Condition::from_name(e.condition.trim()).is_none() {
+                        out.push(Issue {
+                            at,
+                            message: format!(
+                                "unknown condition `{}` in the on_hit of power `{}` of \
+                                 {label}; expected one of: {}",
+                                e.condition,
+                                power.name,
+                                play::condition_names().join(", ")
+                            ),
+                        });
+                    } else if e.lasts == EffectDuration::Sustained {
+                        out.push(Issue {
+                            at,
+                            message: format!(
+                                "`{}` in the on_hit of power `{}` of {label} lasts `Sustained`, \
+                                 which `actfast` has not; use `EndOfRound`, or leave it out \
+                                 (until the end of the target's next turn, A-GAP-11)",
+                                e.condition, power.name
+                            ),
+                        });
+                    }
+                }
+            }
+        }
+        let pcs = (0..level.sides.len())
+            .filter(|&s| side_is_pc(level, s))
+            .count();
+        if !level.sides.is_empty() && pcs == 0 {
+            out.push(Issue {
+                at: Where::Rule("sides".into()),
+                message: "no side is the PCs: mark one with the trait `PCs` (A-01)".into(),
+            });
+        }
+        out
+    }
+
+    /// RULES.md §4.A: a square grid (A-GAP-17: a hex grid also works, since only
+    /// band distances matter).
+    fn grids(&self) -> &'static [GridKind] {
+        &[GridKind::Square, GridKind::Hex]
+    }
+
+    fn build(&self, app: &mut App) {
+        app.add_systems(
+            BattleSchedule,
+            play::drive
+                .in_set(BattleStage::Attack)
+                .run_if(ruleset_is(ID)),
+        );
+    }
+
+    fn setup(&self, world: &mut World, level: &Level) -> Result<(), String> {
+        setup(world, level)
+    }
+
+    fn check(&self, world: &World, command: &Command) -> Result<(), CommandError> {
+        check::check(world, command)
+    }
+
+    fn verbs(&self) -> &'static [VerbSpec] {
+        VERBS
+    }
+
+    fn default_move_power(&self) -> &'static str {
+        MOVE
+    }
+
+    fn legal(&self, world: &World) -> Vec<Command> {
+        check::legal(world)
+    }
+
+    fn preview_attack(
+        &self,
+        world: &World,
+        attacker: UnitId,
+        target: UnitId,
+        power: Option<&str>,
+    ) -> Option<AttackPreview> {
+        let s = swing(world, attacker, target, power)?;
+        let cfg = rules(world);
+        let (chance, expected_damage, kill_chance) = play::odds(world, attacker, target, power)?;
+        let grades = pool::grade_odds(cfg, s.pool, s.auto).ok()?;
+        let faces = pool::read_distribution(cfg, s.pool).ok()?;
+        let t = pool::throw(cfg, s.pool);
+        let highest: Vec<String> = (1..=i64::from(cfg.pool_die))
+            .map(|f| format!("{f}: {:.0}%", faces.prob(f) * 100.0))
+            .collect();
+        let mut modifiers = vec![
+            format!(
+                "{} die: {}",
+                if t.lowest { "lowest" } else { "highest" },
+                highest.join(" · ")
+            ),
+            format!(
+                "miss {:.0}% · partial {:.0}% · success {:.0}% · critical {:.0}%",
+                grades.failure * 100.0,
+                grades.partial * 100.0,
+                grades.success * 100.0,
+                grades.critical * 100.0
+            ),
+        ];
+        if s.armor > 0 {
+            modifiers.push(format!(
+                "{}'s Armor {} comes off every damage die (A-15)",
+                name(world, target),
+                s.armor
+            ));
+        }
+        if s.auto {
+            modifiers.push(format!(
+                "{} is Immobilized: the attack succeeds (A-GAP-12)",
+                name(world, target)
+            ));
+        }
+        Some(AttackPreview {
+            chance,
+            expected_damage,
+            kill_chance,
+            modifiers,
+            roll: format!(
+                "{} · damage {}d{}",
+                pool_text(cfg, &s),
+                s.weapon.dice.0,
+                s.weapon.dice.1
+            ),
+        })
+    }
+
+    fn attack_odds(
+        &self,
+        world: &World,
+        attacker: UnitId,
+        target: UnitId,
+        power: Option<&str>,
+        assume: Assume<'_>,
+    ) -> Option<AttackOdds> {
+        // A unit on its turn that would move first must have an action left to
+        // attack after, and be allowed both (A-22).
+        if assume.attacker_moved.is_some() && world.resource::<TurnState>().active == Some(attacker)
+        {
+            let t = *world.resource::<TurnBudget>();
+            let attacked_out = t.limit.max_attacks.is_some_and(|m| t.attacks >= m);
+            if t.actions <= 1 || t.limit.move_or_attack || attacked_out {
+                return None;
+            }
+        }
+        let (chance, expected_damage, kill_chance) = play::odds(world, attacker, target, power)?;
+        Some(AttackOdds {
+            chance,
+            expected_damage,
+            kill_chance,
+        })
+    }
+
+    /// The approach of a melee attack on an enemy in Close range (A-13).
+    fn approach(
+        &self,
+        world: &World,
+        unit: UnitId,
+        target: UnitId,
+        power: Option<&str>,
+    ) -> Option<Vec<Cell>> {
+        let w = play::weapon(world, unit, power)?;
+        if w.kind != super::stats::AttackKind::Melee {
+            return None;
+        }
+        play::approach_path(world, unit, target)
+    }
+
+    fn preview_move(
+        &self,
+        world: &World,
+        unit: UnitId,
+        _power: &str,
+        path: &[Cell],
+    ) -> MovePreview {
+        let cost = play::path_cost(world, path).unwrap_or(0);
+        let mut notes = Vec::new();
+        if play::carries(world, unit, super::stats::Condition::Prone) {
+            notes.push("stands up first: 1 more action (A-18)".into());
+        }
+        if play::carries(world, unit, super::stats::Condition::Restrained) {
+            notes.push("Restrained: the Move takes the whole turn (A-20)".into());
+        }
+        MovePreview {
+            cost,
+            provocations: 0,
+            notes,
+        }
+    }
+
+    fn stage_name(&self, _stage: Stage) -> &'static str {
+        "Round"
+    }
+
+    /// The rest of the round step by step (A-03), the active unit first; while the
+    /// PCs choose, who has chosen what.
+    fn turn_order(&self, world: &World) -> Vec<TurnOrder> {
+        let state = world.resource::<RoundState>();
+        if !state.ordered {
+            let mut fast = Vec::new();
+            let mut well = Vec::new();
+            for u in crate::engine::battle::active_units(world) {
+                match au(world, u).pace {
+                    Some(super::order::Pace::Fast) => fast.push(u),
+                    Some(super::order::Pace::Well) => well.push(u),
+                    None => {}
+                }
+            }
+            let mut out = Vec::new();
+            if !fast.is_empty() {
+                out.push(("Act Fast".to_string(), fast));
+            }
+            if !well.is_empty() {
+                out.push(("Act Well".to_string(), well));
+            }
+            out.push(("Choosing".to_string(), state.choosing.clone()));
+            return out;
+        }
+        let mut out: Vec<TurnOrder> = Vec::new();
+        for (step, unit) in play::steps_left(world) {
+            let label = match step {
+                Step::ActFast => "1. Act Fast",
+                Step::Opponents => "2. Opponents",
+                Step::ActWell => "3. Act Well",
+                Step::Slow => "4. Slow",
+            };
+            match out.last_mut() {
+                Some((l, us)) if l == label => us.push(unit),
+                _ => out.push((label.to_string(), vec![unit])),
+            }
+        }
+        out
+    }
+
+    fn pools(&self, world: &World, unit: UnitId) -> Vec<(String, i32)> {
+        let me = au(world, unit);
+        let mut out = Vec::new();
+        if world.resource::<TurnState>().active == Some(unit) {
+            let t = *world.resource::<TurnBudget>();
+            out.push((ACTIONS.id().to_string(), t.actions as i32));
+        }
+        out.push(("Reactions".into(), me.reactions as i32));
+        out.push(("Armor".into(), me.armor));
+        if !me.pc {
+            out.push(("Morale save".into(), me.morale));
+            if me.leadership != 0 {
+                out.push(("Leadership".into(), me.leadership));
+            }
+            if let Ok(p) = super::morale::break_chance(rules(world), me.leadership, me.morale) {
+                out.push((
+                    "Breaks on a morale roll (%)".into(),
+                    (p * 100.0).round() as i32,
+                ));
+            }
+        }
+        out
+    }
+
+    /// The band between two units (A-GAP-01), and what it allows.
+    fn relation(&self, world: &World, unit: UnitId, other: UnitId) -> Option<String> {
+        if unit == other || side_of(world, unit) == side_of(world, other) {
+            return None;
+        }
+        let cfg = rules(world);
+        let d = distance(world, unit, other);
+        let band = cfg.band(d).unwrap_or("Distant");
+        let what = if cfg.in_reach(true, d) {
+            "melee attacks reach"
+        } else if cfg.can_charge(d) {
+            "a melee attack moves in as part of it"
+        } else if cfg.in_reach(false, d) {
+            "only ranged attacks reach"
+        } else {
+            "out of every attack's reach"
+        };
+        Some(format!(
+            "{} is at {band} range from {} ({d} squares): {what}",
+            name(world, unit),
+            name(world, other)
+        ))
+    }
+
+    fn attack_features(&self) -> AttackFeatures {
+        AttackFeatures {
+            aim: false,
+            approach: true,
+        }
+    }
+
+    fn speed_stat(&self, world: &World, unit: UnitId) -> Option<u32> {
+        Some(au(world, unit).moves)
+    }
+
+    fn editor_defaults(&self) -> &'static [(&'static str, i32)] {
+        &[("Class", 1), ("STR", 1), ("DEX", 1)]
+    }
+
+    fn uses_equipment(&self) -> bool {
+        false
+    }
+}
+
+/// The unit's powers: a weapon of the table takes the table's damage and melee
+/// (A-GAP-05); a ranged one reaches the ranged bands; a unit with none fights
+/// Unarmed.
+fn powers_of(cfg: &ActfastConfig, def: &UnitDef) -> Result<Vec<PowerDef>, String> {
+    let ranged_reach = cfg
+        .bands
+        .0
+        .iter()
+        .filter(|b| cfg.ranged_bands.contains(&b.name))
+        .map(|b| b.up_to.min(MAX_RANGE))
+        .max()
+        .unwrap_or(1);
+    let mut out = Vec::new();
+    let mut list = def.powers.clone();
+    if list.is_empty() {
+        list.push(PowerDef {
+            name: "Unarmed".into(),
+            range: 1,
+            ranged: false,
+            damage: "1d3".into(),
+            add_tier: false,
+            on_hit: Vec::new(),
+            damage_type: None,
+            traits: Vec::new(),
+        });
+    }
+    for p in list {
+        let mut power = p.clone();
+        power.add_tier = false;
+        if let Some(w) = cfg.weapon(&p.name) {
+            power.damage = w.damage.clone();
+            power.ranged = !w.melee;
+        }
+        super::config::weapon_dice(&power.damage).map_err(|e| {
+            format!(
+                "unit {}: power {}: damage `{}` {e}",
+                def.name, p.name, power.damage
+            )
+        })?;
+        power.range = if power.ranged { ranged_reach } else { 1 };
+        out.push(power);
+    }
+    Ok(out)
+}
+
+/// Spawns the level's units with `actfast` data and inserts the ruleset's
+/// resources.
+pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
+    let cfg = config::with_overrides(&config::load_default::<ActfastConfig>()?, &level.rules)?;
+    let mut roster = Vec::new();
+    let mut starts = Vec::new();
+    let mut surprised = None;
+    for (s, _) in level.sides.iter().enumerate() {
+        if side_surprised(level, s) {
+            surprised = Some(SideId(s as u32));
+        }
+    }
+    for (i, def) in level.units.iter().enumerate() {
+        let side = level
+            .sides
+            .iter()
+            .position(|s| s.name == def.side)
+            .ok_or_else(|| format!("unit {} has unknown side {}", def.name, def.side))?;
+        check_stats(ID, &def.stats).map_err(|e| format!("unit {}: {e}", def.name))?;
+        let pc = side_is_pc(level, side);
+        let data = AUnit::from_def(&cfg, def, pc).map_err(|e| format!("unit {}: {e}", def.name))?;
+        let powers = powers_of(&cfg, def)?;
+        let hp = def.stats.get("HP").copied().unwrap_or(cfg.default_hp(pc));
+        starts.push((UnitId(i as u32), AUnit::starting_conditions(def)));
+        let e = world
+            .spawn((
+                UnitId(i as u32),
+                Unit {
+                    name: def.name.clone(),
+                    side: SideId(side as u32),
+                },
+                Position(Cell::new(def.pos.0, def.pos.1)),
+                Stats(def.stats.clone()),
+                Health { hp, max: hp },
+                Conditions::default(),
+                Reach(1),
+                Powers(powers),
+                MovementPowers(vec![MOVE.into()]),
+                Items(def.items.clone()),
+                data,
+            ))
+            .id();
+        roster.push(e);
+    }
+    world.insert_resource(Roster(roster));
+    world.insert_resource(StackingRules::all(Stacking::KeepLonger));
+    world.insert_resource(DyingCountsForVictory(false));
+    world.insert_resource(ARules(cfg));
+    world.insert_resource(RoundState {
+        surprised,
+        ..Default::default()
+    });
+    world.insert_resource(TurnBudget::default());
+    play::opening(world, starts);
+    Ok(())
+}
