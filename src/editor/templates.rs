@@ -167,6 +167,34 @@ const BUILTIN: &[(&str, &str)] = &[
         "wounds_mage.ron",
         include_str!("../../assets/units/wounds_mage.ron"),
     ),
+    (
+        "actfast_fighter.ron",
+        include_str!("../../assets/units/actfast_fighter.ron"),
+    ),
+    (
+        "actfast_archer.ron",
+        include_str!("../../assets/units/actfast_archer.ron"),
+    ),
+    (
+        "actfast_mage.ron",
+        include_str!("../../assets/units/actfast_mage.ron"),
+    ),
+    (
+        "actfast_brigand.ron",
+        include_str!("../../assets/units/actfast_brigand.ron"),
+    ),
+    (
+        "actfast_chief.ron",
+        include_str!("../../assets/units/actfast_chief.ron"),
+    ),
+    (
+        "actfast_skeleton.ron",
+        include_str!("../../assets/units/actfast_skeleton.ron"),
+    ),
+    (
+        "actfast_wight.ron",
+        include_str!("../../assets/units/actfast_wight.ron"),
+    ),
 ];
 
 /// The templates from [`templates_dir`], or the compiled-in library when that

@@ -99,6 +99,12 @@ pub fn badge(condition: &str) -> String {
         "Prone" => "PRONE".into(),
         "Flat-footed" => "FLAT".into(),
         "Summoning sickness" => "SICK".into(),
+        // `actfast`: conditions (A-18 ... A-25) and morale (A-GAP-13).
+        "Wavering" => "SHAKEN".into(),
+        "Fleeing" => "FLEEING".into(),
+        "Grappled" => "GRAB".into(),
+        "Restrained" => "RESTR".into(),
+        "Immobilized" => "IMMOB".into(),
         other => match other
             .strip_prefix("Wounded (")
             .and_then(|w| w.strip_suffix(')'))

@@ -17,6 +17,7 @@ use bevy::window::PrimaryWindow;
 use skirmish::engine::battle::{Awaiting, Map, Sides, cell_of, side_of};
 use skirmish::engine::board::Cell;
 use skirmish::engine::event::Event;
+use skirmish::engine::rulesets::actfast::events::ActfastEvent;
 use skirmish::engine::rulesets::flow::events::FlowEvent;
 use skirmish::engine::rulesets::phases::events::PhasesEvent;
 use skirmish::game::board_view::MapGeometry;
@@ -51,7 +52,7 @@ struct Case {
     aim: Option<&'static str>,
 }
 
-const CASES: [Case; 4] = [
+const CASES: [Case; 5] = [
     Case {
         level: "levels/ford.ron",
         side: "Blue",
@@ -125,6 +126,31 @@ const CASES: [Case; 4] = [
         ],
         shot: concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window-wounds.png"),
         aim: Some("Slowing"),
+    },
+    // Each round the Travellers choose by key how each acts (1: Act Fast, A-02);
+    // the Sellsword, first to act, attacks the Thug 6 squares off by a click (the
+    // attack moves in as part of it, A-13), then a traveller moves.
+    Case {
+        level: "levels/actfast_ambush.ron",
+        side: "Travellers",
+        tab_in_menu: false,
+        react: true,
+        mouse: true,
+        hover_texts: &[
+            // The preview: the exact distribution of the highest die and each
+            // outcome's chance (A-08, A-GAP-03), expected damage after armor.
+            "highest die: 1:",
+            "miss ",
+            "critical",
+            "expected damage",
+            // The round's steps and the turn's actions (A-GAP-02).
+            "1. Act Fast",
+            "2. Opponents",
+            "Actions: 1",
+            "Reactions: 1",
+        ],
+        shot: concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window-actfast.png"),
+        aim: None,
     },
 ];
 
@@ -395,6 +421,7 @@ fn driver(
             && side_of(world, *unit) == us
             && !purpose.contains("opportunity attack")
             && !purpose.contains("free hit")
+            && !purpose.contains("riposte")
         {
             if let Some(aim) = case.aim
                 && !purpose.contains(&format!("aimed {aim}"))
@@ -415,6 +442,12 @@ fn driver(
                 drive.reacted = true
             }
             _ => {}
+        }
+        // `actfast`: the round's choice, answered by key.
+        if let Some(ActfastEvent::PaceChosen { unit, .. }) = e.narration()
+            && side_of(world, *unit) == us
+        {
+            drive.reacted = true;
         }
     }
     drive.log_seen = game.battle.events().len();

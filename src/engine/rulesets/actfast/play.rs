@@ -253,14 +253,14 @@ pub fn swing(
     for c in conds(world, attacker) {
         let d = c.dice_own(cfg);
         if d != 0 {
-            parts.push((format!("{} is {}", name(world, attacker), c.name()), d));
+            parts.push((format!("{}: {}", name(world, attacker), c.name()), d));
         }
     }
     let theirs = conds(world, target);
     for &c in &theirs {
         let d = c.dice_against(cfg, w.kind);
         if d != 0 {
-            parts.push((format!("{} is {}", name(world, target), c.name()), d));
+            parts.push((format!("{}: {}", name(world, target), c.name()), d));
         }
     }
     let pool = pool::attack_pool(
@@ -425,12 +425,12 @@ fn ask_pace(world: &mut World) {
         options: vec![
             option(
                 verbs::ACT_FAST,
-                format!("{who}: Act Fast ({})", fast.1),
+                format!("{who}: Act Fast - {}", fast.1),
                 fast.0,
             ),
             option(
                 verbs::ACT_WELL,
-                format!("{who}: Act Well ({})", well.1),
+                format!("{who}: Act Well - {}", well.1),
                 well.0,
             ),
         ],
@@ -541,13 +541,13 @@ pub fn pace_case(world: &World, unit: UnitId) -> ((f64, String), (f64, String)) 
                 (
                     fast,
                     format!(
-                        "{:.0}% to drop {who} before it acts ({exp:.1} expected damage)",
+                        "{:.0}% to drop {who} before it acts, {exp:.1} expected damage",
                         kill * 100.0
                     ),
                 ),
                 (
                     1.8 * exp,
-                    format!("two attacks on {who} after the opponents ({exp:.1} expected each)"),
+                    format!("two attacks on {who} after the opponents, {exp:.1} expected each"),
                 ),
             )
         }

@@ -313,7 +313,7 @@ impl Ruleset for Actfast {
     }
 
     fn stage_name(&self, _stage: Stage) -> &'static str {
-        "Round"
+        "Turn"
     }
 
     /// The rest of the round step by step, the active unit first; while the
@@ -337,7 +337,12 @@ impl Ruleset for Actfast {
             if !well.is_empty() {
                 out.push(("Act Well".to_string(), well));
             }
-            out.push(("Choosing".to_string(), state.choosing.clone()));
+            let mut choosing: Vec<UnitId> = match state.asking {
+                Some(play::Asking::Pace(u)) => vec![u],
+                _ => Vec::new(),
+            };
+            choosing.extend(state.choosing.iter().copied());
+            out.push(("Choosing".to_string(), choosing));
             return out;
         }
         let mut out: Vec<TurnOrder> = Vec::new();
