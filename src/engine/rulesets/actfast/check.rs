@@ -365,6 +365,15 @@ fn check_item(world: &World, unit: UnitId, item: &str) -> Result<(), CommandErro
 
 fn check_verb(world: &World, unit: UnitId, verb: &str) -> Result<(), CommandError> {
     let who = name(world, unit);
+    if verb == verbs::WAIT {
+        return match play::wait_after(world, unit) {
+            Some(_) => Ok(()),
+            None => forbid(format!(
+                "{who} can wait once a round, before it acts, for a later unit of its side \
+                 in the same step (A-GAP-10)"
+            )),
+        };
+    }
     let (needs, text) = match verb {
         verbs::STAND => (vec![Condition::Prone], "is not Prone"),
         verbs::EXTINGUISH => (vec![Condition::Burning], "is not Burning"),
@@ -464,7 +473,7 @@ pub fn legal(world: &World) -> Vec<Command> {
             });
         }
     }
-    for v in [verbs::STAND, verbs::EXTINGUISH, verbs::ESCAPE] {
+    for v in [verbs::STAND, verbs::EXTINGUISH, verbs::ESCAPE, verbs::WAIT] {
         out.push(act(unit, v));
     }
     out.retain(|c| check(world, c).is_ok());

@@ -44,6 +44,13 @@ pub enum ActfastEvent {
         /// At whom.
         against: UnitId,
     },
+    /// A PC lets the next PC of its step act first (A-GAP-10).
+    Waited {
+        /// Who waits.
+        unit: UnitId,
+        /// Who goes first.
+        after: UnitId,
+    },
     /// A side must roll morale at its next step (A-17, A-GAP-13).
     MoraleShaken {
         /// The side.
@@ -100,6 +107,9 @@ impl Narration for ActfastEvent {
                     n(against)
                 )
             }
+            ActfastEvent::Waited { unit, after } => {
+                format!("{} waits: {} acts first", n(unit), n(after))
+            }
             ActfastEvent::MoraleShaken { side, why } => format!(
                 "Morale shaken on side {} ({why}): each of its NPCs rolls morale at its next \
                  step (A-17)",
@@ -122,6 +132,7 @@ impl Narration for ActfastEvent {
             | ActfastEvent::Broke { unit, .. }
             | ActfastEvent::CannotAct { unit, .. } => vec![*unit],
             ActfastEvent::Riposte { unit, against } => vec![*unit, *against],
+            ActfastEvent::Waited { unit, after } => vec![*unit, *after],
         }
     }
 }

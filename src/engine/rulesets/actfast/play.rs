@@ -72,6 +72,14 @@ pub struct RoundState {
     pub asking: Option<Asking>,
     /// The case for each answer of the pending pace question (Fast, Well).
     pub cases: Option<(String, String)>,
+    /// The slot of the turn in progress (a unit that waits goes back in the queue
+    /// with it, A-GAP-10).
+    pub current: Option<Slot<UnitId>>,
+    /// Units whose turn started this round (what happens at a turn's start happens
+    /// once, however often it waits).
+    pub started: Vec<UnitId>,
+    /// Units that waited this round (each may wait once a round).
+    pub waited: Vec<UnitId>,
 }
 
 /// An NPC side's morale.
@@ -745,6 +753,8 @@ fn start_round(world: &mut World) {
     }
     let mut state = world.resource_mut::<RoundState>();
     state.choosing = choosing;
+    state.started.clear();
+    state.waited.clear();
     state.ordered = false;
     state.queue.clear();
     state.steps.clear();
@@ -755,6 +765,25 @@ fn start_round(world: &mut World) {
 fn start_turn(world: &mut World, slot: Slot<UnitId>) {
     let unit = slot.unit;
     let side = side_of(world, unit);
+    world.resource_mut::<RoundState>().current = Some(slot.clone());
+    let again = world.resource::<RoundState>().started.contains(&unit);
+    if again {
+        // Back after waiting (A-GAP-10): its turn goes on as it was.
+        emit(
+            world,
+            Event::TurnStarted {
+                unit,
+                stage: Stage::Attack,
+            },
+        );
+        *world.resource_mut::<TurnBudget>() = TurnBudget {
+            actions: turn_actions(world, &slot),
+            limit: turn_limit(world, &slot),
+            ..Default::default()
+        };
+        return;
+    }
+    world.resource_mut::<RoundState>().started.push(unit);
     if !au(world, unit).pc
         && world
             .resource::<RoundState>()
@@ -775,18 +804,9 @@ fn start_turn(world: &mut World, slot: Slot<UnitId>) {
             stage: Stage::Attack,
         },
     );
-    let mut actions = slot.actions;
-    if carries(world, unit, Condition::Slow) {
-        actions = actions.min(rules(world).slow_actions);
-    }
-    let mut limit = slot.limit;
-    if carries(world, unit, Condition::Slow) && !au(world, unit).pc {
-        limit.move_or_attack = true;
-        limit.max_attacks = Some(limit.max_attacks.unwrap_or(1).min(1));
-    }
     *world.resource_mut::<TurnBudget>() = TurnBudget {
-        actions,
-        limit,
+        actions: turn_actions(world, &slot),
+        limit: turn_limit(world, &slot),
         ..Default::default()
     };
     if carries(world, unit, Condition::Burning) {
@@ -798,6 +818,69 @@ fn start_turn(world: &mut World, slot: Slot<UnitId>) {
     if au(world, unit).fleeing {
         flee(world, unit);
     }
+}
+
+/// The actions of a slot's turn: a unit made Slow since the round's order was set
+/// takes 1.
+fn turn_actions(world: &World, slot: &Slot<UnitId>) -> u32 {
+    if carries(world, slot.unit, Condition::Slow) {
+        slot.actions.min(rules(world).slow_actions)
+    } else {
+        slot.actions
+    }
+}
+
+/// The limits of a slot's turn: a Slow NPC moves or attacks.
+fn turn_limit(world: &World, slot: &Slot<UnitId>) -> Limit {
+    let mut limit = slot.limit;
+    if carries(world, slot.unit, Condition::Slow) && !au(world, slot.unit).pc {
+        limit.move_or_attack = true;
+        limit.max_attacks = Some(limit.max_attacks.unwrap_or(1).min(1));
+    }
+    limit
+}
+
+/// The PC after which `unit` may wait (A-GAP-10: players choose their order
+/// within a step): the next unit of its side in the same step, if it has not acted
+/// yet this turn nor waited this round.
+pub fn wait_after(world: &World, unit: UnitId) -> Option<UnitId> {
+    let state = world.resource::<RoundState>();
+    if state.waited.contains(&unit) {
+        return None;
+    }
+    let current = state.current.as_ref().filter(|s| s.unit == unit)?;
+    let t = world.resource::<TurnBudget>();
+    if t.actions < turn_actions(world, current) || t.moved || t.other || t.attacks > 0 {
+        return None;
+    }
+    let side = side_of(world, unit);
+    state
+        .queue
+        .iter()
+        .take_while(|s| s.step == current.step)
+        .find(|s| side_of(world, s.unit) == side && is_active(world, s.unit))
+        .map(|s| s.unit)
+}
+
+/// `unit` lets the next PC of its step go first and takes its turn right after it
+/// (A-GAP-10).
+fn wait(world: &mut World, unit: UnitId) {
+    let Some(after) = wait_after(world, unit) else {
+        return;
+    };
+    let mut state = world.resource_mut::<RoundState>();
+    let Some(slot) = state.current.take() else {
+        return;
+    };
+    let at = state
+        .queue
+        .iter()
+        .position(|s| s.unit == after)
+        .map_or(0, |i| i + 1);
+    state.queue.insert(at, slot);
+    state.waited.push(unit);
+    emit(world, ActfastEvent::Waited { unit, after });
+    emit(world, Event::TurnEnded { unit });
 }
 
 /// Burning (A-25, A-GAP-05): a die of damage at the start of the turn, less armor.
@@ -1198,6 +1281,9 @@ fn execute(world: &mut World, unit: UnitId, command: Command) {
 }
 
 fn act(world: &mut World, unit: UnitId, verb: &str) {
+    if verb == verbs::WAIT {
+        return wait(world, unit);
+    }
     world.resource_mut::<TurnBudget>().other = true;
     match verb {
         verbs::STAND => {

@@ -1,6 +1,7 @@
 //! `actfast`'s special actions as the verbs it declares: the round's choice (Act
 //! Fast, Act Well, A-02), the riposte reaction (A-06, A-GAP-09), standing up (A-18),
-//! putting out flames (A-25) and escaping a grapple or restraint (A-GAP-11). Moves,
+//! putting out flames (A-25), escaping a grapple or restraint (A-GAP-11) and
+//! waiting for the next PC of the step (A-GAP-10). Moves,
 //! attacks (a melee attack with its approach, A-13), items and ending the turn are
 //! core commands.
 
@@ -24,6 +25,8 @@ pub const STAND: &str = "Stand";
 pub const EXTINGUISH: &str = "Extinguish";
 /// `Escape(unit)`.
 pub const ESCAPE: &str = "Escape";
+/// `Wait(unit)`.
+pub const WAIT: &str = "Wait";
 
 /// The verbs `actfast` declares.
 pub const VERBS: &[VerbSpec] = &[
@@ -68,6 +71,15 @@ pub const VERBS: &[VerbSpec] = &[
             ESCAPE,
             "break a grapple or restraint: Class + STR dice, free on 4+ (A-GAP-11)",
             &["Escape the hold"],
+        )
+    },
+    VerbSpec {
+        key: Some('l'),
+        ..VerbSpec::new(
+            WAIT,
+            "before acting, let the next PC of the same step act first; this unit \
+             acts right after it (A-GAP-10: the players choose their order)",
+            &["Wait: let the next PC go first"],
         )
     },
 ];
