@@ -784,6 +784,21 @@ fn start_turn(world: &mut World, slot: Slot<UnitId>) {
         return;
     }
     world.resource_mut::<RoundState>().started.push(unit);
+    if carries(world, unit, Condition::Stunned) {
+        // Stunned after the round's order was set: it misses this turn.
+        emit(
+            world,
+            ActfastEvent::CannotAct {
+                unit,
+                why: "Stunned: it misses its turn (A-23)".into(),
+            },
+        );
+        end_where(world, unit, "it missed its turn", |c| {
+            c.name == Condition::Stunned.name()
+        });
+        world.resource_mut::<RoundState>().current = None;
+        return;
+    }
     if !au(world, unit).pc
         && world
             .resource::<RoundState>()
