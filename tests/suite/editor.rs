@@ -827,14 +827,18 @@ fn shipped_templates_load_and_bad_ones_get_file_line_col() {
             "Archer",
             "Axe Brute",
             "Bowman",
+            "Brigand",
+            "Brigand chief",
             "Cleric",
             "Cutthroat",
             "Fighter",
+            "Fire mage",
             "Goblin",
             "Goblin Raider",
             "Halberdier",
             "Harpy",
             "Hedge Mage",
+            "Huntress",
             "Knight",
             "Ogre",
             "Ogre Brute",
@@ -843,14 +847,17 @@ fn shipped_templates_load_and_bad_ones_get_file_line_col() {
             "Scout",
             "Sellsword",
             "Shaman",
+            "Skeleton",
             "Spearman",
             "Sun Priest",
+            "Sword-for-hire",
             "Swordsman",
+            "Wight",
             "Wizard"
         ]
     );
     assert!(all.iter().all(|t| {
-        ["phases", "flow", "escalation", "wounds"].contains(&t.ruleset.as_str())
+        ["phases", "flow", "escalation", "wounds", "actfast"].contains(&t.ruleset.as_str())
             && !t.about.is_empty()
     }));
     assert!(
