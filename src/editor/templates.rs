@@ -70,6 +70,10 @@ pub struct Template {
     /// checked by the ruleset as in a level.
     #[serde(default)]
     pub traits: Vec<String>,
+    /// The icon its units show (see [`crate::level::icons`]); by default one its
+    /// weapons or powers call for.
+    #[serde(default)]
+    pub icon: Option<String>,
 }
 
 impl Template {
@@ -85,6 +89,7 @@ impl Template {
         unit.weapons = self.weapons.clone();
         unit.armor = self.armor;
         unit.traits = self.traits.clone();
+        unit.icon = self.icon.clone();
         unit
     }
 }

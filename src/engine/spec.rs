@@ -153,6 +153,11 @@ pub struct UnitDef {
     /// `Weak Cold`, `Vulnerable`, `Flying`). Each ruleset checks its own.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub traits: Vec<String>,
+    /// The icon drawn on its marker, one of `assets/icons/` by name (`bow-arrow`,
+    /// `ogre`; see `crate::level::icons`); by default one its weapons or powers call
+    /// for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub icon: Option<String>,
 }
 
 fn is_default<T: Default + PartialEq>(v: &T) -> bool {

@@ -1,6 +1,7 @@
 //! Unit markers: a side-coloured shape (each side also has its own shape, so sides
-//! stay distinguishable without colour), the unit's initial, its name, an HP bar and
-//! condition badges. A dying unit still on the board is drawn greyed, its state in
+//! stay distinguishable without colour) with an icon of what the unit is (a Game
+//! Icons glyph chosen by [`crate::level::icons::icon_for`]; Large units are drawn
+//! larger), its name, an HP bar and condition badges. A dying unit still on the board is drawn greyed, its state in
 //! words on its badge line; units that left play are not drawn. Rebuilt whenever
 //! the battle changes.
 
@@ -35,6 +36,77 @@ pub struct UnitMarker;
 /// The generated shape textures, one per side shape.
 #[derive(Resource)]
 pub struct ShapeTextures(pub Vec<Handle<Image>>);
+
+/// The unit icons (`assets/icons/*.png`, compiled in), by name.
+#[derive(Resource, Default)]
+pub struct IconTextures(pub std::collections::BTreeMap<&'static str, Handle<Image>>);
+
+/// The PNG of each icon of [`crate::level::icons::ICONS`], compiled in so the game
+/// draws them from any working directory.
+const ICON_PNGS: &[(&str, &[u8])] = &[
+    (
+        "broadsword",
+        include_bytes!("../../assets/icons/broadsword.png"),
+    ),
+    (
+        "sword-brandish",
+        include_bytes!("../../assets/icons/sword-brandish.png"),
+    ),
+    (
+        "plain-dagger",
+        include_bytes!("../../assets/icons/plain-dagger.png"),
+    ),
+    ("spears", include_bytes!("../../assets/icons/spears.png")),
+    (
+        "battle-axe",
+        include_bytes!("../../assets/icons/battle-axe.png"),
+    ),
+    (
+        "mace-head",
+        include_bytes!("../../assets/icons/mace-head.png"),
+    ),
+    (
+        "bow-arrow",
+        include_bytes!("../../assets/icons/bow-arrow.png"),
+    ),
+    (
+        "crossbow",
+        include_bytes!("../../assets/icons/crossbow.png"),
+    ),
+    ("sling", include_bytes!("../../assets/icons/sling.png")),
+    (
+        "wizard-staff",
+        include_bytes!("../../assets/icons/wizard-staff.png"),
+    ),
+    (
+        "fire-ray",
+        include_bytes!("../../assets/icons/fire-ray.png"),
+    ),
+    (
+        "claw-slashes",
+        include_bytes!("../../assets/icons/claw-slashes.png"),
+    ),
+    ("fist", include_bytes!("../../assets/icons/fist.png")),
+    ("ogre", include_bytes!("../../assets/icons/ogre.png")),
+    (
+        "skeleton",
+        include_bytes!("../../assets/icons/skeleton.png"),
+    ),
+    ("shield", include_bytes!("../../assets/icons/shield.png")),
+];
+
+/// Decodes one compiled-in icon.
+fn icon_image(png: &[u8]) -> Option<Image> {
+    Image::from_buffer(
+        png,
+        bevy::image::ImageType::Extension("png"),
+        bevy::image::CompressedImageFormats::NONE,
+        true,
+        bevy::image::ImageSampler::linear(),
+        RenderAssetUsages::RENDER_WORLD | RenderAssetUsages::MAIN_WORLD,
+    )
+    .ok()
+}
 
 /// Draws a white shape with a dark outline on a transparent 64×64 image.
 pub fn shape_image(shape: usize) -> Image {
@@ -80,6 +152,16 @@ pub fn shape_image(shape: usize) -> Image {
 fn setup(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
     let handles = (0..4).map(|i| images.add(shape_image(i))).collect();
     commands.insert_resource(ShapeTextures(handles));
+    let mut icons = IconTextures::default();
+    for &(name, png) in ICON_PNGS {
+        match icon_image(png) {
+            Some(img) => {
+                icons.0.insert(name, images.add(img));
+            }
+            None => warn!("icon {name}.png does not decode; its units show no icon"),
+        }
+    }
+    commands.insert_resource(icons);
 }
 
 /// Short badge text for a condition.
@@ -132,6 +214,7 @@ fn sync_units(
     game: Res<Game>,
     geo: Option<Res<MapGeometry>>,
     shapes: Res<ShapeTextures>,
+    icons: Res<IconTextures>,
     markers: Query<Entity, With<UnitMarker>>,
     mut shown: Local<u64>,
 ) {
@@ -164,6 +247,16 @@ fn sync_units(
         } else {
             Color::srgb(0.95, 0.3, 0.25)
         };
+        let def = game.level.units.get(u.id.0 as usize);
+        let icon = def
+            .map(crate::level::icons::icon_for)
+            .and_then(|i| icons.0.get(i).cloned());
+        // Large units (flow's ogre, F-01) are drawn larger.
+        let scale = if def.is_some_and(|d| d.size >= crate::engine::spec::Size::Large) {
+            1.3
+        } else {
+            1.0
+        };
         let mut badges: Vec<String> = u.conditions.iter().map(|c| badge(c)).collect();
         if faded {
             badges.insert(0, u.state.word().to_uppercase());
@@ -180,16 +273,32 @@ fn sync_units(
                     Sprite {
                         image: shapes.0[side % shapes.0.len()].clone(),
                         color: shape_color,
-                        custom_size: Some(Vec2::splat(cell * 0.62)),
+                        custom_size: Some(Vec2::splat(cell * 0.62 * scale)),
                         ..default()
                     },
                     Transform::from_xyz(0.0, 2.0, 0.0),
                 ));
-                let initial: String = u.name.chars().take(2).collect();
-                p.spawn((
-                    text(initial, 16.0, Color::WHITE),
-                    Transform::from_xyz(0.0, 2.0, 0.2),
-                ));
+                match icon {
+                    Some(image) => {
+                        let ink = Color::srgba(0.06, 0.06, 0.09, if faded { 0.4 } else { 1.0 });
+                        p.spawn((
+                            Sprite {
+                                image,
+                                color: ink,
+                                custom_size: Some(Vec2::splat(cell * 0.46 * scale)),
+                                ..default()
+                            },
+                            Transform::from_xyz(0.0, 2.0, 0.2),
+                        ));
+                    }
+                    None => {
+                        let initial: String = u.name.chars().take(2).collect();
+                        p.spawn((
+                            text(initial, 16.0, Color::WHITE),
+                            Transform::from_xyz(0.0, 2.0, 0.2),
+                        ));
+                    }
+                }
                 // Name plate under the marker.
                 p.spawn((
                     Sprite::from_color(

@@ -473,6 +473,7 @@ fn layout(level: &Level) -> ron::Result<String> {
                 weapons,
                 armor,
                 traits,
+                icon,
             } = unit;
             w.open("(");
             w.field("name", name)?;
@@ -502,6 +503,9 @@ fn layout(level: &Level) -> ron::Result<String> {
             }
             if !traits.is_empty() {
                 w.field("traits", traits)?;
+            }
+            if let Some(icon) = icon {
+                w.field("icon", icon)?;
             }
             w.close("),");
         }

@@ -1,6 +1,7 @@
 //! RON levels: the schema, loading with `file:line:col` errors, semantic checks and
 //! atomic saving.
 
+pub mod icons;
 pub mod load;
 pub mod schema;
 pub mod validate;

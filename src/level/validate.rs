@@ -459,6 +459,20 @@ impl Checker<'_> {
         }
         // The phrases of `traits` lists, each at its place.
         self.issues.extend(trait_issues(ruleset, level));
+        // Icons name pictures the game has.
+        for (index, def) in level.units.iter().enumerate() {
+            if let Some(icon) = &def.icon
+                && let Err(e) = crate::level::icons::check_icon(icon)
+            {
+                self.push(
+                    Where::Unit {
+                        index,
+                        field: Some("icon"),
+                    },
+                    format!("{}: {e}", unit_label(index, def)),
+                );
+            }
+        }
         // What only its configuration can tell (names it defines or refers to).
         self.issues.extend(ruleset.check_level(level));
     }

@@ -418,11 +418,20 @@ fn ask_pace(world: &mut World) {
     };
     let npcs = side_names(world, false);
     let chosen = chosen_so_far(world);
-    let prompt = format!(
-        "Round {}: how does {who} act? Act Fast: 1 action, before {npcs}. Act Well: 2 \
-         actions, after them.{chosen}",
-        round(world)
-    );
+    let prompt = if npcs_surprised(world) {
+        format!(
+            "Round {}: how does {who} act? {npcs} is caught by surprise and acts last \
+             (A-04): Act Fast: 1 action, first. Act Well: 2 actions, still before \
+             them.{chosen}",
+            round(world)
+        )
+    } else {
+        format!(
+            "Round {}: how does {who} act? Act Fast: 1 action, before {npcs}. Act Well: \
+             2 actions, after them.{chosen}",
+            round(world)
+        )
+    };
     world.resource_mut::<RoundState>().asking = Some(Asking::Pace(unit));
     world.resource_mut::<RoundState>().cases = Some((fast.1.clone(), well.1.clone()));
     world.resource_mut::<Pending>().0 = Some(PendingDecision {
@@ -446,6 +455,21 @@ fn ask_pace(world: &mut World) {
         lookahead: false,
     });
     world.resource_mut::<Progress>().0 = true;
+}
+
+/// Whether the NPCs are caught by surprise this round: they act after every PC
+/// (A-04, A-GAP-15).
+fn npcs_surprised(world: &World) -> bool {
+    let cfg = rules(world);
+    world
+        .resource::<RoundState>()
+        .surprised
+        .is_some_and(|side| {
+            order::surprise_active(cfg, round(world))
+                && board_units(world)
+                    .into_iter()
+                    .any(|u| side_of(world, u) == side && !au(world, u).pc)
+        })
 }
 
 /// The names of the PC sides (`pc`) or the NPC sides, "the opponents" when several.
@@ -543,6 +567,23 @@ pub fn pace_case(world: &World, unit: UnitId) -> ((f64, String), (f64, String)) 
                 "nobody in reach: two actions, to close in and strike".into(),
             ),
         ),
+        Some((_, t, exp, _)) if npcs_surprised(world) => {
+            // Both paces act before surprised opponents: two actions beat one.
+            let who = name(world, t);
+            (
+                (
+                    exp,
+                    format!("one attack on {who}, {exp:.1} expected damage"),
+                ),
+                (
+                    2.0 * exp,
+                    format!(
+                        "the opponents are surprised and act last: two attacks on {who}, \
+                         {exp:.1} expected each"
+                    ),
+                ),
+            )
+        }
         Some((fast, t, exp, kill)) => {
             let who = name(world, t);
             (
