@@ -152,9 +152,75 @@ pub fn terrain_index(t: Terrain) -> u32 {
     }
 }
 
-/// Draws the three terrain tiles side by side. Open ground is plain and light;
-/// difficult ground is hatched; impassable ground is dark with a cross, so the kinds
-/// differ in pattern and brightness, not just hue.
+/// A deterministic hash of a pixel, for the terrain tiles' grain (the same picture
+/// every run).
+fn grain(x: u32, y: u32, salt: u32) -> u32 {
+    let mut h = x.wrapping_mul(0x9E37_79B1) ^ y.wrapping_mul(0x85EB_CA77) ^ salt;
+    h ^= h >> 15;
+    h = h.wrapping_mul(0x2C1B_3C6D);
+    h ^= h >> 12;
+    h
+}
+
+/// `rgb` lightened or darkened by `d` per channel.
+fn shade(rgb: [u8; 3], d: i32) -> [u8; 4] {
+    let c = |v: u8| (i32::from(v) + d).clamp(0, 255) as u8;
+    [c(rgb[0]), c(rgb[1]), c(rgb[2]), 255]
+}
+
+/// The colour of pixel (`x`, `y`) of terrain tile `tile` in a `w`×`h` tile:
+/// - open ground: grass, light, with a fine grain and a few darker tufts;
+/// - difficult ground: brown scrub, hatched (the pattern reads without colour),
+///   strewn with pebbles;
+/// - impassable ground: a dark stone wall of bricks, crossed out.
+///
+/// The kinds differ in pattern and brightness, not just hue, so they stay apart
+/// under the reach and danger overlays and for colour-blind players.
+fn terrain_pixel(tile: u32, x: u32, y: u32, w: u32, h: u32) -> [u8; 4] {
+    let g = grain(x, y, tile);
+    match tile {
+        0 => {
+            let tuft = g % 97 == 0 || (y > 0 && grain(x, y - 1, tile) % 97 == 0);
+            if tuft {
+                shade([116, 128, 104], -28)
+            } else {
+                shade([116, 128, 104], (g % 9) as i32 - 4)
+            }
+        }
+        1 => {
+            let pebble = g % 53 == 0;
+            if pebble {
+                shade([196, 176, 140], 0)
+            } else if (x + y) % 10 < 3 {
+                shade([88, 70, 44], (g % 7) as i32 - 3)
+            } else {
+                shade([150, 120, 76], (g % 11) as i32 - 5)
+            }
+        }
+        _ => {
+            let d1 = (x as i32 - y as i32 * w as i32 / h as i32).abs() < 3;
+            let d2 = (x as i32 + y as i32 * w as i32 / h as i32 - w as i32).abs() < 3;
+            // Bricks: rows of h/4, joints offset every other row.
+            let row_h = (h / 4).max(4);
+            let row = y / row_h;
+            let brick_w = (w / 2).max(8);
+            let offset = if row % 2 == 0 { 0 } else { brick_w / 2 };
+            let mortar = y % row_h < 2 || (x + offset) % brick_w < 2;
+            if d1 || d2 {
+                [20, 20, 24, 255]
+            } else if mortar {
+                [36, 36, 42, 255]
+            } else {
+                shade(
+                    [66, 66, 76],
+                    (grain(row, (x + offset) / brick_w, 7) % 13) as i32 - 6,
+                )
+            }
+        }
+    }
+}
+
+/// Draws the three terrain tiles side by side (see [`terrain_pixel`]).
 pub fn terrain_texture(kind: GridKind) -> Image {
     let (w, h) = match kind {
         GridKind::Square => (SQUARE as u32, SQUARE as u32),
@@ -179,26 +245,7 @@ pub fn terrain_texture(kind: GridKind) -> Image {
                 } else if edge {
                     [30, 33, 38, 255]
                 } else {
-                    match tile {
-                        0 => [116, 128, 104, 255],
-                        1 => {
-                            if (x + y) % 10 < 3 {
-                                [88, 70, 44, 255]
-                            } else {
-                                [150, 120, 76, 255]
-                            }
-                        }
-                        _ => {
-                            let d1 = (x as i32 - y as i32 * w as i32 / h as i32).abs() < 3;
-                            let d2 =
-                                (x as i32 + y as i32 * w as i32 / h as i32 - w as i32).abs() < 3;
-                            if d1 || d2 {
-                                [20, 20, 24, 255]
-                            } else {
-                                [58, 58, 66, 255]
-                            }
-                        }
-                    }
+                    terrain_pixel(tile, x, y, w, h)
                 };
                 let i = ((y * w * 3 + tile * w + x) * 4) as usize;
                 data[i..i + 4].copy_from_slice(&rgba);

@@ -37,6 +37,11 @@ pub struct UnitMarker;
 #[derive(Resource)]
 pub struct ShapeTextures(pub Vec<Handle<Image>>);
 
+/// The colour icons are drawn in on their side's shape: a deep navy, dark on every
+/// side colour and apart from the map's own dark greys (the window test finds icons
+/// by it).
+pub const ICON_INK: Color = Color::srgb(0.04, 0.04, 0.18);
+
 /// The unit icons (`assets/icons/*.png`, compiled in), by name.
 #[derive(Resource, Default)]
 pub struct IconTextures(pub std::collections::BTreeMap<&'static str, Handle<Image>>);
@@ -280,7 +285,7 @@ fn sync_units(
                 ));
                 match icon {
                     Some(image) => {
-                        let ink = Color::srgba(0.06, 0.06, 0.09, if faded { 0.4 } else { 1.0 });
+                        let ink = ICON_INK.with_alpha(if faded { 0.4 } else { 1.0 });
                         p.spawn((
                             Sprite {
                                 image,

@@ -584,10 +584,13 @@ fn check_screenshot(shot: &str) -> Result<(), String> {
     let open_ground = count(&|p| near(p, [116, 128, 104], 12));
     let blue = count(&|p| near(p, [0, 114, 178], 25));
     let orange = count(&|p| near(p, [230, 159, 0], 25));
+    // The units' icons, drawn in deep navy on their markers.
+    let ink = count(&|p| near(p, [10, 10, 46], 10));
     let distinct: std::collections::BTreeSet<[u8; 3]> =
         img.pixels().step_by(7).map(|p| p.0).collect();
     println!(
-        "e2e screenshot: open ground {open_ground} px, blue {blue} px, orange {orange} px, {} colours",
+        "e2e screenshot: open ground {open_ground} px, blue {blue} px, orange {orange} px, \
+         icons {ink} px, {} colours",
         distinct.len()
     );
     if distinct.len() < 50 {
@@ -601,6 +604,11 @@ fn check_screenshot(shot: &str) -> Result<(), String> {
     if blue < 300 || orange < 300 {
         return Err(format!(
             "units are missing (blue {blue} px, orange {orange} px)"
+        ));
+    }
+    if ink < 200 {
+        return Err(format!(
+            "the units' icons are missing ({ink} px of icon ink)"
         ));
     }
     Ok(())
