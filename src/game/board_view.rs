@@ -180,7 +180,7 @@ fn terrain_pixel(tile: u32, x: u32, y: u32, w: u32, h: u32) -> [u8; 4] {
     let g = grain(x, y, tile);
     match tile {
         0 => {
-            let tuft = g % 97 == 0 || (y > 0 && grain(x, y - 1, tile) % 97 == 0);
+            let tuft = g.is_multiple_of(97) || (y > 0 && grain(x, y - 1, tile).is_multiple_of(97));
             if tuft {
                 shade([116, 128, 104], -28)
             } else {
@@ -188,7 +188,7 @@ fn terrain_pixel(tile: u32, x: u32, y: u32, w: u32, h: u32) -> [u8; 4] {
             }
         }
         1 => {
-            let pebble = g % 53 == 0;
+            let pebble = g.is_multiple_of(53);
             if pebble {
                 shade([196, 176, 140], 0)
             } else if (x + y) % 10 < 3 {
@@ -204,7 +204,11 @@ fn terrain_pixel(tile: u32, x: u32, y: u32, w: u32, h: u32) -> [u8; 4] {
             let row_h = (h / 4).max(4);
             let row = y / row_h;
             let brick_w = (w / 2).max(8);
-            let offset = if row % 2 == 0 { 0 } else { brick_w / 2 };
+            let offset = if row.is_multiple_of(2) {
+                0
+            } else {
+                brick_w / 2
+            };
             let mortar = y % row_h < 2 || (x + offset) % brick_w < 2;
             if d1 || d2 {
                 [20, 20, 24, 255]

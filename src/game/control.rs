@@ -554,12 +554,17 @@ fn drive_ai(
     mut rng: ResMut<AiRng>,
     time: Res<Time>,
     actions: Single<&ActionState<BattleAction>, With<Player>>,
+    motion: Option<Res<super::motion::Motion>>,
 ) {
     if human_turn(&game.battle) || matches!(game.battle.awaiting(), Awaiting::Over(_)) {
         ui.ai_wait = 0.6;
         return;
     }
     let fast = actions.pressed(&BattleAction::FastForward);
+    // The AI's last move or blow plays out before its next command.
+    if !fast && motion.is_some_and(|m| m.busy()) {
+        return;
+    }
     ui.ai_wait -= time.delta_secs() * if fast { 12.0 } else { 1.0 };
     if ui.ai_wait > 0.0 {
         return;

@@ -12,6 +12,7 @@ pub mod control;
 pub mod editor;
 pub mod handoff;
 pub mod hud;
+pub mod motion;
 pub mod overlays;
 pub mod reload;
 pub mod saves;
@@ -267,6 +268,7 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
         settings::plugin,
         board_view::plugin,
         units_view::plugin,
+        motion::plugin,
         overlays::plugin,
         hud::plugin,
         control::plugin,

@@ -33,6 +33,10 @@ pub const SIDE_SHAPES: [&str; 4] = ["circle", "diamond", "square", "triangle"];
 #[derive(Component)]
 pub struct UnitMarker;
 
+/// The system that rebuilds the markers (motion places them after it).
+#[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SyncUnits;
+
 /// The generated shape textures, one per side shape.
 #[derive(Resource)]
 pub struct ShapeTextures(pub Vec<Handle<Image>>);
@@ -269,6 +273,7 @@ fn sync_units(
         commands
             .spawn((
                 UnitMarker,
+                super::motion::MarkerOf(u.id),
                 DespawnOnExit(Screen::Battle),
                 Transform::from_xyz(pos.x, pos.y, 5.0),
                 Visibility::default(),
@@ -345,5 +350,10 @@ fn sync_units(
 /// Registers the unit view.
 pub fn plugin(app: &mut App) {
     app.add_systems(Startup, setup);
-    app.add_systems(Update, sync_units.run_if(in_state(Screen::Battle)));
+    app.add_systems(
+        Update,
+        sync_units
+            .in_set(SyncUnits)
+            .run_if(in_state(Screen::Battle)),
+    );
 }

@@ -172,6 +172,11 @@ struct Drive {
     prompt_shot: bool,
     /// The hovered attack was checked and screenshot.
     hover_checked: bool,
+    /// Our first move: the frame it was seen and the cell it left (the glide is
+    /// screenshot then and three frames later).
+    glide: Option<(u32, Cell)>,
+    /// Events already looked at for our first move.
+    glide_seen: usize,
 }
 
 /// One input the driver gives, like a player would.
@@ -342,6 +347,34 @@ fn driver(
     mut exit: MessageWriter<AppExit>,
 ) {
     drive.frame += 1;
+    // Our first move, seen the frame it is made (before any input pacing below):
+    // its glide is screenshot now and three frames later.
+    if drive.glide.is_none()
+        && let Some(game) = &game
+    {
+        let us = game.battle.side_id(case.side);
+        let first = game.battle.events()[drive.glide_seen.min(game.battle.events().len())..]
+            .iter()
+            .find_map(|e| match e {
+                Event::Moved { unit, from, .. }
+                    if Some(side_of(game.battle.world(), *unit)) == us =>
+                {
+                    Some(*from)
+                }
+                _ => None,
+            });
+        drive.glide_seen = game.battle.events().len();
+        if let Some(from) = first {
+            drive.glide = Some((drive.frame, from));
+            *GLIDE_FROM.lock().unwrap() = pointer.viewport_of(from);
+            screenshot(&mut commands, glide_shot(&case, 1));
+        }
+    }
+    if let Some((at, _)) = drive.glide
+        && drive.frame == at + 3
+    {
+        screenshot(&mut commands, glide_shot(&case, 2));
+    }
     let window_id = window.0;
     match drive.held.take() {
         Some(Input::Key(k)) => {
@@ -635,7 +668,57 @@ fn run_case(case: Case) -> Result<(), String> {
     if !matches!(result, AppExit::Success) {
         return Err(format!("the drive did not complete: {result:?}"));
     }
-    check_screenshot(case.shot)
+    check_screenshot(case.shot)?;
+    check_glide(&case)
+}
+
+/// Where on screen (logical pixels) the cell our first move left is.
+static GLIDE_FROM: std::sync::Mutex<Option<Vec2>> = std::sync::Mutex::new(None);
+
+/// Where the glide's screenshot number `n` (1 or 2) goes.
+fn glide_shot(case: &Case, n: u32) -> PathBuf {
+    PathBuf::from(case.shot.replace(".png", &format!("-glide{n}.png")))
+}
+
+/// The unit glides (issue 17): in the screenshot taken as our first move began,
+/// the mover (our side's colour) still stands on or near the cell it left; three
+/// frames later it has moved on. Without the glide it is gone from there in both.
+fn check_glide(case: &Case) -> Result<(), String> {
+    let open = |n| {
+        image::open(glide_shot(case, n))
+            .map(|i| i.to_rgb8())
+            .map_err(|e| format!("glide screenshot {n}: {e}"))
+    };
+    let (a, b) = (open(1)?, open(2)?);
+    let Some(at) = *GLIDE_FROM.lock().unwrap() else {
+        return Err("the cell our move left is not on screen".into());
+    };
+    // Our side is the first: its colour, around the cell left.
+    let ours = |img: &image::RgbImage| {
+        let (cx, cy) = (at.x as i64, at.y as i64);
+        let mut n = 0;
+        for y in (cy - 24).max(0)..(cy + 24).min(i64::from(img.height())) {
+            for x in (cx - 24).max(0)..(cx + 24).min(i64::from(img.width())) {
+                let p = img.get_pixel(x as u32, y as u32).0;
+                if i32::from(p[0]) <= 25
+                    && (i32::from(p[1]) - 114).abs() <= 25
+                    && (i32::from(p[2]) - 178).abs() <= 25
+                {
+                    n += 1;
+                }
+            }
+        }
+        n
+    };
+    let (before, after) = (ours(&a), ours(&b));
+    println!("e2e glide: mover's colour at the cell it left: {before} px, then {after} px");
+    if before < 100 || before < after + 30 {
+        return Err(format!(
+            "the mover did not glide off its cell ({before} px of its colour there as the \
+             move began, {after} px three frames later)"
+        ));
+    }
+    Ok(())
 }
 
 /// Runs battle case `n` in this process (a child of [`crate::main`]).
