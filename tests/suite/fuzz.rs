@@ -1220,6 +1220,7 @@ fn build(mut g: GeneratedLevel) -> Level {
             weapons: spec.weapons,
             armor: spec.armor,
             traits: Vec::new(),
+            icon: None,
         });
     }
     // Side `i` has unit `i`: with at least 2 units, at least 2 sides keep theirs.
