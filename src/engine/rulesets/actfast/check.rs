@@ -114,8 +114,11 @@ fn check_move(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> Result
     let t = budget(world);
     let who = name(world, unit);
     let conds = play::conds(world, unit);
-    if super::order::move_cost(t.actions, &conds).is_none() {
-        return forbid(if conds.contains(&Condition::Prone) {
+    // A Restrained unit's Move is its entire turn (A-20): not once it has acted.
+    let acted = t.moved || t.other || t.attacks > 0;
+    let restrained_late = conds.contains(&Condition::Restrained) && acted;
+    if restrained_late || super::order::move_cost(t.actions, &conds).is_none() {
+        return forbid(if conds.contains(&Condition::Prone) && !restrained_late {
             format!(
                 "{who} is Prone: standing up takes an action before it moves (A-18), and it \
                  has {} left; Stand up (key J) first",
