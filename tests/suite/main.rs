@@ -7,6 +7,7 @@
 
 mod common;
 
+mod actfast;
 mod ai;
 mod check_cli;
 mod dice_cli;
