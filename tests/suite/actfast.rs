@@ -262,14 +262,14 @@ fn choose_all(b: &mut Battle, answers: &[(&str, &str)]) -> Vec<String> {
 
 /// A shown pool of a unit (`Actions` on its turn, `Reactions`, `Armor`, `Morale
 /// save` ...).
-fn pool(b: &Battle, unit: &str, key: &str) -> Option<i32> {
+pub fn pool(b: &Battle, unit: &str, key: &str) -> Option<i32> {
     b.pools(id(b, unit))
         .into_iter()
         .find(|(k, _)| k == key)
         .map(|(_, v)| v)
 }
 
-fn state(b: &Battle, name: &str) -> PlayState {
+pub fn state(b: &Battle, name: &str) -> PlayState {
     b.units()
         .into_iter()
         .find(|u| u.name == name)
@@ -277,12 +277,12 @@ fn state(b: &Battle, name: &str) -> PlayState {
         .expect("unit")
 }
 
-fn has(b: &Battle, unit: &str, condition: &str) -> bool {
+pub fn has(b: &Battle, unit: &str, condition: &str) -> bool {
     conditions(b, unit).iter().any(|c| c == condition)
 }
 
 /// The units whose turns started in `lines`, in order.
-fn turns(lines: &[String]) -> Vec<String> {
+pub fn turns(lines: &[String]) -> Vec<String> {
     lines
         .iter()
         .filter_map(|l| l.strip_suffix("'s turn (Turn)"))

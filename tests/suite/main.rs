@@ -8,6 +8,7 @@
 mod common;
 
 mod actfast;
+mod actfast_scenarios;
 mod ai;
 mod check_cli;
 mod dice_cli;
