@@ -488,6 +488,11 @@ fn a_04_a_gap_15_surprised_npcs_act_last_with_two_actions() {
     l.sides[1].traits.push("Surprised".into());
     // Orc1 moves, then hits Bo: 2d6 [6, 1], a Success; 1d3 [3].
     let mut b = battle(&l, &[6, 1, 3]);
+    assert_eq!(
+        asked(&b).prompt,
+        "Round 1: how does Ann act? Foes is caught by surprise and acts last (A-04): Act \
+         Fast: 1 action, first. Act Well: 2 actions, still before them."
+    );
     let said = choose_all(&mut b, &[("Ann", FAST), ("Bo", WELL)]);
     assert_seq(
         &said,
