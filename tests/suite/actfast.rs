@@ -1895,8 +1895,6 @@ fn a_ex_4_a_gap_13_the_seeds_literal_sign() {
 /// the others roll at the start of the next NPC step (round 2), not at the next
 /// NPC's turn of the same step.
 #[test]
-#[ignore = "bug: morale is rolled at the next NPC turn, even inside the step in which the \
-            trigger fired; RULES.md A-GAP-13 says at the start of the next NPC step"]
 fn a_gap_13_morale_waits_for_the_next_npc_step() {
     let l = level(
         (8, 5),

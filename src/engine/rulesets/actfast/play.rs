@@ -89,8 +89,9 @@ pub struct Morale {
     pub tally: SideTally,
     /// Triggers fired so far (each once per encounter).
     pub fired: Vec<Trigger>,
-    /// Whether its NPCs roll at the start of its next step.
-    pub due: bool,
+    /// When a trigger fired (round and step), if its NPCs have yet to roll: they
+    /// roll at the start of the next NPC step after it (A-GAP-13).
+    pub due: Option<(u32, Step)>,
 }
 
 /// A pending question.
@@ -840,12 +841,14 @@ fn start_turn(world: &mut World, slot: Slot<UnitId>) {
         world.resource_mut::<RoundState>().current = None;
         return;
     }
+    let now = (round(world), slot.step);
     if !au(world, unit).pc
         && world
             .resource::<RoundState>()
             .morale
             .get(&side)
-            .is_some_and(|m| m.due)
+            .and_then(|m| m.due)
+            .is_some_and(|fired| now > fired)
     {
         roll_morale(world, side);
         if halted(world) || !is_active(world, unit) {
@@ -1047,6 +1050,14 @@ fn shaken(world: &mut World, unit: UnitId, state: PlayState) {
     let cfg = rules(world).clone();
     let side = side_of(world, unit);
     let leader = au(world, unit).leader;
+    let now = (
+        round(world),
+        world
+            .resource::<RoundState>()
+            .current
+            .as_ref()
+            .map_or(Step::ActFast, |s| s.step),
+    );
     let (fired, why) = {
         let mut rs = world.resource_mut::<RoundState>();
         let Some(m) = rs.morale.get_mut(&side) else {
@@ -1061,8 +1072,8 @@ fn shaken(world: &mut World, unit: UnitId, state: PlayState) {
         }
         let new = morale::new_triggers(&cfg, &m.tally, &m.fired);
         m.fired.extend(new.iter().copied());
-        if !new.is_empty() {
-            m.due = true;
+        if !new.is_empty() && m.due.is_none() {
+            m.due = Some(now);
         }
         let why: Vec<&str> = new
             .iter()
@@ -1089,7 +1100,7 @@ fn shaken(world: &mut World, unit: UnitId, state: PlayState) {
 /// morale save breaks it; next to a PC it surrenders, otherwise it flees.
 fn roll_morale(world: &mut World, side: SideId) {
     if let Some(m) = world.resource_mut::<RoundState>().morale.get_mut(&side) {
-        m.due = false;
+        m.due = None;
     }
     let cfg = rules(world).clone();
     for u in active_units(world) {
