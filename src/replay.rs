@@ -218,6 +218,58 @@ impl BattleFile {
         Ok(battle)
     }
 
+    /// The battle after its first `k` commands (all of them when `k` is larger), each
+    /// checked as [`BattleFile::replay`] does.
+    pub fn battle_at(&self, k: usize) -> Result<Battle, ReplayError> {
+        let mut battle =
+            Battle::from_level(&self.level, self.dice.dice()).map_err(ReplayError::SetUp)?;
+        for (i, command) in self.commands.iter().take(k).enumerate() {
+            let words = command.display(&battle).to_string();
+            if let Err(e) = battle.submit(command.clone()) {
+                return Err(ReplayError::Refused {
+                    index: i + 1,
+                    command: words,
+                    reason: e.to_string(),
+                });
+            }
+            self.compare(&battle, false)?;
+        }
+        Ok(battle)
+    }
+
+    /// Where each command leaves the battle, for stepping through a replay
+    /// ([`Timeline`]); replays the whole file once.
+    pub fn timeline(&self) -> Result<Timeline, ReplayError> {
+        let mut battle =
+            Battle::from_level(&self.level, self.dice.dice()).map_err(ReplayError::SetUp)?;
+        let mut events_after = vec![battle.events().len()];
+        for (i, command) in self.commands.iter().enumerate() {
+            let words = command.display(&battle).to_string();
+            if let Err(e) = battle.submit(command.clone()) {
+                return Err(ReplayError::Refused {
+                    index: i + 1,
+                    command: words,
+                    reason: e.to_string(),
+                });
+            }
+            self.compare(&battle, false)?;
+            events_after.push(battle.events().len());
+        }
+        let events = battle.events();
+        let turn_starts = (0..=self.commands.len())
+            .filter(|&k| {
+                k == 0
+                    || events[events_after[k - 1]..events_after[k]]
+                        .iter()
+                        .any(|e| matches!(e, Event::TurnStarted { .. }))
+            })
+            .collect();
+        Ok(Timeline {
+            events_after,
+            turn_starts,
+        })
+    }
+
     /// Compares the replayed log so far with the record (`whole`: also its length).
     fn compare(&self, battle: &Battle, whole: bool) -> Result<(), ReplayError> {
         let events = battle.events();
@@ -235,5 +287,51 @@ impl BattleFile {
             });
         }
         Ok(())
+    }
+}
+
+/// Where each command of a battle file leaves the battle: what a replay viewer
+/// steps through (by command, by turn, or to the command behind a log event).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Timeline {
+    /// Events in the log after the first `k` commands, for `k` = 0 ..= commands.
+    pub events_after: Vec<usize>,
+    /// The `k` at which a turn has just started (its unit about to act), ascending;
+    /// 0 first.
+    pub turn_starts: Vec<usize>,
+}
+
+impl Timeline {
+    /// How many commands the battle has.
+    pub fn commands(&self) -> usize {
+        self.events_after.len() - 1
+    }
+
+    /// The next turn's start after `at` (the end when none is left).
+    pub fn next_turn(&self, at: usize) -> usize {
+        self.turn_starts
+            .iter()
+            .copied()
+            .find(|&k| k > at)
+            .unwrap_or(self.commands())
+    }
+
+    /// The start of the turn before `at`'s: the latest turn start before `at`.
+    pub fn previous_turn(&self, at: usize) -> usize {
+        self.turn_starts
+            .iter()
+            .copied()
+            .rev()
+            .find(|&k| k < at)
+            .unwrap_or(0)
+    }
+
+    /// How many commands must be played for event number `event` (from 0) to be in
+    /// the log: the command that produced it.
+    pub fn command_of_event(&self, event: usize) -> usize {
+        self.events_after
+            .iter()
+            .position(|&n| n > event)
+            .unwrap_or(self.commands())
     }
 }

@@ -102,14 +102,21 @@ pub enum Command {
     },
     /// Play AI-vs-AI battles headless on every core and print win rates and lengths.
     Sim(sim::SimArgs),
-    /// Replay a battle file headless: print its log, or (`--check`) only check that
-    /// it reproduces event by event (exit 1 with the first diverging event).
+    /// Watch a battle file in the window (play/pause, step by command or turn,
+    /// speed, jump), or headless: print its log (`--print`), or only check that it
+    /// reproduces event by event (`--check`, exit 1 with the first diverging event).
     Replay {
         /// The battle file (RON), e.g. from `skirmish sim --save-battle`.
         file: PathBuf,
-        /// Only check: no log, exit 1 when the battle does not reproduce.
+        /// Only check, headless: no log, exit 1 when the battle does not reproduce.
         #[arg(long)]
         check: bool,
+        /// Print the replayed log headless instead of opening the window.
+        #[arg(long, conflicts_with = "check")]
+        print: bool,
+        /// Window size, e.g. 1280x720.
+        #[arg(long, value_parser = parse_size, default_value = "1280x720")]
+        size: (u32, u32),
     },
 }
 
@@ -181,9 +188,18 @@ pub fn main() -> ExitCode {
             quiet_broken_pipe();
             script::run(&file, json, save_battle.as_deref())
         }
-        Command::Replay { file, check } => {
+        Command::Replay {
+            file,
+            check,
+            print,
+            size,
+        } => {
             quiet_broken_pipe();
-            replay::run(&file, check)
+            if check || print || !cfg!(feature = "render") {
+                replay::run(&file, check)
+            } else {
+                watch(file, size)
+            }
         }
         Command::Sim(args) => {
             quiet_broken_pipe();
@@ -283,6 +299,7 @@ fn edit(args: EditArgs) -> ExitCode {
         },
         load: None,
         saves: Some(SAVES.into()),
+        replay: None,
     })
 }
 
@@ -317,6 +334,22 @@ fn play(
         saves: Some(SAVES.into()),
         ..Default::default()
     })
+}
+
+/// Opens the replay viewer on a battle file.
+#[cfg(feature = "render")]
+fn watch(file: PathBuf, size: (u32, u32)) -> ExitCode {
+    crate::game::run(crate::game::GameOptions {
+        size,
+        start: crate::game::screen::Screen::Battle,
+        replay: Some(file),
+        ..Default::default()
+    })
+}
+
+#[cfg(not(feature = "render"))]
+fn watch(file: PathBuf, _size: (u32, u32)) -> ExitCode {
+    replay::run(&file, false)
 }
 
 /// Where the window saves battles.

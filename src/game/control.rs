@@ -1025,8 +1025,8 @@ pub fn plugin(app: &mut App) {
             bind_verb_keys,
             hover,
             update_choices,
-            handle_actions,
-            drive_ai,
+            handle_actions.run_if(super::replay_view::playing),
+            drive_ai.run_if(super::replay_view::playing),
             update_choices,
             camera_control,
         )

@@ -127,6 +127,7 @@ pub fn plugin(app: &mut App) {
         (confirm, update)
             .chain()
             .after(super::control::handle_actions)
-            .run_if(in_state(Screen::Battle)),
+            .run_if(in_state(Screen::Battle))
+            .run_if(super::replay_view::playing),
     );
 }

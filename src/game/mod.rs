@@ -15,6 +15,7 @@ pub mod hud;
 pub mod motion;
 pub mod overlays;
 pub mod reload;
+pub mod replay_view;
 pub mod saves;
 pub mod screen;
 pub mod settings;
@@ -52,6 +53,8 @@ pub struct GameOptions {
     /// Where battles are saved (F5) and autosaved at the start of every turn;
     /// `None`: no saves (tests).
     pub saves: Option<PathBuf>,
+    /// A battle file to watch in the replay viewer instead of playing.
+    pub replay: Option<PathBuf>,
 }
 
 /// The battle being played, its level and where it came from.
@@ -134,6 +137,22 @@ impl Game {
         })
     }
 
+    /// A game showing a battle file's `battle` in the replay viewer.
+    pub fn watching(battle: Battle, file: &crate::replay::BattleFile) -> Self {
+        let seed = match file.dice {
+            crate::replay::DiceSource::Seed(s) => s,
+            crate::replay::DiceSource::Faces(_) => 0,
+        };
+        Self {
+            battle,
+            level: file.level.clone(),
+            seed,
+            path: None,
+            shown_events: 0,
+            version: GENERATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) << 32,
+        }
+    }
+
     /// Takes back the last command (issue 16's take-backs): only one that rolled no
     /// dice, made by the side that has to act now (nobody else has seen its
     /// outcome). The battle is rebuilt from the level, the seed and the commands
@@ -195,8 +214,13 @@ pub struct Options(pub GameOptions);
 /// Loads the level and builds the app (not run), so tests can drive it.
 pub fn build_app(options: GameOptions) -> Result<App, String> {
     let start = options.start;
+    let mut watching = None;
     // The editor opens its level itself (a new, missing or invalid one too).
-    let game = if start == screen::Screen::Editor {
+    let game = if let Some(file) = &options.replay {
+        let (replay, game) = replay_view::Replay::open(file)?;
+        watching = Some(replay);
+        Some(game)
+    } else if start == screen::Screen::Editor {
         None
     } else if let Some(file) = &options.load {
         let file = crate::replay::BattleFile::load(file)?;
@@ -253,13 +277,16 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
         app.insert_resource(setup::Setup::new(&options.level_path, options.seed));
     }
     // A continued battle starts on the battle screen.
-    let start = if options.load.is_some() {
+    let start = if options.load.is_some() || options.replay.is_some() {
         screen::Screen::Battle
     } else {
         start
     };
     if let Some(game) = game.filter(|_| start == screen::Screen::Battle) {
         app.insert_resource(game);
+    }
+    if let Some(replay) = watching {
+        app.insert_resource(replay);
     }
     app.insert_resource(Options(options));
     app.add_plugins((
@@ -275,6 +302,7 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
         handoff::plugin,
         reload::plugin,
         saves::plugin,
+        replay_view::plugin,
         setup::plugin,
         editor::plugin,
     ));

@@ -66,6 +66,15 @@ pub struct Motion {
 }
 
 impl Motion {
+    /// Shows the battle as it is now, without animating what led there (a replay's
+    /// jump over many commands).
+    pub fn skip(&mut self, generation: u64, events: usize) {
+        *self = Motion {
+            read: (generation, events),
+            ..default()
+        };
+    }
+
     /// Whether something is still moving (the AI waits for it).
     pub fn busy(&self) -> bool {
         self.paths.values().any(|p| !p.is_empty()) || !self.lunges.is_empty()

@@ -112,6 +112,8 @@ fn quicksave(
 pub fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (autosave, quicksave).run_if(in_state(Screen::Battle)),
+        (autosave, quicksave)
+            .run_if(in_state(Screen::Battle))
+            .run_if(super::replay_view::playing),
     );
 }

@@ -153,7 +153,7 @@ fn sim_save_battle_and_replay_check_end_to_end() {
     let (code, stdout, err) = skirmish(&["replay", &out_s, "--check"]);
     assert_eq!(code, 0, "{err}");
     assert!(stdout.contains("reproduces exactly"), "{stdout}");
-    let (code, stdout, _) = skirmish(&["replay", &out_s]);
+    let (code, stdout, _) = skirmish(&["replay", &out_s, "--print"]);
     assert_eq!(code, 0);
     assert!(stdout.contains("=== Round 1 ==="), "{stdout}");
     let text = std::fs::read_to_string(&out).expect("file");
@@ -362,4 +362,54 @@ fn a_continued_hot_seat_game_hands_off_to_the_player_to_act() {
         HandoffReason::Turn | HandoffReason::Decision
     ));
     assert!(!seat.map_visible());
+}
+
+/// The replay viewer's steps (issue 16): after `k` commands the battle a file
+/// rebuilds has exactly `events_after[k]` events; a turn start is where a command's
+/// events started a turn, the next and previous ones bracket any point, and the
+/// command behind an event is the first after which the log holds it.
+#[test]
+fn timeline_steps_by_command_turn_and_log_line() {
+    let level = skirmish::level::load_file(std::path::Path::new("levels/ford.ron")).unwrap();
+    let policies = [
+        skirmish::level::schema::AiPolicy::Normal,
+        skirmish::level::schema::AiPolicy::Normal,
+    ];
+    let (_, file) = skirmish::ai::sim::play_recorded(&level, 7, &policies, 2000, None).unwrap();
+    let t = file.timeline().expect("the file replays");
+    let n = file.commands.len();
+    assert_eq!(t.commands(), n);
+    assert_eq!(t.turn_starts[0], 0);
+    assert!(t.turn_starts.len() > 4, "{:?}", t.turn_starts);
+    for k in [0, 1, n / 3, n / 2, n] {
+        let b = file.battle_at(k).expect("rebuilds");
+        assert_eq!(b.commands().len(), k);
+        assert_eq!(b.events().len(), t.events_after[k]);
+        let next = t.next_turn(k);
+        let prev = t.previous_turn(k);
+        assert!(
+            prev < k.max(1) && (next > k || next == n),
+            "{prev} {k} {next}"
+        );
+        // A turn start is a point where a turn has just begun.
+        if k > 0 && t.turn_starts.contains(&k) {
+            assert!(
+                b.events()[t.events_after[k - 1]..]
+                    .iter()
+                    .any(|e| matches!(e, skirmish::engine::event::Event::TurnStarted { .. }))
+            );
+        }
+    }
+    // Every event belongs to the command that produced it.
+    for (i, _) in file
+        .battle_at(n)
+        .unwrap()
+        .events()
+        .iter()
+        .enumerate()
+        .step_by(17)
+    {
+        let k = t.command_of_event(i);
+        assert!(t.events_after[k] > i && (k == 0 || t.events_after[k - 1] <= i));
+    }
 }

@@ -10,6 +10,7 @@ use std::process::Command as Process;
 
 mod battle;
 mod editor;
+mod replay;
 mod xvfb;
 
 use xvfb::display;
@@ -17,7 +18,7 @@ use xvfb::display;
 fn main() {
     let root = env!("CARGO_MANIFEST_DIR");
     std::env::set_current_dir(root).expect("cd to the crate");
-    // A child runs one case: `--battle N` or `--editor`.
+    // A child runs one case: `--battle N`, `--editor` or `--replay`.
     let args: Vec<String> = std::env::args().collect();
     if let Some(i) = args.iter().position(|a| a == "--battle") {
         let n: usize = args
@@ -31,6 +32,10 @@ fn main() {
         editor::run_child();
         return;
     }
+    if args.iter().any(|a| a == "--replay") {
+        replay::run_child();
+        return;
+    }
     let Some(_x) = display() else {
         eprintln!("window e2e test: no $DISPLAY and no Xvfb: install xvfb (CI does) — FAILING");
         std::process::exit(1);
@@ -40,6 +45,7 @@ fn main() {
         .map(|n| vec!["--battle".to_string(), n.to_string()])
         .collect();
     children.push(vec!["--editor".to_string()]);
+    children.push(vec!["--replay".to_string()]);
     let mut failed = false;
     for args in children {
         let status = Process::new(&exe).args(&args).status().expect("run a case");
