@@ -12,6 +12,7 @@ pub mod control;
 pub mod editor;
 pub mod handoff;
 pub mod hud;
+pub mod leave;
 pub mod overlays;
 pub mod reload;
 pub mod saves;
@@ -273,6 +274,7 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
         handoff::plugin,
         reload::plugin,
         saves::plugin,
+        leave::plugin,
         setup::plugin,
         editor::plugin,
     ));

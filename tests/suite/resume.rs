@@ -206,3 +206,260 @@ proptest! {
         }
     }
 }
+
+/// Saving state of the window (issue 16): what leaving would lose is told in words,
+/// and nothing is when the battle has no command, is over, or was just saved; a
+/// take-back since the save counts as unsaved.
+#[test]
+fn what_leaving_would_lose_is_told() {
+    use skirmish::game::saves::SaveState;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/wounds_mill.ron");
+    let mut game = Game::new(load_file(&path).expect("level"), 2).expect("sets up");
+    let mut state = SaveState::default();
+    assert_eq!(state.unsaved(&game), None, "no command yet");
+    let step = |game: &mut Game| {
+        let cmd = game
+            .battle
+            .legal_commands()
+            .into_iter()
+            .find(|c| matches!(c, skirmish::engine::Command::Move { path, .. } if path.len() == 1))
+            .expect("a one-step move");
+        game.battle.submit(cmd).expect("moves");
+    };
+    step(&mut game);
+    assert_eq!(
+        state.unsaved(&game).as_deref(),
+        Some("The last command is in no save yet.")
+    );
+    state.note(&game);
+    assert_eq!(state.unsaved(&game), None, "just saved");
+    step(&mut game);
+    step(&mut game);
+    assert_eq!(
+        state.unsaved(&game).as_deref(),
+        Some("The last 2 commands are in no save yet.")
+    );
+    state.note(&game);
+    game.take_back().expect("a move is taken back");
+    assert_eq!(
+        state.unsaved(&game).as_deref(),
+        Some("The last save holds commands that were taken back since.")
+    );
+    // A game continued from a file is saved as it starts; another game (another
+    // generation) is not the one saved.
+    let other = Game::from_file(&game.battle_file()).expect("continues");
+    let mut fresh = SaveState::default();
+    fresh.track(&other);
+    assert_eq!(fresh.unsaved(&other), None, "continued: the file holds it");
+    assert!(state.unsaved(&other).is_some());
+    let mut new = Game::new(load_file(&path).expect("level"), 2).expect("sets up");
+    fresh.track(&new);
+    step(&mut new);
+    fresh.track(&new);
+    assert!(
+        fresh.unsaved(&new).is_some(),
+        "a new game's commands are its own"
+    );
+}
+
+/// The autosave files turn over oldest first, whichever run wrote them, and the
+/// latest is the newest file: a battle started after a longer one is the one the
+/// menu's Continue resumes.
+#[test]
+fn continue_resumes_the_newest_autosave_not_the_longest() {
+    use skirmish::game::saves::{KEEP, SaveState, latest, next_autosave_path, save_for_later};
+    let dir = scratch().join("turnover");
+    let _ = std::fs::remove_dir_all(&dir);
+    let level = |name: &str| {
+        load_file(
+            &Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("levels")
+                .join(name),
+        )
+        .expect("level")
+    };
+    let mut long = Game::new(level("ford.ron"), 3).expect("sets up");
+    play_on(&mut long, 1, 30);
+    let mut state = SaveState::default();
+    let mut written = Vec::new();
+    for _ in 0..KEEP {
+        written.push(save_for_later(&long, &dir, &mut state).expect("saved"));
+        // Files written in one clock tick would tie.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    written.sort();
+    written.dedup();
+    assert_eq!(written.len(), KEEP, "every file used once: {written:?}");
+    let oldest = next_autosave_path(&dir);
+    let mut short = Game::new(level("wounds_mill.ron"), 3).expect("sets up");
+    play_on(&mut short, 1, 2);
+    let path = save_for_later(&short, &dir, &mut state).expect("saved");
+    assert_eq!(path, oldest, "the oldest file is written next");
+    let (at, file) = latest(&dir).expect("an autosave");
+    assert_eq!(at, path);
+    assert_eq!(file.commands.as_slice(), short.battle.commands());
+    assert_eq!(file.level.name, short.level.name);
+}
+
+/// A headless battle screen with the saving systems and the leave prompt, `saves`
+/// on or off, after its first frame (which autosaves the turn's start).
+fn prompt_app(game: Game, saves: Option<PathBuf>) -> bevy::app::App {
+    use bevy::prelude::*;
+    use skirmish::game::screen::{ReturnTo, Screen};
+    use skirmish::game::settings::{BattleAction, Player};
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin));
+    app.insert_state(Screen::Battle);
+    app.insert_resource(game);
+    app.insert_resource(skirmish::game::Options(skirmish::game::GameOptions {
+        saves,
+        ..Default::default()
+    }));
+    app.insert_resource(ReturnTo::Exit);
+    app.init_resource::<skirmish::game::control::UiState>();
+    app.add_plugins((skirmish::game::saves::plugin, skirmish::game::leave::plugin));
+    app.world_mut().spawn((
+        Player,
+        leafwing_input_manager::prelude::ActionState::<BattleAction>::default(),
+    ));
+    app.update();
+    app
+}
+
+/// Presses `action` for one frame.
+fn press(app: &mut bevy::app::App, action: skirmish::game::settings::BattleAction) {
+    use leafwing_input_manager::prelude::ActionState;
+    use skirmish::game::settings::BattleAction;
+    let mut q = app.world_mut().query::<&mut ActionState<BattleAction>>();
+    q.single_mut(app.world_mut())
+        .expect("the player")
+        .press(&action);
+    app.update();
+    let mut q = app.world_mut().query::<&mut ActionState<BattleAction>>();
+    q.single_mut(app.world_mut())
+        .expect("the player")
+        .release(&action);
+}
+
+/// Opens the prompt as the quit key does; whether it opened.
+fn ask_to_leave(app: &mut bevy::app::App) -> bool {
+    use skirmish::game::leave::LeavePrompt;
+    let world = app.world_mut();
+    world.resource_scope(|world, mut prompt: bevy::prelude::Mut<LeavePrompt>| {
+        prompt.ask(
+            world.resource::<Game>(),
+            world.resource::<skirmish::game::saves::SaveState>(),
+            world.resource::<skirmish::game::Options>(),
+        )
+    })
+}
+
+/// The player makes a one-step move (the unit's turn goes on: no autosave).
+fn one_step(app: &mut bevy::app::App) {
+    let mut game = app.world_mut().resource_mut::<Game>();
+    let cmd = game
+        .battle
+        .legal_commands()
+        .into_iter()
+        .find(|c| matches!(c, skirmish::engine::Command::Move { path, .. } if path.len() == 1))
+        .expect("a one-step move");
+    game.battle.submit(cmd).expect("moves");
+    game.version += 1;
+    app.update();
+}
+
+/// Every file in `dir` with its text.
+fn contents(dir: &Path) -> Vec<(PathBuf, String)> {
+    let mut out: Vec<(PathBuf, String)> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .map(|p| {
+                    let text = std::fs::read_to_string(&p).unwrap_or_default();
+                    (p, text)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort();
+    out
+}
+
+/// Issue 16, leaving mid-way: once a command is in no save (here a move after the
+/// turn's autosave), leaving asks first. Esc stays (nothing written, the program
+/// goes on); 2 leaves without writing anything; 1 saves into the next autosave —
+/// the one Continue resumes, which continues exactly — then leaves. Right after the
+/// turn's autosave, in a run without saves, and in a finished battle, leaving
+/// doesn't ask.
+#[test]
+fn leaving_a_battle_mid_way_offers_to_save() {
+    use skirmish::game::leave::LeavePrompt;
+    use skirmish::game::settings::BattleAction as A;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/wounds_mill.ron");
+    let level = load_file(&path).expect("level");
+    let dir = scratch().join("leave");
+    let _ = std::fs::remove_dir_all(&dir);
+    // A few commands in, at a unit's turn with a one-step move.
+    let game = || {
+        (3..60)
+            .map(|n| {
+                let mut g = Game::new(level.clone(), 5).expect("sets up");
+                play_on(&mut g, 9, n);
+                g
+            })
+            .find(|g| {
+                matches!(g.battle.awaiting(), Awaiting::Unit(..))
+                    && g.battle.legal_commands().iter().any(|c| {
+                        matches!(c, skirmish::engine::Command::Move { path, .. } if path.len() == 1)
+                    })
+            })
+            .expect("a turn with a one-step move")
+    };
+
+    let mut app = prompt_app(game(), Some(dir.clone()));
+    assert!(
+        !ask_to_leave(&mut app),
+        "the turn's start was just autosaved"
+    );
+    let autosaved = contents(&dir);
+    assert_eq!(autosaved.len(), 1, "{autosaved:?}");
+    one_step(&mut app);
+    assert!(ask_to_leave(&mut app), "a move in no save");
+    assert_eq!(
+        app.world().resource::<LeavePrompt>().open.as_deref(),
+        Some("The last command is in no save yet.")
+    );
+    // Esc: stay.
+    press(&mut app, A::Cancel);
+    assert!(app.world().resource::<LeavePrompt>().open.is_none());
+    assert!(app.should_exit().is_none(), "Esc stays");
+    assert_eq!(contents(&dir), autosaved, "Esc writes nothing");
+    // 2: leave without saving.
+    assert!(ask_to_leave(&mut app));
+    press(&mut app, A::Option2);
+    assert!(app.should_exit().is_some(), "2 leaves");
+    assert_eq!(contents(&dir), autosaved, "2 writes nothing");
+
+    // 1: save and leave; the save is the latest and continues exactly.
+    let mut app = prompt_app(game(), Some(dir.clone()));
+    one_step(&mut app);
+    let commands = app.world().resource::<Game>().battle.commands().to_vec();
+    assert!(ask_to_leave(&mut app));
+    press(&mut app, A::Option1);
+    assert!(app.should_exit().is_some(), "1 leaves");
+    let (_, file) = skirmish::game::saves::latest(&dir).expect("an autosave");
+    assert_eq!(file.commands, commands);
+    let resumed = Game::from_file(&file).expect("continues");
+    assert_eq!(
+        resumed.battle.events(),
+        app.world().resource::<Game>().battle.events()
+    );
+
+    // Left at once: no saves in this run, a finished battle.
+    let mut app = prompt_app(game(), None);
+    one_step(&mut app);
+    assert!(!ask_to_leave(&mut app), "saving is off");
+    let mut over = Game::new(ai_sides(&level, &[AiPolicy::Normal], true), 5).unwrap();
+    play_on(&mut over, 9, usize::MAX);
+    assert!(matches!(over.battle.awaiting(), Awaiting::Over(_)));
+    assert!(!ask_to_leave(&mut prompt_app(over, Some(dir))));
+}

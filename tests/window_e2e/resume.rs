@@ -3,8 +3,10 @@
 //!
 //! Process 1 starts The Ford from the pre-battle menu (Enter), plays a few of Blue's
 //! commands by the keyboard cursor (WASD, Enter, Space), lets the start of a turn be
-//! autosaved, presses F5 (the quicksave), and quits by the quit key (Q: the battle
-//! goes back to the menu, Q again ends the program). Process 2 starts on the menu,
+//! autosaved, presses F5 (the quicksave), plays one more command, and presses the
+//! quit key (Q): the leave prompt comes up (a command is in no save); Esc stays, Q
+//! again and 1 saves and leaves to the menu, where Q ends the program. Process 2
+//! starts on the menu,
 //! presses C ("Continue"), checks the battle is where process 1 left it (the same
 //! commands, the round and the last log line on screen), screenshots it, and plays
 //! it to the result screen by mouse clicks and keys, then quits by Q, Q.
@@ -24,6 +26,8 @@ use skirmish::game::board_view::MapGeometry;
 use skirmish::game::control::{Choices, MainCamera, UiState, human_turn};
 use skirmish::game::handoff::Seat;
 use skirmish::game::hud::{HudText, LogText, ResultScreen};
+use skirmish::game::leave::LeavePrompt;
+use skirmish::game::saves::SaveState;
 use skirmish::game::screen::Screen;
 use skirmish::game::{Game, GameOptions};
 use skirmish::replay::BattleFile;
@@ -76,11 +80,18 @@ enum Step {
     Save,
     /// Process 1: F5 was pressed; wait for the game to say it saved.
     Saving,
+    /// Process 1: play on by keys until a command of ours is in no save, then Q.
+    Unsaved,
+    /// Process 1: Q was pressed; the leave prompt must come up (`stayed`: the
+    /// second time, after Esc closed it once).
+    Prompt { stayed: bool, since: u32 },
+    /// Process 1: Esc was pressed; the prompt must close and the battle stay.
+    Stayed,
     /// Process 2: check the continued battle.
     Check,
     /// Process 2: play to the end.
     Finish,
-    /// The battle is over (process 2) or saved (process 1): Q to the menu.
+    /// The battle is over (process 2): Q to the menu.
     Leave,
     /// Back on the menu: Q ends the program.
     Quit,
@@ -335,6 +346,7 @@ fn driver(
     choices: Res<Choices>,
     ui: Res<UiState>,
     seat: Res<Seat>,
+    saving: (Res<SaveState>, Res<LeavePrompt>),
     mut window: Single<(Entity, &mut Window), With<PrimaryWindow>>,
     pointer: Pointer,
     shown: Shown,
@@ -413,6 +425,19 @@ fn driver(
             if !on_menu {
                 return;
             }
+            // Process 1 left by Save and leave: the latest autosave is the battle
+            // as it was left.
+            if *part == Part::First && !drive.checked {
+                drive.checked = true;
+                let want = BattleFile::load(&expected()).map(|f| f.commands);
+                let got = skirmish::game::saves::latest(&saves()).map(|(_, f)| f.commands);
+                if want.as_ref().ok() != got.as_ref() {
+                    return fail(
+                        &mut exit,
+                        "Save and leave did not leave the battle in the latest autosave".into(),
+                    );
+                }
+            }
             input = Some(Input::Key(KeyCode::KeyQ));
         }
         _ if on_menu => {
@@ -476,13 +501,64 @@ fn driver(
                     }
                     Err(e) => return fail(&mut exit, e),
                 }
-                if let Err(e) = game.battle_file().save(&expected()) {
-                    return fail(&mut exit, e);
-                }
                 screenshot(&mut commands, shot("saved"));
-                drive.step = Step::Leave;
+                drive.step = Step::Unsaved;
                 drive.cooldown = 10;
                 return;
+            }
+            Step::Unsaved => {
+                if saving.0.unsaved(game).is_some()
+                    && ours(battle)
+                    && matches!(battle.awaiting(), Awaiting::Unit(..))
+                {
+                    input = Some(Input::Key(KeyCode::KeyQ));
+                    drive.step = Step::Prompt {
+                        stayed: false,
+                        since: drive.frame,
+                    };
+                } else {
+                    input = Some(next_input(game, &choices, &ui, &mut drive, false));
+                }
+            }
+            Step::Prompt { stayed, since } => {
+                let up = saving.1.open.is_some()
+                    && shown
+                        .texts
+                        .iter()
+                        .any(|t| t.0.starts_with("Leave the battle?"));
+                if !up {
+                    if drive.frame > since + 120 {
+                        return fail(&mut exit, "Q opened no leave prompt".into());
+                    }
+                    return;
+                }
+                if !stayed {
+                    // Look at it, then Esc: stay.
+                    screenshot(&mut commands, shot("prompt"));
+                    drive.cooldown = 10;
+                    input = Some(Input::Key(KeyCode::Escape));
+                    drive.step = Step::Stayed;
+                } else {
+                    // What Save and leave must save, for process 2 to compare with.
+                    if let Err(e) = game.battle_file().save(&expected()) {
+                        return fail(&mut exit, e);
+                    }
+                    input = Some(Input::Key(KeyCode::Digit1));
+                    drive.step = Step::Quit;
+                }
+            }
+            Step::Stayed => {
+                if saving.1.open.is_some() {
+                    return;
+                }
+                if saving.0.unsaved(game).is_none() {
+                    return fail(&mut exit, "Stay saved or lost the battle".into());
+                }
+                input = Some(Input::Key(KeyCode::KeyQ));
+                drive.step = Step::Prompt {
+                    stayed: true,
+                    since: drive.frame,
+                };
             }
             Step::Check => {
                 // The continued battle: where process 1 left it.
@@ -498,6 +574,13 @@ fn driver(
                             battle.commands().len(),
                             want.commands.len()
                         ),
+                    );
+                }
+                let quick = BattleFile::load(&saves().join(skirmish::game::saves::QUICKSAVE));
+                if quick.is_ok_and(|q| q.commands.len() >= want.commands.len()) {
+                    return fail(
+                        &mut exit,
+                        "process 1 made no command after F5: Save and leave went untested".into(),
                     );
                 }
                 let Ok(replayed) = want.replay() else {
@@ -646,7 +729,7 @@ fn check_shot(path: &Path) -> Result<(), String> {
 pub fn run_child() {
     let _ = std::fs::remove_dir_all(dir());
     std::fs::create_dir_all(saves()).expect("the saves folder");
-    for name in ["saved", "continued", "result"] {
+    for name in ["saved", "prompt", "continued", "result"] {
         let _ = std::fs::remove_file(shot(name));
     }
     let exe = std::env::current_exe().expect("the test binary");
@@ -660,7 +743,7 @@ pub fn run_child() {
             std::process::exit(1);
         }
     }
-    for name in ["saved", "continued", "result"] {
+    for name in ["saved", "prompt", "continued", "result"] {
         if let Err(e) = check_shot(&shot(name)) {
             eprintln!("window e2e test: resume: {e}");
             std::process::exit(1);
