@@ -463,3 +463,49 @@ fn leaving_a_battle_mid_way_offers_to_save() {
     assert!(matches!(over.battle.awaiting(), Awaiting::Over(_)));
     assert!(!ask_to_leave(&mut prompt_app(over, Some(dir))));
 }
+
+/// The window's close button during a battle with a command in no save opens the
+/// leave prompt instead of ending the program; a Save and leave whose save fails
+/// keeps the battle open and says why.
+#[test]
+fn closing_the_window_mid_battle_asks_and_a_failed_save_stays() {
+    use bevy::prelude::*;
+    use bevy::window::WindowCloseRequested;
+    use skirmish::game::leave::LeavePrompt;
+    use skirmish::game::settings::BattleAction as A;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/wounds_mill.ron");
+    let level = load_file(&path).expect("level");
+    // Saves go "into" a file: every save fails.
+    let blocked = scratch().join("not-a-folder");
+    std::fs::write(&blocked, "a file").expect("write");
+    let mut app = prompt_app(Game::new(level, 5).expect("sets up"), Some(blocked.clone()));
+    app.add_message::<WindowCloseRequested>();
+    app.add_systems(Update, skirmish::game::editor::control::close_requested);
+    one_step(&mut app);
+    let window = app.world_mut().spawn_empty().id();
+    app.world_mut()
+        .write_message(WindowCloseRequested { window });
+    app.update();
+    assert!(
+        app.should_exit().is_none(),
+        "a command in no save: ask first"
+    );
+    assert_eq!(
+        app.world().resource::<LeavePrompt>().open.as_deref(),
+        Some("The last command is in no save yet.")
+    );
+    press(&mut app, A::Option1);
+    assert!(app.should_exit().is_none(), "the save failed: stay");
+    let (message, error) = app
+        .world()
+        .resource::<skirmish::game::control::UiState>()
+        .message
+        .clone()
+        .expect("a message");
+    assert!(
+        error && message.starts_with("save failed, still here:"),
+        "{message}"
+    );
+    assert!(message.contains("not-a-folder"), "{message}");
+    assert_eq!(std::fs::read_to_string(&blocked).unwrap(), "a file");
+}
