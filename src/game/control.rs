@@ -555,7 +555,12 @@ fn drive_ai(
     time: Res<Time>,
     actions: Single<&ActionState<BattleAction>, With<Player>>,
     motion: Option<Res<super::motion::Motion>>,
+    prompt: Option<Res<super::leave::LeavePrompt>>,
 ) {
+    // The AI waits while the player is asked whether to leave.
+    if prompt.is_some_and(|p| p.open.is_some()) {
+        return;
+    }
     if human_turn(&game.battle) || matches!(game.battle.awaiting(), Awaiting::Over(_)) {
         ui.ai_wait = 0.6;
         return;
@@ -604,6 +609,7 @@ fn hover(
 }
 
 /// Turns actions into commands and UI changes.
+#[allow(clippy::too_many_arguments)]
 pub fn handle_actions(
     actions: Single<&ActionState<BattleAction>, With<Player>>,
     mut game: ResMut<Game>,
@@ -612,11 +618,19 @@ pub fn handle_actions(
     geo: Option<Res<MapGeometry>>,
     mut leave: Leave,
     seat: Res<super::handoff::Seat>,
+    mut guard: super::leave::LeaveGuard,
 ) {
     use BattleAction as A;
     let a = *actions;
+    // While the leave prompt is up only its answer counts (`leave`).
+    if guard.is_open() {
+        return;
+    }
     if a.just_pressed(&A::Quit) {
-        leave.leave();
+        // Commands no save holds: ask first.
+        if !guard.ask(&game) {
+            leave.leave();
+        }
         return;
     }
     // During a hot-seat hand-off only its confirmation counts.

@@ -12,6 +12,7 @@ pub mod control;
 pub mod editor;
 pub mod handoff;
 pub mod hud;
+pub mod leave;
 pub mod motion;
 pub mod overlays;
 pub mod reload;
@@ -303,6 +304,7 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
         reload::plugin,
         saves::plugin,
         replay_view::plugin,
+        leave::plugin,
         setup::plugin,
         editor::plugin,
     ));

@@ -26,6 +26,7 @@ mod property;
 mod reliability_engine;
 mod reliability_messages;
 mod replay;
+mod resume;
 mod script_cli;
 mod toy_ruleset;
 mod wounds;

@@ -1,5 +1,6 @@
 //! End-to-end tests of the game in a real window (Xvfb + software Vulkan): the
-//! battle screens (`battle`) and the level editor (`editor`), driven by real input.
+//! battle screens (`battle`), the level editor (`editor`) and a battle saved, quit,
+//! continued and finished in two processes (`resume`), driven by real input.
 //!
 //! Runs without the test harness so the window's event loop owns the main thread,
 //! and runs each case in a child process of its own (winit allows one event loop per
@@ -11,6 +12,7 @@ use std::process::Command as Process;
 mod battle;
 mod editor;
 mod replay;
+mod resume;
 mod xvfb;
 
 use xvfb::display;
@@ -18,7 +20,7 @@ use xvfb::display;
 fn main() {
     let root = env!("CARGO_MANIFEST_DIR");
     std::env::set_current_dir(root).expect("cd to the crate");
-    // A child runs one case: `--battle N`, `--editor` or `--replay`.
+    // A child runs one case: `--battle N`, `--editor`, `--replay` or `--resume`.
     let args: Vec<String> = std::env::args().collect();
     if let Some(i) = args.iter().position(|a| a == "--battle") {
         let n: usize = args
@@ -36,6 +38,16 @@ fn main() {
         replay::run_child();
         return;
     }
+    // `--resume` runs the save-quit-continue case, itself as two processes
+    // (`--resume-part 1`, `--resume-part 2`).
+    if let Some(i) = args.iter().position(|a| a == "--resume-part") {
+        resume::run_part_child(args.get(i + 1).and_then(|n| n.parse().ok()).unwrap_or(1));
+        return;
+    }
+    if args.iter().any(|a| a == "--resume") {
+        resume::run_child();
+        return;
+    }
     let Some(_x) = display() else {
         eprintln!("window e2e test: no $DISPLAY and no Xvfb: install xvfb (CI does) — FAILING");
         std::process::exit(1);
@@ -46,6 +58,7 @@ fn main() {
         .collect();
     children.push(vec!["--editor".to_string()]);
     children.push(vec!["--replay".to_string()]);
+    children.push(vec!["--resume".to_string()]);
     let mut failed = false;
     for args in children {
         let status = Process::new(&exe).args(&args).status().expect("run a case");

@@ -314,13 +314,17 @@ fn handle_input(
 }
 
 /// The window's close button: with unsaved editor changes (also during a playtest)
-/// it asks first, like Ctrl+Q, back in the editor; otherwise the program ends.
+/// it asks first, like Ctrl+Q, back in the editor; in a battle with commands no save
+/// holds it opens the leave prompt (`crate::game::leave`); otherwise the program
+/// ends.
 pub fn close_requested(
     mut requests: MessageReader<bevy::window::WindowCloseRequested>,
     ed: Option<ResMut<Editor>>,
     screen: Res<State<Screen>>,
     mut next: ResMut<NextState<Screen>>,
     mut exit: MessageWriter<AppExit>,
+    game: Option<Res<crate::game::Game>>,
+    mut guard: crate::game::leave::LeaveGuard,
 ) {
     if requests.read().count() == 0 {
         return;
@@ -335,7 +339,11 @@ pub fn close_requested(
             }
         }
         _ => {
-            exit.write(AppExit::Success);
+            let asked = *screen.get() == Screen::Battle
+                && (guard.is_open() || game.is_some_and(|g| guard.ask(&g)));
+            if !asked {
+                exit.write(AppExit::Success);
+            }
         }
     }
 }
