@@ -303,11 +303,10 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
         handoff::plugin,
         reload::plugin,
         saves::plugin,
-        replay_view::plugin,
-        leave::plugin,
         setup::plugin,
         editor::plugin,
     ));
+    app.add_plugins((replay_view::plugin, leave::plugin));
     app.insert_state(start);
     Ok(app)
 }
