@@ -1,4 +1,5 @@
-//! The replay viewer (issue 16): `skirmish replay FILE` (and the menu's "Watch")
+//! The replay viewer (issue 16): `skirmish replay FILE` (and the menu's "Watch …
+//! (R)", the latest autosave)
 //! shows a battle file on the battle screen, read-only. Space plays or pauses;
 //! `.` and `,` step one command forward and back, Shift with them one turn; `]` and
 //! `[` change the speed; Home and End go to the start and the end; a click on a
@@ -149,7 +150,7 @@ fn keys(
     replay: Option<ResMut<Replay>>,
     mut game: ResMut<Game>,
     mut motion: ResMut<super::motion::Motion>,
-    mut exit: MessageWriter<AppExit>,
+    mut leave: super::control::Leave,
 ) {
     let Some(mut replay) = replay else { return };
     let shift = keys.pressed(KeyCode::ShiftLeft) || keys.pressed(KeyCode::ShiftRight);
@@ -175,7 +176,7 @@ fn keys(
         None
     };
     if keys.just_pressed(KeyCode::KeyQ) {
-        exit.write(AppExit::Success);
+        leave.leave();
         return;
     }
     if keys.just_pressed(KeyCode::Space) {
@@ -333,9 +334,15 @@ pub fn playing(replay: Option<Res<Replay>>) -> bool {
     replay.is_none()
 }
 
+/// Leaving the battle screen ends the replay: the next battle is played again.
+fn stop(mut commands: Commands) {
+    commands.remove_resource::<Replay>();
+}
+
 /// Registers the viewer.
 pub fn plugin(app: &mut App) {
     app.add_systems(OnEnter(Screen::Battle), spawn);
+    app.add_systems(OnExit(Screen::Battle), stop);
     app.add_systems(
         Update,
         (keys, clicks, show)

@@ -200,6 +200,7 @@ enum SetupButton {
     Level(isize),
     Start,
     Continue,
+    Watch,
     Edit,
     Quit,
 }
@@ -207,6 +208,31 @@ enum SetupButton {
 /// The latest autosave this run may continue, if saving is on and there is one.
 fn continuable(options: &Options) -> Option<(std::path::PathBuf, crate::replay::BattleFile)> {
     super::saves::latest(options.0.saves.as_deref()?)
+}
+
+/// Watches the latest autosave in the replay viewer, from its start (or says why
+/// it can't).
+fn watch(
+    setup: &mut Setup,
+    commands: &mut Commands,
+    next: &mut NextState<Screen>,
+    options: &Options,
+) {
+    let Some((path, _)) = continuable(options) else {
+        return;
+    };
+    match super::replay_view::Replay::open(&path) {
+        Ok((replay, game)) => {
+            commands.insert_resource(game);
+            commands.insert_resource(replay);
+            commands.insert_resource(ReturnTo::Setup);
+            next.set(Screen::Battle);
+        }
+        Err(e) => {
+            setup.level = Err(e);
+            setup.version += 1;
+        }
+    }
 }
 
 /// Continues the latest autosave (or says why it can't).
@@ -300,9 +326,13 @@ fn keys(
         edit(&setup, &mut commands, &mut next, &options);
         return;
     }
-    // C continues the latest autosave.
+    // C continues the latest autosave; R watches it from its start.
     if a.just_pressed(&A::NextAim) {
         resume(&mut setup, &mut commands, &mut next, &options);
+        return;
+    }
+    if a.just_pressed(&A::Restart) {
+        watch(&mut setup, &mut commands, &mut next, &options);
         return;
     }
     // Enter starts; a mouse click goes to the buttons instead.
@@ -329,6 +359,7 @@ fn clicks(
             SetupButton::Level(step) => setup.switch_level(step),
             SetupButton::Start => start(&mut setup, &mut commands, &mut next),
             SetupButton::Continue => resume(&mut setup, &mut commands, &mut next, &options),
+            SetupButton::Watch => watch(&mut setup, &mut commands, &mut next, &options),
             SetupButton::Edit => edit(&setup, &mut commands, &mut next, &options),
             SetupButton::Quit => {
                 exit.write(AppExit::Success);
@@ -484,7 +515,7 @@ fn view(
             }
         }
         p.spawn(text(
-            "W/S side   A/D who plays   Tab decisions   Left/Right level   Enter start   C continue   E edit   Q quit",
+            "W/S side   A/D who plays   Tab decisions   Left/Right level   Enter start   C continue   R watch   E edit   Q quit",
             15.0,
             DIM,
         ));
@@ -498,6 +529,11 @@ fn view(
                 row.spawn(button(
                     format!("Continue {} (C)", file.level.name),
                     SetupButton::Continue,
+                    false,
+                ));
+                row.spawn(button(
+                    format!("Watch {} (R)", file.level.name),
+                    SetupButton::Watch,
                     false,
                 ));
             }
