@@ -475,6 +475,61 @@ pub fn occupancy_for(world: &World, mover: UnitId) -> impl Fn(Cell) -> Occupancy
     )
 }
 
+/// What a ruleset adds to the two refusals of [`check_steps`] that its rules name
+/// (`wounds`: ": no moving through enemies (W-GAP-24)"); empty for none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PathWords {
+    /// After "an enemy stands on (x, y)".
+    pub through_enemy: &'static str,
+    /// After "a move can't end on (x, y): someone stands there".
+    pub ends_occupied: &'static str,
+}
+
+/// Whether `unit` may walk `path` (the cells entered, start excluded) as the
+/// square- and hex-grid rulesets that walk step by step require: each cell next to
+/// the last, on the map and enterable, never through an enemy, the last one free.
+/// Returns the path's cost in the board's terrain costs; the refusal names the
+/// first cell that fails, with the ruleset's `words`.
+pub fn check_steps(
+    world: &World,
+    unit: UnitId,
+    path: &[Cell],
+    words: PathWords,
+) -> Result<u32, CommandError> {
+    let board = &world.resource::<Map>().0;
+    let free = occupancy_for(world, unit);
+    let Some(&end) = path.last() else {
+        return Err(CommandError::PathBlocked("the path is empty".into()));
+    };
+    let mut at = cell_of(world, unit);
+    let mut cost = 0;
+    for &c in path {
+        if !board.contains(c) || board.distance(at, c) != 1 {
+            return Err(CommandError::PathBlocked(format!(
+                "{c} is not next to {at}"
+            )));
+        }
+        let Some(step) = board.step_cost(c) else {
+            return Err(CommandError::PathBlocked(format!("{c} can't be entered")));
+        };
+        if free(c) == Occupancy::Blocked {
+            return Err(CommandError::PathBlocked(format!(
+                "an enemy stands on {c}{}",
+                words.through_enemy
+            )));
+        }
+        cost += step;
+        at = c;
+    }
+    if free(end) != Occupancy::Free {
+        return Err(CommandError::PathBlocked(format!(
+            "a move can't end on {end}: someone stands there{}",
+            words.ends_occupied
+        )));
+    }
+    Ok(cost)
+}
+
 /// The cell of a unit's entity.
 pub fn cell_in(e: EntityRef<'_>) -> Cell {
     e.get::<Position>().map_or(Cell::default(), |p| p.0)

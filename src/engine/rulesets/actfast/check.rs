@@ -169,34 +169,16 @@ fn check_move(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> Result
 /// A path of adjacent, enterable squares, not through enemies, ending on a free
 /// square.
 pub fn check_path(world: &World, unit: UnitId, path: &[Cell]) -> Result<(), CommandError> {
-    let board = &world.resource::<Map>().0;
-    let free = occupancy_for(world, unit);
-    let Some(&end) = path.last() else {
-        return Err(CommandError::PathBlocked("the path is empty".into()));
-    };
-    let mut at = cell_of(world, unit);
-    for &c in path {
-        if !board.contains(c) || board.distance(at, c) != 1 {
-            return Err(CommandError::PathBlocked(format!(
-                "{c} is not next to {at}"
-            )));
-        }
-        if board.step_cost(c).is_none() {
-            return Err(CommandError::PathBlocked(format!("{c} can't be entered")));
-        }
-        if free(c) == Occupancy::Blocked {
-            return Err(CommandError::PathBlocked(format!(
-                "an enemy stands on {c}: no moving through enemies"
-            )));
-        }
-        at = c;
-    }
-    if free(end) != Occupancy::Free {
-        return Err(CommandError::PathBlocked(format!(
-            "a move can't end on {end}: someone stands there"
-        )));
-    }
-    Ok(())
+    crate::engine::battle::check_steps(
+        world,
+        unit,
+        path,
+        crate::engine::battle::PathWords {
+            through_enemy: ": no moving through enemies",
+            ends_occupied: "",
+        },
+    )
+    .map(|_| ())
 }
 
 fn check_attack(

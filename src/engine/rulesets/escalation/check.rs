@@ -14,7 +14,7 @@ use crate::engine::battle::{
     Map, Pending, TurnState, active_units, board_units, cell_of, is_active, name, occupancy_for,
     play_state, side_of,
 };
-use crate::engine::board::{Cell, Occupancy};
+use crate::engine::board::Cell;
 use crate::engine::command::{Command, CommandError};
 use crate::engine::units::{PlayState, Powers, UnitId};
 use crate::engine::verb::{ArgValue, Args};
@@ -106,33 +106,7 @@ pub fn check_path(
     path: &[Cell],
     power: &str,
 ) -> Result<(), CommandError> {
-    let board = &world.resource::<Map>().0;
-    let free = occupancy_for(world, unit);
-    let Some(&end) = path.last() else {
-        return Err(CommandError::PathBlocked("the path is empty".into()));
-    };
-    let mut at = cell_of(world, unit);
-    let mut cost = 0;
-    for &c in path {
-        if !board.contains(c) || board.distance(at, c) != 1 {
-            return Err(CommandError::PathBlocked(format!(
-                "{c} is not next to {at}"
-            )));
-        }
-        let Some(step) = board.step_cost(c) else {
-            return Err(CommandError::PathBlocked(format!("{c} can't be entered")));
-        };
-        if free(c) == Occupancy::Blocked {
-            return Err(CommandError::PathBlocked(format!("an enemy stands on {c}")));
-        }
-        cost += step;
-        at = c;
-    }
-    if free(end) != Occupancy::Free {
-        return Err(CommandError::PathBlocked(format!(
-            "a move can't end on {end}: someone stands there"
-        )));
-    }
+    let cost = crate::engine::battle::check_steps(world, unit, path, Default::default())?;
     let budget = rules(world).speed;
     if cost > budget {
         return Err(CommandError::NotEnoughMovement {
