@@ -462,6 +462,7 @@ fn update_texts(
     game: Res<Game>,
     ui: Res<UiState>,
     choices: Res<Choices>,
+    replay: Option<Res<super::replay_view::Replay>>,
     mut texts: Query<(&HudText, &mut Text, &mut TextColor)>,
 ) {
     let mut set = |which: HudText, value: String, color: Option<Color>| {
@@ -492,7 +493,9 @@ fn update_texts(
         Awaiting::Decision(d) => format!("{} to decide", side_label(&game, d.side.0 as usize)),
         Awaiting::Over(_) => "battle over".into(),
     };
-    let ai = if choices.human {
+    let ai = if replay.is_some() {
+        "  |  replay"
+    } else if choices.human {
         ""
     } else {
         "  |  AI thinking (hold X to fast-forward)"
