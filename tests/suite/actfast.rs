@@ -685,6 +685,10 @@ fn a_05_a_06_a_gap_08_a_gap_09_riposte_with_the_rounds_reaction() {
     let heroes = b.side_id(HEROES).expect("side");
     let said = go(&mut b, |_| Command::Pass { side: heroes });
     assert_none(&said, "ripostes");
+    assert_seq(
+        &said,
+        &["Ann lets Orc1's failed attack pass and keeps its reaction"],
+    );
     assert_eq!(pool(&b, "Ann", "Reactions"), Some(1), "held");
     end(&mut b, "Orc1");
     go(&mut b, |b| attack(b, "Orc2", "Ann"));

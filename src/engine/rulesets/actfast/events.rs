@@ -44,6 +44,13 @@ pub enum ActfastEvent {
         /// At whom.
         against: UnitId,
     },
+    /// A unit asked whether it ripostes keeps its reaction (A-06, A-GAP-09).
+    NoRiposte {
+        /// Who could have riposted.
+        unit: UnitId,
+        /// Whose failed attack it lets pass.
+        against: UnitId,
+    },
     /// A PC lets the next PC of its step act first (A-GAP-10).
     Waited {
         /// Who waits.
@@ -107,6 +114,11 @@ impl Narration for ActfastEvent {
                     n(against)
                 )
             }
+            ActfastEvent::NoRiposte { unit, against } => format!(
+                "{} lets {}'s failed attack pass and keeps its reaction",
+                n(unit),
+                n(against)
+            ),
             ActfastEvent::Waited { unit, after } => {
                 format!("{} waits: {} acts first", n(unit), n(after))
             }
@@ -133,6 +145,7 @@ impl Narration for ActfastEvent {
             | ActfastEvent::CannotAct { unit, .. } => vec![*unit],
             ActfastEvent::Riposte { unit, against } => vec![*unit, *against],
             ActfastEvent::Waited { unit, after } => vec![*unit, *after],
+            ActfastEvent::NoRiposte { unit, against } => vec![*unit, *against],
         }
     }
 }

@@ -378,6 +378,9 @@ fn answered(world: &mut World, answer: Command) {
         (Some(Asking::Riposte { by, against }), Command::Act { .. }) => {
             riposte(world, by, against);
         }
+        (Some(Asking::Riposte { by, against }), Command::Pass { .. }) => {
+            emit(world, ActfastEvent::NoRiposte { unit: by, against });
+        }
         _ => {}
     }
 }
