@@ -2,8 +2,8 @@
 //! every shipped level (every ruleset) twice — once straight through, once saved at a
 //! random command through the real path (`saves::save` to a file, `BattleFile::load`,
 //! `Game::from_file`) and continued from the file — and the two end with the same
-//! log, byte for byte; and a real process killed while it autosaves leaves the
-//! previous autosave whole.
+//! log, byte for byte. (A save cut short before its rename leaving the previous
+//! file whole is tested in `replay.rs`.)
 //!
 //! The window's AI draws its choices from its own generator, which a battle file does
 //! not hold. Here every choice is drawn from a generator seeded afresh from the case's
