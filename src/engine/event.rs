@@ -334,6 +334,13 @@ pub trait Narration: NarrationObject {
     fn text(&self, names: &Names<'_>) -> String;
     /// The units it concerns, in the order it names them.
     fn units(&self) -> Vec<UnitId>;
+    /// The roll it tells, in full (every face, modifier and source), for the window's
+    /// "explain a roll"; `None` (the default) for an event that rolled nothing.
+    /// Rule IDs left out are filled from the ruleset's glossary.
+    fn explain(&self, names: &Names<'_>) -> Option<crate::engine::explain::Explained> {
+        let _ = names;
+        None
+    }
 }
 
 /// What every [`Narration`] has for free (a blanket implementation for any
@@ -388,6 +395,11 @@ impl RulesetEvent {
     /// The units it concerns.
     pub fn units(&self) -> Vec<UnitId> {
         self.0.units()
+    }
+
+    /// The roll it tells, in full (see [`Narration::explain`]).
+    pub fn explain(&self, names: &Names<'_>) -> Option<crate::engine::explain::Explained> {
+        self.0.explain(names)
     }
 
     /// Its JSON value.

@@ -33,6 +33,14 @@ pub fn panels(width: f32) -> (f32, f32, f32, f32) {
     )
 }
 
+/// [`panels`] in window pixels at the UI scale in use ([`super::comfort`]): what the
+/// map must leave free. UI nodes take [`panels`] of the width divided by the scale.
+pub fn panels_px(width: f32) -> (f32, f32, f32, f32) {
+    let s = super::comfort::ui_scale();
+    let (l, r, t, b) = panels(width / s);
+    (l * s, r * s, t * s, b * s)
+}
+
 /// The player's current intent and pointer.
 #[derive(Resource, Default, Debug)]
 pub struct UiState {
@@ -556,6 +564,7 @@ fn drive_ai(
     actions: Single<&ActionState<BattleAction>, With<Player>>,
     motion: Option<Res<super::motion::Motion>>,
     prompt: Option<Res<super::leave::LeavePrompt>>,
+    comfort: Res<super::comfort::Comfort>,
 ) {
     // The AI waits while the player is asked whether to leave.
     if prompt.is_some_and(|p| p.open.is_some()) {
@@ -565,7 +574,8 @@ fn drive_ai(
         ui.ai_wait = 0.6;
         return;
     }
-    let fast = actions.pressed(&BattleAction::FastForward);
+    // X flips the pace the settings choose (readable by default).
+    let fast = actions.pressed(&BattleAction::FastForward) != comfort.fast_forward;
     // The AI's last move or blow plays out before its next command.
     if !fast && motion.is_some_and(|m| m.busy()) {
         return;
@@ -596,7 +606,7 @@ fn hover(
         return;
     }
     *last = Some(pos);
-    let (l, r, t, b) = panels(window.width());
+    let (l, r, t, b) = panels_px(window.width());
     if pos.x < l || pos.x > window.width() - r || pos.y < t || pos.y > window.height() - b {
         ui.hovered = None;
         return;
@@ -619,11 +629,12 @@ pub fn handle_actions(
     mut leave: Leave,
     seat: Res<super::handoff::Seat>,
     mut guard: super::leave::LeaveGuard,
+    comfort: Res<super::comfort::ComfortPanel>,
 ) {
     use BattleAction as A;
     let a = *actions;
-    // While the leave prompt is up only its answer counts (`leave`).
-    if guard.is_open() {
+    // While the leave prompt or the settings are up only their keys count.
+    if guard.is_open() || comfort.open {
         return;
     }
     if a.just_pressed(&A::Quit) {
@@ -883,7 +894,7 @@ fn spawn_camera(mut commands: Commands) {
 
 /// Fits the map between the HUD panels.
 pub fn fit(geo: &MapGeometry, window: &Window) -> (Vec2, f32) {
-    let (l, r, t, b) = panels(window.width());
+    let (l, r, t, b) = panels_px(window.width());
     let free = Vec2::new(
         (window.width() - l - r).max(120.0),
         (window.height() - t - b).max(120.0),
@@ -924,7 +935,7 @@ fn camera_control(
     }
     let over_map = window
         .cursor_position()
-        .is_some_and(|p| p.x < size.x - panels(size.x).1);
+        .is_some_and(|p| p.x < size.x - panels_px(size.x).1);
     pan_and_zoom(
         *actions,
         [

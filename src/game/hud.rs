@@ -11,7 +11,6 @@ use super::screen::{ReturnTo, Screen};
 use super::units_view::{SIDE_SHAPES, side_color};
 use crate::engine::Command;
 use crate::engine::battle::{Awaiting, Sides};
-use crate::engine::event::Event;
 
 const PANEL_BG: Color = Color::srgba(0.05, 0.06, 0.08, 0.94);
 const TEXT: Color = Color::srgb(0.92, 0.92, 0.9);
@@ -49,9 +48,6 @@ pub enum HudText {
     Hover,
 }
 
-/// Combat log text.
-#[derive(Component)]
-pub struct LogText;
 /// The decision prompt panel.
 #[derive(Component)]
 pub struct Prompt;
@@ -206,7 +202,7 @@ fn spawn_hud(mut commands: Commands) {
                 },
             ),
             (
-                Text::new("Combat log  (PgUp/PgDn)"),
+                Text::new("Combat log  (PgUp/PgDn, / explain a roll)"),
                 font(15.0),
                 TextColor(DIM)
             ),
@@ -223,9 +219,10 @@ fn spawn_hud(mut commands: Commands) {
                         left: px(0),
                         right: px(0),
                         bottom: px(0),
+                        flex_direction: FlexDirection::Column,
                         ..default()
                     },
-                    children![(Text::new(""), font(13.0), TextColor(TEXT), LogText)]
+                    super::log_view::LogRows,
                 )]
             ),
         ],
@@ -748,29 +745,6 @@ fn update_aim_bar(
     });
 }
 
-/// The combat log: the newest lines that fit, scrolled back on request.
-fn update_log(
-    game: Res<Game>,
-    ui: Res<UiState>,
-    mut log: Single<&mut Text, With<LogText>>,
-    mut shown: Local<(u64, usize)>,
-) {
-    if *shown == (game.version, ui.log_scroll) {
-        return;
-    }
-    *shown = (game.version, ui.log_scroll);
-    let events = game.battle.events();
-    let world = game.battle.world();
-    let lines: Vec<String> = events
-        .iter()
-        .filter(|e| !matches!(e, Event::TurnEnded { .. }))
-        .filter_map(|e| crate::engine::log::line(world, e))
-        .collect();
-    let end = lines.len().saturating_sub(ui.log_scroll);
-    let start = end.saturating_sub(34);
-    log.0 = ascii(&lines[start..end].join("\n")).into_owned();
-}
-
 /// Shows the decision prompt with one button per option.
 fn update_prompt(
     mut commands: Commands,
@@ -957,8 +931,19 @@ fn update_result(
 }
 
 /// Keeps the panels' sizes in step with the window.
-fn layout(window: Single<&Window, Changed<Window>>, mut nodes: Query<(&Panel, &mut Node)>) {
-    let (l, r, _, b) = panels(window.width());
+fn layout(
+    window: Single<&Window>,
+    scale: Res<UiScale>,
+    mut nodes: Query<(&Panel, &mut Node)>,
+    mut laid_out: Local<Option<(f32, f32, usize)>>,
+) {
+    // Again when the window or the UI scale changes, or panels appear.
+    let key = (window.width(), scale.0, nodes.iter().len());
+    if *laid_out == Some(key) {
+        return;
+    }
+    *laid_out = Some(key);
+    let (l, r, _, b) = panels(window.width() / scale.0);
     for (panel, mut node) in &mut nodes {
         match panel {
             Panel::Left => node.width = px(l),
@@ -981,7 +966,6 @@ pub fn plugin(app: &mut App) {
         (
             layout,
             update_texts,
-            update_log,
             update_prompt,
             update_aim_bar,
             update_result,

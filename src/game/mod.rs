@@ -8,11 +8,13 @@
 //! camera, submitting commands, AI pacing).
 
 pub mod board_view;
+pub mod comfort;
 pub mod control;
 pub mod editor;
 pub mod handoff;
 pub mod hud;
 pub mod leave;
+pub mod log_view;
 pub mod motion;
 pub mod overlays;
 pub mod reload;
@@ -306,7 +308,12 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
         setup::plugin,
         editor::plugin,
     ));
-    app.add_plugins((replay_view::plugin, leave::plugin));
+    app.add_plugins((
+        replay_view::plugin,
+        leave::plugin,
+        log_view::plugin,
+        comfort::plugin,
+    ));
     app.insert_state(start);
     Ok(app)
 }

@@ -297,9 +297,11 @@ fn advance(
         >,
     >,
     mut motion: ResMut<Motion>,
+    comfort: Res<super::comfort::Comfort>,
 ) {
     let Some(geo) = geo else { return };
-    let fast = actions.is_some_and(|a| a.pressed(&super::settings::BattleAction::FastForward));
+    let held = actions.is_some_and(|a| a.pressed(&super::settings::BattleAction::FastForward));
+    let fast = held != comfort.fast_forward;
     let dt = time.delta_secs() * pace(&anim, fast);
     let step = GLIDE_CELLS_PER_SECOND * geo.cell_size().min_element() * dt;
     let Motion {

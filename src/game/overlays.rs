@@ -18,6 +18,9 @@ pub struct OverlayTile;
 /// Reachable: a cool blue; provoking: amber with a count; target: a red ring.
 const REACH: Color = Color::srgba(0.35, 0.75, 1.0, 0.33);
 const PROVOKE: Color = Color::srgba(1.0, 0.6, 0.1, 0.45);
+/// The high-contrast palette's reach and provoking-path tints: stronger.
+const REACH_HIGH: Color = Color::srgba(0.0, 0.85, 1.0, 0.55);
+const PROVOKE_HIGH: Color = Color::srgba(1.0, 0.45, 0.0, 0.7);
 const TARGET: Color = Color::srgb(1.0, 0.25, 0.3);
 
 fn tile_sprite(geo: &MapGeometry, color: Color) -> Sprite {
@@ -34,13 +37,15 @@ fn sync_overlays(
     choices: Res<Choices>,
     geo: Option<Res<MapGeometry>>,
     tiles: Query<Entity, With<OverlayTile>>,
-    mut shown: Local<(u64, usize)>,
+    mut shown: Local<Option<((u64, usize), u32)>>,
 ) {
     let Some(geo) = geo else { return };
-    if *shown == choices.key {
+    let key = (choices.key, super::comfort::palette_generation());
+    if *shown == Some(key) {
         return;
     }
-    *shown = choices.key;
+    *shown = Some(key);
+    let high = super::comfort::palette() == super::comfort::Palette::HighContrast;
     for e in &tiles {
         commands.entity(e).despawn();
     }
@@ -49,10 +54,11 @@ fn sync_overlays(
     }
     for (&cell, (_, preview)) in &choices.moves {
         let p = geo.center(cell);
-        let color = if preview.provocations > 0 {
-            PROVOKE
-        } else {
-            REACH
+        let color = match (preview.provocations > 0, high) {
+            (true, false) => PROVOKE,
+            (false, false) => REACH,
+            (true, true) => PROVOKE_HIGH,
+            (false, true) => REACH_HIGH,
         };
         let mut e = commands.spawn((
             OverlayTile,

@@ -67,6 +67,9 @@ pub enum BattleAction {
     LogOlder,
     /// Scroll the combat log forward.
     LogNewer,
+    /// Explain the newest roll of the combat log, then older ones (see
+    /// [`super::log_view`]).
+    ExplainRoll,
     /// Hold to fast-forward AI turns.
     FastForward,
     /// Decision options 1–9.
@@ -106,7 +109,7 @@ pub enum BattleAction {
 
 impl BattleAction {
     /// Every action, in declaration order.
-    pub const ALL: [BattleAction; 35] = [
+    pub const ALL: [BattleAction; 36] = [
         BattleAction::Confirm,
         BattleAction::Cancel,
         BattleAction::EndTurn,
@@ -127,6 +130,7 @@ impl BattleAction {
         BattleAction::FitMap,
         BattleAction::LogOlder,
         BattleAction::LogNewer,
+        BattleAction::ExplainRoll,
         BattleAction::FastForward,
         BattleAction::Option1,
         BattleAction::Option2,

@@ -294,8 +294,13 @@ fn keys(
     mut exit: MessageWriter<AppExit>,
     mouse: Res<ButtonInput<MouseButton>>,
     options: Res<Options>,
+    comfort: Res<super::comfort::ComfortPanel>,
 ) {
     use BattleAction as A;
+    // While the settings are up only their keys count.
+    if comfort.open {
+        return;
+    }
     let a = *actions;
     let row = setup.row;
     if a.just_pressed(&A::CursorUp) {

@@ -21,9 +21,22 @@ pub const SIDE_COLORS: [Color; 4] = [
     Color::srgb(0.8, 0.475, 0.655),
 ];
 
-/// The colour of side `i`.
+/// High-contrast side colours: saturated, and far apart in lightness so they stay
+/// apart for every kind of colour blindness (blue, yellow, white, magenta).
+pub const HIGH_CONTRAST_SIDE_COLORS: [Color; 4] = [
+    Color::srgb(0.05, 0.3, 1.0),
+    Color::srgb(1.0, 0.86, 0.0),
+    Color::srgb(0.97, 0.97, 0.97),
+    Color::srgb(0.95, 0.0, 0.75),
+];
+
+/// The colour of side `i` in the palette in use ([`super::comfort`]).
 pub fn side_color(i: usize) -> Color {
-    SIDE_COLORS[i % SIDE_COLORS.len()]
+    let colors = match super::comfort::palette() {
+        super::comfort::Palette::Standard => &SIDE_COLORS,
+        super::comfort::Palette::HighContrast => &HIGH_CONTRAST_SIDE_COLORS,
+    };
+    colors[i % colors.len()]
 }
 
 /// The shape names of sides, in the order of [`SIDE_COLORS`].
@@ -225,13 +238,15 @@ fn sync_units(
     shapes: Res<ShapeTextures>,
     icons: Res<IconTextures>,
     markers: Query<Entity, With<UnitMarker>>,
-    mut shown: Local<u64>,
+    mut shown: Local<Option<(u64, u32)>>,
 ) {
     let Some(geo) = geo else { return };
-    if *shown == game.version {
+    // Redrawn after each command, and when the palette changes.
+    let key = (game.version, super::comfort::palette_generation());
+    if *shown == Some(key) {
         return;
     }
-    *shown = game.version;
+    *shown = Some(key);
     for e in &markers {
         commands.entity(e).despawn();
     }

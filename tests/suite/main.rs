@@ -16,6 +16,7 @@ mod editor;
 mod editor_ui;
 mod escalation;
 mod escalation_scenarios;
+mod explain;
 mod flow;
 mod fuzz;
 mod hotseat;

@@ -23,6 +23,7 @@ use skirmish::engine::rulesets::phases::events::PhasesEvent;
 use skirmish::game::board_view::MapGeometry;
 use skirmish::game::control::{Choices, MainCamera, UiState, human_turn};
 use skirmish::game::hud::HudText;
+use skirmish::game::log_view::{ExplainPanel, LogView};
 use skirmish::game::screen::Screen;
 use skirmish::game::{Game, GameOptions};
 use skirmish::level::schema::{Controller, DecisionPolicy};
@@ -177,6 +178,8 @@ struct Drive {
     glide: Option<(u32, Cell)>,
     /// Events already looked at for our first move.
     glide_seen: usize,
+    /// Explaining a roll: 0 not yet, 1 `/` pressed, 2 checked and screenshot, 3 closed.
+    explain: u8,
 }
 
 /// One input the driver gives, like a player would.
@@ -345,6 +348,7 @@ fn driver(
     mut mouse: MessageWriter<MouseButtonInput>,
     mut commands: Commands,
     mut exit: MessageWriter<AppExit>,
+    explained: Explained,
 ) {
     drive.frame += 1;
     // Our first move, seen the frame it is made (before any input pacing below):
@@ -499,6 +503,43 @@ fn driver(
         return;
     }
     if drive.moved && drive.attacked && (drive.reacted || !case.react) {
+        // Explain a roll (issue 17): `/` opens the newest roll of the log in the
+        // panel, with its dice; screenshot it, then Esc closes it.
+        match drive.explain {
+            0 | 2 => {
+                let k = if drive.explain == 0 {
+                    KeyCode::Slash
+                } else {
+                    KeyCode::Escape
+                };
+                press(&mut keys, window_id, k, ButtonState::Pressed);
+                drive.held = Some(Input::Key(k));
+                drive.explain += 1;
+                drive.cooldown = 8;
+                return;
+            }
+            1 => {
+                if let Err(e) = explained.check() {
+                    eprintln!("e2e: explain a roll: {e}");
+                    exit.write(AppExit::error());
+                    return;
+                }
+                screenshot(
+                    &mut commands,
+                    PathBuf::from(case.shot.replace(".png", "-explain.png")),
+                );
+                drive.explain = 2;
+                drive.cooldown = 4;
+                return;
+            }
+            _ => {
+                if explained.panel_shown() {
+                    eprintln!("e2e: Esc did not close the roll's explanation");
+                    exit.write(AppExit::error());
+                    return;
+                }
+            }
+        }
         let frame = drive.frame;
         let at = *drive.shot_at.get_or_insert(frame);
         if drive.frame == at + 5 {
@@ -581,6 +622,56 @@ fn driver(
             });
             drive.held = Some(input);
         }
+    }
+}
+
+/// The roll explanation panel and what it explains.
+#[derive(bevy::ecs::system::SystemParam)]
+struct Explained<'w, 's> {
+    view: Res<'w, LogView>,
+    panel: Query<'w, 's, (&'static Visibility, Option<&'static Children>), With<ExplainPanel>>,
+    texts: Query<'w, 's, &'static Text>,
+    children: Query<'w, 's, &'static Children>,
+}
+
+impl Explained<'_, '_> {
+    fn panel_shown(&self) -> bool {
+        self.panel.iter().any(|(v, _)| *v != Visibility::Hidden)
+    }
+
+    /// A roll is selected and the panel shows its title, dice and result.
+    fn check(&self) -> Result<(), String> {
+        if self.view.selected.is_none() {
+            return Err("`/` selected no roll".into());
+        }
+        let (visibility, children) = self.panel.single().map_err(|e| e.to_string())?;
+        if *visibility == Visibility::Hidden {
+            return Err("the panel is hidden".into());
+        }
+        // Every text under the panel, depth first.
+        let mut texts = Vec::new();
+        let mut stack: Vec<Entity> = children.map(|c| c.to_vec()).unwrap_or_default();
+        while let Some(e) = stack.pop() {
+            if let Ok(t) = self.texts.get(e) {
+                texts.push(t.0.clone());
+            }
+            if let Ok(c) = self.children.get(e) {
+                stack.extend(c.iter());
+            }
+        }
+        let dice = texts.iter().filter(|t| t.parse::<u32>().is_ok()).count();
+        if dice == 0
+            || !texts
+                .iter()
+                .any(|t| t.contains("->") || t.starts_with("Rules"))
+        {
+            return Err(format!("the panel shows no dice or result: {texts:?}"));
+        }
+        eprintln!(
+            "e2e: explained a roll with {dice} dice: {}",
+            texts.join(" | ")
+        );
+        Ok(())
     }
 }
 

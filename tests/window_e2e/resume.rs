@@ -25,8 +25,9 @@ use skirmish::engine::{Battle, Command};
 use skirmish::game::board_view::MapGeometry;
 use skirmish::game::control::{Choices, MainCamera, UiState, human_turn};
 use skirmish::game::handoff::Seat;
-use skirmish::game::hud::{HudText, LogText, ResultScreen};
+use skirmish::game::hud::{HudText, ResultScreen};
 use skirmish::game::leave::LeavePrompt;
+use skirmish::game::log_view::LogRow;
 use skirmish::game::saves::SaveState;
 use skirmish::game::screen::Screen;
 use skirmish::game::{Game, GameOptions};
@@ -296,7 +297,7 @@ fn next_input(
 #[derive(bevy::ecs::system::SystemParam)]
 struct Shown<'w, 's> {
     hud: Query<'w, 's, (&'static HudText, &'static Text)>,
-    log: Query<'w, 's, &'static Text, With<LogText>>,
+    log: Query<'w, 's, (&'static LogRow, &'static Text)>,
     result: Query<'w, 's, (&'static Visibility, &'static Children), With<ResultScreen>>,
     texts: Query<'w, 's, &'static Text>,
 }
@@ -323,10 +324,12 @@ fn hud_texts(shown: &Shown) -> (String, String) {
         .find(|(k, _)| **k == HudText::Top)
         .map(|(_, t)| t.0.clone())
         .unwrap_or_default();
+    // The last row with a line (rows past the newest line are empty).
     let last = log
         .iter()
-        .next()
-        .and_then(|t| t.0.lines().last().map(str::to_string))
+        .filter(|(_, t)| !t.0.is_empty())
+        .max_by_key(|(row, _)| row.0)
+        .map(|(_, t)| t.0.clone())
         .unwrap_or_default();
     (top, last)
 }

@@ -476,6 +476,16 @@ pub trait Ruleset: Send + Sync + 'static {
     /// Its own name for a stage ("Battle Phase", "Turn", ...).
     fn stage_name(&self, stage: Stage) -> &'static str;
 
+    /// The rule of `RULES.md` that defines a word its roll events use — a modifier
+    /// ("Escalation", "gang-up"), a source of advantage ("charge"), a roll's purpose
+    /// ("a death save") — for [`crate::engine::explain`]; `None` when it has none.
+    /// By default none: a ruleset fills it from a glossary with
+    /// [`crate::engine::explain::lookup`].
+    fn rule_for(&self, term: &str) -> Option<&'static str> {
+        let _ = term;
+        None
+    }
+
     /// The turn order(s) of the current round in its terms, labelled (`phases`:
     /// "Movement order" and "Battle order").
     fn turn_order(&self, world: &World) -> Vec<TurnOrder>;

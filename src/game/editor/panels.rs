@@ -118,7 +118,7 @@ fn font(size: f32) -> TextFont {
 }
 
 fn spawn_panels(mut commands: Commands, window: Single<&Window>) {
-    let (l, r, t, b) = panels(window.width());
+    let (l, r, t, b) = panels(window.width() / crate::game::comfort::ui_scale());
     commands.spawn((
         DespawnOnExit(Screen::Editor),
         Node {
@@ -217,8 +217,19 @@ fn spawn_panels(mut commands: Commands, window: Single<&Window>) {
 }
 
 /// Keeps the side panels as wide as the battle's for the window's width.
-fn layout(window: Single<&Window, Changed<Window>>, mut bodies: Query<(&Body, &mut Node)>) {
-    let (l, r, _, _) = panels(window.width());
+fn layout(
+    window: Single<&Window>,
+    scale: Res<UiScale>,
+    mut bodies: Query<(&Body, &mut Node)>,
+    mut laid_out: Local<Option<(f32, f32, usize)>>,
+) {
+    // Again when the window or the UI scale changes, or panels appear.
+    let key = (window.width(), scale.0, bodies.iter().len());
+    if *laid_out == Some(key) {
+        return;
+    }
+    *laid_out = Some(key);
+    let (l, r, _, _) = panels(window.width() / scale.0);
     for (body, mut node) in &mut bodies {
         match body {
             Body::Left => node.width = px(l),

@@ -15,7 +15,7 @@ use super::state::{Drag, Editor, Tool};
 use crate::editor::terrain::{brush_cells, on_map, rect_cells, terrain_at};
 use crate::engine::board::{Cell, GridKind, Terrain};
 use crate::game::board_view::{self, MapGeometry, terrain_index};
-use crate::game::control::{MainCamera, fit, pan_and_zoom, panels};
+use crate::game::control::{MainCamera, fit, pan_and_zoom, panels_px};
 use crate::game::screen::Screen;
 use crate::game::units_view::{ShapeTextures, side_color};
 
@@ -212,7 +212,7 @@ fn sync_units(
 
 /// Whether a window position is over the map area (not a panel or a dialog).
 pub fn over_map(window: &Window, pos: Vec2, modal: bool) -> bool {
-    let (l, r, t, b) = panels(window.width());
+    let (l, r, t, b) = panels_px(window.width());
     !modal
         && pos.x >= l
         && pos.x <= window.width() - r
@@ -283,7 +283,7 @@ fn camera_control(
         state.needs_fit = false;
     }
     if let Some(cell) = ed.jump.take() {
-        let (l, r, t, b) = panels(size.x);
+        let (l, r, t, b) = panels_px(size.x);
         let offset = Vec2::new((r - l) / 2.0, (t - b) / 2.0) * ortho.scale;
         let c = map.geo.center(cell) + offset;
         transform.translation = c.extend(transform.translation.z);

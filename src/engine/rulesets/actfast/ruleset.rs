@@ -51,6 +51,19 @@ fn defaults() -> Result<&'static ActfastConfig, String> {
         .map_err(Clone::clone)
 }
 
+/// The rule of `RULES.md` behind each word its roll events use (see
+/// [`Ruleset::rule_for`]): the first key (lower case) the word contains wins, so
+/// specific keys come before general ones.
+const GLOSSARY: &[(&str, &str)] = &[
+    ("morale", "A-16"),
+    ("flames", "A-25"),
+    ("burning", "A-25"),
+    ("escape", "A-GAP-11"),
+    ("damage", "A-15"),
+    ("riposte", "A-GAP-09"),
+    ("attack", "A-07"),
+];
+
 impl Ruleset for Actfast {
     fn id(&self) -> &'static str {
         ID
@@ -314,6 +327,10 @@ impl Ruleset for Actfast {
 
     fn stage_name(&self, _stage: Stage) -> &'static str {
         "Turn"
+    }
+
+    fn rule_for(&self, term: &str) -> Option<&'static str> {
+        crate::engine::explain::lookup(GLOSSARY, term)
     }
 
     /// The rest of the round step by step, the active unit first; while the

@@ -39,6 +39,27 @@ pub struct Escalation;
 /// The ruleset's id.
 pub const ID: &str = "escalation";
 
+/// The rule of `RULES.md` behind each word its roll events use (see
+/// [`Ruleset::rule_for`]): the first key (lower case) the word contains wins, so
+/// specific keys come before general ones.
+const GLOSSARY: &[(&str, &str)] = &[
+    ("escalation", "E-18"),
+    ("level", "E-02"),
+    ("volition", "E-02"),
+    ("invisible", "E-61"),
+    ("last gasp", "E-52"),
+    ("death save", "E-49"),
+    ("sustain", "E-29"),
+    ("disengage", "E-37"),
+    ("dicey move", "E-GAP-19"),
+    ("opportunity", "E-38"),
+    ("save against", "E-GAP-03"),
+    ("basic melee attack", "E-07"),
+    ("basic ranged attack", "E-08"),
+    ("coup de grace", "E-44"),
+    ("attack", "E-02"),
+];
+
 impl Ruleset for Escalation {
     fn id(&self) -> &'static str {
         ID
@@ -306,6 +327,10 @@ impl Ruleset for Escalation {
     /// `escalation` has turns in initiative bands, no phases.
     fn stage_name(&self, _stage: Stage) -> &'static str {
         "Turn"
+    }
+
+    fn rule_for(&self, term: &str) -> Option<&'static str> {
+        crate::engine::explain::lookup(GLOSSARY, term)
     }
 
     /// The rest of the round by group, each labelled with its band and whether it

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::engine::command::Reaction;
 use crate::engine::event::Narration;
+use crate::engine::explain::{Explained, Term};
 use crate::engine::log::{Names, edge_name, faces};
 use crate::engine::skill::{Edge, SuccessLevel};
 use crate::engine::units::{SideId, UnitId};
@@ -254,6 +255,53 @@ impl Narration for FlowEvent {
                 format!("Surprise Round: only {} act", names.join(", "))
             }
         }
+    }
+
+    fn explain(&self, names: &Names<'_>) -> Option<Explained> {
+        let FlowEvent::SkillChecked {
+            unit,
+            skill,
+            purpose,
+            target,
+            modifiers,
+            edge,
+            faces: f,
+            roll,
+            level,
+        } = self
+        else {
+            return None;
+        };
+        let dice = match edge {
+            None => "d100".to_string(),
+            Some(e) => format!("d100 twice with {}, keep the better", edge_name(*e)),
+        };
+        let mut e = Explained::new(
+            format!("{} {purpose}", names.unit(*unit)),
+            dice,
+            level.to_string(),
+        )
+        .faces(f, &[*roll]);
+        e.rules = vec!["F-GAP-01".into(), "F-GAP-02".into()];
+        if edge.is_some() {
+            e.rules.push("F-GAP-04".into());
+        }
+        e.terms.push(Term::note(format!("{skill} skill")));
+        for m in modifiers {
+            // "gang-up +10": a number last; "advantage: feint": a source.
+            let term = match m.rsplit_once(' ').map(|(n, v)| (n, v.parse::<i32>())) {
+                Some((name, Ok(v))) => Term::modifier(name, v),
+                _ => match m.split_once(": ") {
+                    Some(("advantage", what)) => Term::source(what, true),
+                    Some(("disadvantage", what)) => Term::source(what, false),
+                    _ => Term::note(m.clone()),
+                },
+            };
+            e.terms.push(term);
+        }
+        e.total = Some(*roll as i32);
+        e.target = Some(format!("at or under {target}"));
+        Some(e)
     }
 
     fn units(&self) -> Vec<UnitId> {

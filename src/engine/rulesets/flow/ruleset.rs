@@ -26,6 +26,30 @@ use crate::engine::verb::{Cost, VerbSpec};
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Flow;
 
+/// The rule of `RULES.md` behind each word its roll events use (see
+/// [`Ruleset::rule_for`]): the first key (lower case) the word contains wins, so
+/// specific keys come before general ones.
+const GLOSSARY: &[(&str, &str)] = &[
+    ("initiative tie", "F-02"),
+    ("initiative", "F-02"),
+    ("unmodified", "F-25"),
+    ("reaction attack", "F-25"),
+    ("gang-up", "F-49"),
+    ("range", "F-48"),
+    ("off-hand", "F-51"),
+    ("feint", "F-34"),
+    ("disarm", "F-32"),
+    ("grappl", "F-36"),
+    ("total defense", "F-40"),
+    ("dodge", "F-18"),
+    ("parry", "F-19"),
+    ("block", "F-20"),
+    ("riposte", "F-30"),
+    ("shove", "F-38"),
+    ("tumble", "F-41"),
+    ("attack", "F-GAP-05"),
+];
+
 impl Ruleset for Flow {
     fn id(&self) -> &'static str {
         "flow"
@@ -109,6 +133,10 @@ impl Ruleset for Flow {
 
     fn stage_name(&self, stage: Stage) -> &'static str {
         super::stage_name(stage)
+    }
+
+    fn rule_for(&self, term: &str) -> Option<&'static str> {
+        crate::engine::explain::lookup(GLOSSARY, term)
     }
 
     fn turn_order(&self, world: &World) -> Vec<TurnOrder> {

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::engine::board::Cell;
 use crate::engine::event::{ExtraDie, Narration};
+use crate::engine::explain::{Explained, Term, extra_die_text};
 use crate::engine::log::{Names, faces};
 use crate::engine::units::UnitId;
 
@@ -188,6 +189,75 @@ impl Narration for PhasesEvent {
             }
             PhasesEvent::Delayed { unit } => format!("{} delays", n(unit)),
             PhasesEvent::ActedFromDelay { unit } => format!("{} acts from its delay", n(unit)),
+        }
+    }
+
+    fn explain(&self, names: &Names<'_>) -> Option<Explained> {
+        let n = |u: &UnitId| names.unit(*u);
+        match self {
+            PhasesEvent::AttackRolled {
+                attacker,
+                target,
+                power,
+                advantage,
+                disadvantage,
+                extra_die,
+                faces: f,
+                kept,
+                modifier,
+                total,
+                defense,
+                hit,
+            } => {
+                let title = format!("{} attacks {} with {power}", n(attacker), n(target));
+                let mut e = Explained::new(
+                    title,
+                    extra_die_text("2d6", *extra_die),
+                    if *hit { "HIT" } else { "miss" },
+                )
+                .faces(f, kept);
+                e.rules = vec!["P-23".into()];
+                e.terms.push(Term::modifier("ATK", *modifier).rule("P-23"));
+                e.terms
+                    .extend(advantage.iter().map(|s| Term::source(s.clone(), true)));
+                e.terms
+                    .extend(disadvantage.iter().map(|s| Term::source(s.clone(), false)));
+                if extra_die.is_none() && !(advantage.is_empty() && disadvantage.is_empty()) {
+                    e.terms
+                        .push(Term::note("advantage and disadvantage cancel").rule("P-GAP-03"));
+                } else if let Some(x) = extra_die {
+                    let rule = if x.advantage { "P-04" } else { "P-06" };
+                    e.terms.push(
+                        Term::note(format!("net sources give the extra d{}", x.sides)).rule(rule),
+                    );
+                }
+                e.total = Some(*total);
+                e.target = Some(format!("DEF {defense}"));
+                Some(e)
+            }
+            PhasesEvent::SaveRolled {
+                unit,
+                bearer,
+                condition,
+                faces: f,
+                total,
+                target,
+                success,
+            } => {
+                let title = if unit == bearer {
+                    format!("{} saves against {condition}", n(unit))
+                } else {
+                    format!("{} sustains {condition} on {}", n(unit), n(bearer))
+                };
+                let mut e =
+                    Explained::new(title, "2d6", if *success { "success" } else { "failure" })
+                        .faces(f, f);
+                e.rules = vec!["P-29".into()];
+                e.total = Some(*total);
+                e.target = Some(format!("{target}+"));
+                Some(e)
+            }
+            _ => None,
         }
     }
 

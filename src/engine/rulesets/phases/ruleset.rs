@@ -28,6 +28,27 @@ const DISENGAGED: f64 = 0.6;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Phases;
 
+/// The rule of `RULES.md` behind each word its roll events use (see
+/// [`Ruleset::rule_for`]): the first key (lower case) the word contains wins, so
+/// specific keys come before general ones.
+const GLOSSARY: &[(&str, &str)] = &[
+    ("initiative tie", "P-GAP-02"),
+    ("initiative modifier", "P-GAP-01"),
+    ("initiative", "P-11"),
+    ("tier difference", "P-24"),
+    ("seized the initiative", "P-15"),
+    ("target ran", "P-GAP-04"),
+    ("defending", "P-27"),
+    ("disengaged", "P-21"),
+    ("hustled", "P-GAP-04"),
+    ("charge", "P-GAP-04"),
+    ("opportunity", "P-GAP-08"),
+    ("saves against", "P-29"),
+    ("sustains", "P-29"),
+    ("atk", "P-23"),
+    ("attack", "P-23"),
+];
+
 impl Ruleset for Phases {
     fn id(&self) -> &'static str {
         "phases"
@@ -116,6 +137,10 @@ impl Ruleset for Phases {
 
     fn stage_name(&self, stage: Stage) -> &'static str {
         crate::engine::log::stage_name(stage)
+    }
+
+    fn rule_for(&self, term: &str) -> Option<&'static str> {
+        crate::engine::explain::lookup(GLOSSARY, term)
     }
 
     fn turn_order(&self, world: &World) -> Vec<TurnOrder> {

@@ -53,6 +53,25 @@ fn defaults() -> Result<&'static WoundsConfig, String> {
         .map_err(Clone::clone)
 }
 
+/// The rule of `RULES.md` behind each word its roll events use (see
+/// [`Ruleset::rule_for`]): the first key (lower case) the word contains wins, so
+/// specific keys come before general ones.
+const GLOSSARY: &[(&str, &str)] = &[
+    ("initiative tie", "W-GAP-10"),
+    ("initiative", "W-02"),
+    ("accuracy", "W-13"),
+    ("wounds", "W-18"),
+    ("center mass", "W-17"),
+    ("from behind", "W-GAP-17"),
+    ("bonus action", "W-GAP-13"),
+    ("fatal aim", "W-GAP-07"),
+    ("crit chain", "W-21"),
+    ("tragedy chain", "W-23"),
+    ("free hit", "W-GAP-14"),
+    ("extra attack", "W-GAP-22"),
+    ("attack", "W-13"),
+];
+
 impl Ruleset for Wounds {
     fn id(&self) -> &'static str {
         ID
@@ -345,6 +364,10 @@ impl Ruleset for Wounds {
 
     fn stage_name(&self, _stage: Stage) -> &'static str {
         "Turn"
+    }
+
+    fn rule_for(&self, term: &str) -> Option<&'static str> {
+        crate::engine::explain::lookup(GLOSSARY, term)
     }
 
     /// The rest of the round in the battle's fixed order, the active unit first
