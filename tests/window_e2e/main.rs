@@ -61,7 +61,13 @@ fn main() {
     children.push(vec!["--resume".to_string()]);
     let mut failed = false;
     for args in children {
-        let status = Process::new(&exe).args(&args).status().expect("run a case");
+        // The player's own comfort settings (animations off, a UI scale) stay out
+        // of the tests: each case starts from the defaults.
+        let status = Process::new(&exe)
+            .args(&args)
+            .env("SKIRMISH_CONFIG_DIR", concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-config"))
+            .status()
+            .expect("run a case");
         failed |= !status.success();
     }
     if failed {
