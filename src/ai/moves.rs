@@ -62,6 +62,11 @@ struct FieldEntry {
 /// up to date from a remembered one instead of searched anew.
 const FIELD_UPDATE_MAX: usize = 16;
 
+/// The fewest cells a board needs for fields to be brought up to date rather than
+/// searched anew: on a small board (the 24×24 bench level) a whole search costs
+/// less than the update's bookkeeping.
+const FIELD_UPDATE_CELLS: usize = 64 * 64;
+
 /// Step costs by cell index (`None` = impassable), shared by the decisions of a
 /// battle.
 type Costs = Rc<Vec<Option<u32>>>;
@@ -252,6 +257,7 @@ impl Grid {
                     let base = cache
                         .iter()
                         .enumerate()
+                        .filter(|_| self.len() >= FIELD_UPDATE_CELLS)
                         .filter(|(_, e)| same_board(e))
                         .map(|(i, e)| (differ(&e.starts, &starts), i))
                         .filter(|&(d, _)| d <= FIELD_UPDATE_MAX)

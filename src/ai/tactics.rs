@@ -739,7 +739,8 @@ impl<'v, 'a> Mind<'v, 'a> {
             .map(|&c| self.view.board.distance(self.me.cell, c))
             .max()
             .unwrap_or(0);
-        self.near = Some(self.foes_near(radius, 0));
+        let near = self.foes_near(radius, 0);
+        self.near = (near.len() < self.foes.len()).then_some(near);
         for &c in &tree.ends {
             if tree.cost(c).is_none_or(|k| k > power.budget) {
                 continue;
@@ -792,7 +793,8 @@ impl<'v, 'a> Mind<'v, 'a> {
             .max()
             .unwrap_or(0);
         let near = self.foes_near(radius, 1);
-        self.near = Some(near.clone());
+        // (All of them on a small map: then scoring need not look them up.)
+        self.near = (near.len() < self.foes.len()).then(|| near.clone());
         let (here, _) = self.cell_score(self.me.cell, None, Hint::NEUTRAL, true);
 
         // First pass: cheap scores of every reachable cell.
