@@ -8,6 +8,13 @@
 //!   included. Target: 200 battles per second per core (5 ms).
 //!
 //! Run with `cargo bench --no-default-features --bench ai`.
+//!
+//! Figures (issue 18), taken with `skirmish sim benches/levels/bench_24x24.ron
+//! --battles 50 --seed 7 --threads 1` (the same level, written by `cargo run
+//! --example gen_levels`) on a 2-core machine loaded by other builds, as battles per
+//! CPU second: 23 before the big-map work, 22 after (unchanged within noise; the
+//! target of 200 is not met). The criterion bench was not rerun for lack of an idle
+//! machine.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

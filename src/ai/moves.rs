@@ -13,11 +13,12 @@
 //! costs are small integers) and no allocation per step.
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
 use std::rc::Rc;
 
 use crate::engine::battle::Battle;
-use crate::engine::board::{Board, Cell, GridKind, Occupancy};
+use crate::engine::board::{Board, Cell, GridKind, Occupancy, Terrain};
 use crate::engine::command::{Command, CommandError};
 use crate::engine::rulesets::Ruleset;
 use crate::engine::units::{SideId, UnitId};
@@ -46,8 +47,35 @@ type Shape = (bool, u32, u32);
 /// How many distance fields [`Grid::field`] remembers.
 const FIELDS_KEPT: usize = 8;
 
-/// A remembered distance field: shape, step costs and sorted source indices.
-type FieldEntry = ((Shape, Vec<Option<u32>>, Vec<u32>), Rc<Vec<u32>>);
+/// A remembered distance field: shape, step costs, sorted source indices, the
+/// distances and, by cell, the source its distance is measured from (so the field
+/// can be brought up to date when a few sources move, see [`Grid::field`]).
+struct FieldEntry {
+    shape: Shape,
+    cost: Costs,
+    starts: Vec<u32>,
+    dist: Rc<Vec<u32>>,
+    label: Vec<u32>,
+}
+
+/// The most sources that may differ (left plus arrived) for a field to be brought
+/// up to date from a remembered one instead of searched anew.
+const FIELD_UPDATE_MAX: usize = 16;
+
+/// The fewest cells a board needs for fields to be brought up to date rather than
+/// searched anew: on a small board (the 24×24 bench level) a whole search costs
+/// less than the update's bookkeeping.
+const FIELD_UPDATE_CELLS: usize = 64 * 64;
+
+/// Step costs by cell index (`None` = impassable), shared by the decisions of a
+/// battle.
+type Costs = Rc<Vec<Option<u32>>>;
+
+/// A board's shape and terrain, its step costs and the largest step cost.
+type CostEntry = (Shape, Vec<Terrain>, Costs, u32);
+
+/// Who stands on each cell (side and unit), by cell index.
+type Standing = Vec<Option<(SideId, UnitId)>>;
 
 thread_local! {
     /// Neighbour lists by board shape: they depend only on the grid kind and size.
@@ -58,6 +86,16 @@ thread_local! {
     static FIELDS: RefCell<Vec<FieldEntry>> = const { RefCell::new(Vec::new()) };
     /// Bucket storage [`Buckets`] hand back, so searches don't grow new buckets.
     static SPARE_BUCKETS: RefCell<Vec<Vec<u32>>> = const { RefCell::new(Vec::new()) };
+    /// The last board's terrain and its step costs: the terrain doesn't change
+    /// during a battle, so each decision shares one cost array (and the distance
+    /// fields recognise it without comparing it cell by cell).
+    /// (With the largest step cost.)
+    static COSTS: RefCell<Option<CostEntry>> = const { RefCell::new(None) };
+    /// The `standing` array a [`Grid`] hands back, all empty.
+    static SPARE_STANDING: RefCell<Option<Standing>> = const { RefCell::new(None) };
+    /// Per-cell search storage [`Tree`]s hand back (all unreached), so a search
+    /// touches only the cells it reaches instead of clearing whole-board arrays.
+    static SPARE_NODES: RefCell<Vec<Vec<(u32, u32)>>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The board as flat arrays, for searches.
@@ -67,11 +105,26 @@ pub(crate) struct Grid {
     /// Neighbour indices by cell index (as `Board::neighbors` gives them).
     adjacency: Adjacency,
     /// Step cost by cell index (`None` = impassable).
-    cost: Vec<Option<u32>>,
-    /// Who stands on each cell: side and unit, by cell index.
-    standing: Vec<Option<(SideId, UnitId)>>,
+    cost: Costs,
+    /// Who stands on each cell: side and unit, by cell index. Borrowed from a
+    /// per-thread spare and handed back, cleared, on drop (a decision on a big map
+    /// doesn't clear a whole-board array for a few hundred units).
+    standing: Standing,
+    /// The cells of `standing` that hold a unit.
+    placed: Vec<u32>,
     /// The largest step cost (at least 1).
     max_cost: u32,
+}
+
+impl Drop for Grid {
+    /// Clears the cells units stood on and keeps the array for the next grid.
+    fn drop(&mut self) {
+        let mut standing = std::mem::take(&mut self.standing);
+        for &i in &self.placed {
+            standing[i as usize] = None;
+        }
+        SPARE_STANDING.with(|spare| *spare.borrow_mut() = Some(standing));
+    }
 }
 
 impl Grid {
@@ -102,20 +155,40 @@ impl Grid {
                 })
                 .clone()
         });
-        let cost: Vec<Option<u32>> = board.terrain_cells().iter().map(|t| t.cost()).collect();
-        let mut standing = vec![None; (w * h) as usize];
+        let terrain = board.terrain_cells();
+        let (cost, max_cost) = COSTS.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            match &*cache {
+                Some((shape, t, cost, max)) if *shape == key && t.as_slice() == terrain => {
+                    (cost.clone(), *max)
+                }
+                _ => {
+                    let cost: Costs = Rc::new(terrain.iter().map(|t| t.cost()).collect());
+                    let max = cost.iter().flatten().copied().max().unwrap_or(1).max(1);
+                    *cache = Some((key, terrain.to_vec(), cost.clone(), max));
+                    (cost, max)
+                }
+            }
+        });
+        let mut standing = SPARE_STANDING
+            .with(|spare| spare.borrow_mut().take())
+            .filter(|s| s.len() == (w * h) as usize)
+            .unwrap_or_else(|| vec![None; (w * h) as usize]);
+        let mut placed = Vec::new();
         for (side, id, cell) in units {
             if board.contains(cell) {
-                standing[(cell.y * w as i32 + cell.x) as usize] = Some((side, id));
+                let i = (cell.y * w as i32 + cell.x) as usize;
+                standing[i] = Some((side, id));
+                placed.push(i as u32);
             }
         }
-        let max_cost = cost.iter().flatten().copied().max().unwrap_or(1).max(1);
         Grid {
             shape: key,
             width: w as i32,
             adjacency,
             cost,
             standing,
+            placed,
             max_cost,
         }
     }
@@ -153,6 +226,13 @@ impl Grid {
 
     /// Cheapest cost from any of `sources` to every cell over terrain, ignoring units
     /// (`u32::MAX` = unreachable). Remembered for the next few calls.
+    ///
+    /// Sources (the enemies' cells) change a few at a time between decisions: a
+    /// remembered field of the same terrain whose sources differ by a few is
+    /// brought up to date (from the new sources, then again around the cells whose
+    /// distance came from a source that left) instead of searched anew over the
+    /// whole board. The distances are the same either way: only which of several
+    /// equally near sources a cell is measured from may differ.
     pub fn field(&self, sources: impl Iterator<Item = Cell>) -> Rc<Vec<u32>> {
         let mut starts: Vec<u32> = sources
             .map(|s| self.index(s))
@@ -163,28 +243,69 @@ impl Grid {
         starts.dedup();
         FIELDS.with(|cache| {
             let mut cache = cache.borrow_mut();
-            let hit = cache.iter().position(|((shape, cost, s), _)| {
-                *shape == self.shape && *s == starts && *cost == self.cost
-            });
+            let same_board = |e: &FieldEntry| {
+                e.shape == self.shape && (Rc::ptr_eq(&e.cost, &self.cost) || e.cost == self.cost)
+            };
+            let hit = cache
+                .iter()
+                .position(|e| e.starts == starts && same_board(e));
             let entry = match hit {
                 Some(i) => cache.remove(i),
                 None => {
-                    let field = Rc::new(self.search_field(&starts));
-                    ((self.shape, self.cost.clone(), starts), field)
+                    // The remembered field of this board with the fewest different
+                    // sources, if few enough.
+                    let base = cache
+                        .iter()
+                        .enumerate()
+                        .filter(|_| self.len() >= FIELD_UPDATE_CELLS)
+                        .filter(|(_, e)| same_board(e))
+                        .map(|(i, e)| (differ(&e.starts, &starts), i))
+                        .filter(|&(d, _)| d <= FIELD_UPDATE_MAX)
+                        .min();
+                    match base {
+                        Some((_, i)) => {
+                            let old = cache.remove(i);
+                            let mut dist =
+                                Rc::try_unwrap(old.dist).unwrap_or_else(|rc| (*rc).clone());
+                            let mut label = old.label;
+                            self.update_field(&mut dist, &mut label, &old.starts, &starts);
+                            FieldEntry {
+                                shape: self.shape,
+                                cost: self.cost.clone(),
+                                starts,
+                                dist: Rc::new(dist),
+                                label,
+                            }
+                        }
+                        None => {
+                            let (dist, label) = self.search_field(&starts);
+                            FieldEntry {
+                                shape: self.shape,
+                                cost: self.cost.clone(),
+                                starts,
+                                dist: Rc::new(dist),
+                                label,
+                            }
+                        }
+                    }
                 }
             };
-            let field = entry.1.clone();
+            let field = entry.dist.clone();
             cache.insert(0, entry);
             cache.truncate(FIELDS_KEPT);
             field
         })
     }
 
-    fn search_field(&self, starts: &[u32]) -> Vec<u32> {
+    /// The distance field of `starts` and, by cell, the source each distance is
+    /// measured from.
+    fn search_field(&self, starts: &[u32]) -> (Vec<u32>, Vec<u32>) {
         let mut dist = vec![u32::MAX; self.len()];
+        let mut label = vec![u32::MAX; self.len()];
         let mut queue = Buckets::new(self.max_cost);
         for &i in starts {
             dist[i as usize] = 0;
+            label[i as usize] = i;
             queue.push(0, i);
         }
         // Only distances come out, so the order within a bucket doesn't matter.
@@ -200,14 +321,115 @@ impl Grid {
                     let nd = d + c;
                     if nd < dist[n as usize] {
                         dist[n as usize] = nd;
+                        label[n as usize] = label[i as usize];
                         queue.push(nd, n);
                     }
                 }
             }
             queue.recycle(bucket);
         }
-        dist
+        (dist, label)
     }
+
+    /// Brings the field of sources `old` (`dist`, `label`) up to date for sources
+    /// `new`. Every cell keeps the invariant "`dist` is the cost from the source
+    /// `label`, and no source is cheaper": arrived sources first lower what they
+    /// reach sooner; then the cells measured from a source that left are searched
+    /// again from their neighbours that are still measured from a source in play
+    /// (those keep their distance: a source leaving only lengthens distances).
+    fn update_field(&self, dist: &mut [u32], label: &mut [u32], old: &[u32], new: &[u32]) {
+        let arrived: Vec<u32> = new
+            .iter()
+            .copied()
+            .filter(|s| old.binary_search(s).is_err())
+            .collect();
+        let left: Vec<u32> = old
+            .iter()
+            .copied()
+            .filter(|s| new.binary_search(s).is_err())
+            .collect();
+        let mut heap = BinaryHeap::new();
+        for &a in &arrived {
+            dist[a as usize] = 0;
+            label[a as usize] = a;
+            heap.push(Reverse((0, a)));
+        }
+        self.settle(dist, label, &mut heap);
+        if left.is_empty() {
+            return;
+        }
+        let mut lost = Vec::new();
+        for (i, l) in label.iter_mut().enumerate() {
+            if *l != u32::MAX && left.binary_search(l).is_ok() {
+                *l = u32::MAX;
+                dist[i] = u32::MAX;
+                lost.push(i);
+            }
+        }
+        for &i in &lost {
+            let Some(c) = self.cost[i] else {
+                continue;
+            };
+            for &n in self.neighbours(i) {
+                let d = dist[n as usize];
+                if d != u32::MAX && d + c < dist[i] {
+                    dist[i] = d + c;
+                    label[i] = label[n as usize];
+                }
+            }
+            if dist[i] != u32::MAX {
+                heap.push(Reverse((dist[i], i as u32)));
+            }
+        }
+        self.settle(dist, label, &mut heap);
+    }
+
+    /// Runs the search of [`Grid::update_field`] from the cells in `heap`.
+    fn settle(
+        &self,
+        dist: &mut [u32],
+        label: &mut [u32],
+        heap: &mut BinaryHeap<Reverse<(u32, u32)>>,
+    ) {
+        while let Some(Reverse((d, i))) = heap.pop() {
+            if dist[i as usize] != d {
+                continue;
+            }
+            for &n in self.neighbours(i as usize) {
+                let Some(c) = self.cost[n as usize] else {
+                    continue;
+                };
+                let nd = d + c;
+                if nd < dist[n as usize] {
+                    dist[n as usize] = nd;
+                    label[n as usize] = label[i as usize];
+                    heap.push(Reverse((nd, n)));
+                }
+            }
+        }
+    }
+}
+
+/// How many of two sorted, deduplicated lists' entries are in only one of them.
+fn differ(a: &[u32], b: &[u32]) -> usize {
+    let (mut i, mut j, mut n) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => {
+                n += 1;
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                n += 1;
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    n + (a.len() - i) + (b.len() - j)
 }
 
 /// A bucket queue for searches whose steps cost at least 1 and at most a known
@@ -293,16 +515,39 @@ impl Drop for Buckets {
     }
 }
 
+/// Marks a settled cell in the parent field of [`Tree`]'s per-cell storage while
+/// searching (cell indices stay below it: maps are at most 256×256).
+const SETTLED: u32 = 1 << 31;
+
 /// Every cell the mover can reach, with the cheapest cost and the step it came from.
 pub(crate) struct Tree {
     width: i32,
     start: Cell,
-    /// By cell index: `(parent index, cost)` once reached.
-    nodes: Vec<Option<(u32, u32)>>,
+    /// By cell index: `(parent index, cost)`, cost [`UNSEEN`] where not reached.
+    /// Borrowed from a per-thread pool and handed back, cleared, on drop.
+    nodes: Vec<(u32, u32)>,
+    /// The cells whose entry in `nodes` the search wrote (to clear them on drop).
+    touched: Vec<u32>,
     /// Cells the mover may end on, in order of cost (the start excluded).
     pub ends: Vec<Cell>,
     /// Whether the cap cut the search short.
     truncated: bool,
+}
+
+impl Drop for Tree {
+    /// Clears the cells the search reached and gives the storage back to the pool.
+    fn drop(&mut self) {
+        let mut nodes = std::mem::take(&mut self.nodes);
+        for &i in &self.touched {
+            nodes[i as usize] = (0, UNSEEN);
+        }
+        SPARE_NODES.with(|spare| {
+            let mut spare = spare.borrow_mut();
+            if spare.len() < 4 {
+                spare.push(nodes);
+            }
+        });
+    }
 }
 
 impl Tree {
@@ -341,31 +586,34 @@ impl Tree {
         leave: Option<&[u32]>,
         targets: Option<&[Cell]>,
     ) -> Tree {
-        // Cost and parent by cell index; `UNSEEN` cost = not reached.
-        let mut nodes: Vec<(u32, u32)> = vec![(0, UNSEEN); grid.len()];
-        let mut done = vec![false; grid.len()];
-        let mut ends = Vec::with_capacity(grid.len());
-        let mut wanted = vec![false; if targets.is_some() { grid.len() } else { 0 }];
-        let mut missing = 0;
+        // Cost and parent by cell index; `UNSEEN` cost = not reached. Only the cells
+        // reached are written (and listed in `touched`), so the search costs what it
+        // reaches, not the size of the board.
+        let mut nodes = SPARE_NODES
+            .with(|spare| spare.borrow_mut().pop())
+            .filter(|n| n.len() == grid.len())
+            .unwrap_or_else(|| vec![(0, UNSEEN); grid.len()]);
+        let mut touched: Vec<u32> = Vec::new();
+        let mut ends = Vec::new();
+        let mut wanted: Vec<usize> = Vec::new();
         for &t in targets.unwrap_or(&[]) {
             let i = grid.index(t);
-            if i < wanted.len() && !wanted[i] {
-                wanted[i] = true;
-                missing += 1;
+            if i < grid.len() && !wanted.contains(&i) {
+                wanted.push(i);
             }
         }
+        let mut missing = wanted.len();
         let max_leave = leave.map_or(0, |l| l.iter().copied().max().unwrap_or(0));
-        // What entering each cell costs this mover (0: it can't, impassable or an
+        // What entering cell `n` costs this mover (0: it can't, impassable or an
         // enemy there).
-        let enter: Vec<u32> = (0..grid.len())
-            .map(|n| match grid.cost[n] {
-                Some(c) if grid.occupancy(n, side, mover) != Occupancy::Blocked => c,
-                _ => 0,
-            })
-            .collect();
+        let enter = |n: usize| match grid.cost[n] {
+            Some(c) if grid.occupancy(n, side, mover) != Occupancy::Blocked => c,
+            _ => 0,
+        };
         let mut queue = Buckets::new(grid.max_cost + max_leave * LEAVE_PENALTY);
         let s = grid.index(start);
         nodes[s] = (s as u32, 0);
+        touched.push(s as u32);
         queue.push(0, s as u32);
         'search: while let Some((d, bucket)) = queue.next_bucket(true) {
             if d > cap {
@@ -373,27 +621,33 @@ impl Tree {
             }
             for &i in &bucket {
                 let i = i as usize;
-                if done[i] || nodes[i].1 < d {
+                if nodes[i].0 & SETTLED != 0 || nodes[i].1 < d {
                     continue;
                 }
-                done[i] = true;
+                nodes[i].0 |= SETTLED;
                 if i != s && grid.occupancy(i, side, mover) == Occupancy::Free {
                     ends.push(grid.cell(i));
                 }
                 let extra = leave.map_or(0, |l| l[i] * LEAVE_PENALTY);
                 for &n in grid.neighbours(i) {
                     let n = n as usize;
-                    let c = enter[n];
-                    if c == 0 || done[n] {
+                    if nodes[n].0 & SETTLED != 0 {
+                        continue;
+                    }
+                    let c = enter(n);
+                    if c == 0 {
                         continue;
                     }
                     let nd = d + c + extra;
                     if nd < nodes[n].1 {
+                        if nodes[n].1 == UNSEEN {
+                            touched.push(n as u32);
+                        }
                         nodes[n] = (i as u32, nd);
                         queue.push(nd, n as u32);
                     }
                 }
-                if targets.is_some() && wanted[i] {
+                if targets.is_some() && wanted.contains(&i) {
                     missing -= 1;
                     if missing == 0 {
                         break 'search;
@@ -402,20 +656,23 @@ impl Tree {
             }
             queue.recycle(bucket);
         }
-        // Cells reached but not settled lie beyond the cap (or the targets).
+        // Cells reached but not settled lie beyond the cap (or the targets): they
+        // count as not reached.
         let mut truncated = false;
-        let nodes = nodes
-            .into_iter()
-            .zip(done)
-            .map(|((parent, cost), done)| {
-                truncated |= cost != UNSEEN && !done;
-                done.then_some((parent, cost))
-            })
-            .collect();
+        for &i in &touched {
+            let node = &mut nodes[i as usize];
+            if node.0 & SETTLED != 0 {
+                node.0 &= !SETTLED;
+            } else {
+                truncated = true;
+                node.1 = UNSEEN;
+            }
+        }
         Tree {
             width: grid.width,
             start,
             nodes,
+            touched,
             ends,
             truncated,
         }
@@ -428,7 +685,8 @@ impl Tree {
         }
         self.nodes
             .get((cell.y * self.width + cell.x) as usize)
-            .and_then(|n| n.map(|(_, c)| c))
+            .filter(|n| n.1 != UNSEEN)
+            .map(|n| n.1)
     }
 
     /// The cells entered on the cheapest path to `cell` (start excluded).
@@ -437,11 +695,11 @@ impl Tree {
         let mut cur = cell;
         while cur != self.start {
             out.push(cur);
-            match self.nodes[(cur.y * self.width + cur.x) as usize] {
-                Some((parent, _)) => {
+            match self.nodes.get((cur.y * self.width + cur.x) as usize) {
+                Some(&(parent, cost)) if cost != UNSEEN => {
                     cur = Cell::new(parent as i32 % self.width, parent as i32 / self.width)
                 }
-                None => return Vec::new(),
+                _ => return Vec::new(),
             }
         }
         out.reverse();

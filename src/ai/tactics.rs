@@ -134,6 +134,11 @@ struct Mind<'v, 'a> {
     /// score (out of this unit's ranges, reach and speed, and of the foe's range
     /// and speed plus range).
     matters: Vec<u32>,
+    /// The foes (by index, in order) that can matter to the cells being scored, set
+    /// while the unit's moves are weighed: those within `matters` of some cell of
+    /// its tree. Others add nothing, so scoring skips them (on a big map most of
+    /// them), and the sums keep their order.
+    near: Option<Vec<usize>>,
 }
 
 /// An enemy, as the scoring reads it (small and `Copy`: scoring loops over the
@@ -198,15 +203,25 @@ impl<'v, 'a> Mind<'v, 'a> {
             .iter()
             .filter(|u| u.active && u.side == me.side)
             .count() as f64;
-        let best_rate = foes
-            .iter()
-            .map(|f| view.best_expected(me.id, f.id))
-            .fold(0.0, f64::max);
         let enemy_hp: f64 = foes.iter().map(|f| f64::from(f.hp.max(0))).sum();
         let left = (f64::from(limit) - round + 1.0).max(1.0);
-        let needed = enemy_hp / (best_rate * mine).max(0.05);
         let start = URGENCY_START;
-        let urgency = ((needed / left - start) / (1.0 - start)).clamp(0.0, 1.0);
+        let urgency_at = |best_rate: f64| {
+            let needed = enemy_hp / (best_rate * mine).max(0.05);
+            ((needed / left - start) / (1.0 - start)).clamp(0.0, 1.0)
+        };
+        // The best rate over the enemies; but once the best so far leaves no
+        // urgency, a better one can't either (urgency only falls as the rate rises,
+        // and it is 0 then), so the other enemies' odds need not be asked (on a big
+        // map, most of them).
+        let mut best_rate: f64 = 0.0;
+        for f in &foes {
+            best_rate = best_rate.max(view.best_expected(me.id, f.id));
+            if urgency_at(best_rate) <= 0.0 {
+                break;
+            }
+        }
+        let urgency = urgency_at(best_rate);
         let haste = pressure.max(urgency);
         let max_range = me.max_range();
         let melee = me.powers.iter().position(|p| !p.ranged);
@@ -244,7 +259,21 @@ impl<'v, 'a> Mind<'v, 'a> {
             values,
             incoming,
             matters,
+            near: None,
         }
+    }
+
+    /// The foes (by index, in order) that are within `matters` (plus `extra`) of
+    /// some cell at most `radius` from the unit: by the triangle inequality, no
+    /// other foe is within `matters` of such a cell.
+    fn foes_near(&self, radius: u32, extra: u32) -> Vec<usize> {
+        let board = self.view.board;
+        (0..self.foes.len())
+            .filter(|&k| {
+                board.distance(self.me.cell, self.foes[k].cell)
+                    <= radius.saturating_add(self.matters[k].max(extra))
+            })
+            .collect()
     }
 
     /// The slot of [`Mind::values`] for attacks after moving with `moved`.
@@ -342,7 +371,11 @@ impl<'v, 'a> Mind<'v, 'a> {
     /// those that can come, not at all with `direct`), scaled by [`Mind::risk`].
     fn threat_at(&mut self, cell: Cell, direct: bool) -> f64 {
         let mut damage = 0.0;
-        for k in 0..self.foes.len() {
+        // Every foe, or only the near ones (the others are beyond `matters`, which
+        // for `Normal` covers a foe's speed plus range).
+        let count = self.near.as_ref().map_or(self.foes.len(), Vec::len);
+        for j in 0..count {
+            let k = self.near.as_ref().map_or(j, |n| n[j]);
             let e = self.foes[k];
             let d = self.view.board.distance(cell, e.cell);
             let range = e.max_range;
@@ -404,7 +437,12 @@ impl<'v, 'a> Mind<'v, 'a> {
         let mut damage = 0.0;
         let mut hold = 0.0;
         let mut gain: f64 = 0.0;
-        for k in 0..self.foes.len() {
+        // Every foe, or only those near the cells being scored (the others are
+        // beyond `matters`).
+        let near = self.near.take();
+        let count = near.as_ref().map_or(self.foes.len(), Vec::len);
+        for j in 0..count {
+            let k = near.as_ref().map_or(j, |n| n[j]);
             let f = self.foes[k];
             let d = board.distance(cell, f.cell);
             if d > self.matters[k] {
@@ -447,6 +485,7 @@ impl<'v, 'a> Mind<'v, 'a> {
                 }
             }
         }
+        self.near = near;
         let (off, target) = best;
         let approach = APPROACH * (1.0 + URGENT_APPROACH * self.urgency);
         let mut score = off - approach * f64::from(approach_cells);
@@ -692,6 +731,16 @@ impl<'v, 'a> Mind<'v, 'a> {
             return;
         };
         let mut pick: Option<(f64, Cell)> = None;
+        // Only foes near the tree can threaten its cells (`Normal` only: `matters`
+        // covers the foes' speed plus range).
+        let radius = tree
+            .ends
+            .iter()
+            .map(|&c| self.view.board.distance(self.me.cell, c))
+            .max()
+            .unwrap_or(0);
+        let near = self.foes_near(radius, 0);
+        self.near = (near.len() < self.foes.len()).then_some(near);
         for &c in &tree.ends {
             if tree.cost(c).is_none_or(|k| k > power.budget) {
                 continue;
@@ -701,6 +750,7 @@ impl<'v, 'a> Mind<'v, 'a> {
                 pick = Some((gain, c));
             }
         }
+        self.near = None;
         if let Some((gain, c)) = pick
             && let Some(command) =
                 moves::command(self.ruleset, self.me.id, &power, tree.path(c), None)
@@ -734,6 +784,17 @@ impl<'v, 'a> Mind<'v, 'a> {
         powers.sort_by_key(|p| (p.budget, p.name.clone()));
         let walkers: Vec<Power> = powers.iter().filter(|p| !p.charge).cloned().collect();
         let charges: Vec<Power> = powers.iter().filter(|p| p.charge).cloned().collect();
+        // Every cell scored below is the unit's own or one of the tree's: only the
+        // foes near them count (and, for a charge, those next to them).
+        let radius = tree
+            .ends
+            .iter()
+            .map(|&c| self.view.board.distance(self.me.cell, c))
+            .max()
+            .unwrap_or(0);
+        let near = self.foes_near(radius, 1);
+        // (All of them on a small map: then scoring need not look them up.)
+        self.near = (near.len() < self.foes.len()).then(|| near.clone());
         let (here, _) = self.cell_score(self.me.cell, None, Hint::NEUTRAL, true);
 
         // First pass: cheap scores of every reachable cell.
@@ -762,10 +823,9 @@ impl<'v, 'a> Mind<'v, 'a> {
             let (mut s, _) = self.score_at(c, slot, h, false);
             // A charge that could end here next to an enemy (refined exactly below).
             if let Some(&(_, slot, hc)) = charging.iter().find(|ch| ch.0 >= cost)
-                && self
-                    .foes
+                && near
                     .iter()
-                    .any(|f| self.view.board.distance(c, f.cell) <= 1)
+                    .any(|&k| self.view.board.distance(c, self.foes[k].cell) <= 1)
             {
                 s = s.max(self.score_at(c, slot, hc, false).0);
             }
@@ -805,6 +865,7 @@ impl<'v, 'a> Mind<'v, 'a> {
                 best.offer(v - here, cmd, self.view.battle, rng);
             }
         }
+        self.near = None;
     }
 
     /// The best way to get to `cell` and what it is worth.

@@ -5,6 +5,8 @@
 //! Everything here is ruleset-neutral: it reads the shared unit components and asks
 //! the ruleset only through [`Battle`]'s generic entry points.
 
+use std::collections::HashMap;
+
 use bevy_ecs::world::World;
 
 use super::moves::Grid;
@@ -92,12 +94,54 @@ pub(crate) struct View<'a> {
     /// Most powers any unit has (cache stride).
     max_powers: usize,
     /// `preview_attack` results by (attacker, target, power index), filled lazily.
-    odds: Vec<Option<Option<Odds>>>,
+    odds: Table<Option<Odds>>,
     /// Best expected damage by (attacker, target) over its powers, filled lazily.
-    best: Vec<Option<f64>>,
+    best: Table<f64>,
     /// Odds after an assumed move of the attacker: by movement power name, a table
     /// like `odds` (by attacker, target, power index), filled lazily.
-    after: Vec<(String, Vec<Option<Option<Odds>>>)>,
+    after: Vec<(String, Table<Option<Odds>>)>,
+}
+
+/// Keys of a [`Table`] up to which it is a flat array; beyond (big rosters, where a
+/// decision asks only a few of the n² pairs), a hash map.
+const DENSE_KEYS: usize = 4096;
+
+/// A lazily filled cache by a dense integer key: a flat array for small key spaces,
+/// else a hash map (only looked up, never iterated, so its order doesn't matter), so
+/// that a decision on a 400-unit battle doesn't clear n² entries it never reads.
+enum Table<T> {
+    Dense(Vec<Option<T>>),
+    Sparse(HashMap<usize, T>),
+}
+
+impl<T: Copy> Table<T> {
+    /// An empty table for keys below `keys`.
+    fn new(keys: usize) -> Self {
+        if keys <= DENSE_KEYS {
+            Table::Dense(vec![None; keys])
+        } else {
+            Table::Sparse(HashMap::new())
+        }
+    }
+
+    /// The value at `key`, if filled.
+    #[inline]
+    fn get(&self, key: usize) -> Option<T> {
+        match self {
+            Table::Dense(v) => v[key],
+            Table::Sparse(m) => m.get(&key).copied(),
+        }
+    }
+
+    /// Fills `key`.
+    fn set(&mut self, key: usize, value: T) {
+        match self {
+            Table::Dense(v) => v[key] = Some(value),
+            Table::Sparse(m) => {
+                m.insert(key, value);
+            }
+        }
+    }
 }
 
 impl<'a> View<'a> {
@@ -160,8 +204,8 @@ impl<'a> View<'a> {
             units,
             grid,
             max_powers,
-            odds: vec![None; n * n * max_powers],
-            best: vec![None; n * n],
+            odds: Table::new(n * n * max_powers),
+            best: Table::new(n * n),
             after: Vec::new(),
         }
     }
@@ -184,11 +228,11 @@ impl<'a> View<'a> {
     pub fn odds(&mut self, attacker: UnitId, target: UnitId, power: usize) -> Option<Odds> {
         let n = self.units.len();
         let key = (attacker.0 as usize * n + target.0 as usize) * self.max_powers + power;
-        if let Some(cached) = self.odds[key] {
+        if let Some(cached) = self.odds.get(key) {
             return cached;
         }
         let result = self.ask(attacker, target, power, Assume::default());
-        self.odds[key] = Some(result);
+        self.odds.set(key, result);
         result
     }
 
@@ -231,11 +275,11 @@ impl<'a> View<'a> {
             Some(t) => t,
             None => {
                 self.after
-                    .push((name.to_owned(), vec![None; n * n * self.max_powers]));
+                    .push((name.to_owned(), Table::new(n * n * self.max_powers)));
                 self.after.len() - 1
             }
         };
-        if let Some(cached) = self.after[table].1[key] {
+        if let Some(cached) = self.after[table].1.get(key) {
             return cached;
         }
         let assume = Assume {
@@ -243,7 +287,7 @@ impl<'a> View<'a> {
             ..Assume::default()
         };
         let result = self.ask(attacker, target, power, assume);
-        self.after[table].1[key] = Some(result);
+        self.after[table].1.set(key, result);
         result
     }
 
@@ -263,7 +307,7 @@ impl<'a> View<'a> {
     pub fn best_expected(&mut self, attacker: UnitId, target: UnitId) -> f64 {
         let n = self.units.len();
         let key = attacker.0 as usize * n + target.0 as usize;
-        if let Some(v) = self.best[key] {
+        if let Some(v) = self.best.get(key) {
             return v;
         }
         let count = self.units[attacker.0 as usize].powers.len();
@@ -271,7 +315,7 @@ impl<'a> View<'a> {
             .filter_map(|p| self.odds(attacker, target, p))
             .map(|o| o.expected)
             .fold(0.0, f64::max);
-        self.best[key] = Some(v);
+        self.best.set(key, v);
         v
     }
 

@@ -119,7 +119,7 @@ pub enum EditError {
         /// The level's ruleset.
         level: String,
     },
-    /// Map sizes go from 1×1 to 200×200.
+    /// Map sizes go from 1×1 to 256×256.
     #[error("map size ({0}, {1}) is out of range; expected width and height from 1 to {MAX_SIDE}")]
     BadSize(u32, u32),
 }

@@ -20,7 +20,7 @@ pub use crate::engine::problems::{Issue, PathStep, PowerRef, Where, side_label, 
 pub const FORMAT_VERSION: u32 = 1;
 
 /// The largest width and height a map may have.
-pub const MAX_SIDE: u32 = 200;
+pub const MAX_SIDE: u32 = 256;
 
 /// Checks a parsed level against every rule of the format and its ruleset; returns
 /// all problems found (empty when the level is valid).
@@ -773,5 +773,100 @@ mod tests {
                 Field("condition")
             ]
         );
+    }
+
+    /// A `size` square phases level with a swordsman in opposite corners and a
+    /// wall across the middle (with a gap at its end).
+    fn big_map(size: (u32, u32)) -> Level {
+        use crate::level::schema::{Controller, DecisionPolicy, PowerDef, Victory};
+        let (w, h) = size;
+        let mut terrain: Vec<String> = vec![".".repeat(w as usize); h as usize];
+        terrain[h as usize / 2] = format!("{}..", "#".repeat(w as usize - 2));
+        let sword = PowerDef {
+            name: "Sword".into(),
+            range: 1,
+            ranged: false,
+            damage: "1d8".into(),
+            add_tier: true,
+            on_hit: vec![],
+            damage_type: None,
+            traits: Vec::new(),
+        };
+        let mut blue = unit("Knight", "Blue", (1, 1));
+        blue.powers = vec![sword.clone()];
+        let mut red = unit("Orc", "Red", (w as i32 - 2, h as i32 - 2));
+        red.powers = vec![sword];
+        Level {
+            name: "Big".into(),
+            version: FORMAT_VERSION,
+            ruleset: "phases".into(),
+            grid: crate::engine::board::GridKind::Square,
+            size,
+            terrain,
+            sides: ["Blue", "Red"]
+                .into_iter()
+                .map(|n| SideDef {
+                    controller: Controller::Human,
+                    decisions: DecisionPolicy::Never,
+                    ..side(n)
+                })
+                .collect(),
+            units: vec![blue, red],
+            rules: Default::default(),
+            victory: Victory::default(),
+            seed: None,
+        }
+    }
+
+    /// Maps go up to 256×256 (issue 18): such a level loads from its RON text, and
+    /// the AI plays its first commands on it (moving across the map).
+    #[test]
+    fn a_256_by_256_level_loads_and_plays() {
+        use rand::SeedableRng;
+        let text = crate::level::to_ron_string(&big_map((256, 256)));
+        let level = crate::level::load_str(&text, "big.ron").unwrap_or_else(|p| panic!("{p:?}"));
+        assert_eq!(level.size, (256, 256));
+        let level = crate::ai::sim::ai_level(&level, &[]);
+        let mut battle =
+            crate::engine::Battle::from_level(&level, crate::engine::dice::Dice::seeded(3))
+                .expect("a 256x256 level sets up");
+        let cells = |b: &crate::engine::Battle| {
+            (0..2)
+                .map(|i| crate::engine::battle::cell_of(b.world(), crate::engine::units::UnitId(i)))
+                .collect::<Vec<_>>()
+        };
+        let start = cells(&battle);
+        let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(3);
+        for _ in 0..8 {
+            let command = crate::ai::choose(&battle, crate::ai::AiPolicy::Normal, &mut rng)
+                .expect("the AI has a command");
+            battle.submit(command).expect("the AI's command is legal");
+        }
+        assert_ne!(cells(&battle), start, "nobody moved in 8 commands");
+    }
+
+    /// One cell more than 256 either way is refused, at load and in the editor,
+    /// with the limit in the message.
+    #[test]
+    fn a_257_cell_map_is_refused_with_the_limit() {
+        for size in [(257, 10), (10, 257)] {
+            let text = crate::level::to_ron_string(&big_map(size));
+            let problems = crate::level::load_str(&text, "big.ron").expect_err("257 is too big");
+            let expected = format!(
+                "map size ({}, {}) is out of range; expected width and height from 1 to 256",
+                size.0, size.1
+            );
+            assert!(
+                problems.iter().any(|p| p.to_string().contains(&expected)),
+                "{problems:?}"
+            );
+        }
+        use crate::editor::EditorDoc;
+        use crate::engine::board::GridKind;
+        assert!(EditorDoc::new_level("Big", GridKind::Hex, (256, 256), "phases").is_ok());
+        let Err(refused) = EditorDoc::new_level("Big", GridKind::Hex, (257, 256), "phases") else {
+            panic!("the editor accepts 257");
+        };
+        assert!(refused.to_string().contains("from 1 to 256"), "{refused}");
     }
 }

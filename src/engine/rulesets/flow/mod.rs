@@ -698,13 +698,21 @@ pub fn reach_with(world: &World, unit: UnitId, weapon: &WeaponDef) -> u32 {
 }
 
 /// Threat range: the highest reach of any melee attack the unit can make now (F-46, F-47).
+///
+/// That is [`reach_with`] of the best of [`attack_weapons`]' melee weapons, worked
+/// out without building them: Unarmed (reach 1, a melee weapon) is always among
+/// them, so it is the unit's size reach, at least 1, or the longest reach of a held
+/// melee weapon that attacks. (Asked for every enemy and every cell a move leaves,
+/// so it reads the equipment in place.)
 pub fn threat_reach(world: &World, unit: UnitId) -> u32 {
-    attack_weapons(world, unit)
-        .iter()
-        .filter(|w| !w.ranged() && w.category != WeaponCategory::Spell)
-        .map(|w| reach_with(world, unit, w))
-        .max()
-        .unwrap_or(1)
+    let held = world.get::<Equipment>(entity(world, unit)).map_or(0, |e| {
+        e.held()
+            .filter(|w| w.attacks() && !w.ranged() && w.category != WeaponCategory::Spell)
+            .map(|w| w.reach)
+            .max()
+            .unwrap_or(0)
+    });
+    size(world, unit).reach().max(1).max(held)
 }
 
 /// The best melee weapon for a Reaction Attack on a unit at `cell`: held melee
