@@ -9,6 +9,7 @@ pub mod conditions;
 pub mod decision;
 pub mod dice;
 pub mod event;
+pub mod fork;
 pub mod initiative;
 pub mod items;
 pub mod log;

@@ -17,6 +17,7 @@ mod editor_ui;
 mod escalation;
 mod escalation_scenarios;
 mod flow;
+mod fork;
 mod fuzz;
 mod hotseat;
 mod levels;
