@@ -1,15 +1,20 @@
 //! The `Hard` policy: looks ahead by playing its options out in forks of the battle.
 //!
-//! For a unit's turn it takes `Normal`'s [`CANDIDATES`] best-scored commands (for a
-//! pending decision, `Normal`'s answer and the other legal answers), and plays each
-//! out [`ROLLOUTS`] times in a fork of the battle ([`Battle::fork`] /
-//! [`Battle::restore_from`]) with its own seeded dice: the candidate is submitted,
-//! then `Normal` plays every side — the enemy's likely replies included — for
-//! [`HORIZON`] turn starts (or to the end of the battle, or [`MAX_COMMANDS`]
-//! commands). Each end state is scored for the deciding side: units still in play
-//! and their share of hit points, against the enemy's, with a win or a loss
+//! For a unit's turn it takes `Normal`'s [`CANDIDATES`] best-scored commands, keeps
+//! those scored within [`GAP`] of the best (where `Normal` is sure, it plays
+//! `Normal`'s command without searching), and plays each out [`ROLLOUTS`] times in a
+//! fork of the battle ([`Battle::fork`], reused through [`Battle::restore_from`])
+//! with its own seeded dice: the candidate is submitted, then `Normal` plays every
+//! side — the enemy's likely replies included — for one round's worth of turn starts
+//! (as many as there are units in play), to the end of the battle, or for
+//! [`MAX_COMMANDS`] commands. Each end state is scored for the deciding side: its
+//! units in play and their share of hit points, less the enemy's, a win or a loss
 //! outweighing both. The candidate with the best mean wins; `Normal`'s own choice
-//! gets a small head start ([`PRIOR`]) so noise alone doesn't overturn it.
+//! gets a head start ([`PRIOR`]) so that noise alone doesn't overturn it.
+//!
+//! Pending decisions (reactions, seizing the initiative, who acts next) take
+//! `Normal`'s answer, from the ruleset's exact odds: searched with a few play-outs,
+//! `hard` answered `flow` reactions worse than that.
 //!
 //! Every candidate is played out with the same dice seeds (common random numbers),
 //! so candidates are compared under the same luck. The seeds and the play-outs'
@@ -18,16 +23,16 @@
 //! play-outs, never a clock).
 //!
 //! It knows no ruleset: candidates, play-outs and the score only use [`Battle`]'s
-//! API (`submit`, `awaiting`, `units`, `legal_commands`) and `Normal`'s tactics.
+//! API (`fork`, `submit`, `awaiting`, `units`) and `Normal`'s tactics.
 //!
-//! Cost (release build, one thread, this 2-core machine): see the README's AI
-//! section; a decision takes well under 50 ms on the shipped levels and the 24×24
-//! bench level.
+//! Cost: at most 3 × 4 play-outs of about one round each. Measured with
+//! `examples/hard_time.rs` (release build, one thread, on this shared 2-core
+//! machine) — see the README's table "How long `hard` thinks".
 
 use std::cell::RefCell;
 
-use rand::{Rng, RngExt, SeedableRng};
 use rand::rngs::ChaCha8Rng;
+use rand::{Rng, RngExt, SeedableRng};
 
 use super::{AiPolicy, tactics};
 use crate::engine::battle::{Awaiting, Battle, side_of};
@@ -36,29 +41,23 @@ use crate::engine::dice::Dice;
 use crate::engine::units::{SideId, UnitId};
 
 /// `Normal`'s best-scored commands searched for a unit's turn.
-pub const CANDIDATES: usize = 4;
+pub const CANDIDATES: usize = 3;
 /// Play-outs per candidate.
-pub const ROLLOUTS: usize = 6;
-/// Turn starts (of any unit) a play-out runs for after the candidate.
-pub const HORIZON: usize = 8;
+pub const ROLLOUTS: usize = 4;
 /// Commands a play-out may submit at most (a bound on work whatever the ruleset).
 pub const MAX_COMMANDS: usize = 80;
 /// Head start of `Normal`'s own choice, in score points (a unit in play is worth
 /// [`ALIVE`], its full hit points [`HEALTH`]).
-pub const PRIOR: f64 = 0.05;
+pub const PRIOR: f64 = 0.3;
 /// How far below `Normal`'s best score (in its expected hit points) a command may
 /// be and still be searched: the others `Normal` is sure enough of.
-pub const GAP: f64 = 3.0;
+pub const GAP: f64 = 1.0;
 /// Score of a unit in play.
 const ALIVE: f64 = 1.0;
 /// Score of a unit's full hit points (scaled by its share left).
 const HEALTH: f64 = 1.0;
 /// Score of a won battle (and minus it, of a lost one).
 const WIN: f64 = 50.0;
-
-fn knob(name: &str, default: f64) -> f64 {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
 
 thread_local! {
     /// A battle world reused for play-outs on this thread (restored from the
@@ -75,34 +74,20 @@ pub(crate) fn choose(battle: &Battle, rng: &mut impl Rng) -> Option<Command> {
     };
     let (side, candidates) = match battle.awaiting() {
         Awaiting::Over(_) => return None,
-        Awaiting::Unit(unit, _) => (
-            side_of(battle.world(), unit),
-            {
-                let ranked = tactics::ranked(battle, unit, AiPolicy::Normal, rng, knob("HARD_K", CANDIDATES as f64) as usize);
-                let top = ranked.first().map_or(0.0, |(v, _)| *v);
-                let gap = knob("HARD_GAP", GAP);
-                ranked
-                    .into_iter()
-                    .filter(|(v, _)| *v >= top - gap)
-                    .map(|(_, c)| c)
-                    .collect::<Vec<_>>()
-            },
-        ),
-        Awaiting::Decision(decision) if knob("HARD_DEC", 1.0) < 0.5 => {
-            return tactics::decide(battle, &decision, AiPolicy::Normal);
-        }
+        Awaiting::Unit(unit, _) => (side_of(battle.world(), unit), {
+            let ranked = tactics::ranked(battle, unit, AiPolicy::Normal, rng, CANDIDATES);
+            let top = ranked.first().map_or(0.0, |(v, _)| *v);
+            ranked
+                .into_iter()
+                .filter(|(v, _)| *v >= top - GAP)
+                .map(|(_, c)| c)
+                .collect::<Vec<_>>()
+        }),
+        // Decisions (reactions, seizing the initiative, who acts next) take
+        // `Normal`'s answer: the ruleset's exact odds weigh them better than a few
+        // play-outs do (searched, `hard` answered `flow` reactions worse).
         Awaiting::Decision(decision) => {
-            let mut list: Vec<Command> =
-                tactics::decide(battle, &decision, AiPolicy::Normal).into_iter().collect();
-            for c in battle.legal_commands() {
-                if list.len() >= CANDIDATES {
-                    break;
-                }
-                if !list.contains(&c) {
-                    list.push(c);
-                }
-            }
-            (decision.side, list)
+            return tactics::decide(battle, &decision, AiPolicy::Normal);
         }
     };
     let candidates: Vec<Command> = candidates
@@ -112,12 +97,16 @@ pub(crate) fn choose(battle: &Battle, rng: &mut impl Rng) -> Option<Command> {
     if candidates.len() <= 1 {
         return candidates.into_iter().next();
     }
-    let seeds: Vec<u64> = (0..knob("HARD_R", ROLLOUTS as f64) as usize).map(|_| rng.random()).collect();
+    let seeds: Vec<u64> = (0..ROLLOUTS).map(|_| rng.random()).collect();
     let mut best: Option<(f64, usize)> = None;
     SCRATCH.with(|scratch| {
         let mut scratch = scratch.borrow_mut();
         for (i, c) in candidates.iter().enumerate() {
-            let mut total = if i == 0 { knob("HARD_PRIOR", PRIOR) * seeds.len() as f64 } else { 0.0 };
+            let mut total = if i == 0 {
+                PRIOR * seeds.len() as f64
+            } else {
+                0.0
+            };
             for &seed in &seeds {
                 total += play_out(battle, &mut scratch, c, side, acting, seed);
             }
@@ -152,12 +141,10 @@ fn play_out(
     }
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x9E37_79B9_7F4A_7C15);
     let mut turns = 0;
-    let horizon = match knob("HARD_H", HORIZON as f64) as usize {
-        0 => fork.units().iter().filter(|u| !u.defeated).count(),
-        h => h,
-    };
+    // A round: as many turn starts as there are units in play.
+    let horizon = fork.units().iter().filter(|u| !u.defeated).count();
     let mut last: Option<UnitId> = acting;
-    for _ in 0..knob("HARD_MAXC", MAX_COMMANDS as f64) as usize {
+    for _ in 0..MAX_COMMANDS {
         let unit = match fork.awaiting() {
             Awaiting::Over(_) => break,
             Awaiting::Unit(u, _) => Some(u),
@@ -196,7 +183,7 @@ pub(crate) fn evaluate(battle: &Battle, side: SideId) -> f64 {
         let worth = if u.defeated {
             0.0
         } else {
-            knob("HARD_ALIVE", ALIVE) + HEALTH * f64::from(u.hp.max(0)) / f64::from(u.max_hp.max(1))
+            ALIVE + HEALTH * f64::from(u.hp.max(0)) / f64::from(u.max_hp.max(1))
         };
         if side_of(world, u.id) == side {
             score += worth;
