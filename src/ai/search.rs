@@ -5,9 +5,9 @@
 //! `Normal`'s command without searching), and plays each out [`ROLLOUTS`] times in a
 //! fork of the battle ([`Battle::fork`], reused through [`Battle::restore_from`])
 //! with its own seeded dice: the candidate is submitted, then `Normal` plays every
-//! side — the enemy's likely replies included — for one round's worth of turn starts
-//! (as many as there are units in play), to the end of the battle, or for
-//! [`MAX_COMMANDS`] commands. Each end state is scored for the deciding side: its
+//! side — the enemy's likely replies included — for [`MAX_COMMANDS`] commands, to
+//! the end of a round's worth of turn starts (as many as there are units in play)
+//! or to the end of the battle, whichever comes first. Each end state is scored for the deciding side: its
 //! units in play and their share of hit points, less the enemy's, a win or a loss
 //! outweighing both. The candidate with the best mean wins; `Normal`'s own choice
 //! gets a head start ([`PRIOR`]) so that noise alone doesn't overturn it.
@@ -25,7 +25,7 @@
 //! It knows no ruleset: candidates, play-outs and the score only use [`Battle`]'s
 //! API (`fork`, `submit`, `awaiting`, `units`) and `Normal`'s tactics.
 //!
-//! Cost: at most 3 × 4 play-outs of about one round each. Measured with
+//! Cost: at most 3 × 4 play-outs of at most 8 commands each. Measured with
 //! `examples/hard_time.rs` (release build, one thread, on this shared 2-core
 //! machine) — see the README's table "How long `hard` thinks".
 
@@ -44,8 +44,10 @@ use crate::engine::units::{SideId, UnitId};
 pub const CANDIDATES: usize = 3;
 /// Play-outs per candidate.
 pub const ROLLOUTS: usize = 4;
-/// Commands a play-out may submit at most (a bound on work whatever the ruleset).
-pub const MAX_COMMANDS: usize = 80;
+/// Commands a play-out may submit at most after the candidate: the budget that
+/// keeps a decision under 50 ms whatever the ruleset (at most [`CANDIDATES`] ×
+/// [`ROLLOUTS`] × this many `Normal` commands).
+pub const MAX_COMMANDS: usize = 8;
 /// Head start of `Normal`'s own choice, in score points (a unit in play is worth
 /// [`ALIVE`], its full hit points [`HEALTH`]).
 pub const PRIOR: f64 = 0.3;
