@@ -1,4 +1,34 @@
-//! temp
-mod ai;
+//! Every integration test in one executable.
+//!
+//! Each file under `tests/` used to link its own copy of the engine and Bevy; one
+//! binary links once, which is most of what a clean `cargo test` costs on a 2-core
+//! machine. The window tests (`tests/window.rs`, `tests/editor_window.rs`) stay
+//! apart: they run without the test harness so Bevy's event loop owns the main thread.
+
 mod common;
+
+mod actfast;
+mod actfast_scenarios;
+mod ai;
+mod check_cli;
+mod dice_cli;
+mod editor;
+mod editor_ui;
+mod escalation;
+mod escalation_scenarios;
+mod flow;
 mod fork;
+mod fuzz;
+mod hotseat;
+mod levels;
+mod odds;
+mod phases;
+mod property;
+mod reliability_engine;
+mod reliability_messages;
+mod replay;
+mod resume;
+mod script_cli;
+mod toy_ruleset;
+mod wounds;
+mod wounds_scenarios;
