@@ -5,7 +5,8 @@
 //! `Normal`'s command without searching), and plays each out [`ROLLOUTS`] times in a
 //! fork of the battle ([`Battle::fork`], reused through [`Battle::restore_from`])
 //! with its own seeded dice: the candidate is submitted, then `Normal` plays every
-//! side — the enemy's likely replies included — for [`MAX_COMMANDS`] commands, to
+//! side — the enemy's likely replies included — for [`MAX_COMMANDS`] commands (fewer
+//! with many units in play: [`PLAYOUT_WORK`]), to
 //! the end of a round's worth of turn starts (as many as there are units in play)
 //! or to the end of the battle, whichever comes first. Each end state is scored for the deciding side: its
 //! units in play and their share of hit points, less the enemy's, a win or a loss
@@ -56,6 +57,10 @@ pub const ROLLOUTS: usize = 4;
 /// keeps a decision under 50 ms whatever the ruleset (at most [`CANDIDATES`] ×
 /// [`ROLLOUTS`] × this many `Normal` commands).
 pub const MAX_COMMANDS: usize = 8;
+/// Unit-commands a play-out may cost: a play-out stops after this many commands
+/// divided by the units in play (at most [`MAX_COMMANDS`], at least 2), since a
+/// `Normal` command costs about in proportion to the units it weighs.
+pub const PLAYOUT_WORK: usize = 48;
 /// Head start of `Normal`'s own choice, in score points (a unit in play is worth
 /// [`ALIVE`], its full hit points [`HEALTH`]).
 pub const PRIOR: f64 = 0.3;
@@ -154,7 +159,8 @@ fn play_out(
     // A round: as many turn starts as there are units in play.
     let horizon = fork.units().iter().filter(|u| !u.defeated).count();
     let mut last: Option<UnitId> = acting;
-    for _ in 0..MAX_COMMANDS {
+    let budget = (PLAYOUT_WORK / horizon.max(1)).clamp(2, MAX_COMMANDS);
+    for _ in 0..budget {
         let unit = match fork.awaiting() {
             Awaiting::Over(_) => break,
             Awaiting::Unit(u, _) => Some(u),
