@@ -26,17 +26,16 @@
 //! It knows no ruleset: candidates, play-outs and the score only use [`Battle`]'s
 //! API (`fork`, `submit`, `awaiting`, `units`) and `Normal`'s tactics.
 //!
-//! Cost: at most 3 × 4 play-outs of at most 8 commands each. Measured with
-//! `examples/hard_time.rs` (release build, one thread, this 2-core machine under a
-//! load average of about 6.5; the README's table "How long `hard` thinks"): a
-//! decision takes 2–11 ms on average per level; the longest were 114 ms (The
-//! Wolfsgate Ambush), 84 ms (The Barrow Gate), 64 ms (the 24×24 bench level) and
-//! under 50 ms on the other levels — over the 50 ms target on the `actfast` levels
-//! and the bench level.
+//! Cost: at most 3 × 4 play-outs of at most 8 commands each (fewer with many
+//! units). Measured with `examples/hard_time.rs` (release build, one thread, this
+//! 2-core machine under a load average of about 7.5; the README's table "How long
+//! `hard` thinks"): a decision takes 2–9 ms on average per level; the longest was
+//! 57 ms (The Wolfsgate Ambush), at most 48 ms on every other shipped level and
+//! 41 ms on the 24×24 bench level.
 //!
-//! Strength: about `normal`'s (293 wins of 600 against `normal` where `normal`
-//! itself wins 290 from the same seats; all 400 against `random`): the issue's
-//! ≥ 70 % is not reached.
+//! Strength: a little above `normal`'s (310 wins of 600 against `normal`, 30 a seat
+//! on every shipped level, where `normal` itself wins 290 from the same seats; all
+//! 400 against `random`): the issue's ≥ 70 % is not reached.
 
 use std::cell::RefCell;
 
