@@ -25,6 +25,11 @@
 //!   opening action (`flow`: Feint) before an attack when the ruleset offers it for
 //!   free, weighed with the ruleset's exact chance that it wins.
 //!
+//! - [`AiPolicy::Hard`]: looks ahead. Plays `Normal`'s best few commands (or a
+//!   decision's answers) out in forks of the battle with seeded dice, `Normal`
+//!   playing both sides for a few turns after, and takes the one whose end states
+//!   score best (see [`search`]).
+//!
 //! Both answer any pending decision from its generic options
 //! ([`crate::engine::decision`]): the option(s) of best value, as the ruleset's
 //! automatic policy takes them (`flow`: the reaction of best expected value, or
@@ -42,6 +47,7 @@
 //! decision. [`sim`] plays whole AI-vs-AI battles.
 
 mod moves;
+pub mod search;
 pub mod sim;
 mod tactics;
 mod view;
@@ -62,6 +68,7 @@ pub fn choose(battle: &Battle, policy: AiPolicy, rng: &mut impl Rng) -> Option<C
     let picked = match battle.awaiting() {
         Awaiting::Over(_) => return None,
         _ if policy == AiPolicy::Random => None,
+        _ if policy == AiPolicy::Hard => search::choose(battle, rng),
         Awaiting::Decision(decision) => tactics::decide(battle, &decision, policy),
         Awaiting::Unit(unit, _) => tactics::turn(battle, unit, policy, rng),
     };
@@ -88,12 +95,13 @@ fn random(battle: &Battle, rng: &mut impl Rng) -> Option<Command> {
     Some(legal.swap_remove(i))
 }
 
-/// Parses a policy name (`random`, `easy`, `normal`; any case).
+/// Parses a policy name (`random`, `easy`, `normal`, `hard`; any case).
 pub fn parse_policy(name: &str) -> Option<AiPolicy> {
     match name.to_ascii_lowercase().as_str() {
         "random" => Some(AiPolicy::Random),
         "easy" => Some(AiPolicy::Easy),
         "normal" => Some(AiPolicy::Normal),
+        "hard" => Some(AiPolicy::Hard),
         _ => None,
     }
 }
@@ -104,5 +112,6 @@ pub fn policy_name(policy: AiPolicy) -> &'static str {
         AiPolicy::Random => "random",
         AiPolicy::Easy => "easy",
         AiPolicy::Normal => "normal",
+        AiPolicy::Hard => "hard",
     }
 }

@@ -60,9 +60,41 @@ pub(crate) fn turn(
     policy: AiPolicy,
     rng: &mut impl Rng,
 ) -> Option<Command> {
+    score(battle, unit, policy, rng, 1).command
+}
+
+/// Up to `k` legal commands for `unit`'s turn with their scores, best first, as
+/// `policy` scores them (the first is [`turn`]'s command for the same generator
+/// state); the `hard` policy searches among them.
+pub(crate) fn ranked(
+    battle: &Battle,
+    unit: UnitId,
+    policy: AiPolicy,
+    rng: &mut impl Rng,
+    k: usize,
+) -> Vec<(f64, Command)> {
+    let best = score(battle, unit, policy, rng, k);
+    let mut out: Vec<(f64, Command)> = best.command.map(|c| (best.value, c)).into_iter().collect();
+    for (v, c) in best.runners {
+        if out.len() >= k {
+            break;
+        }
+        if !out.iter().any(|(_, o)| *o == c) {
+            out.push((v, c));
+        }
+    }
+    out
+}
+
+/// Scores every kind of command for `unit`'s turn, keeping the best and (for
+/// `keep` > 1) the `keep` best.
+fn score(battle: &Battle, unit: UnitId, policy: AiPolicy, rng: &mut impl Rng, keep: usize) -> Best {
     let mut view = View::new(battle);
     let mut mind = Mind::new(&mut view, unit, policy);
-    let mut best = Best::default();
+    let mut best = Best {
+        keep,
+        ..Best::default()
+    };
     best.offer(0.0, Command::EndTurn { unit }, battle, rng);
     mind.attacks(&mut best, rng);
     mind.items(&mut best, rng);
@@ -74,24 +106,51 @@ pub(crate) fn turn(
         mind.feint(&mut best, rng);
     }
     mind.movement(&mut best, rng);
-    best.command
+    best
 }
 
-/// The highest-scoring legal command so far.
+/// The highest-scoring legal command so far (and, when `keep` > 1, the `keep`
+/// highest-scoring legal ones, best first, one value per command).
 #[derive(Default)]
 struct Best {
     value: f64,
     command: Option<Command>,
+    keep: usize,
+    runners: Vec<(f64, Command)>,
 }
 
 impl Best {
     /// Keeps `command` if it beats the best so far and is legal.
     fn offer(&mut self, value: f64, command: Command, battle: &Battle, rng: &mut impl Rng) {
         let value = value + rng.random::<f64>() * JITTER;
+        if self.keep > 1 {
+            self.keep_runner(value, &command, battle);
+        }
         if (self.command.is_none() || value > self.value) && battle.check(&command).is_ok() {
             self.value = value;
             self.command = Some(command);
         }
+    }
+
+    /// Keeps `command` among the `keep` best if it belongs there and is legal.
+    fn keep_runner(&mut self, value: f64, command: &Command, battle: &Battle) {
+        if let Some(i) = self.runners.iter().position(|(_, c)| c == command) {
+            if value > self.runners[i].0 {
+                self.runners[i].0 = value;
+                self.runners.sort_by(|a, b| b.0.total_cmp(&a.0));
+            }
+            return;
+        }
+        let full = self.runners.len() >= self.keep;
+        if full && self.runners.last().is_some_and(|(v, _)| value <= *v) {
+            return;
+        }
+        if battle.check(command).is_err() {
+            return;
+        }
+        let at = self.runners.partition_point(|(v, _)| *v >= value);
+        self.runners.insert(at, (value, command.clone()));
+        self.runners.truncate(self.keep);
     }
 }
 

@@ -43,7 +43,7 @@ pub struct SimArgs {
     /// Play under this ruleset instead of the level's (the units need its stats).
     #[arg(long, value_name = "R")]
     pub ruleset: Option<String>,
-    /// A side's AI policy: random, easy or normal (repeatable), e.g. `--ai Red=random`.
+    /// A side's AI policy: random, easy, normal or hard (repeatable), e.g. `--ai Red=hard`.
     #[arg(long = "ai", value_name = "SIDE=POLICY")]
     pub ai: Vec<String>,
     /// Worker threads (default: every core).
@@ -249,7 +249,7 @@ fn policies(level: &Level, ai: &[String]) -> Result<Vec<AiPolicy>, Failure> {
         };
         let Some(p) = parse_policy(policy.trim()) else {
             return Err(Failure::Usage(format!(
-                "--ai {arg}: unknown policy `{}`; expected random, easy or normal",
+                "--ai {arg}: unknown policy `{}`; expected random, easy, normal or hard",
                 policy.trim()
             )));
         };

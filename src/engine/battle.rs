@@ -693,23 +693,7 @@ impl Battle {
         level: &Level,
         dice: Dice,
     ) -> Result<Battle, String> {
-        let mut app = App::new();
-        app.init_schedule(BattleSchedule);
-        // The schedule is a handful of small systems run many times per command:
-        // spreading them over threads costs far more than it saves.
-        app.edit_schedule(BattleSchedule, |schedule| {
-            schedule.set_executor(SingleThreadedExecutor::new());
-        });
-        app.configure_sets(
-            BattleSchedule,
-            (
-                BattleStage::Initiative,
-                BattleStage::Movement,
-                BattleStage::Attack,
-                BattleStage::EndOfTurn,
-            )
-                .chain(),
-        );
+        let mut app = Battle::app(ruleset);
         let (w, h) = level.size;
         let mut board = Board::new(level.grid, w, h);
         for (y, row) in level.terrain.iter().enumerate() {
@@ -745,7 +729,6 @@ impl Battle {
         world.insert_resource(Progress::default());
         world.insert_resource(Fault::default());
         world.insert_resource(VictoryRule(level.victory));
-        ruleset.build(&mut app);
         ruleset.setup(app.world_mut(), level)?;
         app.world_mut().insert_resource(ActiveRuleset(ruleset));
         let mut battle = Battle {
@@ -756,6 +739,67 @@ impl Battle {
         };
         battle.advance().map_err(|e| e.to_string())?;
         Ok(battle)
+    }
+
+    /// A Bevy app with the battle schedule, its stage sets and `ruleset`'s systems,
+    /// and nothing in its world yet.
+    fn app(ruleset: &'static dyn Ruleset) -> App {
+        let mut app = App::new();
+        app.init_schedule(BattleSchedule);
+        // The schedule is a handful of small systems run many times per command:
+        // spreading them over threads costs far more than it saves.
+        app.edit_schedule(BattleSchedule, |schedule| {
+            schedule.set_executor(SingleThreadedExecutor::new());
+        });
+        app.configure_sets(
+            BattleSchedule,
+            (
+                BattleStage::Initiative,
+                BattleStage::Movement,
+                BattleStage::Attack,
+                BattleStage::EndOfTurn,
+            )
+                .chain(),
+        );
+        ruleset.build(&mut app);
+        app
+    }
+
+    /// An independent copy of this battle as it stands, rolling `dice` from now on:
+    /// the same units, log, commands and pending question, with the same ruleset's
+    /// schedule in a world of its own (see [`crate::engine::fork`]). What is
+    /// submitted to the fork leaves this battle untouched. For look-ahead (the
+    /// `hard` AI).
+    pub fn fork(&self, dice: Dice) -> Battle {
+        let mut app = Battle::app(self.ruleset);
+        let mut battle = Battle {
+            world: std::mem::take(app.world_mut()),
+            ruleset: self.ruleset,
+            commands: Vec::new(),
+            rolled: Vec::new(),
+        };
+        battle.restore_from(self, dice);
+        battle
+    }
+
+    /// Makes this battle a copy of `from` as it stands (as [`Battle::fork`] does,
+    /// without building a schedule), rolling `dice` from now on. Both must play the
+    /// same ruleset; a battle of another ruleset becomes a fresh fork of `from`.
+    pub fn restore_from(&mut self, from: &Battle, dice: Dice) {
+        if self.ruleset.id() != from.ruleset.id() {
+            *self = from.fork(dice);
+            return;
+        }
+        crate::engine::fork::restore(&from.world, &mut self.world);
+        self.world.insert_resource(dice);
+        self.commands.clone_from(&from.commands);
+        self.rolled.clone_from(&from.rolled);
+    }
+
+    /// Replaces the dice the battle rolls from now on (a fork's test compares the
+    /// fork with its source under the same new dice).
+    pub fn set_dice(&mut self, dice: Dice) {
+        self.world.insert_resource(dice);
     }
 
     /// Runs the rules until they need input. A dice failure is returned.

@@ -10,6 +10,7 @@ pub mod decision;
 pub mod dice;
 pub mod event;
 pub mod explain;
+pub mod fork;
 pub mod initiative;
 pub mod items;
 pub mod log;

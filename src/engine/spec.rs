@@ -91,6 +91,8 @@ pub enum AiPolicy {
     /// Weighs threats and focuses fire.
     #[default]
     Normal,
+    /// Looks ahead: plays `Normal`'s best few commands out in forks of the battle.
+    Hard,
 }
 
 /// How optional decisions of a side are answered.

@@ -27,11 +27,12 @@ const BUTTON: Color = Color::srgb(0.18, 0.2, 0.26);
 const SELECTED: Color = Color::srgb(0.28, 0.32, 0.42);
 
 /// The controllers a side can have, in the order A/D cycles them.
-pub const CONTROLLERS: [Controller; 4] = [
+pub const CONTROLLERS: [Controller; 5] = [
     Controller::Human,
     Controller::Ai(AiPolicy::Random),
     Controller::Ai(AiPolicy::Easy),
     Controller::Ai(AiPolicy::Normal),
+    Controller::Ai(AiPolicy::Hard),
 ];
 
 /// The decision policies, in the order Tab cycles them.

@@ -31,7 +31,7 @@ fn level_files() -> Vec<PathBuf> {
     files
 }
 
-fn levels() -> Vec<Level> {
+pub(crate) fn levels() -> Vec<Level> {
     level_files()
         .iter()
         .map(|p| skirmish::level::load_file(p).expect("shipped level loads"))
@@ -216,6 +216,104 @@ fn normal_beats_random_on_every_level() {
     }
 }
 
+/// `hard` only submits legal commands, on every shipped level from either seat.
+#[test]
+fn hard_only_submits_legal_commands() {
+    for level in levels() {
+        for seat in 0..2 {
+            let mut policies = vec![AiPolicy::Normal; level.sides.len()];
+            policies[seat] = AiPolicy::Hard;
+            play_checked(&level, &policies, 11 + seat as u64, 80);
+        }
+    }
+}
+
+/// The `hard` level's search is deterministic: the same seed gives the same battle,
+/// and a fork-based look-ahead leaves the searched battle untouched.
+#[test]
+fn hard_play_out_is_deterministic() {
+    let level = levels()
+        .into_iter()
+        .find(|l| l.name == "The Ford")
+        .expect("The Ford");
+    let policies = [AiPolicy::Hard, AiPolicy::Normal];
+    let a = play_out(&level, 5, &policies, 10_000).unwrap();
+    let b = play_out(&level, 5, &policies, 10_000).unwrap();
+    assert_eq!(a, b);
+}
+
+/// `hard` beats `normal` on a shipped level from both seats: the first battles of
+/// seed 1 (the seeds `skirmish sim --seed 1` plays), not picked, each compared with
+/// `normal` playing the same seat on the same seeds.
+///
+/// Ignored: the search does not beat `normal` yet. Over 30 battles a seat on every
+/// shipped level it wins 310 of 600 where `normal` in the same seats wins 290 (the
+/// README's table); this is the target issue 18 sets (≥ 70 %, and well above
+/// `normal`'s own figure from the seat), kept here to run with `--ignored` while
+/// the search improves.
+#[test]
+#[ignore = "hard does not beat normal yet (README: 310 vs 290 wins of 600)"]
+fn hard_beats_normal_on_a_shipped_level() {
+    let level = levels()
+        .into_iter()
+        .find(|l| l.name == HARD_TEST_LEVEL)
+        .expect("the test level");
+    let battles = HARD_TEST_BATTLES;
+    let mut hard_wins = 0;
+    let mut normal_wins = 0;
+    for seat in 0..2 {
+        let mut hard = vec![AiPolicy::Normal; level.sides.len()];
+        hard[seat] = AiPolicy::Hard;
+        for i in 0..battles {
+            let r = play_out(&level, battle_seed(1, i), &hard, 20_000).unwrap();
+            if r.winner.is_some_and(|w| w.0 as usize == seat) {
+                hard_wins += 1;
+            }
+            // The same battle with `normal` in the seat: the baseline.
+            let n = play_out(&level, battle_seed(1, i), &[AiPolicy::Normal; 2], 20_000).unwrap();
+            if n.winner.is_some_and(|w| w.0 as usize == seat) {
+                normal_wins += 1;
+            }
+        }
+    }
+    let total = 2 * battles as usize;
+    assert!(
+        hard_wins * 10 >= total * 7,
+        "hard won {hard_wins}/{total} against normal (normal itself {normal_wins}/{total})"
+    );
+    assert!(
+        hard_wins >= normal_wins + total / 5,
+        "hard won {hard_wins}/{total}, normal from the same seats {normal_wins}/{total}"
+    );
+}
+
+/// `hard` beats `random` from both seats on a shipped level where neither side is
+/// favoured by design (the first battles of seed 1, not picked).
+#[test]
+fn hard_beats_random() {
+    let level = levels()
+        .into_iter()
+        .find(|l| l.name == "The Old Mill")
+        .expect("The Old Mill");
+    for seat in 0..2 {
+        let mut policies = vec![AiPolicy::Random; level.sides.len()];
+        policies[seat] = AiPolicy::Hard;
+        let wins = (0..4)
+            .map(|i| play_out(&level, battle_seed(1, i), &policies, 20_000).unwrap())
+            .filter(|r| r.winner.is_some_and(|w| w.0 as usize == seat))
+            .count();
+        assert_eq!(
+            wins, 4,
+            "hard in seat {seat} won only {wins}/4 against random"
+        );
+    }
+}
+
+/// The level `hard_beats_normal_on_a_shipped_level` plays, and how many battles
+/// from each seat.
+const HARD_TEST_LEVEL: &str = "The Old Mill";
+const HARD_TEST_BATTLES: u64 = 4;
+
 fn sim(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_skirmish"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -274,6 +372,28 @@ fn sim_json_is_deterministic_across_runs_and_threads() {
         "--json",
     ]));
     assert_ne!(one["rounds_histogram"], other["rounds_histogram"]);
+}
+
+/// `sim --ai SIDE=hard` gives the same figures with 1 and 2 threads and run
+/// after run: the search draws its dice seeds from the battle's seeded generator.
+#[test]
+fn sim_with_hard_is_deterministic_across_threads() {
+    let args = [
+        "levels/wounds_mill.ron",
+        "--battles",
+        "4",
+        "--seed",
+        "9",
+        "--ai",
+        "Bandits=hard",
+        "--json",
+    ];
+    let one = figures(&sim(&[&args[..], &["--threads", "1"]].concat()));
+    let two = figures(&sim(&[&args[..], &["--threads", "2"]].concat()));
+    let again = figures(&sim(&[&args[..], &["--threads", "2"]].concat()));
+    assert_eq!(one, two);
+    assert_eq!(two, again);
+    assert_eq!(one["policies"]["Bandits"], "hard");
 }
 
 #[test]

@@ -18,6 +18,7 @@ mod escalation;
 mod escalation_scenarios;
 mod explain;
 mod flow;
+mod fork;
 mod fuzz;
 mod hotseat;
 mod levels;

@@ -364,6 +364,21 @@ pub trait Ruleset: Send + Sync + 'static {
     /// wrong with the level.
     fn setup(&self, world: &mut World, level: &Level) -> Result<(), String>;
 
+    /// Copies its own component types (of each unit, `units` pairing the source's
+    /// entities with the target's in roster order) and resource types from `from` to
+    /// `to`, for [`crate::engine::battle::Battle::fork`]: inserted where the source
+    /// has them, removed where it hasn't (see [`crate::engine::fork::copy_component`]
+    /// and [`crate::engine::fork::copy_resource`]). Every type its rules store must be
+    /// copied, or a fork would play on from a different state. Nothing by default (a
+    /// ruleset storing only the engine's types).
+    fn fork_state(
+        &self,
+        _from: &World,
+        _to: &mut World,
+        _units: &[(bevy_ecs::entity::Entity, bevy_ecs::entity::Entity)],
+    ) {
+    }
+
     /// Whether a command is legal now, and why not. The battle has already checked
     /// that the battle is on and every unit the command names exists.
     fn check(&self, world: &World, command: &Command) -> Result<(), CommandError>;

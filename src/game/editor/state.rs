@@ -68,11 +68,12 @@ pub fn terrain_name(t: Terrain) -> &'static str {
 }
 
 /// The controllers a side cycles through.
-pub const CONTROLLERS: [Controller; 4] = [
+pub const CONTROLLERS: [Controller; 5] = [
     Controller::Human,
     Controller::Ai(AiPolicy::Random),
     Controller::Ai(AiPolicy::Easy),
     Controller::Ai(AiPolicy::Normal),
+    Controller::Ai(AiPolicy::Hard),
 ];
 
 /// The decision policies a side cycles through.
@@ -89,6 +90,7 @@ pub fn controller_label(c: Controller) -> &'static str {
         Controller::Ai(AiPolicy::Random) => "AI random",
         Controller::Ai(AiPolicy::Easy) => "AI easy",
         Controller::Ai(AiPolicy::Normal) => "AI normal",
+        Controller::Ai(AiPolicy::Hard) => "AI hard",
     }
 }
 

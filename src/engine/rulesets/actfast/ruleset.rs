@@ -185,6 +185,18 @@ impl Ruleset for Actfast {
         );
     }
 
+    fn fork_state(
+        &self,
+        from: &bevy_ecs::world::World,
+        to: &mut bevy_ecs::world::World,
+        units: &[(bevy_ecs::entity::Entity, bevy_ecs::entity::Entity)],
+    ) {
+        crate::engine::fork::copy_component::<super::units::AUnit>(from, to, units);
+        crate::engine::fork::copy_resource::<super::play::ARules>(from, to);
+        crate::engine::fork::copy_resource::<super::play::RoundState>(from, to);
+        crate::engine::fork::copy_resource::<super::play::TurnBudget>(from, to);
+    }
+
     fn setup(&self, world: &mut World, level: &Level) -> Result<(), String> {
         setup(world, level)
     }

@@ -198,6 +198,19 @@ impl Ruleset for Escalation {
         );
     }
 
+    fn fork_state(
+        &self,
+        from: &bevy_ecs::world::World,
+        to: &mut bevy_ecs::world::World,
+        units: &[(bevy_ecs::entity::Entity, bevy_ecs::entity::Entity)],
+    ) {
+        crate::engine::fork::copy_component::<super::units::EscUnit>(from, to, units);
+        crate::engine::fork::copy_resource::<super::play::EscRules>(from, to);
+        crate::engine::fork::copy_resource::<super::play::RoundState>(from, to);
+        crate::engine::fork::copy_resource::<super::play::TurnActions>(from, to);
+        crate::engine::fork::copy_resource::<super::play::Asking>(from, to);
+    }
+
     fn setup(&self, world: &mut World, level: &Level) -> Result<(), String> {
         setup(world, level)
     }

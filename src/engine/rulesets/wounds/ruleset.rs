@@ -206,6 +206,18 @@ impl Ruleset for Wounds {
         );
     }
 
+    fn fork_state(
+        &self,
+        from: &bevy_ecs::world::World,
+        to: &mut bevy_ecs::world::World,
+        units: &[(bevy_ecs::entity::Entity, bevy_ecs::entity::Entity)],
+    ) {
+        crate::engine::fork::copy_component::<super::units::WUnit>(from, to, units);
+        crate::engine::fork::copy_resource::<super::play::WRules>(from, to);
+        crate::engine::fork::copy_resource::<super::play::RoundState>(from, to);
+        crate::engine::fork::copy_resource::<super::play::TurnBudget>(from, to);
+    }
+
     fn setup(&self, world: &mut World, level: &Level) -> Result<(), String> {
         setup(world, level)
     }
