@@ -589,12 +589,12 @@ mod tests {
         );
         assert_eq!(game.seed, 3);
         assert_eq!(game.path.as_deref(), Some(setup.path.as_path()));
-        // Cycling wraps both ways.
+        // Cycling wraps both ways: back from Human to the last, the hard AI.
         setup.cycle_controller(0, -1);
         setup.cycle_controller(0, -1);
         assert_eq!(
             setup.level.as_ref().unwrap().sides[0].controller,
-            Controller::Ai(AiPolicy::Normal)
+            Controller::Ai(AiPolicy::Hard)
         );
     }
 

@@ -451,7 +451,7 @@ fn sides_are_added_renamed_reconfigured_and_removed_with_their_units() {
     );
     assert_eq!(ed.doc.level().sides[2].name, "Green");
     let mut seen = Vec::new();
-    for _ in 0..4 {
+    for _ in 0..5 {
         act(&mut ed, EditorAction::CycleController);
         seen.push(ed.doc.level().sides[2].controller);
     }
@@ -461,6 +461,7 @@ fn sides_are_added_renamed_reconfigured_and_removed_with_their_units() {
             Controller::Ai(AiPolicy::Random),
             Controller::Ai(AiPolicy::Easy),
             Controller::Ai(AiPolicy::Normal),
+            Controller::Ai(AiPolicy::Hard),
             Controller::Human
         ]
     );
