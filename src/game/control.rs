@@ -556,6 +556,7 @@ pub fn ai_command(battle: &Battle, rng: &mut rand::rngs::ChaCha8Rng) -> Option<C
 pub struct AiRng(pub rand::rngs::ChaCha8Rng);
 
 /// Plays AI sides at a readable pace (hold the fast-forward key to speed up).
+#[allow(clippy::too_many_arguments)]
 fn drive_ai(
     mut game: ResMut<Game>,
     mut ui: ResMut<UiState>,

@@ -616,13 +616,24 @@ fn update_texts(
             .into_iter()
             .find(|v| v.state.on_board() && v.cell == cell)
         {
+            // Each condition with its duration and the rule that says what it does.
+            let conditions: Vec<String> = v
+                .conditions
+                .iter()
+                .map(
+                    |c| match battle.rules().rule_for(c.split(" (").next().unwrap_or(c)) {
+                        Some(rule) => format!("{c} [{rule}]"),
+                        None => c.clone(),
+                    },
+                )
+                .collect();
             h = format!(
                 "{} ({}) at {cell}: HP {}/{}  {}",
                 v.name,
                 v.side,
                 v.hp,
                 v.max_hp,
-                v.conditions.join(", ")
+                conditions.join(", ")
             );
             if !v.state.is_active() {
                 h += &format!("  [{}]", v.state);

@@ -287,6 +287,7 @@ fn start(setup: &mut Setup, commands: &mut Commands, next: &mut NextState<Screen
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn keys(
     actions: Single<&ActionState<BattleAction>, With<Player>>,
     mut setup: ResMut<Setup>,

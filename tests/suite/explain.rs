@@ -186,3 +186,17 @@ fn events_without_dice_explain_nothing() {
             .all(|e| explain(world, e).is_none())
     );
 }
+
+#[test]
+fn conditions_name_their_rules() {
+    // P-18, E-63, W-30, A-24, F-34: the hover line's rule for each condition.
+    use skirmish::engine::rulesets::registry;
+    let rule = |ruleset: &str, condition: &str| registry::get(ruleset).unwrap().rule_for(condition);
+    assert_eq!(rule("phases", "Slowed"), Some("P-18"));
+    assert_eq!(rule("escalation", "Shaken"), Some("E-63"));
+    assert_eq!(rule("wounds", "Prone"), Some("W-30"));
+    assert_eq!(rule("actfast", "Fear"), Some("A-24"));
+    assert_eq!(rule("flow", "Feinting"), Some("F-34"));
+    // Roll words keep their own rules ("tier difference" is not a tie, P-24).
+    assert_eq!(rule("phases", "tier difference (1/2)"), Some("P-24"));
+}

@@ -21,6 +21,7 @@ use skirmish::engine::rulesets::actfast::events::ActfastEvent;
 use skirmish::engine::rulesets::flow::events::FlowEvent;
 use skirmish::engine::rulesets::phases::events::PhasesEvent;
 use skirmish::game::board_view::MapGeometry;
+use skirmish::game::comfort::{Comfort, ComfortPanel};
 use skirmish::game::control::{Choices, MainCamera, UiState, human_turn};
 use skirmish::game::hud::HudText;
 use skirmish::game::log_view::{ExplainPanel, LogView};
@@ -178,7 +179,8 @@ struct Drive {
     glide: Option<(u32, Cell)>,
     /// Events already looked at for our first move.
     glide_seen: usize,
-    /// Explaining a roll: 0 not yet, 1 `/` pressed, 2 checked and screenshot, 3 closed.
+    /// Explaining a roll: 0 not yet, 1 `/` pressed, 2 checked and screenshot, 3
+    /// closed; then the settings: 4 opened, 5 UI scale raised, 6 lowered, 7 closed.
     explain: u8,
 }
 
@@ -532,9 +534,46 @@ fn driver(
                 drive.cooldown = 4;
                 return;
             }
+            3 if explained.panel_shown() => {
+                eprintln!("e2e: Esc did not close the roll's explanation");
+                exit.write(AppExit::error());
+                return;
+            }
+            // The settings (issue 17): F2 opens them; D raises the UI scale, which is
+            // saved at once; A lowers it back; F2 closes.
+            3..=6 => {
+                let step = drive.explain;
+                let check = match step {
+                    4 => explained.settings_shown(),
+                    5 => explained.saved_scale(1.25),
+                    6 => explained.saved_scale(1.0),
+                    _ => Ok(()),
+                };
+                if let Err(e) = check {
+                    eprintln!("e2e: settings: {e}");
+                    exit.write(AppExit::error());
+                    return;
+                }
+                if step == 4 {
+                    screenshot(
+                        &mut commands,
+                        PathBuf::from(case.shot.replace(".png", "-settings.png")),
+                    );
+                }
+                let k = match step {
+                    4 => KeyCode::KeyD,
+                    5 => KeyCode::KeyA,
+                    _ => KeyCode::F2,
+                };
+                press(&mut keys, window_id, k, ButtonState::Pressed);
+                drive.held = Some(Input::Key(k));
+                drive.explain += 1;
+                drive.cooldown = 8;
+                return;
+            }
             _ => {
-                if explained.panel_shown() {
-                    eprintln!("e2e: Esc did not close the roll's explanation");
+                if explained.comfort_panel.open {
+                    eprintln!("e2e: F2 did not close the settings");
                     exit.write(AppExit::error());
                     return;
                 }
@@ -632,9 +671,46 @@ struct Explained<'w, 's> {
     panel: Query<'w, 's, (&'static Visibility, Option<&'static Children>), With<ExplainPanel>>,
     texts: Query<'w, 's, &'static Text>,
     children: Query<'w, 's, &'static Children>,
+    comfort_panel: Res<'w, ComfortPanel>,
+    comfort: Res<'w, Comfort>,
 }
 
 impl Explained<'_, '_> {
+    /// The settings panel is open and lists its rows.
+    fn settings_shown(&self) -> Result<(), String> {
+        let shown: Vec<&str> = self.texts.iter().map(|t| t.0.as_str()).collect();
+        for wanted in ["Settings", "UI scale", "Colour palette", "< 100% >"] {
+            if !shown.iter().any(|t| t.contains(wanted)) {
+                return Err(format!("the panel does not show {wanted:?}"));
+            }
+        }
+        if self.comfort_panel.open {
+            Ok(())
+        } else {
+            Err("F2 did not open the settings".into())
+        }
+    }
+
+    /// The UI scale is `scale` and the settings file says so.
+    fn saved_scale(&self, scale: f32) -> Result<(), String> {
+        if self.comfort.ui_scale != scale {
+            return Err(format!(
+                "UI scale {} instead of {scale}",
+                self.comfort.ui_scale
+            ));
+        }
+        let path = skirmish::game::comfort::path().ok_or("no settings path")?;
+        let saved = skirmish::game::comfort::load(&path)?;
+        if saved.ui_scale != scale {
+            return Err(format!(
+                "{} says UI scale {}",
+                path.display(),
+                saved.ui_scale
+            ));
+        }
+        Ok(())
+    }
+
     fn panel_shown(&self) -> bool {
         self.panel.iter().any(|(v, _)| *v != Visibility::Hidden)
     }

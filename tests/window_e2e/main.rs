@@ -65,7 +65,10 @@ fn main() {
         // of the tests: each case starts from the defaults.
         let status = Process::new(&exe)
             .args(&args)
-            .env("SKIRMISH_CONFIG_DIR", concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-config"))
+            .env(
+                "SKIRMISH_CONFIG_DIR",
+                concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-config"),
+            )
             .status()
             .expect("run a case");
         failed |= !status.success();

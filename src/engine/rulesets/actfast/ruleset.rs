@@ -62,6 +62,17 @@ const GLOSSARY: &[(&str, &str)] = &[
     ("damage", "A-15"),
     ("riposte", "A-GAP-09"),
     ("attack", "A-07"),
+    // Conditions (the hover line names their rules).
+    ("wavering", "A-16"),
+    ("fleeing", "A-16"),
+    ("prone", "A-18"),
+    ("grappled", "A-19"),
+    ("restrained", "A-20"),
+    ("immobilized", "A-21"),
+    ("slow", "A-22"),
+    ("stunned", "A-23"),
+    ("fear", "A-24"),
+    ("afraid", "A-24"),
 ];
 
 impl Ruleset for Actfast {

@@ -58,6 +58,24 @@ const GLOSSARY: &[(&str, &str)] = &[
     ("basic ranged attack", "E-08"),
     ("coup de grace", "E-44"),
     ("attack", "E-02"),
+    // Conditions (the hover line names their rules).
+    ("confused", "E-54"),
+    ("dazed", "E-55"),
+    ("enervated", "E-56"),
+    ("grabbed", "E-58"),
+    ("hampered", "E-59"),
+    ("helpless", "E-60"),
+    ("ongoing", "E-62"),
+    ("shaken", "E-63"),
+    ("softened", "E-64"),
+    ("stuck", "E-65"),
+    ("stunned", "E-66"),
+    ("vulnerable", "E-14"),
+    ("weakened", "E-68"),
+    ("dicey", "E-40"),
+    ("spirit", "E-41"),
+    ("dying", "E-46"),
+    ("staggered", "E-45"),
 ];
 
 impl Ruleset for Escalation {

@@ -48,6 +48,11 @@ const GLOSSARY: &[(&str, &str)] = &[
     ("shove", "F-38"),
     ("tumble", "F-41"),
     ("attack", "F-GAP-05"),
+    // Conditions (the hover line names their rules).
+    ("feinting", "F-34"),
+    ("flow state", "F-35"),
+    ("prone", "F-26"),
+    ("slowed", "F-GAP-04"),
 ];
 
 impl Ruleset for Flow {

@@ -47,6 +47,11 @@ const GLOSSARY: &[(&str, &str)] = &[
     ("sustains", "P-29"),
     ("atk", "P-23"),
     ("attack", "P-23"),
+    // Conditions (the hover line names their rules).
+    ("slowed", "P-18"),
+    ("seized", "P-15"),
+    ("running", "P-GAP-04"),
+    ("charging", "P-GAP-04"),
 ];
 
 impl Ruleset for Phases {

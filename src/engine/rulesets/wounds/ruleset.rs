@@ -70,6 +70,18 @@ const GLOSSARY: &[(&str, &str)] = &[
     ("free hit", "W-GAP-14"),
     ("extra attack", "W-GAP-22"),
     ("attack", "W-13"),
+    // Conditions (the hover line names their rules).
+    ("prone", "W-30"),
+    ("flat-footed", "W-29"),
+    ("hidden", "W-16"),
+    ("disengaged", "W-28"),
+    ("summoning sickness", "W-GAP-23"),
+    ("channeling", "W-33"),
+    ("disarmed", "W-31"),
+    ("hit boost", "W-GAP-13"),
+    ("damage boost", "W-GAP-13"),
+    ("dodging", "W-09"),
+    ("disrupted", "W-GAP-09"),
 ];
 
 impl Ruleset for Wounds {
