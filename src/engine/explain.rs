@@ -181,9 +181,8 @@ pub fn term_text(t: &Term) -> String {
 /// Marks each face kept or dropped: faces are matched against `kept` in order, each
 /// kept value used once.
 pub fn mark_kept(faces: &[u32], kept: &[u32]) -> Vec<Face> {
+    // Equal faces are interchangeable: the first ones seen count.
     let mut left: Vec<u32> = kept.to_vec();
-    // Drop the dropped faces from the end of equal runs: match the faces kept
-    // greedily from the highest (advantage keeps highest; ties are the same value).
     faces
         .iter()
         .map(|&value| {
@@ -282,11 +281,10 @@ pub fn explain(world: &World, event: &Event) -> Option<Explained> {
         } => {
             let mut e = Explained::new(
                 format!("{} rolls initiative", names.unit(*unit)),
-                format!("{}d", faces.len()),
+                format!("{} dice", faces.len()),
                 "sets the turn order",
             )
             .faces(faces, faces);
-            e.dice = format!("{} dice", faces.len());
             if *modifier != 0 {
                 e.terms
                     .push(Term::modifier("initiative modifier", *modifier));

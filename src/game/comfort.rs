@@ -115,9 +115,8 @@ impl Comfort {
         match row {
             0 => format!("{:.0}%", self.ui_scale * 100.0),
             1 => if self.animations { "on" } else { "off" }.into(),
-            2 => format!("{:.2}x", self.animation_speed)
-                .replace(".00x", "x")
-                .replace("0x", "x"),
+            // Display gives the steps' shortest forms: 0.5x, 0.75x, 1x, 1.5x.
+            2 => format!("{}x", self.animation_speed),
             3 => match self.palette {
                 Palette::Standard => "standard (colour-blind safe)".into(),
                 Palette::HighContrast => "high contrast".into(),

@@ -127,14 +127,6 @@ fn update_log(
             }
         }
     }
-    // A selection from before a restart or a take-back may point past the end.
-    let count = game.battle.events().len();
-    if view.selected.is_some_and(|s| s >= count) {
-        view.selected = None;
-    }
-    if view.hovered.is_some_and(|s| s >= count) {
-        view.hovered = None;
-    }
 }
 
 /// Pointer over / clicks on the rows; `/` picks the newest roll, then older ones;
@@ -338,7 +330,8 @@ fn explanation(p: &mut ChildSpawnerCommands, x: &Explained) {
     ));
 }
 
-/// A new command closes a selection that is no longer the newest news.
+/// A restart or a take-back (fewer events than before) drops the selection, which
+/// would point at another roll or past the end.
 fn forget_on_restart(game: Res<Game>, mut view: ResMut<LogView>, mut last: Local<usize>) {
     let count = game.battle.events().len();
     if count < *last {
