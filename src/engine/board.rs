@@ -279,44 +279,17 @@ impl Board {
     ) -> std::collections::BTreeMap<Cell, u32> {
         let mut field = BTreeMap::from([(start, 0)]);
         let can_end = |c: Cell| c != start && occupancy(c) == Occupancy::Free;
-        match self.kind {
-            GridKind::Square => {
-                // Dijkstra visits cells cheapest first, so stop at the first one over
-                // budget.
-                let reach = pathfinding::prelude::dijkstra_reach(&start, |&c: &Cell| {
-                    self.square_steps(c, occupancy)
-                });
-                for item in reach.take_while(|item| item.total_cost <= budget) {
-                    if can_end(item.node) {
-                        field.insert(item.node, item.total_cost);
-                    }
-                }
-            }
-            GridKind::Hex => {
-                // hexx adds 1 to every step by itself, so it is given the surcharge
-                // over an open hex. Its ring scan grows with the budget, and no path on
-                // this map costs more than entering every cell once.
-                let reachable = hexx::algorithms::field_of_movement(
-                    Self::to_axial(start),
-                    budget.min(self.max_path_cost()),
-                    |h| {
-                        self.enter_cost(Self::from_axial(h), occupancy)
-                            .map(|c| c - 1)
-                    },
-                );
-                // field_of_movement only says which hexes are in range; price each one
-                // with its cheapest path. The HashSet's order is irrelevant since the
-                // result is a BTreeMap.
-                for cell in reachable.into_iter().map(Self::from_axial) {
-                    if !can_end(cell) {
-                        continue;
-                    }
-                    if let Some((_, cost)) = self.hex_path(start, cell, occupancy)
-                        && cost <= budget
-                    {
-                        field.insert(cell, cost);
-                    }
-                }
+        // One Dijkstra search on either grid: it visits cells cheapest first, so it
+        // stops at the first one over budget, and prices every cell as it goes
+        // (pricing each reachable hex with an A* of its own was quadratic in the
+        // reach).
+        let reach = pathfinding::prelude::dijkstra_reach(&start, |&c: &Cell| match self.kind {
+            GridKind::Square => self.square_steps(c, occupancy),
+            GridKind::Hex => self.hex_steps(c, occupancy),
+        });
+        for item in reach.take_while(|item| item.total_cost <= budget) {
+            if can_end(item.node) {
+                field.insert(item.node, item.total_cost);
             }
         }
         field
@@ -393,6 +366,17 @@ impl Board {
             .collect()
     }
 
+    /// Hex-grid successors of `cell` with their entry costs, in hexx's neighbour
+    /// order.
+    fn hex_steps(&self, cell: Cell, occupancy: &dyn Fn(Cell) -> Occupancy) -> Vec<(Cell, u32)> {
+        Self::to_axial(cell)
+            .all_neighbors()
+            .into_iter()
+            .map(Self::from_axial)
+            .filter_map(|n| self.enter_cost(n, occupancy).map(|c| (n, c)))
+            .collect()
+    }
+
     /// Cheapest hex path from `start` to `goal` with hexx's A*, as in [`Board::path`]
     /// but without checking whether `goal` may be ended on.
     fn hex_path(
@@ -416,15 +400,6 @@ impl Board {
             .map(|&c| self.terrain(c).cost().unwrap_or(0))
             .sum();
         Some((cells, cost))
-    }
-
-    /// An upper bound on the cost of any cheapest path on this map: entering every
-    /// passable cell once.
-    fn max_path_cost(&self) -> u32 {
-        self.terrain
-            .iter()
-            .filter_map(|t| t.cost())
-            .fold(0u32, u32::saturating_add)
     }
 }
 

@@ -741,10 +741,43 @@ pub fn threatens(world: &World, unit: UnitId, cell: Cell) -> bool {
 
 /// Enemies of `unit` in play that threaten `cell`, in roster order.
 pub fn threateners(world: &World, unit: UnitId, cell: Cell) -> Vec<UnitId> {
-    active_units(world)
-        .into_iter()
-        .filter(|&u| u != unit && enemies(world, u, unit) && threatens(world, u, cell))
-        .collect()
+    Threats::against(world, unit).at(cell).collect()
+}
+
+/// The enemies of a unit in play with where they stand and how far they threaten
+/// (F-47), read once: asking [`Threats::at`] for every cell of a path reads no
+/// component, where [`threateners`] per cell would read every unit's each time.
+/// Valid while no unit moves, falls or changes weapons.
+pub struct Threats<'w> {
+    board: &'w crate::engine::board::Board,
+    /// Enemy, its cell and its threat reach, in roster order.
+    enemies: Vec<(UnitId, Cell, u32)>,
+}
+
+impl<'w> Threats<'w> {
+    /// The enemies in play of `unit`.
+    pub fn against(world: &'w World, unit: UnitId) -> Self {
+        let side = crate::engine::battle::side_of(world, unit);
+        let enemies = crate::engine::battle::active_entities(world)
+            .filter(|&(u, e)| u != unit && e.get::<Unit>().is_some_and(|x| x.side != side))
+            .map(|(u, e)| {
+                let cell = e.get::<Position>().map_or(Cell::default(), |p| p.0);
+                (u, cell, threat_reach(world, u))
+            })
+            .collect();
+        Threats {
+            board: &world.resource::<Map>().0,
+            enemies,
+        }
+    }
+
+    /// The enemies that threaten `cell`, in roster order (as [`threateners`]).
+    pub fn at(&self, cell: Cell) -> impl Iterator<Item = UnitId> + '_ {
+        self.enemies
+            .iter()
+            .filter(move |&&(_, at, reach)| at != cell && self.board.distance(at, cell) <= reach)
+            .map(|&(u, _, _)| u)
+    }
 }
 
 /// Whether a unit may react at all now: in play and not held in a grapple (F-GAP-15).

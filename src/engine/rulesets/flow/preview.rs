@@ -113,10 +113,11 @@ pub fn movement(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> Move
             ..MovePreview::default()
         };
     }
+    let threats = Threats::against(world, unit);
     let mut seen = BTreeSet::new();
     let mut cur = cell_of(world, unit);
     for &next in path {
-        seen.extend(threateners(world, unit, cur));
+        seen.extend(threats.at(cur));
         cur = next;
     }
     MovePreview {
