@@ -26,12 +26,8 @@ pub fn intercept_cells(world: &World, ctx: &AttackCtx, unit: UnitId) -> Vec<Cell
     let board = &world.resource::<Map>().0;
     let ally = cell_of(world, ctx.target);
     let from = cell_of(world, ctx.attacker);
-    let occupancy = occupancy_for(world, unit);
-    let field = board.movement_field(
-        cell_of(world, unit),
-        rules(world).intercept_distance,
-        &occupancy,
-    );
+    let at = cell_of(world, unit);
+    let distance = rules(world).intercept_distance;
     let melee = !ctx.weapon.ranged() && ctx.weapon.category != WeaponCategory::Spell;
     let candidates: Vec<Cell> = if melee {
         board
@@ -43,6 +39,16 @@ pub fn intercept_cells(world: &World, ctx: &AttackCtx, unit: UnitId) -> Vec<Cell
         let line = board.line(from, ally);
         line[1..line.len().saturating_sub(1).max(1)].to_vec()
     };
+    // Every hex costs at least 1 to enter, so a hex farther than the intercept
+    // distance is out of reach: most allies on a big map need no search at all.
+    let candidates: Vec<Cell> = candidates
+        .into_iter()
+        .filter(|&c| board.distance(at, c) <= distance)
+        .collect();
+    if candidates.is_empty() {
+        return Vec::new();
+    }
+    let field = board.movement_field(at, distance, &occupancy_for(world, unit));
     let mut out: Vec<(u32, Cell)> = candidates
         .into_iter()
         .filter_map(|c| field.get(&c).map(|&cost| (cost, c)))
