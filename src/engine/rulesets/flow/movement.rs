@@ -234,37 +234,43 @@ fn nearest_open(world: &World, from: Cell, occupancy: &impl Fn(Cell) -> Occupanc
 /// F-37, F-GAP-18: an enemy readied against movement fires when `mover` enters its
 /// reach; its initiative slot moves to just before the mover from the next round.
 fn readied_triggers(world: &mut World, mover: UnitId, from: Cell, to: Cell) {
-    let board = world.resource::<Map>().0.clone();
-    for r in active_units(world) {
-        if !enemies(world, r, mover) {
-            continue;
-        }
-        let Some(ready) = flow_unit(world, r).ready else {
-            continue;
-        };
-        let Ok(weapon) = weapon_named(world, r, Some(&ready.weapon)) else {
-            continue;
-        };
-        let here = cell_of(world, r);
-        let reach = if weapon.ranged() {
-            weapon.range
-        } else {
-            reach_with(world, r, &weapon)
-        };
-        if board.distance(here, to) <= reach && board.distance(here, from) > reach {
-            with_flow_unit(world, r, |f| f.ready = None);
-            emit(world, FlowEvent::ReadyTriggered { unit: r, by: mover });
-            world.resource_mut::<FlowState>().reorders.push((r, mover));
-            Stack::push(
-                world,
-                Frame::Then(Later::Attack {
-                    attacker: r,
-                    target: mover,
-                    weapon,
-                    kind: AttackKind::Readied,
-                }),
-            );
-        }
+    // Which readied enemies the step triggers, read first (each trigger only
+    // changes its own unit, the frame stack and the reorders, none of which the
+    // test reads), then fired in roster order.
+    let triggered: Vec<(UnitId, WeaponDef)> = {
+        let board = &world.resource::<Map>().0;
+        active_units(world)
+            .into_iter()
+            .filter_map(|r| {
+                let ready = flow_unit(world, r).ready?;
+                if !enemies(world, r, mover) {
+                    return None;
+                }
+                let weapon = weapon_named(world, r, Some(&ready.weapon)).ok()?;
+                let here = cell_of(world, r);
+                let reach = if weapon.ranged() {
+                    weapon.range
+                } else {
+                    reach_with(world, r, &weapon)
+                };
+                (board.distance(here, to) <= reach && board.distance(here, from) > reach)
+                    .then_some((r, weapon))
+            })
+            .collect()
+    };
+    for (r, weapon) in triggered {
+        with_flow_unit(world, r, |f| f.ready = None);
+        emit(world, FlowEvent::ReadyTriggered { unit: r, by: mover });
+        world.resource_mut::<FlowState>().reorders.push((r, mover));
+        Stack::push(
+            world,
+            Frame::Then(Later::Attack {
+                attacker: r,
+                target: mover,
+                weapon,
+                kind: AttackKind::Readied,
+            }),
+        );
     }
 }
 
