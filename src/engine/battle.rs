@@ -464,15 +464,37 @@ pub fn board_entities(world: &World) -> impl Iterator<Item = (UnitId, EntityRef<
 
 /// Who stands where, as seen by `mover` (allies passable, enemies blocking). Dying
 /// units still stand on their cells.
+///
+/// Read with one query over the units' table rather than the roster's entities one
+/// by one: this is asked for every path checked or previewed, and on a big map the
+/// per-entity lookups were most of the cost. (No two units on the board share a
+/// cell, so the table's order doesn't matter.)
 pub fn occupancy_for(world: &World, mover: UnitId) -> impl Fn(Cell) -> Occupancy + use<> {
     let side = side_of(world, mover);
-    occupancy_among(
-        side,
-        board_entities(world)
-            .filter(|&(u, _)| u != mover)
-            .map(|(_, e)| (cell_in(e), side_in(e)))
+    let me = find(world, mover);
+    // `PlayState` is only registered once some unit has had one: until then every
+    // unit is in play.
+    let others: Vec<(Cell, SideId)> = match world
+        .try_query::<(Entity, &Position, &Unit, Option<&PlayState>)>()
+    {
+        Some(mut q) => q
+            .iter(world)
+            .filter(|&(e, _, _, state)| {
+                Some(e) != me && state.copied().unwrap_or_default().on_board()
+            })
+            .map(|(_, p, u, _)| (p.0, u.side))
             .collect(),
-    )
+        None => world
+            .try_query::<(Entity, &Position, &Unit)>()
+            .map(|mut q| {
+                q.iter(world)
+                    .filter(|&(e, _, _)| Some(e) != me)
+                    .map(|(_, p, u)| (p.0, u.side))
+                    .collect()
+            })
+            .unwrap_or_default(),
+    };
+    occupancy_among(side, others)
 }
 
 /// What a ruleset adds to the two refusals of [`check_steps`] that its rules name
