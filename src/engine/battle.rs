@@ -474,26 +474,25 @@ pub fn occupancy_for(world: &World, mover: UnitId) -> impl Fn(Cell) -> Occupancy
     let me = find(world, mover);
     // `PlayState` is only registered once some unit has had one: until then every
     // unit is in play.
-    let others: Vec<(Cell, SideId)> = match world
-        .try_query::<(Entity, &Position, &Unit, Option<&PlayState>)>()
-    {
-        Some(mut q) => q
-            .iter(world)
-            .filter(|&(e, _, _, state)| {
-                Some(e) != me && state.copied().unwrap_or_default().on_board()
-            })
-            .map(|(_, p, u, _)| (p.0, u.side))
-            .collect(),
-        None => world
-            .try_query::<(Entity, &Position, &Unit)>()
-            .map(|mut q| {
-                q.iter(world)
-                    .filter(|&(e, _, _)| Some(e) != me)
-                    .map(|(_, p, u)| (p.0, u.side))
-                    .collect()
-            })
-            .unwrap_or_default(),
-    };
+    let others: Vec<(Cell, SideId)> =
+        match world.try_query::<(Entity, &Position, &Unit, Option<&PlayState>)>() {
+            Some(mut q) => q
+                .iter(world)
+                .filter(|&(e, _, _, state)| {
+                    Some(e) != me && state.copied().unwrap_or_default().on_board()
+                })
+                .map(|(_, p, u, _)| (p.0, u.side))
+                .collect(),
+            None => world
+                .try_query::<(Entity, &Position, &Unit)>()
+                .map(|mut q| {
+                    q.iter(world)
+                        .filter(|&(e, _, _)| Some(e) != me)
+                        .map(|(_, p, u)| (p.0, u.side))
+                        .collect()
+                })
+                .unwrap_or_default(),
+        };
     occupancy_among(side, others)
 }
 
