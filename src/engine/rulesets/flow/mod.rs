@@ -705,14 +705,24 @@ pub fn reach_with(world: &World, unit: UnitId, weapon: &WeaponDef) -> u32 {
 /// melee weapon that attacks. (Asked for every enemy and every cell a move leaves,
 /// so it reads the equipment in place.)
 pub fn threat_reach(world: &World, unit: UnitId) -> u32 {
-    let held = world.get::<Equipment>(entity(world, unit)).map_or(0, |e| {
+    threat_reach_of(world, entity(world, unit))
+}
+
+/// [`threat_reach`] of a unit's entity.
+fn threat_reach_of(world: &World, unit: Entity) -> u32 {
+    let held = world.get::<Equipment>(unit).map_or(0, |e| {
         e.held()
             .filter(|w| w.attacks() && !w.ranged() && w.category != WeaponCategory::Spell)
             .map(|w| w.reach)
             .max()
             .unwrap_or(0)
     });
-    size(world, unit).reach().max(1).max(held)
+    world
+        .get::<BodySize>(unit)
+        .map_or(Size::Medium, |s| s.0)
+        .reach()
+        .max(1)
+        .max(held)
 }
 
 /// The best melee weapon for a Reaction Attack on a unit at `cell`: held melee
@@ -749,34 +759,38 @@ pub fn threateners(world: &World, unit: UnitId, cell: Cell) -> Vec<UnitId> {
 /// component, where [`threateners`] per cell would read every unit's each time.
 /// Valid while no unit moves, falls or changes weapons.
 pub struct Threats<'w> {
+    world: &'w World,
     board: &'w crate::engine::board::Board,
-    /// Enemy, its cell and its threat reach, in roster order.
-    enemies: Vec<(UnitId, Cell, u32)>,
+    /// Enemy entity, its cell and its threat reach, in the units' table order.
+    enemies: Vec<(Entity, Cell, u32)>,
 }
 
 impl<'w> Threats<'w> {
     /// The enemies in play of `unit`.
     pub fn against(world: &'w World, unit: UnitId) -> Self {
         let side = crate::engine::battle::side_of(world, unit);
-        let enemies = crate::engine::battle::active_entities(world)
-            .filter(|&(u, e)| u != unit && e.get::<Unit>().is_some_and(|x| x.side != side))
-            .map(|(u, e)| {
-                let cell = e.get::<Position>().map_or(Cell::default(), |p| p.0);
-                (u, cell, threat_reach(world, u))
-            })
+        let enemies = crate::engine::battle::standing(world)
+            .into_iter()
+            .filter(|b| b.state.is_active() && b.side != side)
+            .map(|b| (b.entity, b.cell, threat_reach_of(world, b.entity)))
             .collect();
         Threats {
+            world,
             board: &world.resource::<Map>().0,
             enemies,
         }
     }
 
     /// The enemies that threaten `cell`, in roster order (as [`threateners`]).
-    pub fn at(&self, cell: Cell) -> impl Iterator<Item = UnitId> + '_ {
-        self.enemies
+    pub fn at(&self, cell: Cell) -> impl Iterator<Item = UnitId> + use<'w> {
+        let mut found: Vec<UnitId> = self
+            .enemies
             .iter()
-            .filter(move |&&(_, at, reach)| at != cell && self.board.distance(at, cell) <= reach)
-            .map(|&(u, _, _)| u)
+            .filter(|&&(_, at, reach)| at != cell && self.board.distance(at, cell) <= reach)
+            .filter_map(|&(e, _, _)| crate::engine::battle::unit_of(self.world, e))
+            .collect();
+        found.sort_unstable();
+        found.into_iter()
     }
 }
 

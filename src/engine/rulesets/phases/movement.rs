@@ -12,8 +12,8 @@ use super::events::PhasesEvent;
 use super::initiative::{battle_order, movement_order};
 use super::{PhasesFlow, PhasesRules, Step, attack, guarded};
 use crate::engine::battle::{
-    Incoming, Map, Pending, Progress, Sides, TurnState, active_entities, active_units, cell_in,
-    cell_of, emit, entity, halted, is_active, occupancy_for, side_in, side_of,
+    Incoming, Map, Pending, Progress, Sides, TurnState, active_entities, cell_in, cell_of, emit,
+    entity, halted, is_active, occupancy_for, side_in, side_of,
 };
 use crate::engine::board::{Cell, Occupancy};
 use crate::engine::command::{Command, CommandError};
@@ -348,14 +348,20 @@ pub(super) fn set_pool(world: &mut World, unit: UnitId, pool: Pool, value: i32, 
 pub fn threateners(world: &World, mover: UnitId, cell: Cell) -> Vec<UnitId> {
     let side = side_of(world, mover);
     let board = &world.resource::<Map>().0;
-    active_units(world)
+    // Asked at every step of every move: one query over the units' table, then
+    // the roster order of the few found.
+    let mut found: Vec<UnitId> = crate::engine::battle::standing(world)
         .into_iter()
-        .filter(|&u| u != mover && side_of(world, u) != side)
-        .filter(|&u| {
-            let reach = world.get::<Reach>(entity(world, u)).map_or(1, |r| r.0);
-            board.distance(cell_of(world, u), cell) <= reach && melee_power(world, u).is_some()
+        .filter(|b| b.state.is_active() && b.side != side)
+        .filter(|b| {
+            let reach = world.get::<Reach>(b.entity).map_or(1, |r| r.0);
+            board.distance(b.cell, cell) <= reach
         })
-        .collect()
+        .filter_map(|b| crate::engine::battle::unit_of(world, b.entity))
+        .filter(|&u| u != mover && melee_power(world, u).is_some())
+        .collect();
+    found.sort_unstable();
+    found
 }
 
 /// The power a unit uses for opportunity attacks: its first melee power, else the
