@@ -463,12 +463,9 @@ pub fn board_entities(world: &World) -> impl Iterator<Item = (UnitId, EntityRef<
 }
 
 /// Who stands where, as seen by `mover` (allies passable, enemies blocking). Dying
-/// units still stand on their cells.
-///
-/// Read with one query over the units' table rather than the roster's entities one
-/// by one: this is asked for every path checked or previewed, and on a big map the
-/// per-entity lookups were most of the cost. (No two units on the board share a
-/// cell, so the table's order doesn't matter.)
+/// units still stand on their cells. A snapshot: it holds no borrow of the world,
+/// and keeps saying what was true when it was made (for a path checked while the
+/// world doesn't change, [`occupancy_at`] is far cheaper on a big map).
 pub fn occupancy_for(world: &World, mover: UnitId) -> impl Fn(Cell) -> Occupancy + use<> {
     let side = side_of(world, mover);
     let me = find(world, mover);
@@ -478,6 +475,51 @@ pub fn occupancy_for(world: &World, mover: UnitId) -> impl Fn(Cell) -> Occupancy
         .map(|b| (b.cell, b.side))
         .collect();
     occupancy_among(side, others)
+}
+
+/// [`occupancy_for`] read live, cell by cell, from the [`Occupants`] index instead
+/// of every unit: for the paths checked and previewed (many per AI decision) while
+/// the world holds still. (In a world without the index, the units are read once.)
+pub fn occupancy_at(world: &World, mover: UnitId) -> impl Fn(Cell) -> Occupancy + '_ {
+    let side = side_of(world, mover);
+    let me = find(world, mover);
+    let index = world.get_resource::<Occupants>();
+    let others: Vec<(Cell, SideId)> = if index.is_some() {
+        Vec::new()
+    } else {
+        standing(world)
+            .into_iter()
+            .filter(|b| Some(b.entity) != me)
+            .map(|b| (b.cell, b.side))
+            .collect()
+    };
+    let among = occupancy_among(side, others);
+    move |cell| {
+        let Some(index) = index else {
+            return among(cell);
+        };
+        // The first in roster order of the units on the board there, as
+        // `occupancy_among` over the roster would find.
+        index
+            .at(cell)
+            .iter()
+            .filter(|&&e| Some(e) != me)
+            .filter_map(|&e| {
+                let e = world.get_entity(e).ok()?;
+                let unit = e.get::<Unit>()?;
+                PlayState::of(e)
+                    .on_board()
+                    .then(|| (e.get::<UnitId>().copied(), unit.side))
+            })
+            .min_by_key(|&(id, _)| id)
+            .map_or(Occupancy::Free, |(_, s)| {
+                if s == side {
+                    Occupancy::Ally
+                } else {
+                    Occupancy::Blocked
+                }
+            })
+    }
 }
 
 /// A unit on the board as [`standing`] reads it.
@@ -556,7 +598,7 @@ pub fn check_steps(
     words: PathWords,
 ) -> Result<u32, CommandError> {
     let board = &world.resource::<Map>().0;
-    let free = occupancy_for(world, unit);
+    let free = occupancy_at(world, unit);
     let Some(&end) = path.last() else {
         return Err(CommandError::PathBlocked("the path is empty".into()));
     };
@@ -805,6 +847,8 @@ impl Battle {
     fn app(ruleset: &'static dyn Ruleset) -> App {
         let mut app = App::new();
         app.init_schedule(BattleSchedule);
+        // Before any unit is placed, so that it sees every one.
+        app.init_resource::<Occupants>();
         // The schedule is a handful of small systems run many times per command:
         // spreading them over threads costs far more than it saves.
         app.edit_schedule(BattleSchedule, |schedule| {

@@ -1,9 +1,13 @@
 //! Unit components (RULES.md X-01): identity, side, cell, stats, health, conditions,
 //! reach and action pools. Every ruleset reads and writes units through these.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use bevy_ecs::component::Component;
+use bevy_ecs::entity::Entity;
+use bevy_ecs::lifecycle::HookContext;
+use bevy_ecs::resource::Resource;
+use bevy_ecs::world::DeferredWorld;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::board::Cell;
@@ -31,8 +35,52 @@ pub struct Unit {
 }
 
 /// The cell a unit stands on.
+///
+/// Immutable: a move inserts a new one, so the [`Occupants`] index its hooks keep
+/// always says who stands where.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+#[component(immutable, on_insert = placed, on_discard = left)]
 pub struct Position(pub Cell);
+
+/// Who stands on each cell: the entities whose [`Position`] it is, kept up to date
+/// by `Position`'s hooks in a world that has this resource from the start (every
+/// battle world has). Lets "who stands on this cell" be answered without reading
+/// every unit: on a big map, most of the cost of each path checked or previewed.
+#[derive(Resource, Default, Debug)]
+pub struct Occupants(HashMap<Cell, Vec<Entity>>);
+
+impl Occupants {
+    /// The entities standing on `cell` (any state; usually none or one).
+    pub fn at(&self, cell: Cell) -> &[Entity] {
+        self.0.get(&cell).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// `Position`'s insert hook: the entity now stands on its cell.
+fn placed(mut world: DeferredWorld, ctx: HookContext) {
+    let Some(cell) = world.get::<Position>(ctx.entity).map(|p| p.0) else {
+        return;
+    };
+    if let Some(mut index) = world.get_resource_mut::<Occupants>() {
+        index.0.entry(cell).or_default().push(ctx.entity);
+    }
+}
+
+/// `Position`'s discard hook (a new position replaces it, or it goes with its
+/// entity): the entity leaves its cell.
+fn left(mut world: DeferredWorld, ctx: HookContext) {
+    let Some(cell) = world.get::<Position>(ctx.entity).map(|p| p.0) else {
+        return;
+    };
+    if let Some(mut index) = world.get_resource_mut::<Occupants>()
+        && let Some(here) = index.0.get_mut(&cell)
+    {
+        here.retain(|&e| e != ctx.entity);
+        if here.is_empty() {
+            index.0.remove(&cell);
+        }
+    }
+}
 
 /// Stats by name, as the ruleset declares them.
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq)]

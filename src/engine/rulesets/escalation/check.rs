@@ -244,7 +244,7 @@ fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<()
                 }
             }
             let to = args.cell("to").unwrap_or(cell_of(world, unit));
-            let occupancy = occupancy_for(world, unit);
+            let occupancy = crate::engine::battle::occupancy_at(world, unit);
             let board = &world.resource::<Map>().0;
             let Some((path, _)) = board.path(cell_of(world, unit), to, &occupancy) else {
                 return Err(CommandError::PathBlocked(format!(

@@ -48,7 +48,11 @@ pub fn intercept_cells(world: &World, ctx: &AttackCtx, unit: UnitId) -> Vec<Cell
     if candidates.is_empty() {
         return Vec::new();
     }
-    let field = board.movement_field(at, distance, &occupancy_for(world, unit));
+    let field = board.movement_field(
+        at,
+        distance,
+        &crate::engine::battle::occupancy_at(world, unit),
+    );
     let mut out: Vec<(u32, Cell)> = candidates
         .into_iter()
         .filter_map(|c| field.get(&c).map(|&cost| (cost, c)))
@@ -400,7 +404,7 @@ pub fn move_occupancy(world: &World, unit: UnitId) -> impl Fn(Cell) -> Occupancy
 /// grappler dragging its target passes nobody).
 pub fn path_cost(world: &World, unit: UnitId, path: &[Cell]) -> Result<u32, CommandError> {
     let board = &world.resource::<Map>().0;
-    let occupancy = occupancy_for(world, unit);
+    let occupancy = crate::engine::battle::occupancy_at(world, unit);
     let dragging = condition_link(world, unit, conditions::GRAPPLING);
     let Some(&last) = path.last() else {
         return Err(CommandError::PathBlocked(

@@ -354,7 +354,14 @@ pub fn validate_path(
     path: &[Cell],
     target: Option<UnitId>,
 ) -> Result<u32, CommandError> {
-    validate_path_among(world, unit, def, path, target, occupancy_for(world, unit))
+    validate_path_among(
+        world,
+        unit,
+        def,
+        path,
+        target,
+        crate::engine::battle::occupancy_at(world, unit),
+    )
 }
 
 /// [`validate_path`] with who stands where already read (as [`occupancy_for`] says).
