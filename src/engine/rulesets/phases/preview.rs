@@ -10,8 +10,7 @@ use super::initiative::{battle_order, movement_order};
 use super::movement::{provocations_among, threatener};
 use super::{PhasesFlow, PhasesRules, Step, attack};
 use crate::engine::battle::{
-    Assume, AttackOdds, AttackPreview, MovePreview, active_entities, cell_in, entity,
-    occupancy_among, side_in, side_of,
+    Assume, AttackOdds, AttackPreview, MovePreview, active_entities, entity, side_in, side_of,
 };
 use crate::engine::board::Cell;
 use crate::engine::units::*;
@@ -99,22 +98,40 @@ pub fn movement(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> Move
     let Some(def) = world.resource::<PhasesRules>().0.movement_power(power) else {
         return MovePreview::default();
     };
-    // One pass over the units serves both the path check and the provocations.
+    // The path check asks the cell index; the provocations need the enemies that
+    // could make an opportunity attack (as `threatener` reads them), read with one
+    // query over the units' table (their order doesn't change the count).
     let side = side_of(world, unit);
-    let units = world.resource::<crate::engine::battle::Roster>().0.len();
-    let mut others = Vec::with_capacity(units);
-    let mut foes = Vec::with_capacity(units);
-    for (_, e) in active_entities(world).filter(|&(u, _)| u != unit) {
-        let their_side = side_in(e);
-        others.push((cell_in(e), their_side));
-        if def.provokes
-            && their_side != side
-            && let Some(foe) = threatener(e)
-        {
-            foes.push(foe);
+    let mut foes = Vec::new();
+    if def.provokes {
+        let me = crate::engine::battle::find(world, unit);
+        type Foe<'a> = (
+            Entity,
+            &'a crate::engine::units::Position,
+            &'a crate::engine::units::Unit,
+            Option<&'a PlayState>,
+            Option<&'a Reach>,
+            Has<Powers>,
+        );
+        match world.try_query::<Foe>() {
+            Some(mut q) => foes.extend(q.iter(world).filter_map(
+                |(e, at, who, state, reach, powers)| {
+                    (Some(e) != me
+                        && powers
+                        && who.side != side
+                        && state.copied().unwrap_or_default().is_active())
+                    .then(|| (at.0, reach.map_or(1, |r| r.0)))
+                },
+            )),
+            // Reach or PlayState not registered yet: read the units one by one.
+            None => foes.extend(
+                active_entities(world)
+                    .filter(|&(u, e)| u != unit && side_in(e) != side)
+                    .filter_map(|(_, e)| threatener(e)),
+            ),
         }
     }
-    let occupancy = occupancy_among(side, others);
+    let occupancy = crate::engine::battle::occupancy_at(world, unit);
     let cost = validate_path_among(world, unit, def, path, None, occupancy).unwrap_or_else(|_| {
         let board = &world.resource::<crate::engine::battle::Map>().0;
         path.iter().filter_map(|&c| board.step_cost(c)).sum()
