@@ -243,8 +243,21 @@ fn readied_triggers(world: &mut World, mover: UnitId, from: Cell, to: Cell) {
     // test reads), then fired in roster order.
     let triggered: Vec<(UnitId, WeaponDef)> = {
         let board = &world.resource::<Map>().0;
-        active_units(world)
+        // Only units with an attack readied can trigger (at every step of every
+        // move, so they are found with one query, then taken in roster order).
+        let mut readied: Vec<UnitId> = world
+            .try_query::<(Entity, &FlowUnit)>()
+            .map(|mut q| {
+                q.iter(world)
+                    .filter(|(_, f)| f.ready.is_some())
+                    .filter_map(|(e, _)| crate::engine::battle::unit_of(world, e))
+                    .collect()
+            })
+            .unwrap_or_default();
+        readied.sort_unstable();
+        readied
             .into_iter()
+            .filter(|&r| is_active(world, r))
             .filter_map(|r| {
                 let ready = flow_unit(world, r).ready?;
                 if !enemies(world, r, mover) {
