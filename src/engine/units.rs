@@ -54,6 +54,11 @@ impl Occupants {
     pub fn at(&self, cell: Cell) -> &[Entity] {
         self.0.get(&cell).map_or(&[], Vec::as_slice)
     }
+
+    /// Every occupied cell with who stands there (in no particular order).
+    pub fn iter(&self) -> impl Iterator<Item = (Cell, &[Entity])> {
+        self.0.iter().map(|(&c, v)| (c, v.as_slice()))
+    }
 }
 
 /// `Position`'s insert hook: the entity now stands on its cell.

@@ -11,6 +11,7 @@ use skirmish::engine::Battle;
 use skirmish::engine::dice::Dice;
 use skirmish::engine::fork::type_names;
 use skirmish::level::schema::Level;
+use std::collections::BTreeMap;
 
 use crate::ai::levels;
 
@@ -89,5 +90,68 @@ fn restore_from_reuses_a_battle_of_the_same_ruleset_and_replaces_another() {
         play(scratch, 4, 40);
         play(&mut fresh, 4, 40);
         assert_eq!(scratch.events(), fresh.events(), "{}", level.name);
+    }
+}
+
+/// Says where `battle`'s cell index (`Occupants`) and its units' `Position`s differ.
+fn index_mismatch(battle: &Battle) -> Option<String> {
+    use bevy_ecs::entity::Entity;
+    use skirmish::engine::board::Cell;
+    use skirmish::engine::units::{Occupants, Position};
+    let world = battle.world();
+    let mut placed: BTreeMap<Cell, Vec<Entity>> = BTreeMap::new();
+    if let Some(mut q) = world.try_query::<(Entity, &Position)>() {
+        for (e, p) in q.iter(world) {
+            placed.entry(p.0).or_default().push(e);
+        }
+    }
+    let mut indexed: BTreeMap<Cell, Vec<Entity>> = world
+        .resource::<Occupants>()
+        .iter()
+        .map(|(c, es)| (c, es.to_vec()))
+        .collect();
+    for list in placed.values_mut().chain(indexed.values_mut()) {
+        list.sort();
+    }
+    (placed != indexed).then(|| format!("positions {placed:?}\nindex {indexed:?}"))
+}
+
+/// The cell index the rules ask "who stands here" (`Occupants`, kept by
+/// `Position`'s hooks) lists every unit on its cell and nowhere else: from the
+/// start, as units move, fall and are removed, in a fork as it plays on, and in a
+/// scratch copy restored from a battle again.
+#[test]
+fn the_cell_index_follows_every_unit() {
+    for level in levels() {
+        let mut battle = battle_after(&level, 3, 0);
+        let mut moved = 0;
+        for round in 0..8 {
+            let before = battle.events().len();
+            play(&mut battle, round, 25);
+            moved += battle.events()[before..]
+                .iter()
+                .filter(|e| matches!(e, skirmish::engine::event::Event::Moved { .. }))
+                .count();
+            if let Some(m) = index_mismatch(&battle) {
+                panic!(
+                    "{} after {} commands:\n{m}",
+                    level.name,
+                    battle.commands().len()
+                );
+            }
+        }
+        assert!(moved > 0, "{}: the battle must move someone", level.name);
+        let mut fork = battle.fork(Dice::seeded(9));
+        assert_eq!(index_mismatch(&fork), None, "{}: a fork", level.name);
+        play(&mut fork, 11, 60);
+        assert_eq!(
+            index_mismatch(&fork),
+            None,
+            "{}: a fork played on",
+            level.name
+        );
+        assert_eq!(index_mismatch(&battle), None, "{}: its source", level.name);
+        fork.restore_from(&battle, Dice::seeded(10));
+        assert_eq!(index_mismatch(&fork), None, "{}: restored", level.name);
     }
 }
