@@ -114,15 +114,16 @@ pub fn movement(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> Move
             Has<Powers>,
         );
         match world.try_query::<Foe>() {
-            Some(mut q) => foes.extend(q.iter(world).filter_map(
-                |(e, at, who, state, reach, powers)| {
-                    (Some(e) != me
-                        && powers
-                        && who.side != side
-                        && state.copied().unwrap_or_default().is_active())
-                    .then(|| (at.0, reach.map_or(1, |r| r.0)))
-                },
-            )),
+            Some(mut q) => foes.extend(
+                q.iter(world)
+                    .filter(|&(e, _, who, state, _, powers)| {
+                        Some(e) != me
+                            && powers
+                            && who.side != side
+                            && state.copied().unwrap_or_default().is_active()
+                    })
+                    .map(|(_, at, _, _, reach, _)| (at.0, reach.map_or(1, |r| r.0))),
+            ),
             // Reach or PlayState not registered yet: read the units one by one.
             None => foes.extend(
                 active_entities(world)
