@@ -565,15 +565,17 @@ pub fn standing(world: &World) -> Vec<OnBoard> {
     }
 }
 
-/// The id of a unit's entity (its place in the roster); a scan of the roster, for
-/// the few units a search over [`standing`] finds.
+/// The id of a unit's entity (its place in the roster): its [`UnitId`] component,
+/// else found in the roster.
 pub fn unit_of(world: &World, entity: Entity) -> Option<UnitId> {
-    world
-        .resource::<Roster>()
-        .0
-        .iter()
-        .position(|&e| e == entity)
-        .map(|i| UnitId(i as u32))
+    world.get::<UnitId>(entity).copied().or_else(|| {
+        world
+            .resource::<Roster>()
+            .0
+            .iter()
+            .position(|&e| e == entity)
+            .map(|i| UnitId(i as u32))
+    })
 }
 
 /// What a ruleset adds to the two refusals of [`check_steps`] that its rules name
