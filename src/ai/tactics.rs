@@ -157,7 +157,7 @@ impl Best {
 /// One unit's view of the fight.
 struct Mind<'v, 'a> {
     view: &'v mut View<'a>,
-    me: UnitSnap,
+    me: UnitSnap<'a>,
     policy: AiPolicy,
     /// The active ruleset, asked what moves do and which special actions to weigh.
     ruleset: &'static dyn Ruleset,
@@ -583,7 +583,7 @@ impl<'v, 'a> Mind<'v, 'a> {
                 } else if self.ruleset.attack_features().approach
                     && let Some(path) =
                         self.ruleset
-                            .approach(self.view.world, self.me.id, t.id, Some(&p.name))
+                            .approach(self.view.world, self.me.id, t.id, Some(p.name))
                 {
                     path
                 } else {
@@ -593,13 +593,13 @@ impl<'v, 'a> Mind<'v, 'a> {
                 // Where to aim, for rulesets whose attacks aim (W-17).
                 let aim = self
                     .ruleset
-                    .best_aim(self.view.world, self.me.id, t.id, Some(&p.name));
+                    .best_aim(self.view.world, self.me.id, t.id, Some(p.name));
                 options.push((
                     v,
                     Command::Attack {
                         unit: self.me.id,
                         target: t.id,
-                        power: Some(p.name.clone()),
+                        power: Some(p.name.to_owned()),
                         aim,
                         approach,
                     },

@@ -21,9 +21,11 @@ const DEFAULT_SPEED: u32 = 6;
 
 /// One attack power as the AI sees it.
 #[derive(Clone, Debug)]
-pub(crate) struct PowerInfo {
-    /// Name, as commands give it.
-    pub name: String,
+pub(crate) struct PowerInfo<'a> {
+    /// Name, as commands give it (borrowed from the unit's powers: a view is made
+    /// for every decision, and copying every unit's power names was a tenth of
+    /// its cost on a big map).
+    pub name: &'a str,
     /// Range in cells.
     pub range: u32,
     /// Needs line of sight.
@@ -32,7 +34,7 @@ pub(crate) struct PowerInfo {
 
 /// A unit as the AI sees it.
 #[derive(Clone, Debug)]
-pub(crate) struct UnitSnap {
+pub(crate) struct UnitSnap<'a> {
     /// Id.
     pub id: UnitId,
     /// Side.
@@ -48,12 +50,12 @@ pub(crate) struct UnitSnap {
     /// Cells it threatens around it.
     pub reach: u32,
     /// Its attack powers, first = default.
-    pub powers: Vec<PowerInfo>,
+    pub powers: Vec<PowerInfo<'a>>,
     /// How far it can come in a turn (its speed stat, or a default).
     pub speed: u32,
 }
 
-impl UnitSnap {
+impl UnitSnap<'_> {
     /// Fraction of hit points lost, 0 (unhurt) to 1.
     pub fn wounded(&self) -> f64 {
         if self.max_hp <= 0 {
@@ -88,7 +90,7 @@ pub(crate) struct View<'a> {
     /// The board.
     pub board: &'a Board,
     /// Every unit, by roster index.
-    pub units: Vec<UnitSnap>,
+    pub units: Vec<UnitSnap<'a>>,
     /// The board and who stands where, as flat arrays for searches.
     pub grid: Grid,
     /// Most powers any unit has (cache stride).
@@ -150,7 +152,7 @@ impl<'a> View<'a> {
         let world = battle.world();
         let board = &world.resource::<Map>().0;
         let ruleset = battle.rules();
-        let units: Vec<UnitSnap> = world
+        let units: Vec<UnitSnap<'a>> = world
             .resource::<Roster>()
             .0
             .iter()
@@ -170,7 +172,7 @@ impl<'a> View<'a> {
                         .map(|p| {
                             p.0.iter()
                                 .map(|d| PowerInfo {
-                                    name: d.name.clone(),
+                                    name: d.name.as_str(),
                                     range: d.range,
                                     ranged: d.ranged,
                                 })
@@ -211,12 +213,12 @@ impl<'a> View<'a> {
     }
 
     /// The unit with this id.
-    pub fn unit(&self, id: UnitId) -> &UnitSnap {
+    pub fn unit(&self, id: UnitId) -> &UnitSnap<'a> {
         &self.units[id.0 as usize]
     }
 
     /// Active enemies of `side`, in roster order.
-    pub fn enemies(&self, side: SideId) -> impl Iterator<Item = &UnitSnap> + '_ {
+    pub fn enemies(&self, side: SideId) -> impl Iterator<Item = &UnitSnap<'a>> + '_ {
         self.units
             .iter()
             .filter(move |u| u.active && u.side != side)
@@ -245,7 +247,7 @@ impl<'a> View<'a> {
         power: usize,
         assume: Assume<'_>,
     ) -> Option<Odds> {
-        let name = &self.units[attacker.0 as usize].powers.get(power)?.name;
+        let name = self.units[attacker.0 as usize].powers.get(power)?.name;
         self.battle
             .attack_odds(attacker, target, Some(name), assume)
             .map(|p| Odds {
@@ -321,7 +323,7 @@ impl<'a> View<'a> {
 
     /// Whether a power of `attacker` could reach `target` from `from` (range, and line
     /// of sight for ranged powers).
-    pub fn in_range(&self, power: &PowerInfo, from: Cell, to: Cell) -> bool {
+    pub fn in_range(&self, power: &PowerInfo<'_>, from: Cell, to: Cell) -> bool {
         let d = self.board.distance(from, to);
         d <= power.range && (!power.ranged || self.board.line_of_sight(from, to))
     }
