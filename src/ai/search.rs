@@ -27,11 +27,10 @@
 //! API (`fork`, `submit`, `awaiting`, `units`) and `Normal`'s tactics.
 //!
 //! Cost: at most 3 × 4 play-outs of at most 8 commands each (fewer with many
-//! units). Measured with `examples/hard_time.rs` (release build, one thread, this
-//! 2-core machine under a load average of about 7.5; the README's table "How long
-//! `hard` thinks"): a decision takes 2–9 ms on average per level; the longest was
-//! 57 ms (The Wolfsgate Ambush), at most 48 ms on every other shipped level and
-//! 41 ms on the 24×24 bench level.
+//! units). Measured with `examples/hard_time.rs` (release build, one thread, idle
+//! 2-core machine; the README's table "How long `hard` thinks"): a decision takes
+//! 1–6 ms on average per level; the longest was 31 ms (The Wolfsgate Ambush), 22 ms
+//! on the 24×24 bench level.
 //!
 //! Strength: a little above `normal`'s (519 wins of 1,000 against `normal`, 50 a
 //! seat on every shipped level, where `normal` itself wins 489 from the same seats
