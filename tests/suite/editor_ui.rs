@@ -618,6 +618,7 @@ fn new_level_dialog_offers_every_ruleset_and_both_grids() {
     assert_eq!(ed.doc.path(), None);
 }
 
+#[cfg(feature = "render")]
 #[test]
 fn an_invalid_level_opens_with_its_problems_and_garbage_does_not_panic() {
     root();
@@ -667,6 +668,7 @@ fn an_invalid_level_opens_with_its_problems_and_garbage_does_not_panic() {
 
 /// The window's close button with unsaved changes asks first (like Ctrl+Q), from the
 /// editor or from a playtest; with nothing unsaved the program ends.
+#[cfg(feature = "render")]
 #[test]
 fn closing_the_window_with_unsaved_changes_asks_first() {
     use bevy::prelude::*;

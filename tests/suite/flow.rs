@@ -1946,6 +1946,7 @@ fn f_gap_05_a_failed_check_is_a_miss_without_a_reaction_window() {
 /// F-32 … F-42 in the window: each special action's mode and menu label come from
 /// its verb declaration and read as they always have (the window tests and players
 /// rely on them); Drop (F-42) is listed last.
+#[cfg(feature = "render")]
 #[test]
 fn f_32_to_f_42_window_labels_come_from_the_verb_declarations() {
     use skirmish::game::control::{command_label, mode_of, rarely_wanted};
@@ -2046,6 +2047,7 @@ fn f_32_to_f_42_window_labels_come_from_the_verb_declarations() {
 /// check requires exactly that (a level making Feint (F-34) cost 6 AP leaves a
 /// 5-AP unit unable to feint). The window shows "Feint (1 AP, key N)"; N selects the
 /// Feint mode, H the Shove modes (F-38) in turn, O does Total Defense (F-40).
+#[cfg(feature = "render")]
 #[test]
 fn f_08_f_34_f_38_verbs_declare_their_ap_cost_and_key_and_keys_pick_them() {
     use skirmish::engine::rulesets::flow::VERBS;

@@ -28,6 +28,7 @@ mod property;
 mod reliability_engine;
 mod reliability_messages;
 mod replay;
+#[cfg(feature = "render")]
 mod resume;
 mod script_cli;
 mod toy_ruleset;

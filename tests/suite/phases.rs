@@ -1486,6 +1486,7 @@ fn p_26_p_27_p_28_are_declared_verbs_that_scripts_play_and_show_as_written() {
     assert!(conditions(&b, "A").contains(&"Disengaged".to_string()));
 }
 
+#[cfg(feature = "render")]
 #[test]
 fn p_27_p_28_the_window_offers_phases_verbs_by_their_keys() {
     // P-27 Defend (key F), P-26 Delay (key L) are numbered actions; P-28 Disengage

@@ -199,6 +199,7 @@ fn script_save_battle_replays() {
 /// Saving a window game mid-battle and continuing it (`skirmish play --load`) gives
 /// the identical battle: the same log and the same state, on every shipped level of
 /// every ruleset.
+#[cfg(feature = "render")]
 #[test]
 fn a_saved_game_continues_exactly_on_every_shipped_level() {
     use rand::SeedableRng;
@@ -244,6 +245,7 @@ fn a_saved_game_continues_exactly_on_every_shipped_level() {
 
 /// Killing the game while it writes an autosave leaves the previous one whole: the
 /// new text goes to a temporary file that only a rename puts in place.
+#[cfg(feature = "render")]
 #[test]
 fn a_save_cut_short_leaves_the_previous_file_whole() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/ford.ron");
@@ -262,6 +264,7 @@ fn a_save_cut_short_leaves_the_previous_file_whole() {
 /// Take-backs: a move that rolled nothing is taken back to exactly the battle
 /// before it; an attack, which rolled dice, is refused with the reason; so is a
 /// command once the other side has to act.
+#[cfg(feature = "render")]
 #[test]
 fn take_back_undoes_a_move_but_not_a_roll() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/wounds_mill.ron");
@@ -326,6 +329,7 @@ fn take_back_undoes_a_move_but_not_a_roll() {
 
 /// A hot-seat game continued from a save starts on the hand-off screen of the
 /// player whose turn it is (the map hidden until they confirm).
+#[cfg(feature = "render")]
 #[test]
 fn a_continued_hot_seat_game_hands_off_to_the_player_to_act() {
     use rand::SeedableRng;

@@ -905,6 +905,7 @@ fn script_reports_a_verbs_mistakes_at_their_place() {
     );
 }
 
+#[cfg(feature = "render")]
 #[test]
 fn the_window_offers_a_declared_verb_as_a_mode_on_its_target() {
     use skirmish::game::control::{command_label, mode_of, rarely_wanted};
@@ -917,6 +918,7 @@ fn the_window_offers_a_declared_verb_as_a_mode_on_its_target() {
     assert!(!rarely_wanted(&battle, &jab(r1, b1)));
 }
 
+#[cfg(feature = "render")]
 #[test]
 fn a_decision_of_the_toys_own_kind_is_answered_and_shown_with_no_core_code() {
     use skirmish::game::control::{VerbKey, choices_for, command_label, verb_hint, verb_key};
