@@ -829,6 +829,12 @@ fn run_case(case: Case) -> Result<(), String> {
     app.insert_resource(case);
     app.init_resource::<Drive>();
     app.add_systems(Update, driver);
+    // A frame advances the game's clock by at most 40 ms, however long it took: on
+    // a loaded machine a software-rendered frame can take longer than a glide
+    // across a cell, and the glide's screenshots would miss it.
+    app.add_systems(Startup, |mut time: ResMut<Time<Virtual>>| {
+        time.set_max_delta(std::time::Duration::from_millis(40));
+    });
     // `run` hands the app to the event loop; the driver exits with success only after
     // the moves, attacks and reactions made by its key presses, then the screenshot.
     let result = app.run();
