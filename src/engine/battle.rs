@@ -484,19 +484,11 @@ pub fn occupancy_at(world: &World, mover: UnitId) -> impl Fn(Cell) -> Occupancy 
     let side = side_of(world, mover);
     let me = find(world, mover);
     let index = world.get_resource::<Occupants>();
-    let others: Vec<(Cell, SideId)> = if index.is_some() {
-        Vec::new()
-    } else {
-        standing(world)
-            .into_iter()
-            .filter(|b| Some(b.entity) != me)
-            .map(|b| (b.cell, b.side))
-            .collect()
-    };
-    let among = occupancy_among(side, others);
+    let snapshot = index.is_none().then(|| occupancy_for(world, mover));
     move |cell| {
         let Some(index) = index else {
-            return among(cell);
+            // No index in this world: the snapshot was taken instead.
+            return snapshot.as_ref().map_or(Occupancy::Free, |s| s(cell));
         };
         // The first in roster order of the units on the board there, as
         // `occupancy_among` over the roster would find.
