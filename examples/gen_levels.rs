@@ -123,11 +123,17 @@ pub fn big_phases(size: u32) -> Level {
             });
         }
     }
+    big_level("phases", GridKind::Square, size, units)
+}
+
+/// A `size`² level of `ruleset` named after it, with the big maps' terrain and
+/// sides.
+fn big_level(ruleset: &str, grid: GridKind, size: u32, units: Vec<UnitDef>) -> Level {
     Level {
-        name: format!("Big phases {size}x{size}"),
+        name: format!("Big {ruleset} {size}x{size}"),
         version: 1,
-        ruleset: "phases".into(),
-        grid: GridKind::Square,
+        ruleset: ruleset.into(),
+        grid,
         size: (size, size),
         terrain: big_terrain(size),
         sides: sides(),
@@ -187,19 +193,7 @@ pub fn big_flow(size: u32) -> Level {
             });
         }
     }
-    Level {
-        name: format!("Big flow {size}x{size}"),
-        version: 1,
-        ruleset: "flow".into(),
-        grid: GridKind::Hex,
-        size: (size, size),
-        terrain: big_terrain(size),
-        sides: sides(),
-        units,
-        rules: BTreeMap::new(),
-        victory: Victory::default(),
-        seed: None,
-    }
+    big_level("flow", GridKind::Hex, size, units)
 }
 
 fn main() {

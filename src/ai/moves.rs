@@ -314,17 +314,7 @@ impl Grid {
                 if dist[i as usize] != d {
                     continue;
                 }
-                for &n in self.neighbours(i as usize) {
-                    let Some(c) = self.cost[n as usize] else {
-                        continue;
-                    };
-                    let nd = d + c;
-                    if nd < dist[n as usize] {
-                        dist[n as usize] = nd;
-                        label[n as usize] = label[i as usize];
-                        queue.push(nd, n);
-                    }
-                }
+                self.relax(i, d, &mut dist, &mut label, |nd, n| queue.push(nd, n));
             }
             queue.recycle(bucket);
         }
@@ -395,16 +385,31 @@ impl Grid {
             if dist[i as usize] != d {
                 continue;
             }
-            for &n in self.neighbours(i as usize) {
-                let Some(c) = self.cost[n as usize] else {
-                    continue;
-                };
-                let nd = d + c;
-                if nd < dist[n as usize] {
-                    dist[n as usize] = nd;
-                    label[n as usize] = label[i as usize];
-                    heap.push(Reverse((nd, n)));
-                }
+            self.relax(i, d, dist, label, |nd, n| heap.push(Reverse((nd, n))));
+        }
+    }
+
+    /// Lowers the distance of each neighbour of cell `i` (at distance `d`) that is
+    /// cheaper to reach through it, gives it `i`'s source, and hands it to `push`
+    /// with its new distance: the step both field searches share.
+    #[inline]
+    fn relax(
+        &self,
+        i: u32,
+        d: u32,
+        dist: &mut [u32],
+        label: &mut [u32],
+        mut push: impl FnMut(u32, u32),
+    ) {
+        for &n in self.neighbours(i as usize) {
+            let Some(c) = self.cost[n as usize] else {
+                continue;
+            };
+            let nd = d + c;
+            if nd < dist[n as usize] {
+                dist[n as usize] = nd;
+                label[n as usize] = label[i as usize];
+                push(nd, n);
             }
         }
     }

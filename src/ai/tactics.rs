@@ -335,6 +335,21 @@ impl<'v, 'a> Mind<'v, 'a> {
             .collect()
     }
 
+    /// Sets [`Mind::near`] to the foes that can matter to the cells of `tree` (and
+    /// within `extra` more of them) and returns them; `near` stays `None` when that
+    /// is all of them (on a small map: then scoring need not look them up).
+    fn near_tree(&mut self, tree: &Tree, extra: u32) -> Vec<usize> {
+        let radius = tree
+            .ends
+            .iter()
+            .map(|&c| self.view.board.distance(self.me.cell, c))
+            .max()
+            .unwrap_or(0);
+        let near = self.foes_near(radius, extra);
+        self.near = (near.len() < self.foes.len()).then(|| near.clone());
+        near
+    }
+
     /// The slot of [`Mind::values`] for attacks after moving with `moved`.
     fn moved_slot(&mut self, moved: Option<&str>) -> usize {
         if let Some(slot) = self.moved.iter().position(|m| m.as_deref() == moved) {
@@ -792,14 +807,7 @@ impl<'v, 'a> Mind<'v, 'a> {
         let mut pick: Option<(f64, Cell)> = None;
         // Only foes near the tree can threaten its cells (`Normal` only: `matters`
         // covers the foes' speed plus range).
-        let radius = tree
-            .ends
-            .iter()
-            .map(|&c| self.view.board.distance(self.me.cell, c))
-            .max()
-            .unwrap_or(0);
-        let near = self.foes_near(radius, 0);
-        self.near = (near.len() < self.foes.len()).then_some(near);
+        self.near_tree(&tree, 0);
         for &c in &tree.ends {
             if tree.cost(c).is_none_or(|k| k > power.budget) {
                 continue;
@@ -845,15 +853,7 @@ impl<'v, 'a> Mind<'v, 'a> {
         let charges: Vec<Power> = powers.iter().filter(|p| p.charge).cloned().collect();
         // Every cell scored below is the unit's own or one of the tree's: only the
         // foes near them count (and, for a charge, those next to them).
-        let radius = tree
-            .ends
-            .iter()
-            .map(|&c| self.view.board.distance(self.me.cell, c))
-            .max()
-            .unwrap_or(0);
-        let near = self.foes_near(radius, 1);
-        // (All of them on a small map: then scoring need not look them up.)
-        self.near = (near.len() < self.foes.len()).then(|| near.clone());
+        let near = self.near_tree(&tree, 1);
         let (here, _) = self.cell_score(self.me.cell, None, Hint::NEUTRAL, true);
 
         // First pass: cheap scores of every reachable cell.

@@ -245,24 +245,22 @@ fn readied_triggers(world: &mut World, mover: UnitId, from: Cell, to: Cell) {
         let board = &world.resource::<Map>().0;
         // Only units with an attack readied can trigger (at every step of every
         // move, so they are found with one query, then taken in roster order).
-        let mut readied: Vec<UnitId> = world
+        let mut readied: Vec<(UnitId, Readied)> = world
             .try_query::<(Entity, &FlowUnit)>()
             .map(|mut q| {
                 q.iter(world)
-                    .filter(|(_, f)| f.ready.is_some())
-                    .filter_map(|(e, _)| crate::engine::battle::unit_of(world, e))
+                    .filter_map(|(e, f)| {
+                        let ready = f.ready.clone()?;
+                        Some((crate::engine::battle::unit_of(world, e)?, ready))
+                    })
                     .collect()
             })
             .unwrap_or_default();
-        readied.sort_unstable();
+        readied.sort_unstable_by_key(|&(r, _)| r);
         readied
             .into_iter()
-            .filter(|&r| is_active(world, r))
-            .filter_map(|r| {
-                let ready = flow_unit(world, r).ready?;
-                if !enemies(world, r, mover) {
-                    return None;
-                }
+            .filter(|&(r, _)| is_active(world, r) && enemies(world, r, mover))
+            .filter_map(|(r, ready)| {
                 let weapon = weapon_named(world, r, Some(&ready.weapon)).ok()?;
                 let here = cell_of(world, r);
                 let reach = if weapon.ranged() {
