@@ -6,6 +6,9 @@
 //!   not the engine executing the commands. Target: under 2 ms.
 //! - `battle`: one whole normal-vs-normal battle, set-up, thinking and rules
 //!   included. Target: 200 battles per second per core (5 ms).
+//! - `engine_replay`: the same battles' commands submitted again with no AI
+//!   (set-up and rules only): the floor under `battle`, what the engine costs
+//!   whatever the AI.
 //!
 //! Run with `cargo bench --no-default-features --bench ai`.
 //!
@@ -86,6 +89,33 @@ fn benches(c: &mut Criterion) {
             i += 1;
             let policies = [AiPolicy::Normal, AiPolicy::Normal];
             black_box(play_out(&level, battle_seed(7, i), &policies, 20_000).unwrap())
+        })
+    });
+    // The commands of a few whole battles, recorded once, then replayed.
+    let played: Vec<(u64, Vec<skirmish::engine::command::Command>)> = (1..=8)
+        .map(|i| {
+            let policies = [AiPolicy::Normal, AiPolicy::Normal];
+            let seed = battle_seed(7, i);
+            let level = ai_level(&level, &policies);
+            let (_, file) =
+                skirmish::ai::sim::play_recorded(&level, seed, &policies, 20_000, None).unwrap();
+            let skirmish::replay::DiceSource::Seed(dice) = file.dice else {
+                unreachable!("sim battles roll seeded dice")
+            };
+            (dice, file.commands)
+        })
+        .collect();
+    let replay_level = ai_level(&level, &[AiPolicy::Normal, AiPolicy::Normal]);
+    let mut k = 0;
+    group.bench_function("engine_replay", |b| {
+        b.iter(|| {
+            let (dice, commands) = &played[k % played.len()];
+            k += 1;
+            let mut battle = Battle::from_level(&replay_level, Dice::seeded(*dice)).unwrap();
+            for c in commands {
+                battle.submit(black_box(c.clone())).unwrap();
+            }
+            black_box(battle.turn().round)
         })
     });
     group.finish();

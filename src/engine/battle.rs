@@ -16,6 +16,7 @@ use crate::engine::command::{Command, CommandError};
 use crate::engine::decision::PendingDecision;
 use crate::engine::dice::Dice;
 use crate::engine::event::{Event, Stage};
+use crate::engine::queries::{self, CachedQuery};
 use crate::engine::rulesets::{Ruleset, registry};
 use crate::engine::spec::{Controller, DecisionPolicy, Level, Victory};
 use crate::engine::units::*;
@@ -540,22 +541,24 @@ pub fn standing(world: &World) -> Vec<OnBoard> {
     };
     // `PlayState` is only registered once some unit has had one: until then every
     // unit is in play.
-    match world.try_query::<(Entity, &Position, &Unit, Option<&PlayState>)>() {
-        Some(mut q) => q
-            .iter(world)
-            .map(unit)
-            .filter(|b| b.state.on_board())
-            .collect(),
-        None => world
-            .try_query::<(Entity, &Position, &Unit)>()
-            .map(|mut q| {
-                q.iter(world)
-                    .map(|(e, p, u)| unit((e, p, u, None)))
-                    .collect()
-            })
-            .unwrap_or_default(),
-    }
+    queries::read::<StandingQuery, _>(world, |q| {
+        q.iter().map(unit).filter(|b| b.state.on_board()).collect()
+    })
+    .or_else(|| {
+        queries::read::<(Entity, &Position, &Unit), _>(world, |q| {
+            q.iter().map(|(e, p, u)| unit((e, p, u, None))).collect()
+        })
+    })
+    .unwrap_or_default()
 }
+
+/// What [`standing`] reads of every unit.
+type StandingQuery = (
+    Entity,
+    &'static Position,
+    &'static Unit,
+    Option<&'static PlayState>,
+);
 
 /// The id of a unit's entity (its place in the roster): its [`UnitId`] component,
 /// else found in the roster.
@@ -843,6 +846,9 @@ impl Battle {
         app.init_schedule(BattleSchedule);
         // Before any unit is placed, so that it sees every one.
         app.init_resource::<Occupants>();
+        // The queries the rules read every unit with, kept from call to call.
+        app.init_resource::<CachedQuery<StandingQuery>>();
+        app.init_resource::<CachedQuery<(Entity, &'static Position, &'static Unit)>>();
         // The schedule is a handful of small systems run many times per command:
         // spreading them over threads costs far more than it saves.
         app.edit_schedule(BattleSchedule, |schedule| {

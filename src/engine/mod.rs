@@ -16,6 +16,7 @@ pub mod items;
 pub mod log;
 pub mod odds;
 pub mod problems;
+pub mod queries;
 pub mod rulesets;
 pub mod schedule;
 pub mod skill;

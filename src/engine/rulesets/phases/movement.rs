@@ -501,7 +501,7 @@ pub fn execute_move(
                     },
                 );
                 cur = to;
-                if occupancy_for(world, unit)(cur) == Occupancy::Free {
+                if crate::engine::battle::occupancy_at(world, unit)(cur) == Occupancy::Free {
                     last_free = cur;
                 }
             }
