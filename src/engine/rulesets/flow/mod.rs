@@ -332,6 +332,7 @@ impl Plugin for FlowPlugin {
             )
                 .run_if(ruleset_is("flow")),
         );
+        app.init_resource::<crate::engine::queries::CachedQuery<movement::FlowUnits>>();
     }
 }
 

@@ -235,6 +235,10 @@ fn nearest_open(world: &World, from: Cell, occupancy: &impl Fn(Cell) -> Occupanc
         .map(|(&c, _)| c)
 }
 
+/// What a step reads of every unit to find the readied attacks it triggers (kept
+/// in the world: [`crate::engine::queries`]).
+pub(super) type FlowUnits = (Entity, &'static FlowUnit);
+
 /// F-37, F-GAP-18: an enemy readied against movement fires when `mover` enters its
 /// reach; its initiative slot moves to just before the mover from the next round.
 fn readied_triggers(world: &mut World, mover: UnitId, from: Cell, to: Cell) {
@@ -245,10 +249,9 @@ fn readied_triggers(world: &mut World, mover: UnitId, from: Cell, to: Cell) {
         let board = &world.resource::<Map>().0;
         // Only units with an attack readied can trigger (at every step of every
         // move, so they are found with one query, then taken in roster order).
-        let mut readied: Vec<(UnitId, Readied)> = world
-            .try_query::<(Entity, &FlowUnit)>()
-            .map(|mut q| {
-                q.iter(world)
+        let mut readied: Vec<(UnitId, Readied)> =
+            crate::engine::queries::read::<FlowUnits, _>(world, |q| {
+                q.iter()
                     .filter_map(|(e, f)| {
                         let ready = f.ready.clone()?;
                         Some((crate::engine::battle::unit_of(world, e)?, ready))

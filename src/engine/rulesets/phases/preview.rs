@@ -93,6 +93,17 @@ pub fn odds(
     })
 }
 
+/// What a move preview reads of every unit to find the enemies that could make an
+/// opportunity attack (kept in the world: [`crate::engine::queries`]).
+pub(super) type PreviewFoe = (
+    Entity,
+    &'static Position,
+    &'static Unit,
+    Option<&'static PlayState>,
+    Option<&'static Reach>,
+    Has<Powers>,
+);
+
 /// Cost and opportunity attacks of a move along `path` with movement power `power`.
 pub fn movement(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> MovePreview {
     let Some(def) = world.resource::<PhasesRules>().0.movement_power(power) else {
@@ -105,25 +116,19 @@ pub fn movement(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> Move
     let mut foes = Vec::new();
     if def.provokes {
         let me = crate::engine::battle::find(world, unit);
-        type Foe<'a> = (
-            Entity,
-            &'a crate::engine::units::Position,
-            &'a crate::engine::units::Unit,
-            Option<&'a PlayState>,
-            Option<&'a Reach>,
-            Has<Powers>,
-        );
-        match world.try_query::<Foe>() {
-            Some(mut q) => foes.extend(
-                q.iter(world)
-                    .filter(|&(e, _, who, state, _, powers)| {
-                        Some(e) != me
-                            && powers
-                            && who.side != side
-                            && state.copied().unwrap_or_default().is_active()
-                    })
-                    .map(|(_, at, _, _, reach, _)| (at.0, reach.map_or(1, |r| r.0))),
-            ),
+        let read = crate::engine::queries::read::<PreviewFoe, _>(world, |q| {
+            q.iter()
+                .filter(|&(e, _, who, state, _, powers)| {
+                    Some(e) != me
+                        && powers
+                        && who.side != side
+                        && state.copied().unwrap_or_default().is_active()
+                })
+                .map(|(_, at, _, _, reach, _)| (at.0, reach.map_or(1, |r| r.0)))
+                .collect::<Vec<_>>()
+        });
+        match read {
+            Some(found) => foes = found,
             // Reach or PlayState not registered yet: read the units one by one.
             None => foes.extend(
                 active_entities(world)
