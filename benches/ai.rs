@@ -32,6 +32,10 @@ use skirmish::engine::dice::Dice;
 use skirmish::engine::units::SideId;
 use skirmish::level::schema::*;
 
+/// The allocator the `skirmish` binary runs with (see `src/main.rs`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "bench_level.rs"]
 mod bench_level;
 use bench_level::bench_level;
