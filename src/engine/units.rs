@@ -1,7 +1,9 @@
 //! Unit components (RULES.md X-01): identity, side, cell, stats, health, conditions,
 //! reach and action pools. Every ruleset reads and writes units through these.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap;
 
 use bevy_ecs::component::Component;
 use bevy_ecs::entity::Entity;
@@ -47,7 +49,7 @@ pub struct Position(pub Cell);
 /// battle world has). Lets "who stands on this cell" be answered without reading
 /// every unit: on a big map, most of the cost of each path checked or previewed.
 #[derive(Resource, Default, Debug)]
-pub struct Occupants(HashMap<Cell, Vec<Entity>>);
+pub struct Occupants(FxHashMap<Cell, Vec<Entity>>);
 
 impl Occupants {
     /// The entities standing on `cell` (any state; usually none or one).
