@@ -12,11 +12,13 @@
 //!
 //! Run with `cargo bench --no-default-features --bench ai`.
 //!
-//! Figures (issue 18), this bench on an idle 2-core machine (release build,
-//! 2026-11-26): `side_turn` 1.04 ms (target under 2 ms: met), `battle` 42.0 ms,
-//! about 24 battles per second per core (target 200: not met; `skirmish sim
-//! benches/levels/bench_24x24.ron --battles 100 --threads 1` says 23.6). The time is
-//! `normal`'s own scoring (move tree, cell scores, odds), not the engine's.
+//! Figures (issue 18), this bench on an idle 2-core machine (release build, mimalloc,
+//! 2026-11-26): `side_turn` 0.84 ms (target under 2 ms: met), `battle` 34.3 ms,
+//! about 29 battles per second per core (target 200: not met; `skirmish sim
+//! benches/levels/bench_24x24.ron --battles 100 --threads 1` says 27.5),
+//! `engine_replay` 3.23 ms. The floor alone leaves `normal` about 6 µs a decision at
+//! 200 battles a second; a decision costs about 100 µs (move tree, cell scores,
+//! odds, previews: see the README's "Speed").
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
