@@ -242,41 +242,63 @@ fn hard_play_out_is_deterministic() {
     assert_eq!(a, b);
 }
 
-/// `hard` beats `normal` on a shipped level from both seats: the first battles of
-/// seed 1 (the seeds `skirmish sim --seed 1` plays), not picked, each compared with
-/// `normal` playing the same seat on the same seeds.
-///
-/// Ignored: the search does not beat `normal` yet. Over 30 battles a seat on every
-/// shipped level it wins 310 of 600 where `normal` in the same seats wins 290 (the
-/// README's table); this is the target issue 18 sets (≥ 70 %, and well above
-/// `normal`'s own figure from the seat), kept here to run with `--ignored` while
-/// the search improves.
-#[test]
-#[ignore = "hard does not beat normal yet (README: 310 vs 290 wins of 600)"]
-fn hard_beats_normal_on_a_shipped_level() {
-    let level = levels()
-        .into_iter()
-        .find(|l| l.name == HARD_TEST_LEVEL)
-        .expect("the test level");
-    let battles = HARD_TEST_BATTLES;
+/// Wins of `hard` against `normal` from each seat of `level` in turn over the first
+/// `battles` battles of seed 1 (the seeds `skirmish sim --seed 1` plays, not
+/// picked), and the wins of `normal` in the same seats on the same seeds (the
+/// baseline): `(hard, normal, battles played by each)`.
+fn hard_and_normal_wins(level: &Level, battles: u64) -> (usize, usize, usize) {
     let mut hard_wins = 0;
     let mut normal_wins = 0;
     for seat in 0..2 {
         let mut hard = vec![AiPolicy::Normal; level.sides.len()];
         hard[seat] = AiPolicy::Hard;
         for i in 0..battles {
-            let r = play_out(&level, battle_seed(1, i), &hard, 20_000).unwrap();
+            let r = play_out(level, battle_seed(1, i), &hard, 20_000).unwrap();
             if r.winner.is_some_and(|w| w.0 as usize == seat) {
                 hard_wins += 1;
             }
-            // The same battle with `normal` in the seat: the baseline.
-            let n = play_out(&level, battle_seed(1, i), &[AiPolicy::Normal; 2], 20_000).unwrap();
+            let n = play_out(level, battle_seed(1, i), &[AiPolicy::Normal; 2], 20_000).unwrap();
             if n.winner.is_some_and(|w| w.0 as usize == seat) {
                 normal_wins += 1;
             }
         }
     }
-    let total = 2 * battles as usize;
+    (hard_wins, normal_wins, 2 * battles as usize)
+}
+
+/// `hard`'s search makes it stronger than `normal`: on The Old Mill (where neither
+/// side is favoured by design), 20 battles a seat, it wins more than `normal` does
+/// from the same seats on the same seeds (26 against 20 of 40 when written). A
+/// search that chose no better than `normal` (or not at all) would win as many or
+/// fewer.
+#[test]
+fn hard_wins_more_than_normal_from_the_same_seats() {
+    let level = levels()
+        .into_iter()
+        .find(|l| l.name == "The Old Mill")
+        .expect("The Old Mill");
+    let (hard, normal, total) = hard_and_normal_wins(&level, 20);
+    assert!(
+        hard > normal,
+        "hard won {hard}/{total} against normal; normal from the same seats {normal}/{total}"
+    );
+}
+
+/// `hard` beats `normal` on a shipped level from both seats by the margin issue 18
+/// asks (≥ 70 %, and well above `normal`'s own figure from the seats).
+///
+/// Ignored: the search does not reach it. Over 50 battles a seat on every shipped
+/// level it wins 519 of 1,000 where `normal` in the same seats wins 489 (the
+/// README's table), and on The Ford no policy wins from Red's seat at all; kept to
+/// run with `--ignored` should the search improve.
+#[test]
+#[ignore = "hard does not reach 70 % against normal (README: 519 vs 489 wins of 1,000)"]
+fn hard_beats_normal_on_a_shipped_level() {
+    let level = levels()
+        .into_iter()
+        .find(|l| l.name == HARD_TEST_LEVEL)
+        .expect("the test level");
+    let (hard_wins, normal_wins, total) = hard_and_normal_wins(&level, HARD_TEST_BATTLES);
     assert!(
         hard_wins * 10 >= total * 7,
         "hard won {hard_wins}/{total} against normal (normal itself {normal_wins}/{total})"
