@@ -248,8 +248,18 @@ fn policies(level: &Level, ai: &[String]) -> Result<Vec<AiPolicy>, Failure> {
             )));
         };
         let Some(p) = parse_policy(policy.trim()) else {
+            // `--ai Red=hard,Blue=easy`: one side per `--ai`.
+            let hint = if policy.contains('=') {
+                format!(
+                    " (give each side its own --ai, e.g. --ai {}={} --ai …)",
+                    side.trim(),
+                    policy.split([',', ' ']).next().unwrap_or(policy).trim()
+                )
+            } else {
+                String::new()
+            };
             return Err(Failure::Usage(format!(
-                "--ai {arg}: unknown policy `{}`; expected random, easy, normal or hard",
+                "--ai {arg}: unknown policy `{}`; expected random, easy, normal or hard{hint}",
                 policy.trim()
             )));
         };

@@ -472,8 +472,13 @@ fn sim_writes_a_png_plot() {
 
 #[test]
 fn sim_bad_input_is_a_clear_error() {
-    let cases: [(&[&str], i32, &str); 6] = [
+    let cases: [(&[&str], i32, &str); 7] = [
         (&["levels/nope.ron"], 1, "cannot read"),
+        (
+            &["levels/ford.ron", "--ai", "Red=hard,Blue=easy"],
+            2,
+            "give each side its own --ai, e.g. --ai Red=hard --ai",
+        ),
         (
             &["levels/ford.ron", "--ai", "Green=easy"],
             2,
