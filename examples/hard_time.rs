@@ -18,6 +18,10 @@ use skirmish::engine::battle::{Awaiting, side_of};
 use skirmish::engine::dice::Dice;
 use skirmish::level::schema::Level;
 
+/// The allocator the game runs with (see `src/main.rs`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "../benches/bench_level.rs"]
 mod bench_level;
 

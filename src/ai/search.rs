@@ -29,7 +29,7 @@
 //! Cost: at most 3 × 4 play-outs of at most 8 commands each (fewer with many
 //! units). Measured with `examples/hard_time.rs` (release build, one thread, idle
 //! 2-core machine; the README's table "How long `hard` thinks"): a decision takes
-//! 1–6 ms on average per level; the longest was 31 ms (The Wolfsgate Ambush), 22 ms
+//! 1–5 ms on average per level; the longest was 31 ms (The Wolfsgate Ambush), 17 ms
 //! on the 24×24 bench level.
 //!
 //! Strength: a little above `normal`'s (519 wins of 1,000 against `normal`, 50 a
