@@ -1,6 +1,10 @@
 //! Legality of `phases` commands, with a reason for every refusal, and the list of
 //! legal commands the AI and property tests draw from.
 
+use std::cell::RefCell;
+
+use rustc_hash::FxHashMap;
+
 use super::pools;
 use super::verbs::{PhasesAction, disengage_path};
 use bevy_ecs::prelude::*;
@@ -457,13 +461,23 @@ pub fn legal(world: &World) -> Vec<Command> {
     let board = &world.resource::<Map>().0;
     let occupancy = occupancy_for(world, unit);
     let start = cell_of(world, unit);
+    // The cheapest path to each cell, searched once: the movement powers' fields
+    // overlap (Walk's lies within Run's), and a charge ends in one of them too.
+    let paths: RefCell<FxHashMap<Cell, Option<Vec<Cell>>>> = RefCell::default();
+    let path_to = |c: Cell| -> Option<Vec<Cell>> {
+        paths
+            .borrow_mut()
+            .entry(c)
+            .or_insert_with(|| board.path(start, c, &occupancy).map(|(p, _)| p))
+            .clone()
+    };
     let moves = |def: &MovementPowerDef| -> Vec<Vec<Cell>> {
         let field =
             board.movement_field(start, def.distance.budget(speed(world, unit)), &occupancy);
         field
             .keys()
             .filter(|&&c| c != start)
-            .filter_map(|&c| board.path(start, c, &occupancy).map(|(p, _)| p))
+            .filter_map(|&c| path_to(c))
             .collect()
     };
     let enemies: Vec<UnitId> = active_units(world)
@@ -484,7 +498,7 @@ pub fn legal(world: &World) -> Vec<Command> {
                 if def.charge {
                     for &t in &enemies {
                         for c in board.within(cell_of(world, t), 1) {
-                            if let Some((path, _)) = board.path(start, c, &occupancy) {
+                            if let Some(path) = path_to(c) {
                                 out.push(Command::Move {
                                     unit,
                                     power: def.name.clone(),
