@@ -10,6 +10,7 @@
 use bevy_app::App;
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
+use rustc_hash::FxHashMap;
 
 use crate::engine::board::{Board, Cell, Occupancy, Terrain};
 use crate::engine::command::{Command, CommandError};
@@ -644,11 +645,17 @@ pub fn occupancy_among(
     side: SideId,
     others: Vec<(Cell, SideId)>,
 ) -> impl Fn(Cell) -> Occupancy + use<> {
-    let others: Vec<(Cell, bool)> = others.into_iter().map(|(c, s)| (c, s == side)).collect();
-    move |cell| match others.iter().find(|(c, _)| *c == cell) {
+    // Who is an ally, by cell: the first unit listed there, as a scan of the list
+    // would find it (a map, so that a search over a big battle's cells doesn't scan
+    // hundreds of units for each one).
+    let mut by_cell: FxHashMap<Cell, bool> = FxHashMap::default();
+    for (c, s) in others {
+        by_cell.entry(c).or_insert(s == side);
+    }
+    move |cell| match by_cell.get(&cell) {
         None => Occupancy::Free,
-        Some((_, true)) => Occupancy::Ally,
-        Some((_, false)) => Occupancy::Blocked,
+        Some(true) => Occupancy::Ally,
+        Some(false) => Occupancy::Blocked,
     }
 }
 
