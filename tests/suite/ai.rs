@@ -38,6 +38,14 @@ pub(crate) fn levels() -> Vec<Level> {
         .collect()
 }
 
+/// The shipped level of this name.
+fn level_named(name: &str) -> Level {
+    levels()
+        .into_iter()
+        .find(|l| l.name == name)
+        .unwrap_or_else(|| panic!("no shipped level named {name}"))
+}
+
 /// Plays up to `max` commands with the AI, checking each command before submitting
 /// it; returns whether the battle ended.
 fn play_checked(level: &Level, policies: &[AiPolicy], seed: u64, max: usize) -> bool {
@@ -232,10 +240,7 @@ fn hard_only_submits_legal_commands() {
 /// and a fork-based look-ahead leaves the searched battle untouched.
 #[test]
 fn hard_play_out_is_deterministic() {
-    let level = levels()
-        .into_iter()
-        .find(|l| l.name == "The Ford")
-        .expect("The Ford");
+    let level = level_named("The Ford");
     let policies = [AiPolicy::Hard, AiPolicy::Normal];
     let a = play_out(&level, 5, &policies, 10_000).unwrap();
     let b = play_out(&level, 5, &policies, 10_000).unwrap();
@@ -273,10 +278,7 @@ fn hard_and_normal_wins(level: &Level, battles: u64) -> (usize, usize, usize) {
 /// fewer.
 #[test]
 fn hard_wins_more_than_normal_from_the_same_seats() {
-    let level = levels()
-        .into_iter()
-        .find(|l| l.name == "The Old Mill")
-        .expect("The Old Mill");
+    let level = level_named("The Old Mill");
     let (hard, normal, total) = hard_and_normal_wins(&level, 20);
     assert!(
         hard > normal,
@@ -294,10 +296,7 @@ fn hard_wins_more_than_normal_from_the_same_seats() {
 #[test]
 #[ignore = "hard does not reach 70 % against normal (README: 519 vs 489 wins of 1,000)"]
 fn hard_beats_normal_on_a_shipped_level() {
-    let level = levels()
-        .into_iter()
-        .find(|l| l.name == HARD_TEST_LEVEL)
-        .expect("the test level");
+    let level = level_named(HARD_TEST_LEVEL);
     let (hard_wins, normal_wins, total) = hard_and_normal_wins(&level, HARD_TEST_BATTLES);
     assert!(
         hard_wins * 10 >= total * 7,
@@ -313,10 +312,7 @@ fn hard_beats_normal_on_a_shipped_level() {
 /// favoured by design (the first battles of seed 1, not picked).
 #[test]
 fn hard_beats_random() {
-    let level = levels()
-        .into_iter()
-        .find(|l| l.name == "The Old Mill")
-        .expect("The Old Mill");
+    let level = level_named("The Old Mill");
     for seat in 0..2 {
         let mut policies = vec![AiPolicy::Random; level.sides.len()];
         policies[seat] = AiPolicy::Hard;
