@@ -496,8 +496,16 @@ pub fn legal(world: &World) -> Vec<Command> {
                     continue;
                 };
                 if def.charge {
+                    // Only the cells next to an enemy that the charge's budget
+                    // reaches: a path to any other is refused for its length (on a
+                    // big map, searching paths to every far enemy was most of it).
+                    let budget = def.distance.budget(speed(world, unit));
+                    let field = board.movement_field(start, budget, &occupancy);
                     for &t in &enemies {
                         for c in board.within(cell_of(world, t), 1) {
+                            if !field.contains_key(&c) {
+                                continue;
+                            }
                             if let Some(path) = path_to(c) {
                                 out.push(Command::Move {
                                     unit,
