@@ -506,13 +506,7 @@ pub fn occupancy_at(world: &World, mover: UnitId) -> impl Fn(Cell) -> Occupancy 
                     .then(|| (e.get::<UnitId>().copied(), unit.side))
             })
             .min_by_key(|&(id, _)| id)
-            .map_or(Occupancy::Free, |(_, s)| {
-                if s == side {
-                    Occupancy::Ally
-                } else {
-                    Occupancy::Blocked
-                }
-            })
+            .map_or(Occupancy::Free, |(_, s)| seen_by(side, s))
     }
 }
 
@@ -540,15 +534,10 @@ pub fn standing(world: &World) -> Vec<OnBoard> {
         side: u.side,
         state: state.copied().unwrap_or_default(),
     };
-    // `PlayState` is only registered once some unit has had one: until then every
-    // unit is in play.
+    // Every battle world registers the components read (`Battle::app`); a unit
+    // without a `PlayState` is in play.
     queries::read::<StandingQuery, _>(world, |q| {
         q.iter().map(unit).filter(|b| b.state.on_board()).collect()
-    })
-    .or_else(|| {
-        queries::read::<(Entity, &Position, &Unit), _>(world, |q| {
-            q.iter().map(|(e, p, u)| unit((e, p, u, None))).collect()
-        })
     })
     .unwrap_or_default()
 }
@@ -648,14 +637,19 @@ pub fn occupancy_among(
     // Who is an ally, by cell: the first unit listed there, as a scan of the list
     // would find it (a map, so that a search over a big battle's cells doesn't scan
     // hundreds of units for each one).
-    let mut by_cell: FxHashMap<Cell, bool> = FxHashMap::default();
+    let mut by_cell: FxHashMap<Cell, Occupancy> = FxHashMap::default();
     for (c, s) in others {
-        by_cell.entry(c).or_insert(s == side);
+        by_cell.entry(c).or_insert(seen_by(side, s));
     }
-    move |cell| match by_cell.get(&cell) {
-        None => Occupancy::Free,
-        Some(true) => Occupancy::Ally,
-        Some(false) => Occupancy::Blocked,
+    move |cell| by_cell.get(&cell).copied().unwrap_or(Occupancy::Free)
+}
+
+/// How a mover of side `mover` sees a cell a unit of side `there` stands on.
+fn seen_by(mover: SideId, there: SideId) -> Occupancy {
+    if mover == there {
+        Occupancy::Ally
+    } else {
+        Occupancy::Blocked
     }
 }
 
@@ -853,9 +847,16 @@ impl Battle {
         app.init_schedule(BattleSchedule);
         // Before any unit is placed, so that it sees every one.
         app.init_resource::<Occupants>();
-        // The queries the rules read every unit with, kept from call to call.
+        // The components the rules query every unit for, registered before any unit
+        // has them, so that those queries always build (a unit without a `PlayState`
+        // or `Reach` reads as having none); and the queries, kept from call to call.
+        let world = app.world_mut();
+        world.register_component::<Position>();
+        world.register_component::<Unit>();
+        world.register_component::<PlayState>();
+        world.register_component::<Reach>();
+        world.register_component::<Powers>();
         app.init_resource::<CachedQuery<StandingQuery>>();
-        app.init_resource::<CachedQuery<(Entity, &'static Position, &'static Unit)>>();
         // The schedule is a handful of small systems run many times per command:
         // spreading them over threads costs far more than it saves.
         app.edit_schedule(BattleSchedule, |schedule| {

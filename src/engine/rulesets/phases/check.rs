@@ -471,10 +471,12 @@ pub fn legal(world: &World) -> Vec<Command> {
             .or_insert_with(|| board.path(start, c, &occupancy).map(|(p, _)| p))
             .clone()
     };
+    // The cells a movement power's budget reaches.
+    let field_of = |def: &MovementPowerDef| {
+        board.movement_field(start, def.distance.budget(speed(world, unit)), &occupancy)
+    };
     let moves = |def: &MovementPowerDef| -> Vec<Vec<Cell>> {
-        let field =
-            board.movement_field(start, def.distance.budget(speed(world, unit)), &occupancy);
-        field
+        field_of(def)
             .keys()
             .filter(|&&c| c != start)
             .filter_map(|&c| path_to(c))
@@ -499,8 +501,7 @@ pub fn legal(world: &World) -> Vec<Command> {
                     // Only the cells next to an enemy that the charge's budget
                     // reaches: a path to any other is refused for its length (on a
                     // big map, searching paths to every far enemy was most of it).
-                    let budget = def.distance.budget(speed(world, unit));
-                    let field = board.movement_field(start, budget, &occupancy);
+                    let field = field_of(def);
                     for &t in &enemies {
                         for c in board.within(cell_of(world, t), 1) {
                             if !field.contains_key(&c) {

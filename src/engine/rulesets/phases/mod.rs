@@ -182,7 +182,7 @@ impl Plugin for PhasesPlugin {
             )
                 .run_if(ruleset_is("phases")),
         );
-        app.init_resource::<crate::engine::queries::CachedQuery<preview::PreviewFoe>>();
+        app.init_resource::<crate::engine::queries::CachedQuery<movement::FoeQuery>>();
     }
 }
 

@@ -12,8 +12,8 @@ use super::events::PhasesEvent;
 use super::initiative::{battle_order, movement_order};
 use super::{PhasesFlow, PhasesRules, Step, attack, guarded};
 use crate::engine::battle::{
-    Incoming, Map, Pending, Progress, Sides, TurnState, active_entities, cell_in, cell_of, emit,
-    entity, halted, is_active, occupancy_for, side_in, side_of,
+    Incoming, Map, Pending, Progress, Sides, TurnState, cell_of, emit, entity, halted, is_active,
+    occupancy_for, side_of,
 };
 use crate::engine::board::{Cell, Occupancy};
 use crate::engine::command::{Command, CommandError};
@@ -376,36 +376,14 @@ pub fn melee_power(world: &World, unit: UnitId) -> Option<crate::engine::spec::P
         .or_else(|| Some(world.resource::<PhasesRules>().0.default_power.clone()))
 }
 
-/// How many opportunity attacks moving along `path` would provoke, for previews.
+/// How many opportunity attacks moving along `path` would provoke, for previews:
+/// each enemy that could make one (see [`opportunity_foes`]) counts once if some
+/// cell the mover leaves is within its reach.
 pub fn provocations(world: &World, mover: UnitId, def: &MovementPowerDef, path: &[Cell]) -> usize {
     if !def.provokes {
         return 0;
     }
-    // The enemies that could make an opportunity attack (as `threateners` picks
-    // them), read once; then each cell left is checked against them.
-    let side = side_of(world, mover);
-    let foes: Vec<(Cell, u32)> = active_entities(world)
-        .filter(|&(u, e)| u != mover && side_in(e) != side)
-        .filter_map(|(_, e)| threatener(e))
-        .collect();
-    provocations_among(world, mover, path, &foes)
-}
-
-/// The cell and reach of an enemy's entity that could make an opportunity attack
-/// (one with powers), for [`provocations_among`].
-pub fn threatener(e: EntityRef<'_>) -> Option<(Cell, u32)> {
-    e.contains::<Powers>()
-        .then(|| (cell_in(e), e.get::<Reach>().map_or(1, |r| r.0)))
-}
-
-/// [`provocations`] of a move that provokes, given the cells and reaches of the
-/// enemies that could make an opportunity attack (as [`threatener`] reads them).
-pub fn provocations_among(
-    world: &World,
-    mover: UnitId,
-    path: &[Cell],
-    foes: &[(Cell, u32)],
-) -> usize {
+    let foes = opportunity_foes(world, mover);
     let board = &world.resource::<Map>().0;
     let mut seen = vec![false; foes.len()];
     let mut cur = cell_of(world, mover);
@@ -418,6 +396,38 @@ pub fn provocations_among(
         cur = next;
     }
     seen.iter().filter(|&&s| s).count()
+}
+
+/// What [`opportunity_foes`] reads of every unit (kept in the world:
+/// [`crate::engine::queries`]).
+pub(super) type FoeQuery = (
+    Entity,
+    &'static Position,
+    &'static Unit,
+    Option<&'static PlayState>,
+    Option<&'static Reach>,
+    Has<Powers>,
+);
+
+/// The cell and reach of each enemy in play of `mover` that could make an
+/// opportunity attack (one with powers), read with one query over the units' table
+/// (in its order: a count doesn't depend on it).
+fn opportunity_foes(world: &World, mover: UnitId) -> Vec<(Cell, u32)> {
+    let side = side_of(world, mover);
+    let me = crate::engine::battle::find(world, mover);
+    // Every battle world registers the components read (`Battle::app`).
+    crate::engine::queries::read::<FoeQuery, _>(world, |q| {
+        q.iter()
+            .filter(|&(e, _, who, state, _, powers)| {
+                Some(e) != me
+                    && powers
+                    && who.side != side
+                    && state.copied().unwrap_or_default().is_active()
+            })
+            .map(|(_, at, _, _, reach, _)| (at.0, reach.map_or(1, |r| r.0)))
+            .collect()
+    })
+    .unwrap_or_default()
 }
 
 /// Moves `unit` along a checked `path` with movement power `def`, resolving

@@ -4,14 +4,12 @@
 use super::pools;
 use bevy_ecs::prelude::*;
 
-use super::check::{power_named, validate_path_among};
+use super::check::{power_named, validate_path};
 use super::conditions::RUNNING;
 use super::initiative::{battle_order, movement_order};
-use super::movement::{provocations_among, threatener};
+use super::movement::provocations;
 use super::{PhasesFlow, PhasesRules, Step, attack};
-use crate::engine::battle::{
-    Assume, AttackOdds, AttackPreview, MovePreview, active_entities, entity, side_in, side_of,
-};
+use crate::engine::battle::{Assume, AttackOdds, AttackPreview, MovePreview, entity};
 use crate::engine::board::Cell;
 use crate::engine::units::*;
 
@@ -93,60 +91,16 @@ pub fn odds(
     })
 }
 
-/// What a move preview reads of every unit to find the enemies that could make an
-/// opportunity attack (kept in the world: [`crate::engine::queries`]).
-pub(super) type PreviewFoe = (
-    Entity,
-    &'static Position,
-    &'static Unit,
-    Option<&'static PlayState>,
-    Option<&'static Reach>,
-    Has<Powers>,
-);
-
 /// Cost and opportunity attacks of a move along `path` with movement power `power`.
 pub fn movement(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> MovePreview {
     let Some(def) = world.resource::<PhasesRules>().0.movement_power(power) else {
         return MovePreview::default();
     };
-    // The path check asks the cell index; the provocations need the enemies that
-    // could make an opportunity attack (as `threatener` reads them), read with one
-    // query over the units' table (their order doesn't change the count).
-    let side = side_of(world, unit);
-    let mut foes = Vec::new();
-    if def.provokes {
-        let me = crate::engine::battle::find(world, unit);
-        let read = crate::engine::queries::read::<PreviewFoe, _>(world, |q| {
-            q.iter()
-                .filter(|&(e, _, who, state, _, powers)| {
-                    Some(e) != me
-                        && powers
-                        && who.side != side
-                        && state.copied().unwrap_or_default().is_active()
-                })
-                .map(|(_, at, _, _, reach, _)| (at.0, reach.map_or(1, |r| r.0)))
-                .collect::<Vec<_>>()
-        });
-        match read {
-            Some(found) => foes = found,
-            // Reach or PlayState not registered yet: read the units one by one.
-            None => foes.extend(
-                active_entities(world)
-                    .filter(|&(u, e)| u != unit && side_in(e) != side)
-                    .filter_map(|(_, e)| threatener(e)),
-            ),
-        }
-    }
-    let occupancy = crate::engine::battle::occupancy_at(world, unit);
-    let cost = validate_path_among(world, unit, def, path, None, occupancy).unwrap_or_else(|_| {
+    let cost = validate_path(world, unit, def, path, None).unwrap_or_else(|_| {
         let board = &world.resource::<crate::engine::battle::Map>().0;
         path.iter().filter_map(|&c| board.step_cost(c)).sum()
     });
-    let provocations = if def.provokes {
-        provocations_among(world, unit, path, &foes)
-    } else {
-        0
-    };
+    let provocations = provocations(world, unit, def, path);
     MovePreview {
         cost,
         provocations,
