@@ -311,6 +311,23 @@ impl StackingRules {
     }
 }
 
+/// How the log words a condition whose name is not an adjective: "Ann is now
+/// afraid", not "is now Fear" (actfast's Fear, A-24). A ruleset inserts it when it
+/// sets a battle up; a name it doesn't list is written as it is.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct ConditionWords {
+    /// The word for a condition, by its name.
+    pub by_name: BTreeMap<String, String>,
+}
+
+/// The word the log uses for the condition `name` ([`ConditionWords`]).
+pub fn condition_word<'a>(world: &'a World, name: &'a str) -> &'a str {
+    world
+        .get_resource::<ConditionWords>()
+        .and_then(|w| w.by_name.get(name))
+        .map_or(name, String::as_str)
+}
+
 /// What [`Conditions::add`] did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Added {

@@ -23,7 +23,7 @@ use crate::engine::battle::{
     ActiveRuleset, EventLog, Fault, Incoming, Map, Pending, Progress, Roster, Sides, TurnState,
     VictoryRule,
 };
-use crate::engine::conditions::StackingRules;
+use crate::engine::conditions::{ConditionWords, StackingRules};
 use crate::engine::units::*;
 
 /// Copies resource `T` from `from` to `to`: inserted (overwriting) when `from` has
@@ -86,6 +86,7 @@ pub fn restore(from: &World, to: &mut World) {
     copy_resource::<VictoryRule>(from, to);
     copy_resource::<ActiveRuleset>(from, to);
     copy_resource::<StackingRules>(from, to);
+    copy_resource::<ConditionWords>(from, to);
     copy_resource::<DyingCountsForVictory>(from, to);
     copy_resource::<GroundItems>(from, to);
     copy_component::<UnitId>(from, to, &units);

@@ -10,6 +10,7 @@ use bevy_ecs::world::World;
 
 use crate::engine::battle::{ActiveRuleset, Sides, name};
 use crate::engine::board::{GridKind, Terrain};
+use crate::engine::conditions::condition_word;
 use crate::engine::event::{Event, RollModifier, Stage};
 use crate::engine::skill::Edge;
 use crate::engine::spec::{Hand, Size};
@@ -184,12 +185,22 @@ pub fn describe(world: &World, event: &Event) -> String {
             hp,
         } => format!("{} heals {amount} {} -> {hp} HP", n(unit), faces(f)),
         Event::Defeated { unit, state } => format!("{} {}!", n(unit), state.phrase()),
-        Event::ConditionAdded { unit, condition } => format!("{} is now {condition}", n(unit)),
+        Event::ConditionAdded { unit, condition } => {
+            let worded = crate::engine::conditions::Condition {
+                name: condition_word(world, &condition.name).to_string(),
+                ..condition.clone()
+            };
+            format!("{} is now {worded}", n(unit))
+        }
         Event::ConditionRemoved {
             unit,
             name: c,
             reason,
-        } => format!("{} is no longer {c}: {reason}", n(unit)),
+        } => format!(
+            "{} is no longer {}: {reason}",
+            n(unit),
+            condition_word(world, c)
+        ),
         Event::ItemUsed {
             unit,
             item,

@@ -1988,3 +1988,198 @@ fn a_01_stats_defaults_and_traits() {
     assert!(preview.roll.ends_with("damage 1d3"), "{preview:?}");
     all_dice_used(&b);
 }
+
+// ------------------------------------------------------------------ issue 29
+
+/// A-22 / A-03: a PC made Slow after the round's order was set acts last for the
+/// rest of the round: Ann (Act Well) is slowed by the Orc in step 2, so Bo (Act
+/// Well) takes his 2 actions before her, and she acts in step 4 with 1 action,
+/// before the Slow NPC (players first).
+#[test]
+fn a_22_a_03_pc_slowed_mid_round_moves_to_step_4() {
+    let l = level(
+        (8, 4),
+        &[],
+        vec![
+            au("Ann", HEROES, (2, 2), 1, 1, 1),
+            au("Bo", HEROES, (0, 0), 1, 1, 1),
+            armed(
+                au("Orc", FOES, (3, 2), 1, 1, 1),
+                vec![on_hit(custom("Tangle", "1d3", false), "Slow")],
+            ),
+            with(au("Orc2", FOES, (7, 3), 1, 1, 1), &["Slow"]),
+        ],
+    );
+    let mut b = battle(&l, &[6, 1, 1]);
+    choose_all(&mut b, &[("Ann", WELL), ("Bo", WELL)]);
+    assert_eq!(active(&b).as_deref(), Some("Orc"));
+    let said = go(&mut b, |b| attack(b, "Orc", "Ann"));
+    assert_eq!(
+        lines_with(&said, "acts last"),
+        ["Ann is Slow: it acts last this round, in step 4 (A-22)"]
+    );
+    let said = end(&mut b, "Orc");
+    assert_eq!(turns(&said), ["Bo"], "Bo, not Ann, acts next");
+    assert_eq!(pool(&b, "Bo", "Actions"), Some(2));
+    let said = end(&mut b, "Bo");
+    assert_eq!(turns(&said), ["Ann"]);
+    assert_eq!(pool(&b, "Ann", "Actions"), Some(1));
+    let said = end(&mut b, "Ann");
+    assert_eq!(turns(&said), ["Orc2"], "players first in step 4");
+    all_dice_used(&b);
+}
+
+/// A-22 / A-03: an NPC made Slow by an Act Fast PC leaves step 2 and acts after
+/// the Act Well PCs, with 1 action, moving or attacking (not both).
+#[test]
+fn a_22_a_03_npc_slowed_mid_round_moves_to_step_4() {
+    let l = level(
+        (8, 4),
+        &[],
+        vec![
+            armed(
+                au("Ann", HEROES, (2, 2), 1, 1, 1),
+                vec![on_hit(custom("Tangle", "1d3", false), "Slow")],
+            ),
+            au("Bo", HEROES, (0, 0), 1, 1, 1),
+            armed(
+                au("Orc1", FOES, (3, 2), 1, 1, 1),
+                vec![weapon("One-handed")],
+            ),
+            au("Orc2", FOES, (7, 3), 1, 1, 1),
+        ],
+    );
+    let mut b = battle(&l, &[6, 1, 1]);
+    choose_all(&mut b, &[("Ann", FAST), ("Bo", WELL)]);
+    let said = go(&mut b, |b| attack(b, "Ann", "Orc1"));
+    assert_eq!(
+        lines_with(&said, "acts last"),
+        ["Orc1 is Slow: it acts last this round, in step 4 (A-22)"]
+    );
+    // Ann's one action is spent: her turn ends, and step 2 has only Orc2 now.
+    let mut order = turns(&said);
+    order.extend(turns(&end(&mut b, "Orc2")));
+    order.extend(turns(&end(&mut b, "Bo")));
+    assert_eq!(order, ["Orc2", "Bo", "Orc1"]);
+    assert_eq!(pool(&b, "Orc1", "Actions"), Some(1));
+    // A Slow NPC moves or attacks, not both (A-22).
+    let said = go(&mut b, |b| mv(b, "Orc1", &[(3, 3)]));
+    assert_seq(&said, &["Orc1 ends its turn", "=== Round 2 ==="]);
+    all_dice_used(&b);
+}
+
+/// A-GAP-06: HP stop at 0 after overkill, in the log and in the unit's state.
+#[test]
+fn a_gap_06_hp_never_below_zero() {
+    let l = level(
+        (6, 4),
+        &[],
+        vec![
+            armed(
+                au("Ann", HEROES, (2, 2), 1, 1, 1),
+                vec![custom("Maul", "1d6", false)],
+            ),
+            stat(au("Orc", FOES, (3, 2), 1, 1, 1), "HP", 2),
+        ],
+    );
+    let mut b = battle(&l, &[6, 1, 6]);
+    choose(&mut b, "Ann", FAST);
+    let said = go(&mut b, |b| attack(b, "Ann", "Orc"));
+    let damage = lines_with(&said, "Orc takes");
+    assert_eq!(damage.len(), 1, "{said:?}");
+    assert!(damage[0].ends_with("-> 0 HP"), "{}", damage[0]);
+    assert_eq!(hp(&b, "Orc"), 0);
+    assert_eq!(state(&b, "Orc"), PlayState::Dead);
+    all_dice_used(&b);
+}
+
+/// A-24: the log words Fear as the seed's state, "afraid" ("a fearful
+/// character"), when it starts and when it ends.
+#[test]
+fn a_24_the_log_says_afraid() {
+    let l = level(
+        (6, 4),
+        &[],
+        vec![
+            au("Ann", HEROES, (2, 2), 1, 1, 1),
+            armed(
+                au("Orc", FOES, (3, 2), 1, 1, 1),
+                vec![on_hit(custom("Howl", "1d3", false), "Fear")],
+            ),
+        ],
+    );
+    let mut b = battle(&l, &[6, 1, 1]);
+    choose(&mut b, "Ann", WELL);
+    let said = go(&mut b, |b| attack(b, "Orc", "Ann"));
+    let started = lines_with(&said, "Ann is now");
+    assert_eq!(started.len(), 1, "{said:?}");
+    assert!(
+        started[0].starts_with("Ann is now afraid"),
+        "{}",
+        started[0]
+    );
+    assert_none(&said, "is now Fear");
+    assert!(has(&b, "Ann", "Fear"), "the condition keeps its name");
+    end(&mut b, "Orc");
+    let said = end(&mut b, "Ann");
+    assert_seq(&said, &["Ann is no longer afraid: its turn ended"]);
+    all_dice_used(&b);
+}
+
+/// A chance is never shown as "-0%" or above 100%.
+#[test]
+fn chances_read_0_to_100_percent() {
+    use skirmish::engine::rulesets::actfast::play::percent;
+    assert_eq!(percent(-1e-12), "0%");
+    assert_eq!(percent(-0.0), "0%");
+    assert_eq!(percent(1.0 + 1e-12), "100%");
+    assert_eq!(percent(0.5), "50%");
+}
+
+/// A-GAP-03: overriding `pool_die` is judged with the level's other overrides,
+/// and a constant the level left at its default that no longer fits is reported
+/// at `pool_die`, saying which constant to set too, never at a key the level
+/// didn't write.
+#[test]
+fn a_gap_03_pool_die_override_problems_are_the_levels_own() {
+    use skirmish::engine::rulesets::registry;
+    let actfast = registry::get("actfast").unwrap();
+    let rules = |pairs: &[(&str, i32)]| {
+        pairs
+            .iter()
+            .map(|&(k, v)| (k.to_string(), ron::Value::Number(v.into())))
+            .collect::<std::collections::BTreeMap<_, _>>()
+    };
+    let alone = actfast.override_problems(&rules(&[("pool_die", 4)]));
+    assert_eq!(alone.len(), 1, "{alone:?}");
+    assert_eq!(alone[0].key, "pool_die");
+    assert!(
+        alone[0].message.contains("`success_at`")
+            && alone[0].message.contains("set `success_at` too"),
+        "{}",
+        alone[0].message
+    );
+    let together = rules(&[("pool_die", 4), ("success_at", 4), ("partial_at", 3)]);
+    assert_eq!(actfast.override_problems(&together), []);
+    // Played: a d4 pool with those thresholds.
+    let mut l = level(
+        (6, 4),
+        &[],
+        vec![
+            au("Ann", HEROES, (2, 2), 1, 1, 1),
+            au("Orc", FOES, (3, 2), 1, 1, 1),
+        ],
+    );
+    l.rules = together;
+    let mut b = battle(&l, &[4, 1, 1]);
+    choose(&mut b, "Ann", FAST);
+    let said = go(&mut b, |b| attack(b, "Ann", "Orc"));
+    assert!(
+        said.iter().any(|l| l.contains("2d4")),
+        "the pool rolls d4s: {said:?}"
+    );
+    // A value that breaks its own range is still at its own key.
+    let own = actfast.override_problems(&rules(&[("success_at", 9)]));
+    assert_eq!(own.len(), 1);
+    assert_eq!(own[0].key, "success_at");
+}

@@ -152,9 +152,13 @@ pub fn with_overrides<T: RulesetConfig>(
 }
 
 /// `config` (a checked configuration) with every playable override of a level
-/// applied, and the problems of the others, each at its key: an unknown key (listing
-/// the known ones), a value of the wrong type, a value out of range. Each override
-/// is checked on its own on top of `config`, so a problem is the override's own.
+/// applied, and the problems of the others, each at a key the level set: an
+/// unknown key (listing the known ones), a value of the wrong type, a value out of
+/// range. The overrides are judged together, since one constant's range may hang on
+/// another's (actfast: `success_at` at most `pool_die`): overrides that only make
+/// sense together pass together, and a constant the level left alone that its
+/// overrides put out of range is reported at the override that did it, saying to
+/// set that constant too.
 pub fn apply_overrides<T: RulesetConfig>(
     config: &T,
     overrides: &BTreeMap<String, ron::Value>,
@@ -166,11 +170,18 @@ pub fn apply_overrides<T: RulesetConfig>(
         Ok(map) => map,
         Err(e) => return (config.clone(), vec![ConfigError::new("", e)]),
     };
-    let mut merged = base.clone();
+    let with = |pairs: &[(&String, &ron::Value)]| {
+        let mut map = base.clone();
+        for &(k, v) in pairs {
+            map.insert(ron::Value::String(k.clone()), v.clone());
+        }
+        ron::Value::Map(map).into_rust::<T>()
+    };
     let mut problems = Vec::new();
+    // The overrides of a known constant with a value of its type.
+    let mut typed: Vec<(&String, &ron::Value)> = Vec::new();
     for (key, v) in overrides {
-        let k = ron::Value::String(key.clone());
-        if base.get(&k).is_none() {
+        if base.get(&ron::Value::String(key.clone())).is_none() {
             let known: Vec<String> = base
                 .keys()
                 .filter_map(|k| match k {
@@ -188,35 +199,58 @@ pub fn apply_overrides<T: RulesetConfig>(
             ));
             continue;
         }
-        let mut single = base.clone();
-        single.insert(k.clone(), v.clone());
-        match ron::Value::Map(single).into_rust::<T>() {
+        match with(&[(key, v)]) {
             Err(e) => problems.push(ConfigError::new(key, format!("`{key}`: {e}"))),
-            Ok(one) => {
-                let own = one.problems();
-                if own.is_empty() {
-                    merged.insert(k, v.clone());
-                }
-                problems.extend(own.into_iter().map(|p| ConfigError::new(key, p.message)));
-            }
+            Ok(_) => typed.push((key, v)),
         }
     }
-    match ron::Value::Map(merged).into_rust::<T>() {
-        // Each playable override was checked on its own; together they may still
-        // break a rule that spans constants.
-        Ok(m) => {
-            let together = m.problems();
-            if together.is_empty() {
-                (m, problems)
-            } else {
-                problems.extend(together);
-                (config.clone(), problems)
-            }
+    let together = match with(&typed) {
+        Ok(m) => m.problems(),
+        Err(e) => vec![ConfigError::new("", format!("the rules overrides: {e}"))],
+    };
+    for p in together {
+        if p.key.is_empty() || overrides.contains_key(&p.key) {
+            problems.push(p);
+            continue;
         }
-        Err(e) => {
-            problems.push(ConfigError::new("", format!("the rules overrides: {e}")));
-            (config.clone(), problems)
+        // A constant left at its default that the overrides put out of range: at
+        // the overrides that do it on their own, or at all of them.
+        let alone: Vec<&(&String, &ron::Value)> = typed
+            .iter()
+            .filter(|pair| {
+                with(&[**pair]).is_ok_and(|one| one.problems().iter().any(|q| q.key == p.key))
+            })
+            .collect();
+        let culprits = if alone.is_empty() {
+            typed.iter().collect()
+        } else {
+            alone
+        };
+        for (key, v) in culprits {
+            let shown = ron::to_string(*v).unwrap_or_default();
+            problems.push(ConfigError::new(
+                key,
+                format!(
+                    "`{key}` {shown} puts `{}`, left at its default, out of range: {}; \
+                     set `{}` too",
+                    p.key, p.message, p.key
+                ),
+            ));
         }
+    }
+    // Problems in the order of the level's keys, the ones about no key last.
+    problems.sort_by(|a, b| (a.key.is_empty(), &a.key).cmp(&(b.key.is_empty(), &b.key)));
+    if problems.is_empty() {
+        return (with(&typed).unwrap_or_else(|_| config.clone()), problems);
+    }
+    // Play what can be played: the overrides no problem is about.
+    let playable: Vec<(&String, &ron::Value)> = typed
+        .into_iter()
+        .filter(|(k, _)| !problems.iter().any(|p| &p.key == *k))
+        .collect();
+    match with(&playable) {
+        Ok(m) if m.problems().is_empty() => (m, problems),
+        _ => (config.clone(), problems),
     }
 }
 

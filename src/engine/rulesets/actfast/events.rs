@@ -72,6 +72,12 @@ pub enum ActfastEvent {
         /// What it does, in words: "it runs for the edge of the field".
         how: String,
     },
+    /// A unit made Slow after the round's order was set acts last: its turn moves
+    /// to step 4.
+    ActsLast {
+        /// The unit.
+        unit: UnitId,
+    },
     /// A unit can't act this turn, and why (Stunned, A-23).
     CannotAct {
         /// The unit.
@@ -129,6 +135,10 @@ impl Narration for ActfastEvent {
             ),
             ActfastEvent::Broke { unit, how } => format!("{}'s morale breaks: {how}", n(unit)),
             ActfastEvent::CannotAct { unit, why } => format!("{} can't act: {why}", n(unit)),
+            ActfastEvent::ActsLast { unit } => format!(
+                "{} is Slow: it acts last this round, in step 4 (A-22)",
+                n(unit)
+            ),
         }
     }
 
@@ -142,7 +152,8 @@ impl Narration for ActfastEvent {
             ActfastEvent::PaceChosen { unit, .. }
             | ActfastEvent::Spent { unit, .. }
             | ActfastEvent::Broke { unit, .. }
-            | ActfastEvent::CannotAct { unit, .. } => vec![*unit],
+            | ActfastEvent::CannotAct { unit, .. }
+            | ActfastEvent::ActsLast { unit } => vec![*unit],
             ActfastEvent::Riposte { unit, against } => vec![*unit, *against],
             ActfastEvent::Waited { unit, after } => vec![*unit, *after],
             ActfastEvent::NoRiposte { unit, against } => vec![*unit, *against],

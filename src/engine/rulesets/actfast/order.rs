@@ -176,6 +176,46 @@ pub fn round_order<U: Copy>(
     slots.into_iter().map(|(_, s)| s).collect()
 }
 
+/// `unit`, made Slow after the round's order was set, acts last: if
+/// its turn is still to come, its slot moves to step 4 with the Slow character's
+/// actions and limits, behind the step-4 players when it is one and behind every
+/// step-4 slot when it is an NPC ("Slow characters act, players first"). Returns
+/// whether the slot moved (a unit that already acted, or already acts in step 4,
+/// keeps its place; its coming turn is capped by the Slow limits anyway).
+pub fn demote_to_slow<U: Copy + PartialEq>(
+    cfg: &ActfastConfig,
+    queue: &mut Vec<Slot<U>>,
+    unit: U,
+    is_pc: impl Fn(U) -> bool,
+) -> bool {
+    let Some(at) = queue.iter().position(|s| s.unit == unit) else {
+        return false;
+    };
+    if queue[at].step == Step::Slow {
+        return false;
+    }
+    let mut slot = queue.remove(at);
+    let pc = is_pc(unit);
+    slot.step = Step::Slow;
+    slot.actions = slot.actions.min(cfg.slow_actions);
+    if !pc {
+        slot.limit.move_or_attack = true;
+        slot.limit.max_attacks = Some(slot.limit.max_attacks.unwrap_or(1).min(1));
+    }
+    // Step 4 comes last, players first: a PC goes before the first step-4 NPC, an
+    // NPC at the very end.
+    let to = if pc {
+        queue
+            .iter()
+            .position(|s| s.step == Step::Slow && !is_pc(s.unit))
+            .unwrap_or(queue.len())
+    } else {
+        queue.len()
+    };
+    queue.insert(to, slot);
+    true
+}
+
 /// Reactions a unit has at the start of a round (A-05, A-23, A-GAP-08, A-GAP-12):
 /// [`ActfastConfig::reactions_per_round`], none while Stunned or Immobilized.
 pub fn reactions(cfg: &ActfastConfig, conditions: &[Condition]) -> u32 {
@@ -249,6 +289,34 @@ mod tests {
 
     fn summary(slots: &[Slot<&'static str>]) -> Vec<(&'static str, Step, u32)> {
         slots.iter().map(|s| (s.unit, s.step, s.actions)).collect()
+    }
+
+    /// a unit made Slow once the order is set moves to step 4 for
+    /// the rest of the round, players first; one that already acts there stays.
+    #[test]
+    fn a_22_slowed_mid_round_acts_last_players_first() {
+        let c = cfg();
+        let mut q = round_order(&c, 1, None, &a_ex_1_party());
+        let pc = |u: &str| !u.starts_with("Orc");
+        // Orc1 (step 2, 2 actions) slowed: behind Cy and Orc2, 1 action, move or attack.
+        assert!(demote_to_slow(&c, &mut q, "Orc1", pc));
+        // Bo (step 3) slowed: behind Cy, before the step-4 NPCs.
+        assert!(demote_to_slow(&c, &mut q, "Bo", pc));
+        assert!(!demote_to_slow(&c, &mut q, "Cy", pc));
+        assert!(!demote_to_slow(&c, &mut q, "Gone", pc));
+        assert_eq!(
+            summary(&q),
+            [
+                ("Ann", Step::ActFast, 1),
+                ("Cy", Step::Slow, 1),
+                ("Bo", Step::Slow, 1),
+                ("Orc2", Step::Slow, 1),
+                ("Orc1", Step::Slow, 1),
+            ]
+        );
+        let orc1 = q.iter().find(|s| s.unit == "Orc1").unwrap();
+        assert!(orc1.limit.move_or_attack);
+        assert_eq!(orc1.limit.max_attacks, Some(1));
     }
 
     /// A-EX-1 / A-02 / A-03 / A-22 / A-GAP-07: Ann (1 action) → Orc1 (2, at most

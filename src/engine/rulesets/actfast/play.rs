@@ -314,6 +314,13 @@ pub fn pool_text(cfg: &ActfastConfig, s: &Swing) -> String {
     text
 }
 
+/// A chance as a whole per cent for the player's eye: clamped to 0–100, so float
+/// noise never reads "-0%" or "101%".
+pub fn percent(p: f64) -> String {
+    // `+ 0.0` turns a negative zero into a positive one.
+    format!("{:.0}%", (p * 100.0).clamp(0.0, 100.0) + 0.0)
+}
+
 /// A grade in words (A-GAP-03).
 pub fn grade_text(g: Grade) -> &'static str {
     match g {
@@ -594,8 +601,8 @@ pub fn pace_case(world: &World, unit: UnitId) -> ((f64, String), (f64, String)) 
                 (
                     fast,
                     format!(
-                        "{:.0}% to drop {who} before it acts, {exp:.1} expected damage",
-                        kill * 100.0
+                        "{} to drop {who} before it acts, {exp:.1} expected damage",
+                        percent(kill)
                     ),
                 ),
                 (
@@ -998,7 +1005,9 @@ pub fn hurt(world: &mut World, unit: UnitId, faces: Vec<u32>, amount: i32) {
     let Some(h) = world.get::<Health>(entity(world, unit)).copied() else {
         return;
     };
-    let hp = h.hp.saturating_sub(amount.max(0));
+    // HP stop at 0: a PC is Down and an NPC dead there, overkill is not owed back
+    // (A-GAP-06).
+    let hp = (h.hp - amount.max(0)).max(0);
     emit(
         world,
         Event::Damaged {
@@ -1556,6 +1565,29 @@ fn inflict(
         target,
         Cond::new(c.name(), duration).with_source(source),
     );
+    if c == Condition::Slow {
+        act_last(world, target);
+    }
+}
+
+/// A unit made Slow after the round's order was set acts last for the rest of the
+/// round (A-22, A-03): its coming turn moves to step 4, players first.
+fn act_last(world: &mut World, unit: UnitId) {
+    let cfg = rules(world).clone();
+    let pcs: Vec<UnitId> = board_units(world)
+        .into_iter()
+        .filter(|&u| au(world, u).pc)
+        .collect();
+    let mut state = world.resource_mut::<RoundState>();
+    if !state.ordered || !order::demote_to_slow(&cfg, &mut state.queue, unit, |u| pcs.contains(&u))
+    {
+        return;
+    }
+    for s in state.steps.iter_mut().filter(|s| s.0 == unit) {
+        s.1 = Step::Slow;
+        s.2 = s.2.min(cfg.slow_actions);
+    }
+    emit(world, ActfastEvent::ActsLast { unit });
 }
 
 /// A failed melee attack on `by`: it may riposte `against` with its reaction
@@ -1601,9 +1633,9 @@ fn offer_riposte(world: &mut World, by: UnitId, against: UnitId, grade: Grade) {
             world.resource_mut::<Pending>().0 = Some(PendingDecision {
                 side,
                 prompt: format!(
-                    "{them}'s attack on {who} fails. Riposte with {power}? ({:.0}% to hit, \
+                    "{them}'s attack on {who} fails. Riposte with {power}? ({} to hit, \
                      {exp:.1} expected damage; its reaction this round)",
-                    chance * 100.0
+                    percent(chance)
                 ),
                 about: format!("decide whether {who} ripostes {them}"),
                 pick: Pick::One,

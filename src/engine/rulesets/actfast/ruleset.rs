@@ -13,7 +13,7 @@ use super::play::{
     self, ARules, MOVE, RoundState, TurnBudget, au, distance, pool_text, rules, swing,
 };
 use super::pool;
-use super::stats::STATS;
+use super::stats::{CONDITIONS, STATS};
 use super::units::{
     AUnit, SIDE_TRAITS, UNIT_TRAIT_EXAMPLES, parse_side_trait, parse_trait, side_is_pc,
     side_surprised,
@@ -25,7 +25,7 @@ use crate::engine::battle::{
 };
 use crate::engine::board::{Cell, GridKind};
 use crate::engine::command::{Command, CommandError};
-use crate::engine::conditions::{Stacking, StackingRules};
+use crate::engine::conditions::{ConditionWords, Stacking, StackingRules};
 use crate::engine::event::Stage;
 use crate::engine::problems::{Issue, PowerRef, Where, unit_label};
 use crate::engine::rulesets::config::{self, ConfigError};
@@ -242,7 +242,7 @@ impl Ruleset for Actfast {
         let faces = pool::read_distribution(cfg, s.pool).ok()?;
         let t = pool::throw(cfg, s.pool);
         let highest: Vec<String> = (1..=i64::from(cfg.pool_die))
-            .map(|f| format!("{f}: {:.0}%", faces.prob(f) * 100.0))
+            .map(|f| format!("{f}: {}", play::percent(faces.prob(f))))
             .collect();
         let mut modifiers = vec![
             format!(
@@ -251,11 +251,11 @@ impl Ruleset for Actfast {
                 highest.join(" · ")
             ),
             format!(
-                "miss {:.0}% · partial {:.0}% · success {:.0}% · critical {:.0}%",
-                grades.failure * 100.0,
-                grades.partial * 100.0,
-                grades.success * 100.0,
-                grades.critical * 100.0
+                "miss {} · partial {} · success {} · critical {}",
+                play::percent(grades.failure),
+                play::percent(grades.partial),
+                play::percent(grades.success),
+                play::percent(grades.critical)
             ),
         ];
         if s.armor > 0 {
@@ -560,6 +560,13 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     }
     world.insert_resource(Roster(roster));
     world.insert_resource(StackingRules::all(Stacking::KeepLonger));
+    world.insert_resource(ConditionWords {
+        by_name: CONDITIONS
+            .iter()
+            .filter(|c| c.word != c.name)
+            .map(|c| (c.name.to_string(), c.word.to_string()))
+            .collect(),
+    });
     world.insert_resource(DyingCountsForVictory(false));
     world.insert_resource(ARules(cfg));
     world.insert_resource(RoundState {

@@ -123,6 +123,9 @@ pub struct ConditionSpec {
     pub condition: Condition,
     /// Its name as written in levels (`Prone`).
     pub name: &'static str,
+    /// How the log words it ("Ann is now afraid"): the name, but where the seed's
+    /// word for the state is another (Fear: "a fearful character", afraid).
+    pub word: &'static str,
     /// The rule id of RULES.md (`A-18`).
     pub rule: &'static str,
     /// What it does, for messages and the editor.
@@ -134,6 +137,7 @@ pub const CONDITIONS: &[ConditionSpec] = &[
     ConditionSpec {
         condition: Condition::Prone,
         name: "Prone",
+        word: "Prone",
         rule: "A-18",
         about: "ranged attacks against it lose dice, melee ones gain them; 1 action to \
                 stand before it moves",
@@ -141,42 +145,49 @@ pub const CONDITIONS: &[ConditionSpec] = &[
     ConditionSpec {
         condition: Condition::Grappled,
         name: "Grappled",
+        word: "Grappled",
         rule: "A-19",
         about: "can't move; melee attacks against it gain dice",
     },
     ConditionSpec {
         condition: Condition::Restrained,
         name: "Restrained",
+        word: "Restrained",
         rule: "A-20",
         about: "its attacks lose dice; a move action takes its whole turn",
     },
     ConditionSpec {
         condition: Condition::Immobilized,
         name: "Immobilized",
+        word: "Immobilized",
         rule: "A-21",
         about: "can't move, attack or cast; attacks against it succeed; can't react",
     },
     ConditionSpec {
         condition: Condition::Slow,
         name: "Slow",
+        word: "Slow",
         rule: "A-22",
         about: "1 action, in the last step; an NPC moves or attacks, not both",
     },
     ConditionSpec {
         condition: Condition::Stunned,
         name: "Stunned",
+        word: "Stunned",
         rule: "A-23",
         about: "misses its turn and can't react",
     },
     ConditionSpec {
         condition: Condition::Fear,
         name: "Fear",
+        word: "afraid",
         rule: "A-24",
         about: "moves only to flee its source; attacks against it gain dice",
     },
     ConditionSpec {
         condition: Condition::Burning,
         name: "Burning",
+        word: "Burning",
         rule: "A-25",
         about: "takes a die of damage at the start of its turn until it spends an \
                 action to put out the flames",
