@@ -189,7 +189,7 @@ fn events_without_dice_explain_nothing() {
 
 #[test]
 fn conditions_name_their_rules() {
-    // P-18, E-63, W-30, A-24, F-34: the hover line's rule for each condition.
+    // The hover line's rule for each condition, as each ruleset declares it.
     use skirmish::engine::rulesets::registry;
     let rule = |ruleset: &str, condition: &str| registry::get(ruleset).unwrap().rule_for(condition);
     assert_eq!(rule("phases", "Slowed"), Some("P-18"));
@@ -197,6 +197,6 @@ fn conditions_name_their_rules() {
     assert_eq!(rule("wounds", "Prone"), Some("W-30"));
     assert_eq!(rule("actfast", "Fear"), Some("A-24"));
     assert_eq!(rule("flow", "Feinting"), Some("F-34"));
-    // Roll words keep their own rules ("tier difference" is not a tie, P-24).
+    // Roll words keep their own rules ("tier difference" is not a tie).
     assert_eq!(rule("phases", "tier difference (1/2)"), Some("P-24"));
 }

@@ -1943,12 +1943,12 @@ fn f_gap_05_a_failed_check_is_a_miss_without_a_reaction_window() {
     assert!(matches!(b.awaiting(), Awaiting::Decision(_)));
 }
 
-/// F-32 … F-42 in the window: each special action's mode and menu label come from
+/// The special actions in the window: each one's mode and menu label come from
 /// its verb declaration and read as they always have (the window tests and players
-/// rely on them); Drop (F-42) is listed last.
+/// rely on them); Drop is listed last.
 #[cfg(feature = "render")]
 #[test]
-fn f_32_to_f_42_window_labels_come_from_the_verb_declarations() {
+fn window_labels_come_from_the_verb_declarations() {
     use skirmish::game::control::{command_label, mode_of, rarely_wanted};
     let level = skirmish::level::load_file(std::path::Path::new("levels/flow_ogre_ford.ron"))
         .expect("level loads");
@@ -2044,12 +2044,12 @@ fn f_32_to_f_42_window_labels_come_from_the_verb_declarations() {
 /// F-08's cost table and the window's keys: every `flow` verb declares the AP it
 /// costs (the defaults of `flow.ron`) and the key that picks it. The battle's
 /// `verb_cost` is the declared cost in the amount the level configures, and the
-/// check requires exactly that (a level making Feint (F-34) cost 6 AP leaves a
-/// 5-AP unit unable to feint). The window shows "Feint (1 AP, key N)"; N selects the
-/// Feint mode, H the Shove modes (F-38) in turn, O does Total Defense (F-40).
+/// check requires exactly that (a level making Feint cost 6 AP leaves a 5-AP unit
+/// unable to feint). The window shows "Feint (1 AP, key N)"; N selects the Feint
+/// mode, H the Shove modes in turn, O does Total Defense.
 #[cfg(feature = "render")]
 #[test]
-fn f_08_f_34_f_38_verbs_declare_their_ap_cost_and_key_and_keys_pick_them() {
+fn f_08_verbs_declare_their_ap_cost_and_key_and_keys_pick_them() {
     use skirmish::engine::rulesets::flow::VERBS;
     use skirmish::engine::verb::{Cost, VerbSpec};
     use skirmish::game::control::{VerbKey, choices_for, verb_hint, verb_key};
@@ -2067,9 +2067,9 @@ fn f_08_f_34_f_38_verbs_declare_their_ap_cost_and_key_and_keys_pick_them() {
         );
     }
     let feint = VERBS.iter().find(|v| v.name == "Feint").unwrap();
-    assert_eq!(feint.cost, Some(Cost::new(pools::AP, 1)), "F-34: 1 AP");
+    assert_eq!(feint.cost, Some(Cost::new(pools::AP, 1)), "Feint: 1 AP");
     assert_eq!(verb_hint(&b, "Feint"), " (1 AP, key N)");
-    assert_eq!(verb_hint(&b, "Drop"), "", "F-42: free, no key");
+    assert_eq!(verb_hint(&b, "Drop"), "", "Drop: free, no key");
     // A level's `costs` change what the check requires and what the window shows.
     let costs = "(move_action: 1, attack: 2, draw: 1, sheathe: 1, potion: 2, item: 2, \
                  disarm: 2, feint: 6, flow_state: 1, grapple: 2, grapple_upkeep: 2, shove: 1, \
