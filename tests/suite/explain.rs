@@ -91,6 +91,31 @@ fn phases_attack_shows_the_dropped_die_the_sources_and_their_rules() {
     let atk = x.terms.iter().find(|t| t.name == "ATK").expect("ATK");
     assert_eq!(x.total, Some(11 + atk.value.unwrap()));
     assert!(x.target.as_deref().is_some_and(|t| t.starts_with("DEF ")));
+    // P-05, P-06: the Goblin (tier 1) attacks the Knight (tier 2) with one source of
+    // disadvantage: 2d6 + d12, faces 1, 4, 9; the two lowest count, the 9 is dropped.
+    let (x, _) = all
+        .iter()
+        .filter(|(x, _)| x.title.starts_with("Goblin attacks Knight"))
+        .find(|(x, _)| x.faces.iter().map(|f| f.value).eq([1, 4, 9]))
+        .expect("the Goblin's attack");
+    let faces: Vec<(u32, bool)> = x.faces.iter().map(|f| (f.value, f.kept)).collect();
+    assert_eq!(faces, [(1, true), (4, true), (9, false)]);
+    assert_eq!(x.dice, "2d6 + 1d12, keep the 2 lowest");
+    let tier = x
+        .terms
+        .iter()
+        .find(|t| t.name.starts_with("tier difference"))
+        .expect("the tier source");
+    assert_eq!(
+        (tier.advantage, tier.rule.as_deref()),
+        (Some(false), Some("P-24"))
+    );
+    assert!(
+        x.terms.iter().any(|t| t.rule.as_deref() == Some("P-06")),
+        "the d12 comes from the disadvantage table"
+    );
+    let atk = x.terms.iter().find(|t| t.name == "ATK").expect("ATK");
+    assert_eq!(x.total, Some(5 + atk.value.unwrap()));
     // The End-Phase save (P-29) is explained too.
     assert!(
         all.iter()
