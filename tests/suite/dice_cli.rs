@@ -56,7 +56,7 @@ fn thirty_six_d10_json() {
     assert_eq!(dist.len(), 325);
 }
 
-/// P-07 / P-EX-1: two sources of advantage, `2d6+1d8kh2`.
+/// The distribution of an advantage pool, `2d6+1d8kh2`, matches a brute-force count.
 #[test]
 fn advantage_pool_json() {
     let (v, dist) = json("2d6 + 1d8KH2");

@@ -91,6 +91,31 @@ fn phases_attack_shows_the_dropped_die_the_sources_and_their_rules() {
     let atk = x.terms.iter().find(|t| t.name == "ATK").expect("ATK");
     assert_eq!(x.total, Some(11 + atk.value.unwrap()));
     assert!(x.target.as_deref().is_some_and(|t| t.starts_with("DEF ")));
+    // P-05, P-06: the Goblin (tier 1) attacks the Knight (tier 2) with one source of
+    // disadvantage: 2d6 + d12, faces 1, 4, 9; the two lowest count, the 9 is dropped.
+    let (x, _) = all
+        .iter()
+        .filter(|(x, _)| x.title.starts_with("Goblin attacks Knight"))
+        .find(|(x, _)| x.faces.iter().map(|f| f.value).eq([1, 4, 9]))
+        .expect("the Goblin's attack");
+    let faces: Vec<(u32, bool)> = x.faces.iter().map(|f| (f.value, f.kept)).collect();
+    assert_eq!(faces, [(1, true), (4, true), (9, false)]);
+    assert_eq!(x.dice, "2d6 + 1d12, keep the 2 lowest");
+    let tier = x
+        .terms
+        .iter()
+        .find(|t| t.name.starts_with("tier difference"))
+        .expect("the tier source");
+    assert_eq!(
+        (tier.advantage, tier.rule.as_deref()),
+        (Some(false), Some("P-24"))
+    );
+    assert!(
+        x.terms.iter().any(|t| t.rule.as_deref() == Some("P-06")),
+        "the d12 comes from the disadvantage table"
+    );
+    let atk = x.terms.iter().find(|t| t.name == "ATK").expect("ATK");
+    assert_eq!(x.total, Some(5 + atk.value.unwrap()));
     // The End-Phase save (P-29) is explained too.
     assert!(
         all.iter()
@@ -189,7 +214,7 @@ fn events_without_dice_explain_nothing() {
 
 #[test]
 fn conditions_name_their_rules() {
-    // P-18, E-63, W-30, A-24, F-34: the hover line's rule for each condition.
+    // The hover line's rule for each condition, as each ruleset declares it.
     use skirmish::engine::rulesets::registry;
     let rule = |ruleset: &str, condition: &str| registry::get(ruleset).unwrap().rule_for(condition);
     assert_eq!(rule("phases", "Slowed"), Some("P-18"));
@@ -197,6 +222,6 @@ fn conditions_name_their_rules() {
     assert_eq!(rule("wounds", "Prone"), Some("W-30"));
     assert_eq!(rule("actfast", "Fear"), Some("A-24"));
     assert_eq!(rule("flow", "Feinting"), Some("F-34"));
-    // Roll words keep their own rules ("tier difference" is not a tie, P-24).
+    // Roll words keep their own rules ("tier difference" is not a tie).
     assert_eq!(rule("phases", "tier difference (1/2)"), Some("P-24"));
 }

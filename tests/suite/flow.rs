@@ -505,13 +505,28 @@ fn f_ex_2_flow_points_through_two_rounds() {
 /// Covers F-EX-3, F-48, F-GAP-21.
 #[test]
 fn f_ex_3_f_48_f_gap_21_range_increments() {
-    // F-EX-3: Shortbow Range 6.
-    use skirmish::engine::rulesets::flow::attack::range_penalty;
-    let got: Vec<i32> = [1, 6, 7, 12, 13, 18, 19]
-        .iter()
-        .map(|&d| range_penalty(d, 6, -10))
-        .collect();
-    assert_eq!(got, [0, 0, -10, -10, -20, -20, -30]);
+    // F-EX-3: S (Ranged 50) shoots a Shortbow (Range 6) at T 1 … 19 hexes away: the
+    // check's target loses 10 per started increment beyond 6 hexes.
+    for (d, penalty) in [
+        (1, 0),
+        (6, 0),
+        (7, 10),
+        (12, 10),
+        (13, 20),
+        (18, 20),
+        (19, 30),
+    ] {
+        let s = armed(fu("S", "Blue", (-8, 0), 5), vec![bow()]);
+        let t = fu("T", "Red", (-8 + d, 0), 0);
+        let l = policy(lvl(vec![s, t]), 1, DecisionPolicy::Never);
+        let mut b = start(&l, &[1, 1, 90]);
+        let ev = attack(&mut b, "S", "T").unwrap();
+        assert_eq!(
+            checks(&ev),
+            [(90, SuccessLevel::Failure, 50 - penalty)],
+            "{d} hexes"
+        );
+    }
 }
 
 /// Covers F-EX-4, F-46, F-47.
@@ -577,38 +592,50 @@ fn f_ex_4_f_46_f_47_reach_and_leaving_a_threatened_hex() {
 #[test]
 fn f_ex_5_f_gap_01_f_gap_02_success_levels() {
     use SuccessLevel::*;
-    let r = CheckRules::default();
-    let got: Vec<_> = [45, 25, 10, 5, 61, 97]
-        .iter()
-        .map(|&x| r.level(x, 60))
-        .collect();
-    assert_eq!(
-        got,
-        [Normal, Hard, Major, Critical, Failure, CriticalFailure]
-    );
-    // Thresholds 60 / 30 / 12 / 6 and, at S_eff 50, 50 / 25 / 10 / 5.
-    assert_eq!(
-        [
-            r.level(30, 60),
-            r.level(31, 60),
-            r.level(12, 60),
-            r.level(6, 60)
-        ],
-        [Hard, Normal, Major, Critical]
-    );
-    assert_eq!(
-        [
-            r.level(50, 50),
-            r.level(25, 50),
-            r.level(10, 50),
-            r.level(5, 50),
-            r.level(51, 50)
-        ],
-        [Normal, Hard, Major, Critical, Failure]
-    );
-    // 01 always Critical; 96+ always a Critical Failure.
-    assert_eq!(r.level(1, -30), Critical);
-    assert_eq!(r.level(96, 130), CriticalFailure);
+    // The level of A's d100 attack check (Melee `skill`) rolling `roll` against T.
+    let melee = |skill: i32, roll: u32| {
+        let mut b = duel(with_skill(a_unit(), "Melee", skill), t_unit(), &[roll]);
+        checks(&attack(&mut b, "A", "T").unwrap())
+    };
+    // F-EX-5: S = 60 → Normal ≤ 60, Hard ≤ 30, Major ≤ 12, Critical ≤ 6.
+    for (roll, level) in [
+        (45, Normal),
+        (25, Hard),
+        (10, Major),
+        (5, Critical),
+        (61, Failure),
+        (97, CriticalFailure),
+        (31, Normal),
+        (30, Hard),
+        (12, Major),
+        (6, Critical),
+    ] {
+        assert_eq!(melee(60, roll), [(roll, level, 60)], "roll {roll}");
+    }
+    // With −10 for range (Ranged 60, a Shortbow at 7 hexes): S_eff 50 → 50 / 25 / 10 / 5.
+    let shot = |skill: i32, hexes: i32, roll: u32| {
+        let s = with_skill(
+            armed(fu("S", "Blue", (-8, 0), 5), vec![bow()]),
+            "Ranged",
+            skill,
+        );
+        let t = fu("T", "Red", (-8 + hexes, 0), 0);
+        let mut b = start(&lvl(vec![s, t]), &[1, 1, roll]);
+        checks(&attack(&mut b, "S", "T").unwrap())
+    };
+    for (roll, level) in [
+        (50, Normal),
+        (25, Hard),
+        (10, Major),
+        (5, Critical),
+        (51, Failure),
+    ] {
+        assert_eq!(shot(60, 7, roll), [(roll, level, 50)], "roll {roll}");
+    }
+    // 01 is always Critical (Ranged 10 at 19 hexes: S_eff −20); 96+ always a Critical
+    // Failure (Melee 130).
+    assert_eq!(shot(10, 19, 1), [(1, Critical, -20)]);
+    assert_eq!(melee(130, 96), [(96, CriticalFailure, 130)]);
 }
 
 /// Covers F-EX-6, F-24.
@@ -993,6 +1020,30 @@ fn f_06_f_gap_22_ongoing_damage_then_decay_at_turn_end() {
     assert!(!conds(&b, "T").contains(&"Bleeding".to_string()));
 }
 
+/// Covers F-07: unused AP is lost at the end of the turn, and the next turn starts
+/// with 5 again, not 5 plus what was left.
+#[test]
+fn f_07_unused_ap_is_lost_at_the_end_of_the_turn() {
+    let mut b = duel(a_unit(), fu("T", "Red", (5, 0), 0), &[]);
+    step(&mut b, "A", cell(0, 1)).unwrap();
+    assert_eq!(pools(&b, "A").0, 4);
+    let unit = id(&b, "A");
+    let ev = b.submit(Command::EndTurn { unit }).unwrap().to_vec();
+    assert!(has_event(&ev, |e| matches!(
+        e,
+        Event::PointsChanged {
+            pool: pools::AP,
+            delta: -4,
+            now: 0,
+            ..
+        }
+    )));
+    assert_eq!(pools(&b, "A").0, 0, "4 AP lost, none banked");
+    end(&mut b, "T");
+    assert_eq!(active(&b), "A");
+    assert_eq!(pools(&b, "A").0, 5, "refilled to 5, not 9");
+}
+
 /// Covers F-09, F-GAP-09.
 #[test]
 fn f_09_f_gap_09_rp_refill_at_the_start_of_own_turn() {
@@ -1300,6 +1351,54 @@ fn f_gap_13_failed_intercept_and_ranged_intercepts() {
     assert!(cells.iter().all(|c| line.contains(c)), "{cells:?}");
 }
 
+/// Covers F-31, F-GAP-13: an interceptor may move its ally 1 hex away from its
+/// direction of movement and take the ally's place, if that hex is open.
+#[test]
+fn f_31_f_gap_13_intercept_may_swap_places_with_the_ally() {
+    // F-EX-9's layout: X attacks Y; I runs from (0,3) to (0,1), then trades places:
+    // Y moves on to (0,−1), I stands on (0,0) and takes the hit (Agility 20 wins).
+    let x = fu("X", "Red", (1, 0), 5);
+    let y = fu("Y", "Blue", (0, 0), 0);
+    let i = fu("I", "Blue", (0, 3), -1);
+    let intercept = |b: &mut Battle| {
+        let (unit, side) = (id(b, "I"), side(b, "Blue"));
+        b.submit(Command::React {
+            side,
+            unit,
+            reaction: Reaction::Intercept,
+            to: Some(cell(0, 1)),
+            swap: true,
+        })
+        .unwrap()
+        .to_vec()
+    };
+    let mut b = start(
+        &lvl(vec![x.clone(), y.clone(), i.clone()]),
+        &[1, 1, 1, 45, 20, 4],
+    );
+    attack(&mut b, "X", "Y").unwrap();
+    let ev = intercept(&mut b);
+    assert_eq!(at(&b, "Y"), cell(0, -1));
+    assert_eq!(at(&b, "I"), cell(0, 0));
+    assert!(has_event(&ev, |e| matches!(
+        flow(e),
+        Some(FlowEvent::Intercepted { .. })
+    )));
+    assert_eq!((hp(&b, "I"), hp(&b, "Y")), (16, 20));
+    // With (0,−1) taken, there is no swap: I stays where it ran to, and still
+    // takes the hit.
+    let z = fu("Z", "Blue", (0, -1), -2);
+    let mut b = start(&lvl(vec![x, y, i, z]), &[1, 1, 1, 1, 45, 20, 4]);
+    attack(&mut b, "X", "Y").unwrap();
+    let ev = intercept(&mut b);
+    assert!(has_event(&ev, |e| matches!(
+        e,
+        Event::MovementStopped { reason, .. } if reason.contains("no swap")
+    )));
+    assert_eq!((at(&b, "I"), at(&b, "Y")), (cell(0, 1), cell(0, 0)));
+    assert_eq!((hp(&b, "I"), hp(&b, "Y")), (16, 20));
+}
+
 /// Covers F-32, F-GAP-17.
 #[test]
 fn f_32_f_gap_17_disarm() {
@@ -1360,6 +1459,44 @@ fn f_32_f_gap_17_disarm() {
     })
     .unwrap_err();
     assert!(err.to_string().contains("size"), "{err}");
+}
+
+/// Covers F-32, F-GAP-17: on a Hard success or better the disarmer may put the item
+/// in an open hex of its choice within 2 (Hard), 3 (Major) or 4 (Critical) of the
+/// target; a hex beyond the radius leaves it next to the target as on a Normal.
+#[test]
+fn f_32_f_gap_17_disarm_puts_the_item_within_the_levels_radius() {
+    // Melee 50 at Disadvantage (the higher d100 counts): Hard ≤ 25, Major ≤ 10,
+    // Critical ≤ 5. T stands at (1,0).
+    let l = policy(lvl(vec![a_unit(), t_unit()]), 1, DecisionPolicy::Never);
+    let dropped_at = |faces: [u32; 2], to: Cell| {
+        let mut b = start(&l, &[1, 1, faces[0], faces[1]]);
+        let ev = act(&mut b, "A", |b| FlowAction::Disarm {
+            target: id(b, "T"),
+            take: false,
+            to: Some(to),
+        })
+        .unwrap();
+        ev.iter()
+            .find_map(|e| match e {
+                Event::ItemDropped { item, cell, .. } if item == "Sword" => Some(*cell),
+                _ => None,
+            })
+            .expect("the sword drops")
+    };
+    let board = Board::new(GridKind::Hex, 20, 20);
+    let from_t = |c: Cell| board.distance(cell(1, 0), c);
+    for (faces, level, to) in [
+        ([20, 25], "Hard", cell(3, 0)),
+        ([9, 10], "Major", cell(4, 0)),
+        ([4, 5], "Critical", cell(5, 0)),
+    ] {
+        assert_eq!(dropped_at(faces, to), to, "{level}: {} hexes", from_t(to));
+    }
+    // Major reaches 3 hexes, not 4: the sword falls next to T.
+    let near = dropped_at([9, 10], cell(5, 0));
+    assert_ne!(near, cell(5, 0));
+    assert_eq!(from_t(near), 1);
 }
 
 /// Covers F-33.
@@ -1529,6 +1666,20 @@ fn f_34_the_normal_ai_feints_when_an_ap_is_spare() {
         matches!(FlowAction::of(&first), Some(FlowAction::Feint { .. })),
         "with 5 AP: {first:?}"
     );
+    // The choice played: the Feint wins (20 against T's 60), so A's next attack on T
+    // rolls with Advantage (80 and 30: the 30 counts).
+    let mut played = start(&l, &[1, 1, 20, 60, 80, 30, 2]);
+    played.submit(first.clone()).unwrap();
+    assert!(conds(&played, "A").contains(&"Feinting".to_string()));
+    let ev = attack(&mut played, "A", "T").unwrap();
+    assert!(has_event(&ev, |e| matches!(
+        flow(e),
+        Some(FlowEvent::SkillChecked {
+            edge: Some(Edge::Advantage),
+            roll: 30,
+            ..
+        })
+    )));
     // After a step (1 AP) 4 are left: a Feint would cost one of the two attacks.
     step(&mut b, "A", cell(0, 1)).unwrap();
     assert_eq!(pools(&b, "A").0, 4);
@@ -1583,6 +1734,34 @@ fn f_36_f_gap_15_grapple() {
     // Only targets of the grappler's size or smaller.
     let mut b = duel(a_unit(), sized(t_unit(), Size::Large), &[]);
     assert!(act(&mut b, "A", |b| FlowAction::Grapple { target: id(b, "T") }).is_err());
+}
+
+/// Covers F-36, F-GAP-15: the grappled unit wins its break-free check: both are free,
+/// its turn is over (the rest of its AP is lost), and the grappler pays no upkeep.
+#[test]
+fn f_36_f_gap_15_winning_the_break_free_ends_the_grapple() {
+    // Grapple: A's Athletics 40 rolls 10 (Hard) against T's 90. Break free: T rolls
+    // 10 (Hard) against A's 90 (a failure).
+    let mut b = duel(a_unit(), t_unit(), &[10, 90, 10, 90]);
+    act(&mut b, "A", |b| FlowAction::Grapple { target: id(b, "T") }).unwrap();
+    assert!(conds(&b, "T").contains(&"Grappled".to_string()));
+    end(&mut b, "A");
+    let ev = act(&mut b, "T", |_| FlowAction::BreakFree).unwrap();
+    assert!(has_event(&ev, |e| matches!(
+        flow(e),
+        Some(FlowEvent::OpposedCheck {
+            responder_wins: true,
+            ..
+        })
+    )));
+    assert!(!conds(&b, "T").contains(&"Grappled".to_string()));
+    assert!(!conds(&b, "A").contains(&"Grappling".to_string()));
+    assert_eq!(active(&b), "A", "breaking free ends T's turn");
+    assert_eq!(pools(&b, "A").0, 5, "no upkeep once the grapple is over");
+    // Both move freely again (Red lets A go without a Reaction Attack).
+    walk(&mut b, "A", &[cell(-1, 0)]).unwrap();
+    pass(&mut b, "Red");
+    assert_eq!((at(&b, "A"), at(&b, "T")), (cell(-1, 0), cell(1, 0)));
 }
 
 /// Covers F-GAP-15: a grappler drags its target along (both move together), so it
@@ -1694,6 +1873,28 @@ fn f_38_f_gap_16_shove() {
     assert!(conds(&b, "T").contains(&"Prone".to_string()));
 }
 
+/// Covers F-38: Shove only targets units of the shover's size or smaller.
+#[test]
+fn f_38_shove_needs_a_target_no_larger() {
+    let mut b = duel(a_unit(), sized(t_unit(), Size::Large), &[]);
+    let err = act(&mut b, "A", |b| FlowAction::Shove {
+        target: id(b, "T"),
+        effect: ShoveEffect::PushBack,
+    })
+    .unwrap_err();
+    assert!(err.to_string().contains("size or smaller"), "{err}");
+    assert_eq!(pools(&b, "A").0, 5, "nothing spent");
+    // A Large shover pushes a Medium target.
+    let big = sized(a_unit(), Size::Large);
+    let mut b = duel(big, t_unit(), &[30, 90]);
+    act(&mut b, "A", |b| FlowAction::Shove {
+        target: id(b, "T"),
+        effect: ShoveEffect::PushBack,
+    })
+    .unwrap();
+    assert_eq!(at(&b, "T"), cell(2, 0));
+}
+
 /// Covers F-39.
 #[test]
 fn f_39_take_a_step_once_per_round() {
@@ -1760,6 +1961,48 @@ fn f_41_f_gap_23_tumble_through() {
         }),
         Err(CommandError::PathBlocked(_))
     ));
+}
+
+/// Covers F-41, F-GAP-10: a Tumble Through in the middle of a Move: the Move goes on
+/// afterwards, and the tumble's hexes don't count toward it.
+#[test]
+fn f_41_f_gap_10_tumble_in_the_middle_of_a_move() {
+    // A walks 2 of its 6 hexes to T's side, tumbles past T (Agility 20), then walks
+    // the 4 hexes left of the same Move. Red lets it go (no Reaction Attacks).
+    let t = fu("T", "Red", (3, 0), 0);
+    let l = policy(lvl(vec![a_unit(), t]), 1, DecisionPolicy::Never);
+    let mut b = start(&l, &[1, 1, 20]);
+    let move_left = |b: &Battle| {
+        b.pools(id(b, "A"))
+            .iter()
+            .find(|p| p.0 == "Move left")
+            .unwrap()
+            .1
+    };
+    walk(&mut b, "A", &[cell(1, 0), cell(2, 0)]).unwrap();
+    assert_eq!((pools(&b, "A").0, move_left(&b)), (4, 4));
+    act(&mut b, "A", |b| FlowAction::Tumble {
+        through: id(b, "T"),
+    })
+    .unwrap();
+    assert_eq!(at(&b, "A"), cell(4, 0));
+    assert_eq!(
+        (pools(&b, "A").0, move_left(&b)),
+        (3, 4),
+        "1 AP; no movement counted"
+    );
+    walk(
+        &mut b,
+        "A",
+        &(5..=8).map(|q| cell(q, 0)).collect::<Vec<_>>(),
+    )
+    .unwrap();
+    assert_eq!(at(&b, "A"), cell(8, 0));
+    assert_eq!(
+        (pools(&b, "A").0, move_left(&b)),
+        (3, 0),
+        "the same Move action: no new AP"
+    );
 }
 
 /// Covers F-42.
@@ -1943,12 +2186,12 @@ fn f_gap_05_a_failed_check_is_a_miss_without_a_reaction_window() {
     assert!(matches!(b.awaiting(), Awaiting::Decision(_)));
 }
 
-/// F-32 … F-42 in the window: each special action's mode and menu label come from
+/// The special actions in the window: each one's mode and menu label come from
 /// its verb declaration and read as they always have (the window tests and players
-/// rely on them); Drop (F-42) is listed last.
+/// rely on them); Drop is listed last.
 #[cfg(feature = "render")]
 #[test]
-fn f_32_to_f_42_window_labels_come_from_the_verb_declarations() {
+fn window_labels_come_from_the_verb_declarations() {
     use skirmish::game::control::{command_label, mode_of, rarely_wanted};
     let level = skirmish::level::load_file(std::path::Path::new("levels/flow_ogre_ford.ron"))
         .expect("level loads");
@@ -2044,12 +2287,12 @@ fn f_32_to_f_42_window_labels_come_from_the_verb_declarations() {
 /// F-08's cost table and the window's keys: every `flow` verb declares the AP it
 /// costs (the defaults of `flow.ron`) and the key that picks it. The battle's
 /// `verb_cost` is the declared cost in the amount the level configures, and the
-/// check requires exactly that (a level making Feint (F-34) cost 6 AP leaves a
-/// 5-AP unit unable to feint). The window shows "Feint (1 AP, key N)"; N selects the
-/// Feint mode, H the Shove modes (F-38) in turn, O does Total Defense (F-40).
+/// check requires exactly that (a level making Feint cost 6 AP leaves a 5-AP unit
+/// unable to feint). The window shows "Feint (1 AP, key N)"; N selects the Feint
+/// mode, H the Shove modes in turn, O does Total Defense.
 #[cfg(feature = "render")]
 #[test]
-fn f_08_f_34_f_38_verbs_declare_their_ap_cost_and_key_and_keys_pick_them() {
+fn f_08_verbs_declare_their_ap_cost_and_key_and_keys_pick_them() {
     use skirmish::engine::rulesets::flow::VERBS;
     use skirmish::engine::verb::{Cost, VerbSpec};
     use skirmish::game::control::{VerbKey, choices_for, verb_hint, verb_key};
@@ -2067,9 +2310,9 @@ fn f_08_f_34_f_38_verbs_declare_their_ap_cost_and_key_and_keys_pick_them() {
         );
     }
     let feint = VERBS.iter().find(|v| v.name == "Feint").unwrap();
-    assert_eq!(feint.cost, Some(Cost::new(pools::AP, 1)), "F-34: 1 AP");
+    assert_eq!(feint.cost, Some(Cost::new(pools::AP, 1)), "Feint: 1 AP");
     assert_eq!(verb_hint(&b, "Feint"), " (1 AP, key N)");
-    assert_eq!(verb_hint(&b, "Drop"), "", "F-42: free, no key");
+    assert_eq!(verb_hint(&b, "Drop"), "", "Drop: free, no key");
     // A level's `costs` change what the check requires and what the window shows.
     let costs = "(move_action: 1, attack: 2, draw: 1, sheathe: 1, potion: 2, item: 2, \
                  disarm: 2, feint: 6, flow_state: 1, grapple: 2, grapple_upkeep: 2, shove: 1, \

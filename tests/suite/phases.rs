@@ -341,6 +341,22 @@ fn p_15_seizing_is_worth_the_kill_it_enables_and_only_normal_ai_seizes() {
         Some(seize(vec![])),
         "P-15: Easy never seizes"
     );
+    // Normal's choice played: the Knight (highest initiative) moves first instead of
+    // last, is Seized, and battles after every other unit.
+    let mut b = b;
+    b.submit(seize(vec![id(&b, "Knight")])).unwrap();
+    assert_eq!(active(&b), "Knight", "P-15: the seizer moves first");
+    assert!(conditions(&b, "Knight").contains(&"Seized".to_string()));
+    skip_movement(&mut b);
+    let names: Vec<String> = order_events(b.events(), Stage::Attack)
+        .into_iter()
+        .map(|u| b.unit_name(u))
+        .collect();
+    assert_eq!(
+        names,
+        ["Rogue", "Goblin", "Knight"],
+        "P-15: the seizer battles last"
+    );
 }
 
 #[test]
@@ -686,6 +702,54 @@ fn p_02_p_gap_04_movement_power_budgets() {
 fn p_gap_04_hustle_and_run_side_effects() {
     // P-GAP-04: Hustle gives own attacks disadvantage this round; Run forbids Attack and
     // gives attackers advantage.
+    let hustle = level(
+        (12, 3),
+        &[],
+        vec![
+            unit("A", "Blue", (0, 1), 0, 1, 0, 10),
+            unit("B", "Red", (9, 1), 5, 1, 0, 10),
+        ],
+    );
+    let mut b = battle(
+        &hustle,
+        &[
+            1, 1, 1, 1, /* B attacks A: plain 2d6 */ 1, 1, /* A attacks B */ 6, 5, 2,
+            /* round 2 */ 1, 1, 1, 1, /* A attacks B */ 1, 2, 1, 1, 1, 1,
+        ],
+    );
+    let a = id(&b, "A");
+    // Hustle reaches 9 squares: 8 here, next to B.
+    b.submit(Command::Move {
+        unit: a,
+        power: "Hustle".into(),
+        path: (1..=8).map(|x| c(x, 1)).collect(),
+        target: None,
+    })
+    .unwrap();
+    assert_eq!(cell(&b, "A"), c(8, 1));
+    b.submit(Command::EndTurn { unit: id(&b, "B") }).unwrap();
+    // B attacks the hustler without advantage: Hustle costs only the hustler.
+    let ev = attack(&mut b, "B", "A").unwrap();
+    assert_eq!(attack_summary(&attacks(&ev)[0]).3, None);
+    // A's own attack this round: 1 disadvantage source → d12, the two lowest kept.
+    let ev = attack(&mut b, "A", "B").unwrap();
+    let PhasesEvent::AttackRolled { disadvantage, .. } = &attacks(&ev)[0] else {
+        unreachable!()
+    };
+    assert_eq!(disadvantage, &vec!["attacker hustled".to_string()]);
+    assert_eq!(
+        attack_summary(&attacks(&ev)[0]),
+        (false, vec![5, 2], 7, Some(12))
+    );
+    // Next round the penalty is gone: plain 2d6.
+    skip_to(&mut b, 2, Stage::Attack);
+    b.submit(Command::EndTurn { unit: id(&b, "B") }).unwrap();
+    let ev = attack(&mut b, "A", "B").unwrap();
+    assert_eq!(
+        attack_summary(&attacks(&ev)[0]),
+        (false, vec![2, 1], 3, None)
+    );
+
     let lvl = level(
         (12, 3),
         &[],
@@ -831,7 +895,13 @@ fn p_21_p_28_p_ex_7_disengage_shifts_without_provoking_and_penalises_attacks() {
             unit("E", "Red", (2, 1), 0, 1, 0, 10),
         ],
     );
-    let mut b = battle(&lvl, &[1; 12]);
+    let mut b = battle(
+        &lvl,
+        &[
+            1, 1, 1, 1, /* round 2 */ 1, 1, 1, 1, /* A attacks */ 6, 5, 2,
+            /* round 3 */ 1, 1, 1, 1, /* A attacks */ 1, 2, 1, 1, 1, 1,
+        ],
+    );
     skip_movement(&mut b);
     let a = id(&b, "A");
     // Past E by the shortest way: more than Disengage's 2 squares.
@@ -853,17 +923,174 @@ fn p_21_p_28_p_ex_7_disengage_shifts_without_provoking_and_penalises_attacks() {
     let round_of = |b: &skirmish::engine::Battle| b.turn().round;
     assert_eq!(round_of(&b), 1);
     assert!(conditions(&b, "A").contains(&"Disengaged".to_string()));
-    skip_to(&mut b, 2, Stage::Attack);
+    // Round 2: E moves first and stays; A walks back next to E and attacks it.
+    skip_to(&mut b, 2, Stage::Movement);
+    b.submit(Command::EndTurn { unit: e }).unwrap();
+    b.submit(Command::Move {
+        unit: a,
+        power: "Walk".into(),
+        path: vec![c(1, 1)],
+        target: None,
+    })
+    .unwrap();
     assert!(
         conditions(&b, "A").contains(&"Disengaged".to_string()),
         "lasts through round 2"
     );
-    let plan = skirmish::engine::rulesets::phases::attack::plan(b.world(), a, e, false);
-    assert_eq!(plan.disadvantage, vec!["attacker disengaged".to_string()]);
+    let ev = attack(&mut b, "A", "E").unwrap();
+    let PhasesEvent::AttackRolled { disadvantage, .. } = &attacks(&ev)[0] else {
+        unreachable!()
+    };
+    assert_eq!(disadvantage, &vec!["attacker disengaged".to_string()]);
+    assert_eq!(
+        attack_summary(&attacks(&ev)[0]),
+        (false, vec![5, 2], 7, Some(12)),
+        "d12, the two lowest kept"
+    );
     skip_to(&mut b, 3, Stage::Movement);
     assert!(
         !conditions(&b, "A").contains(&"Disengaged".to_string()),
         "gone in round 3"
+    );
+    skip_movement(&mut b);
+    let ev = attack(&mut b, "A", "E").unwrap();
+    assert_eq!(
+        attack_summary(&attacks(&ev)[0]),
+        (false, vec![2, 1], 3, None),
+        "round 3: plain 2d6"
+    );
+}
+
+#[test]
+fn p_21_p_28_a_movement_phase_disengage_provokes_nothing() {
+    // P-21, P-28: Disengage used as the movement power shifts 2 squares out of E's
+    // threatened square without an opportunity attack; a Walk along the same path
+    // provokes one (P-20).
+    let lvl = level(
+        (8, 3),
+        &[],
+        vec![
+            unit("A", "Blue", (1, 1), 0, 1, 0, 10),
+            unit("E", "Red", (2, 1), 10, 1, 0, 10),
+        ],
+    );
+    let path = vec![c(0, 1), c(0, 0)];
+    let mut b = battle(&lvl, &[1; 4]);
+    assert_eq!(active(&b), "A", "A moves first");
+    let ev = b
+        .submit(Command::Move {
+            unit: id(&b, "A"),
+            power: "Disengage".into(),
+            path: path.clone(),
+            target: None,
+        })
+        .unwrap()
+        .to_vec();
+    assert!(attacks(&ev).is_empty(), "no opportunity attack");
+    assert_eq!(cell(&b, "A"), c(0, 0));
+    assert!(conditions(&b, "A").contains(&"Disengaged".to_string()));
+    // Walking out instead: E's opportunity attack (2d6, it misses) comes first.
+    let mut b = battle(&lvl, &[1, 1, 1, 1, 1, 1]);
+    let ev = b
+        .submit(Command::Move {
+            unit: id(&b, "A"),
+            power: "Walk".into(),
+            path,
+            target: None,
+        })
+        .unwrap()
+        .to_vec();
+    assert_eq!(attacks(&ev).len(), 1);
+    assert_eq!(cell(&b, "A"), c(0, 0));
+}
+
+#[test]
+fn p_gap_04_shift_leaves_a_threatened_square_without_provoking() {
+    // P-GAP-04 Shift: one careful step; leaving E's threatened square provokes nothing.
+    let lvl = level(
+        (8, 3),
+        &[],
+        vec![
+            unit("A", "Blue", (1, 1), 0, 1, 0, 10),
+            unit("E", "Red", (2, 1), 10, 1, 0, 10),
+        ],
+    );
+    let mut b = battle(&lvl, &[1; 4]);
+    let ev = b
+        .submit(Command::Move {
+            unit: id(&b, "A"),
+            power: "Shift".into(),
+            path: vec![c(0, 1)],
+            target: None,
+        })
+        .unwrap()
+        .to_vec();
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e.narration(), Some(PhasesEvent::OpportunityAttack { .. })))
+    );
+    assert!(attacks(&ev).is_empty());
+    assert_eq!(cell(&b, "A"), c(0, 1));
+    assert!(conditions(&b, "A").is_empty(), "no penalty either");
+}
+
+#[test]
+fn p_02_extra_movement_powers_come_from_the_units_list() {
+    // P-02: units may have movement powers "from their calling or role": A lists Slip
+    // (3 squares, provokes nothing) and Bound (Speed + 2); B lists none and may use
+    // neither.
+    let mut a = unit("A", "Blue", (1, 1), 0, 1, 0, 10);
+    a.movement = vec!["Slip".into(), "Bound".into()];
+    let lvl = level(
+        (12, 3),
+        &[],
+        vec![
+            a,
+            unit("E", "Red", (2, 1), 10, 1, 0, 10),
+            unit("B", "Blue", (1, 0), 1, 1, 0, 10),
+        ],
+    );
+    let mut b = battle(&lvl, &[1; 6]);
+    assert_eq!(active(&b), "A");
+    let (a, bb) = (id(&b, "A"), id(&b, "B"));
+    let slip = |unit, path: Vec<skirmish::engine::board::Cell>| Command::Move {
+        unit,
+        power: "Slip".into(),
+        path,
+        target: None,
+    };
+    // Bound: Speed 6 + 2 = 8 squares, where a Walk stops at 6.
+    let row = |power: &str, n: i32| Command::Move {
+        unit: a,
+        power: power.into(),
+        path: (1..=n).map(|x| c(1 + x, 2)).collect(),
+        target: None,
+    };
+    assert!(b.check(&row("Bound", 8)).is_ok());
+    for (power, n) in [("Bound", 9), ("Walk", 7)] {
+        let far = b.check(&row(power, n));
+        assert!(
+            matches!(far, Err(CommandError::NotEnoughMovement { .. })),
+            "{power} {n}: {far:?}"
+        );
+    }
+    let too_far = b.check(&slip(a, vec![c(0, 2), c(1, 2), c(2, 2), c(3, 2)]));
+    assert!(
+        matches!(too_far, Err(CommandError::NotEnoughMovement { .. })),
+        "{too_far:?}"
+    );
+    let ev = b
+        .submit(slip(a, vec![c(0, 2), c(1, 2), c(2, 2)]))
+        .unwrap()
+        .to_vec();
+    assert!(attacks(&ev).is_empty(), "Slip provokes nothing");
+    assert_eq!(cell(&b, "A"), c(2, 2));
+    // B's turn: it did not list Slip.
+    assert_eq!(active(&b), "B");
+    let refused = b.check(&slip(bb, vec![c(0, 0)]));
+    assert!(
+        matches!(refused, Err(CommandError::Unknown { .. })),
+        "{refused:?}"
     );
 }
 
@@ -920,23 +1147,78 @@ fn p_24_p_04_p_06_p_08_tier_table_and_caps() {
         (2, 3, Some((12, false))),
     ];
     for (ta, tt, want) in cases {
-        let b = duel(
+        // DEF 10 against 1 + 1: every attack misses, so no damage die follows.
+        let mut b = duel(
             unit("A", "Blue", (1, 1), 10, ta, 0, 10),
             unit("T", "Red", (2, 1), 0, tt, 0, 10),
-            &[],
+            &[1, 1, 1],
         );
-        let plan = skirmish::engine::rulesets::phases::attack::plan(
-            b.world(),
-            id(&b, "A"),
-            id(&b, "T"),
-            false,
-        );
+        let ev = attack(&mut b, "A", "T").unwrap();
+        let PhasesEvent::AttackRolled {
+            extra_die, faces, ..
+        } = &attacks(&ev)[0]
+        else {
+            unreachable!()
+        };
         assert_eq!(
-            plan.extra_die.map(|x| (x.sides, x.advantage)),
+            extra_die.map(|x| (x.sides, x.advantage)),
             want,
             "T{ta} vs T{tt}"
         );
+        assert_eq!(
+            faces.len(),
+            2 + usize::from(want.is_some()),
+            "T{ta} vs T{tt}"
+        );
     }
+    // P-06, P-08: five disadvantage sources — two tiers (T1 against T3), a Defending
+    // target, and an attacker that Disengaged last round and Hustled this round —
+    // stop at the cap: one d6, the two lowest kept.
+    let lvl = level(
+        (6, 3),
+        &[],
+        vec![
+            unit("A", "Blue", (1, 1), 10, 1, 0, 10),
+            unit("T", "Red", (2, 1), 0, 3, 0, 10),
+        ],
+    );
+    let mut b = battle(
+        &lvl,
+        &[
+            1, 1, 1, 1, /* round 2 */ 1, 1, 1, 1, /* A attacks */ 6, 5, 1, 1, 1, 1, 1,
+        ],
+    );
+    skip_movement(&mut b);
+    let a = id(&b, "A");
+    b.submit(PhasesAction::Disengage { to: c(0, 1) }.by(a))
+        .unwrap();
+    b.submit(PhasesAction::Defend.by(id(&b, "T"))).unwrap();
+    assert_eq!(b.turn().round, 2);
+    b.submit(Command::EndTurn { unit: id(&b, "T") }).unwrap();
+    b.submit(Command::Move {
+        unit: a,
+        power: "Hustle".into(),
+        path: vec![c(1, 1)],
+        target: None,
+    })
+    .unwrap();
+    let ev = attack(&mut b, "A", "T").unwrap();
+    let PhasesEvent::AttackRolled {
+        disadvantage,
+        extra_die,
+        faces,
+        ..
+    } = &attacks(&ev)[0]
+    else {
+        unreachable!()
+    };
+    assert_eq!(disadvantage.len(), 5, "{disadvantage:?}");
+    assert_eq!(extra_die.map(|x| (x.sides, x.advantage)), Some((6, false)));
+    assert_eq!(faces.len(), 3, "only one extra die is rolled");
+    assert_eq!(
+        attack_summary(&attacks(&ev)[0]),
+        (false, vec![5, 1], 6, Some(6))
+    );
 }
 
 #[test]
@@ -1441,7 +1723,7 @@ fn is_verb(c: &Command, verb: &str) -> bool {
 fn p_26_p_27_p_28_are_declared_verbs_that_scripts_play_and_show_as_written() {
     // P-26 Delay, P-27 Defend, P-28 Disengage: phases declares them as verbs; a
     // scenario's `Defend(unit: "A")` etc. reads as that verb, is legal in A's Battle
-    // turn, shows exactly as written, and plays.
+    // turn, shows exactly as written, and plays with the rule's effect.
     use skirmish::script::{ScriptCommand, resolve};
     let lvl = level(
         (8, 3),
@@ -1451,21 +1733,26 @@ fn p_26_p_27_p_28_are_declared_verbs_that_scripts_play_and_show_as_written() {
             unit("E", "Red", (2, 1), 0, 1, 0, 10),
         ],
     );
-    let mut b = battle(&lvl, &[1; 12]);
+    let mut b = battle(
+        &lvl,
+        &[
+            1, 1, 1, 1, /* round 2 */ 1, 1, 1, 1, /* E's OA on A */ 1, 1, 12, 1, 1, 1, 1,
+        ],
+    );
     let names: Vec<&str> = b.rules().verbs().iter().map(|v| v.name).collect();
     assert_eq!(names, ["Defend", "Delay", "Disengage"]);
     skip_movement(&mut b);
     let legal = b.legal_commands();
-    let read = |text: &str| {
+    let read = |b: &skirmish::engine::Battle, text: &str| {
         let script: ScriptCommand = ron::from_str(text).expect("parses");
-        resolve(&b, &script).expect("resolves")
+        resolve(b, &script).expect("resolves")
     };
     for text in [
         r#"Defend(unit: "A")"#,
         r#"Delay(unit: "A")"#,
         r#"Disengage(unit: "A", to: (0, 0))"#,
     ] {
-        let command = read(text);
+        let command = read(&b, text);
         assert!(matches!(command, Command::Act { .. }), "{text}");
         assert_eq!(command.display(&b), text);
         assert!(
@@ -1475,22 +1762,57 @@ fn p_26_p_27_p_28_are_declared_verbs_that_scripts_play_and_show_as_written() {
         b.check(&command).unwrap_or_else(|e| panic!("{text}: {e}"));
     }
     // Off the map: refused in the user's words.
-    let err = b.check(&read(r#"Disengage(unit: "A", to: (9, 9))"#));
+    let err = b.check(&read(&b, r#"Disengage(unit: "A", to: (9, 9))"#));
     assert_eq!(
         err.unwrap_err().to_string(),
         "path blocked: (9, 9) is off the map"
     );
-    b.submit(read(r#"Disengage(unit: "A", to: (0, 0))"#))
-        .unwrap();
+    // P-26: A delays; E (lower initiative) acts before it; A acts at the phase's end.
+    b.submit(read(&b, r#"Delay(unit: "A")"#)).unwrap();
+    assert_eq!(active(&b), "E");
+    b.submit(Command::EndTurn { unit: id(&b, "E") }).unwrap();
+    assert_eq!(active(&b), "A");
+    assert_eq!(b.turn().stage, Stage::Attack);
+    // P-27: A defends; attacks against it have 1 disadvantage source until its next
+    // Battle turn — E's opportunity attack in round 2's Movement Phase rolls 2d6 + d12
+    // and keeps the two lowest.
+    b.submit(read(&b, r#"Defend(unit: "A")"#)).unwrap();
+    assert_eq!(b.turn().round, 2);
+    b.submit(Command::EndTurn { unit: id(&b, "E") }).unwrap();
+    let ev = b
+        .submit(Command::Move {
+            unit: id(&b, "A"),
+            power: "Walk".into(),
+            path: vec![c(1, 2)],
+            target: None,
+        })
+        .unwrap()
+        .to_vec();
+    let PhasesEvent::AttackRolled { disadvantage, .. } = &attacks(&ev)[0] else {
+        panic!("E's opportunity attack")
+    };
+    assert_eq!(disadvantage, &vec!["target is defending".to_string()]);
+    assert_eq!(
+        attack_summary(&attacks(&ev)[0]),
+        (false, vec![1, 1], 2, Some(12))
+    );
+    // P-28: in round 2's Battle Phase A disengages from next to E: no opportunity
+    // attack, and it is Disengaged.
+    assert_eq!(active(&b), "A");
+    let ev = b
+        .submit(read(&b, r#"Disengage(unit: "A", to: (0, 0))"#))
+        .unwrap()
+        .to_vec();
+    assert!(attacks(&ev).is_empty(), "no opportunity attack");
     assert_eq!(cell(&b, "A"), c(0, 0));
     assert!(conditions(&b, "A").contains(&"Disengaged".to_string()));
 }
 
 #[cfg(feature = "render")]
 #[test]
-fn p_27_p_28_the_window_offers_phases_verbs_by_their_keys() {
-    // P-27 Defend (key F), P-26 Delay (key L) are numbered actions; P-28 Disengage
-    // (key G) is a move mode with a path preview that provokes nothing.
+fn the_window_offers_phases_verbs_by_their_keys() {
+    // Defend (key F) and Delay (key L) are numbered actions; Disengage (key G) is a
+    // move mode with a path preview that shows no provocation.
     use skirmish::game::control::{VerbKey, choices_for, command_label, move_path, verb_key};
     let lvl = level(
         (8, 3),

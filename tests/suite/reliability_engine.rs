@@ -144,10 +144,11 @@ fn sim_plays_to_the_end(name: &str, text: &str) {
 
 // ------------------------------------------------------------------ 1. tie die
 
-/// P-14, F-GAP-08: a d0 or d1 tie die can never break a tie (the roll-off recursed
-/// until the stack overflowed); `check` refuses it at the key, in both rulesets.
+/// Bad input: a d0 or d1 tie die (`tie_die`, `initiative_die`) can never break a tie
+/// (the roll-off recursed until the stack overflowed); `check` refuses it at the
+/// key, in both rulesets.
 #[test]
-fn p_14_f_gap_08_tie_die_below_two_sides_is_refused_at_its_key() {
+fn tie_die_below_two_sides_is_refused_at_its_key() {
     for base in [PHASES, FLOW] {
         for bad in ["0", "1"] {
             let text = with_rules(base, &format!("\"tie_die\": {bad}"));
@@ -191,10 +192,10 @@ fn p_14_endless_scripted_ties_are_bounded_and_keep_roster_order() {
 
 // ------------------------------------------------------------------ 2. check die
 
-/// F-GAP-01: a d0 check die panicked in the skill checks, and a d20000 one is
+/// Bad input: a d0 check die panicked in the skill checks, and a d20000 one is
 /// absurd; `check` refuses both at `checks`.
 #[test]
-fn f_gap_01_check_die_out_of_range_is_refused_at_checks() {
+fn check_die_out_of_range_is_refused_at_checks() {
     let checks = |die: u32| {
         format!(
             "\"checks\": (die: {die}, always_critical: 1, fumble_from: 96, critical_divisor: 10, \
@@ -217,9 +218,9 @@ fn f_gap_01_check_die_out_of_range_is_refused_at_checks() {
     refused_at(&text, "\"checks\"", &["`critical_divisor` is 0"]);
 }
 
-/// F-GAP-01: the smallest and largest accepted check dice play a battle to the end.
+/// The smallest and largest check dice `check` accepts play a battle to the end.
 #[test]
-fn f_gap_01_extreme_accepted_check_dice_play_to_the_end() {
+fn extreme_accepted_check_dice_play_to_the_end() {
     for die in [2, 1000] {
         let text = with_rules(
             FLOW,
@@ -235,11 +236,11 @@ fn f_gap_01_extreme_accepted_check_dice_play_to_the_end() {
 
 // ------------------------------------------------------------------ 3. big dice
 
-/// F-GAP-06: damage dice spanning more totals than the documented bound
+/// Bad input: damage dice spanning more totals than the documented bound
 /// (MAX_DICE_SPAN) are refused at the weapon's `damage`; `1000d1000` used to hang
 /// a battle forever.
 #[test]
-fn f_gap_06_damage_dice_beyond_the_bound_are_refused_at_the_weapon() {
+fn damage_dice_beyond_the_bound_are_refused_at_the_weapon() {
     for dice in ["1000d1000", "50d1000", "20d1000"] {
         let text = edited(&with_rules(FLOW, ""), "\"1d10\"", &format!("\"{dice}\""));
         refused_at(
@@ -261,9 +262,9 @@ fn f_gap_06_damage_dice_beyond_the_bound_are_refused_at_the_weapon() {
     );
 }
 
-/// F-GAP-06: the worst damage dice `check` accepts play a battle to the end.
+/// The worst damage dice `check` accepts play a battle to the end.
 #[test]
-fn f_gap_06_largest_accepted_damage_dice_play_to_the_end() {
+fn largest_accepted_damage_dice_play_to_the_end() {
     // 100d101: 10,001 totals (100 to 10,100), the most allowed.
     let text = edited(&with_rules(FLOW, ""), "\"1d10\"", "\"100d101\"");
     let text = edited(&text, "\"1d8\"", "\"100d101\"");
@@ -280,10 +281,11 @@ fn f_gap_06_largest_accepted_damage_dice_play_to_the_end() {
 
 // ------------------------------------------------------------------ 4. accepted, then failed
 
-/// P-GAP-01, P-29: dice expressions of the rules are parsed by `check` (they used to
-/// fail when the battle started or at the first save).
+/// Bad input: dice expressions of the rules (`initiative_dice`, `save_dice`, …) are
+/// parsed by `check` (they used to fail when the battle started or at the first
+/// save).
 #[test]
-fn p_gap_01_p_29_bad_rules_dice_are_refused_at_their_key() {
+fn bad_rules_dice_are_refused_at_their_key() {
     for (key, value) in [
         ("initiative_dice", "\"junk\""),
         ("initiative_dice", "\"\""),
@@ -307,9 +309,10 @@ fn p_gap_01_p_29_bad_rules_dice_are_refused_at_their_key() {
     refused_at(&text, "\"unarmed_damage\"", &["not a dice expression"]);
 }
 
-/// F-43: surprisers must name sides of the level (the battle failed to set up).
+/// Bad input: `surprisers` must name sides of the level (the battle failed to set
+/// up).
 #[test]
-fn f_43_surprisers_must_name_sides() {
+fn surprisers_must_name_sides() {
     let text = with_rules(FLOW, "\"surprisers\": [\"Nobody\"]");
     refused_at(
         &text,
@@ -324,10 +327,10 @@ fn f_43_surprisers_must_name_sides() {
 
 // ------------------------------------------------------------------ 5. silently wrong
 
-/// P-03 … P-08: `attack_dice` that an extra die can't join used to fall back to 2d6
+/// Bad input: `attack_dice` that an extra die can't join used to fall back to 2d6
 /// while the log still named the extra die; `check` refuses them.
 #[test]
-fn p_03_attack_dice_an_extra_die_cannot_join_are_refused() {
+fn attack_dice_an_extra_die_cannot_join_are_refused() {
     for (bad, why) in [
         ("1d20-1d4", "subtracts dice"),
         ("7", "rolls no dice"),
@@ -351,9 +354,10 @@ fn p_03_attack_dice_an_extra_die_cannot_join_are_refused() {
     sim_plays_to_the_end("d20_attacks", &text);
 }
 
-/// P-04, P-06: extra dice must be real dice.
+/// Bad input: the extra dice (`advantage_dice`, `disadvantage_dice`) must be real
+/// dice.
 #[test]
-fn p_04_p_06_extra_dice_of_zero_or_one_side_are_refused() {
+fn extra_dice_of_zero_or_one_side_are_refused() {
     for key in ["advantage_dice", "disadvantage_dice"] {
         for bad in ["[0]", "[6, 1]"] {
             let text = with_rules(PHASES, &format!("\"{key}\": {bad}"));
@@ -366,10 +370,10 @@ fn p_04_p_06_extra_dice_of_zero_or_one_side_are_refused() {
     }
 }
 
-/// F-GAP-07: a `flow` unit with HP -5 used to fight normally; stats are checked
+/// Bad input: a `flow` unit with HP -5 used to fight normally; stats are checked
 /// against the ruleset's ranges in both rulesets.
 #[test]
-fn f_gap_07_stats_out_of_range_are_refused_at_the_stat() {
+fn stats_out_of_range_are_refused_at_the_stat() {
     for hp in ["-5", "0"] {
         let text = edited(
             &with_rules(FLOW, ""),
@@ -392,10 +396,10 @@ fn f_gap_07_stats_out_of_range_are_refused_at_the_stat() {
     refused_at(&text, "\"ATK\": 2147483647", &["ATK 2147483647"]);
 }
 
-/// F-GAP-22: a weapon's `on_hit` must name an ongoing condition of the
+/// Bad input: a weapon's `on_hit` must name an ongoing condition of the
 /// configuration (`Stunned` used to pass and do nothing).
 #[test]
-fn f_gap_22_on_hit_must_name_an_ongoing_condition() {
+fn on_hit_must_name_an_ongoing_condition() {
     let text = edited(&with_rules(FLOW, ""), "[\"Bleeding\"]", "[\"Stunned\"]");
     refused_at(
         &text,

@@ -155,7 +155,7 @@ fn check_reports_a_huge_bad_row_on_one_line() {
 
 #[test]
 fn a_pending_seize_decision_names_the_units_and_the_command_that_answers_it() {
-    // P-15: Blue may seize the initiative; the script stops while Blue decides.
+    // Blue may seize the initiative; the script stops while Blue decides.
     let dir = scratch("seize");
     let path = dir.join("seize.ron");
     fs::write(
@@ -364,7 +364,7 @@ fn ogre_ford_battle() -> Battle {
 
 #[test]
 fn verbs_display_in_scenario_syntax_in_declared_order_and_read_back() {
-    // F-38, F-32, F-37: flow's special actions are verbs; an `Act` shows as the
+    // flow's special actions are verbs; an `Act` shows as the
     // verb with its arguments in declared order and reads back as the same command.
     let battle = ogre_ford_battle();
     let (captain, ogre) = (UnitId(0), UnitId(3));
@@ -601,7 +601,7 @@ fn a_file_name_with_a_newline_stays_on_one_line() {
 
 #[test]
 fn a_pending_act_from_delay_decision_names_the_units_and_the_command_that_answers_it() {
-    // P-26 (P-GAP-13): the Knight delays; before the Goblin's Battle turn Blue decides
+    // The Knight delays; before the Goblin's Battle turn Blue decides
     // whether it acts now.
     let dir = scratch("delay");
     let path = dir.join("delay.ron");

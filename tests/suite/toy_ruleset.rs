@@ -657,7 +657,7 @@ fn the_registry_lists_the_builtins_and_only_finds_a_toy_once_registered() {
 #[test]
 fn editor_forms_come_from_each_ruleset() {
     use skirmish::editor::{skill_form, stat_form, unit_extras};
-    // phases (RULES.md §1, P-01): a blank unit gets ATK +2, DEF 11, Tier 1.
+    // phases: a blank unit gets ATK +2, DEF 11, Tier 1.
     let form = stat_form("phases");
     let names: Vec<_> = form.iter().map(|f| f.name).collect();
     assert_eq!(names, ["INT", "AGI", "ATK", "DEF", "Tier", "HP", "Speed"]);
@@ -667,7 +667,7 @@ fn editor_forms_come_from_each_ruleset() {
         [Some(0), Some(2), Some(11), Some(1), None]
     );
     assert!(skill_form("phases").is_empty() && !unit_extras("phases"));
-    // flow (F-01): skills, size and weapons.
+    // flow: skills, size and weapons.
     assert!(skill_form("flow").contains(&"Deception") && unit_extras("flow"));
     assert_eq!(stat_form("flow")[0].name, "AgiMod");
 }

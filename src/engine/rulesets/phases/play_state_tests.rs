@@ -41,7 +41,7 @@ fn view(b: &Battle, unit: &str) -> UnitView {
 }
 
 #[test]
-fn a_16_a_unit_that_flees_leaves_play_and_victory_follows() {
+fn a_unit_that_flees_leaves_play_and_victory_follows() {
     let mut b = battle();
     let (a, bb, c) = (
         b.unit_id("A").unwrap(),
