@@ -101,6 +101,22 @@ pub struct TurnBudget {
     pub acted: bool,
 }
 
+/// The active unit's steps inside each enemy's melee zone so far this turn, by
+/// enemy (W-26, W-GAP-15: "moves more than 2 spaces within your melee zone" is
+/// counted over the turn, not per movement). Emptied when a turn starts.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct ZoneSteps(pub Vec<(UnitId, u32)>);
+
+impl ZoneSteps {
+    /// The steps taken inside `enemy`'s zone this turn.
+    pub fn of(&self, enemy: UnitId) -> u32 {
+        self.0
+            .iter()
+            .find(|&&(e, _)| e == enemy)
+            .map_or(0, |&(_, n)| n)
+    }
+}
+
 // ------------------------------------------------------------------ small readers
 
 /// The configuration in force.
@@ -812,7 +828,7 @@ fn wound(world: &mut World, unit: UnitId, aim: Aim) {
         return;
     }
     let r = round(world);
-    if !wu_mut(world, unit).wounds.inflict(aim, r) {
+    if !wu_mut(world, unit).wounds.inflict(aim, r, &config) {
         return;
     }
     let at_least = config.heal_removes_wound as i32;
@@ -1266,23 +1282,14 @@ fn fix_order(world: &mut World) -> Result<(), DiceError> {
         })
         .collect();
     let mut rolled: Vec<(UnitId, u32)> = Vec::new();
-    let mut error = None;
     let order = {
         let dice = &mut *world.resource_mut::<Dice>();
-        super::initiative::order(&entrants, |u| match dice.roll(20) {
-            Ok(f) => {
-                rolled.push((u, f));
-                f
-            }
-            Err(e) => {
-                error = Some(e);
-                1
-            }
-        })
+        super::initiative::order(&entrants, |u| {
+            let f = dice.roll(20)?;
+            rolled.push((u, f));
+            Ok(f)
+        })?
     };
-    if let Some(e) = error {
-        return Err(e);
-    }
     for (unit, face) in rolled {
         emit(world, Event::TieBreakRolled { unit, face });
     }
@@ -1362,6 +1369,7 @@ fn start_turn(world: &mut World, unit: UnitId) {
     expire_turn_start(world, unit, "its turn started");
     let left = next_budget(world, unit);
     wu_mut(world, unit).owed.clear();
+    world.resource_mut::<ZoneSteps>().0.clear();
     *world.resource_mut::<TurnBudget>() = TurnBudget {
         left,
         ..Default::default()
@@ -1517,6 +1525,10 @@ pub fn free_hits(world: &World, mover: UnitId, path: &[Cell]) -> Vec<(usize, Uni
     full.extend_from_slice(path);
     let disengaged = has(world, mover, names::DISENGAGED);
     let order = &world.resource::<RoundState>().order;
+    // The turn's count is the active unit's.
+    let mine = world.resource::<TurnState>().active == Some(mover);
+    let steps = world.resource::<ZoneSteps>();
+    let before = |e| if mine { steps.of(e) } else { 0 };
     let mut out: Vec<(usize, UnitId, Trigger)> = active_units(world)
         .into_iter()
         .filter(|&e| side_of(world, e) != side_of(world, mover) && able(world, e))
@@ -1527,6 +1539,7 @@ pub fn free_hits(world: &World, mover: UnitId, path: &[Cell]) -> Vec<(usize, Uni
                 wu(world, e).zone,
                 &full,
                 disengaged,
+                before(e),
             )
             .map(|(i, why)| (i, e, why))
         })
@@ -1692,6 +1705,7 @@ fn act(world: &mut World, unit: UnitId, verb: &str, args: &crate::engine::verb::
 /// W-GAP-15, W-EX-5).
 fn travel(world: &mut World, mover: UnitId, path: Vec<Cell>) {
     let hits = free_hits(world, mover, &path);
+    count_zone_steps(world, mover, &path);
     for (k, &to) in path.iter().enumerate() {
         for &(_, hitter, why) in hits.iter().filter(|(i, _, _)| *i == k) {
             if !able(world, hitter) || !is_active(world, mover) {
@@ -1740,6 +1754,29 @@ fn travel(world: &mut World, mover: UnitId, path: Vec<Cell>) {
                 cost,
             },
         );
+    }
+}
+
+/// Adds the steps of `path` inside each enemy's melee zone to the mover's count
+/// for the turn ([`ZoneSteps`], W-26, W-GAP-15).
+fn count_zone_steps(world: &mut World, mover: UnitId, path: &[Cell]) {
+    let mut full = vec![cell_of(world, mover)];
+    full.extend_from_slice(path);
+    let added: Vec<(UnitId, u32)> = active_units(world)
+        .into_iter()
+        .filter(|&e| side_of(world, e) != side_of(world, mover))
+        .map(|e| {
+            let n = economy::steps_inside(cell_of(world, e), wu(world, e).zone, &full);
+            (e, n)
+        })
+        .filter(|&(_, n)| n > 0)
+        .collect();
+    let mut steps = world.resource_mut::<ZoneSteps>();
+    for (e, n) in added {
+        match steps.0.iter_mut().find(|(u, _)| *u == e) {
+            Some((_, m)) => *m += n,
+            None => steps.0.push((e, n)),
+        }
     }
 }
 
