@@ -1903,6 +1903,104 @@ fn w_26_w_gap_15_move_then_dash_inside_a_zone_draws_a_free_hit() {
     all_dice_used(&b);
 }
 
+/// W-GAP-07 "Free hits may aim" / W-26: the side that makes a free hit aims it. A
+/// side that is asked (`decisions: Ask`) gets a pending decision before the
+/// mover's step, listing every aim with its exact chance to hit (d20 + 3 against
+/// 11: 65%, Center Mass +1: 70%); nothing else is legal meanwhile; the answer, in any spelling
+/// of the aim, makes the hit so aimed (a Slowing wound) and the movement goes on.
+/// A side with `Auto` is not asked: the hit takes the aim the AI's policy picks.
+#[test]
+fn w_gap_07_the_hitters_side_aims_its_free_hit() {
+    let make = |policy: DecisionPolicy| {
+        let mut l = level(
+            (8, 4),
+            &[],
+            vec![
+                armed(
+                    stat(wu("Guard", "Heroes", (2, 1), 2, 3, 30), "Strength", 2),
+                    vec![weapon("Longsword")],
+                ),
+                wu("Thief", "Foes", (3, 1), 1, 0, 30),
+            ],
+        );
+        l.sides[0].decisions = policy;
+        l
+    };
+    // The free hit: d20 12 + 3 = 15 vs 11 hits; Longsword d8 4 + 2 = 6: a wound.
+    let mut b = battle(&make(DecisionPolicy::Ask), &[12, 4]);
+    end(&mut b, "Guard");
+    let events = run(&mut b, |b| mv(b, "Thief", &[(4, 1), (5, 1)]));
+    assert!(!events.iter().any(is_move), "asked before the first step");
+    let Awaiting::Decision(d) = b.awaiting() else {
+        panic!("the Heroes are asked: {:?}", b.awaiting());
+    };
+    assert_eq!(b.side_name(d.side), "Heroes");
+    assert!(d.decline.is_none(), "a free hit is aimed, not declined");
+    let expected = [
+        ("Fatal", 0.65),
+        ("Slowing", 0.65),
+        ("Weakening", 0.65),
+        ("Disrupting", 0.65),
+        ("Center Mass", 0.70),
+    ];
+    assert_eq!(d.options.len(), expected.len());
+    for (o, (want, p)) in d.options.iter().zip(expected) {
+        let Command::Attack {
+            unit, target, aim, ..
+        } = &o.command
+        else {
+            panic!("{o:?}");
+        };
+        assert_eq!((*unit, *target), (id(&b, "Guard"), id(&b, "Thief")));
+        assert_eq!(aim.as_deref(), Some(want));
+        assert!((o.chance.unwrap() - p).abs() < 1e-9, "{want}: {o:?}");
+    }
+    let err = b.check(&Command::EndTurn {
+        unit: id(&b, "Thief"),
+    });
+    assert!(
+        matches!(err, Err(CommandError::DecisionPending { .. })),
+        "{err:?}"
+    );
+    let answer = Command::Attack {
+        unit: id(&b, "Guard"),
+        target: id(&b, "Thief"),
+        power: None,
+        aim: Some("slowing".into()),
+        approach: Vec::new(),
+    };
+    let events = run(&mut b, |_| answer);
+    let r = rolls(&events);
+    assert!(
+        r[0].purpose
+            .starts_with("a free hit with Longsword, aimed Slowing"),
+        "{r:?}"
+    );
+    assert!(has(&b, "Thief", "Wounded (Slowing)"));
+    assert_eq!(hp(&b, "Thief"), 24);
+    assert_eq!(cell(&b, "Thief"), c(5, 1), "the movement went on");
+    all_dice_used(&b);
+
+    // Auto: not asked; the AI's aim. d20 12 hits, d8 1 + 2 = 3: no wound.
+    let mut b = battle(&make(DecisionPolicy::Auto), &[12, 1]);
+    end(&mut b, "Guard");
+    let best = b
+        .rules()
+        .best_aim(b.world(), id(&b, "Guard"), id(&b, "Thief"), None)
+        .expect("a weapon aims");
+    let events = run(&mut b, |b| mv(b, "Thief", &[(4, 1), (5, 1)]));
+    assert!(matches!(b.awaiting(), Awaiting::Unit(..)));
+    let r = rolls(&events);
+    assert!(
+        r[0].purpose
+            .starts_with(&format!("a free hit with Longsword, aimed {best}")),
+        "{r:?}"
+    );
+    assert_eq!(cell(&b, "Thief"), c(5, 1));
+    assert_eq!(hp(&b, "Thief"), 27);
+    all_dice_used(&b);
+}
+
 /// W-25 / W-26 / W-GAP-15: with the Reach feat the melee zone is 2 squares around
 /// the unit: it attacks 2 squares away with a melee weapon, and an enemy leaving
 /// that zone draws its free hit. Without Reach a melee attack 2 squares away is out

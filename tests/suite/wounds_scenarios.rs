@@ -504,7 +504,11 @@ fn w_ex_4_natural_1_tragedy_and_fatal_blow() {
     )));
     assert_eq!(hp(&b, "Squire B"), 10);
     assert_eq!(wounds_dealt(&b).len(), 1);
-    assert_eq!(wounds_dealt(&b)[0].0, "Squire B");
+    assert_eq!(
+        wounds_dealt(&b)[0],
+        ("Squire B".to_string(), "Weakening".to_string()),
+        "W-GAP-07: aimed where the Brutes answered"
+    );
     // (c) the fatal blow.
     assert_eq!(state(&b, "Squire C"), PlayState::Dead);
     assert!(w_events(&b).iter().any(|e| matches!(
@@ -527,6 +531,50 @@ fn w_ex_4_natural_1_tragedy_and_fatal_blow() {
         damage(&b),
         dmg(&[("Squire B", 10, 10), ("Squire C", 20, 0)])
     );
+}
+
+/// W-GAP-07 "Free hits may aim" / W-24: in the tavern brawl the Brutes are asked
+/// where the Brute's free critical hit on Squire B aims: every aim, each sure to
+/// hit (a free critical hit needs no roll), no decline; the scenario answers
+/// Weakening and the Sentry's plain free hit Center Mass.
+#[test]
+fn w_gap_07_the_brutes_aim_their_free_critical_hit() {
+    let path = "levels/scenarios/wounds_tragedy.ron";
+    let b = run_first(path, 3);
+    let Awaiting::Decision(d) = b.awaiting() else {
+        panic!("{:?}", b.awaiting());
+    };
+    assert_eq!(b.side_name(d.side), "Brutes");
+    assert!(
+        d.about.contains("free critical hit on Squire B"),
+        "{}",
+        d.about
+    );
+    assert!(d.decline.is_none());
+    assert_eq!(d.options.len(), 5);
+    assert!(d.options.iter().all(|o| o.chance == Some(1.0)), "{d:?}");
+    assert_eq!(
+        skirmish::script::describe_awaiting(&b),
+        "Brutes to aim Brute's free critical hit on Squire B: \
+         Attack(unit: \"Brute\", target: \"Squire B\", aim: \"Fatal\") 100.0%, \
+         Attack(unit: \"Brute\", target: \"Squire B\", aim: \"Slowing\") 100.0%, \
+         Attack(unit: \"Brute\", target: \"Squire B\", aim: \"Weakening\") 100.0%, \
+         Attack(unit: \"Brute\", target: \"Squire B\", aim: \"Disrupting\") 100.0%, \
+         Attack(unit: \"Brute\", target: \"Squire B\", aim: \"Center Mass\") 100.0%"
+    );
+    let b = run(path);
+    let sentry = &attack_rolls(&b, "Sentry")[0];
+    assert!(
+        sentry
+            .purpose
+            .starts_with("a free hit with Shortsword, aimed Center Mass"),
+        "{sentry:?}"
+    );
+    assert!(w_events(&b).iter().any(|e| matches!(
+        e,
+        WoundsEvent::Chain { became, .. }
+            if became == "a free critical hit on Squire B, aimed Weakening (x2, W-24)"
+    )));
 }
 
 // ------------------------------------------------------------------ free hits

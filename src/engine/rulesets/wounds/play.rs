@@ -507,7 +507,10 @@ fn attack_inner(
             world,
             WoundsEvent::Chain {
                 unit: attacker,
-                became: format!("a free critical hit on {} (x2, W-24)", name(world, target)),
+                became: format!(
+                    "a free critical hit on {}{aim_text} (x2, W-24)",
+                    name(world, target)
+                ),
             },
         );
         config.crit_multiplier
@@ -703,19 +706,10 @@ fn tragedy(world: &mut World, attacker: UnitId, target: UnitId) -> Result<(), Di
                     slots_left: left,
                 },
             );
-            let aim = best_aim(world, target, attacker, None, Kind::Free);
-            make_attack(world, target, attacker, None, Some(aim.name()), Kind::Free);
+            super::free_hit::strike(world, target, attacker, Kind::Free, None);
         }
         attack::Retaliation::FreeCrit => {
-            let aim = best_aim(world, target, attacker, None, Kind::FreeCrit);
-            make_attack(
-                world,
-                target,
-                attacker,
-                None,
-                Some(aim.name()),
-                Kind::FreeCrit,
-            );
+            super::free_hit::strike(world, target, attacker, Kind::FreeCrit, None);
         }
         attack::Retaliation::FatalBlow => {
             slay_unit(
@@ -1201,7 +1195,7 @@ pub fn drive(world: &mut World) {
         .0
         .is_some()
     {
-        // The only question: stand up off-turn (W-30).
+        // The questions: a free hit's aim (W-GAP-07), stand up off-turn (W-30).
         let Some(answer) = world
             .resource_mut::<crate::engine::battle::Incoming>()
             .0
@@ -1210,6 +1204,10 @@ pub fn drive(world: &mut World) {
             return;
         };
         world.resource_mut::<crate::engine::battle::Pending>().0 = None;
+        if super::free_hit::answer(world, &answer) {
+            world.resource_mut::<crate::engine::battle::Progress>().0 = true;
+            return;
+        }
         if let Command::Act { unit, args, .. } = answer
             && let Some(a) = pay_choice(args.choice("pay"))
         {
@@ -1706,8 +1704,43 @@ fn act(world: &mut World, unit: UnitId, verb: &str, args: &crate::engine::verb::
 fn travel(world: &mut World, mover: UnitId, path: Vec<Cell>) {
     let hits = free_hits(world, mover, &path);
     count_zone_steps(world, mover, &path);
-    for (k, &to) in path.iter().enumerate() {
-        for &(_, hitter, why) in hits.iter().filter(|(i, _, _)| *i == k) {
+    walk(
+        world,
+        Walk {
+            mover,
+            path,
+            hits,
+            resolved: 0,
+            step: 0,
+        },
+    );
+}
+
+/// A movement under way: its path, the free hits it draws and how far it got. A
+/// free hit whose aim the hitter's side is asked for (W-GAP-07) stops it; the
+/// answer resumes it ([`super::free_hit`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Walk {
+    /// The moving unit.
+    pub mover: UnitId,
+    /// The cells it enters, in order.
+    pub path: Vec<Cell>,
+    /// The free hits it draws ([`free_hits`]), in the order they come.
+    pub hits: Vec<(usize, UnitId, Trigger)>,
+    /// How many of `hits` are resolved.
+    pub resolved: usize,
+    /// The next step to take (an index into `path`).
+    pub step: usize,
+}
+
+/// Takes the rest of a movement's steps, each free hit resolved before the step
+/// that draws it as long as the hitter has a Free Hit Slot (W-26, W-27, W-GAP-14,
+/// W-GAP-15, W-EX-5); stops when a free hit's aim is asked for.
+pub fn walk(world: &mut World, mut w: Walk) {
+    let mover = w.mover;
+    while let Some(&to) = w.path.get(w.step) {
+        while let Some(&(_, hitter, why)) = w.hits.get(w.resolved).filter(|h| h.0 == w.step) {
+            w.resolved += 1;
             if !able(world, hitter) || !is_active(world, mover) {
                 continue;
             }
@@ -1737,8 +1770,9 @@ fn travel(world: &mut World, mover: UnitId, path: Vec<Cell>) {
                     slots_left: left,
                 },
             );
-            let aim = best_aim(world, hitter, mover, None, Kind::Free);
-            make_attack(world, hitter, mover, None, Some(aim.name()), Kind::Free);
+            if super::free_hit::strike(world, hitter, mover, Kind::Free, Some(w.clone())) {
+                return;
+            }
         }
         if !is_active(world, mover) || halted(world) {
             return;
@@ -1754,6 +1788,7 @@ fn travel(world: &mut World, mover: UnitId, path: Vec<Cell>) {
                 cost,
             },
         );
+        w.step += 1;
     }
 }
 

@@ -245,6 +245,7 @@ impl Ruleset for Wounds {
         crate::engine::fork::copy_resource::<super::play::RoundState>(from, to);
         crate::engine::fork::copy_resource::<super::play::TurnBudget>(from, to);
         crate::engine::fork::copy_resource::<super::play::ZoneSteps>(from, to);
+        crate::engine::fork::copy_resource::<super::free_hit::FreeHitAsked>(from, to);
     }
 
     fn setup(&self, world: &mut World, level: &Level) -> Result<(), String> {
@@ -288,7 +289,8 @@ impl Ruleset for Wounds {
         target: UnitId,
         power: Option<&str>,
     ) -> Vec<AimPreview> {
-        let kind = play::kind_now(world, attacker);
+        let kind = super::free_hit::asked_kind(world, attacker, target)
+            .unwrap_or_else(|| play::kind_now(world, attacker));
         let config = rules(world);
         Aim::ALL
             .into_iter()
@@ -672,6 +674,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     world.insert_resource(RoundState::default());
     world.insert_resource(TurnBudget::default());
     world.insert_resource(super::play::ZoneSteps::default());
+    world.insert_resource(super::free_hit::FreeHitAsked::default());
     Ok(())
 }
 
