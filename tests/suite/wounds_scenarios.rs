@@ -584,7 +584,8 @@ fn w_gap_07_the_brutes_aim_their_free_critical_hit() {
 /// (2 → 1 → 0), resolved before the step (the hit one is wounded on its square),
 /// the third none. Round 2: 2 slots again. W-GAP-15: a raider entering the zone and
 /// walking round the defender draws a free hit before its 3rd step that starts and
-/// ends inside the zone, not before the entering step.
+/// ends inside the zone, not before the entering step. W-GAP-07: the defender's
+/// side aims each free hit.
 #[test]
 fn w_ex_5_free_hits_limited_by_free_hit_slots() {
     let path = "levels/scenarios/wounds_free_hits.ron";
@@ -651,6 +652,17 @@ fn w_ex_5_free_hits_limited_by_free_hit_slots() {
     assert_eq!(before, [c(3, 3), c(4, 2), c(4, 3), c(4, 4)]);
     assert_eq!(cell(&b, "Ximen"), c(5, 4));
     assert_eq!(hp(&b, "Ximen"), 10);
+    // W-GAP-07: the Garrison aimed each free hit as the scenario answers; Ximen's
+    // move went on after the answer.
+    let aims: Vec<String> = attack_rolls(&b, "Defender")
+        .into_iter()
+        .map(|r| r.purpose)
+        .collect();
+    assert_eq!(
+        aims,
+        ["Slowing", "Center Mass", "Fatal"]
+            .map(|a| format!("a free hit with Shortsword, aimed {a}"))
+    );
 }
 
 // ------------------------------------------------------------------ defense
