@@ -40,14 +40,14 @@ pub fn roll_off(
 }
 
 /// The roll-off itself, with `roll` giving each unit's face: [`roll_off`] without
-/// the world.
-pub fn order_ties<E>(
-    group: Vec<UnitId>,
-    mut roll: impl FnMut(UnitId) -> Result<u32, E>,
-) -> Result<Vec<UnitId>, E> {
+/// the world (`wounds` orders its own entrants with it, W-GAP-10).
+pub fn order_ties<U: Copy, E>(
+    group: Vec<U>,
+    mut roll: impl FnMut(U) -> Result<u32, E>,
+) -> Result<Vec<U>, E> {
     let mut order = Vec::with_capacity(group.len());
     // Groups still to settle with the round they would roll; the top is settled first.
-    let mut stack: Vec<(Vec<UnitId>, u32)> = vec![(group, 1)];
+    let mut stack: Vec<(Vec<U>, u32)> = vec![(group, 1)];
     while let Some((group, round)) = stack.pop() {
         if group.len() < 2 || round > MAX_ROLL_OFF_ROUNDS {
             order.extend(group);
@@ -59,7 +59,7 @@ pub fn order_ties<E>(
         }
         // Stable: equal faces keep the group's order.
         faces.sort_by_key(|f| std::cmp::Reverse(f.1));
-        let tied: Vec<Vec<UnitId>> = faces
+        let tied: Vec<Vec<U>> = faces
             .chunk_by(|a, b| a.1 == b.1)
             .map(|same| same.iter().map(|f| f.0).collect())
             .collect();

@@ -9,6 +9,7 @@ use proptest::prelude::*;
 use skirmish::engine::battle::Roster;
 use skirmish::engine::dice::Dice;
 use skirmish::engine::rulesets::flow::Frame;
+use skirmish::engine::rulesets::wounds::free_hit::FreeHitAsked;
 use skirmish::engine::stack::Stack;
 use skirmish::engine::units::{ActionPool, PlayState, Position};
 use skirmish::engine::{Awaiting, Battle, Command};
@@ -33,7 +34,7 @@ fn check_invariants(b: &Battle) {
     // starts) or by a readied attack going off (F-37) — stands there until the
     // reactions are settled (F-45, F-GAP-12): its move is a suspended frame, and
     // the move steps it on (or back to an open hex) once they are.
-    let passing: Vec<_> = world
+    let mut passing: Vec<_> = world
         .get_resource::<Stack<Frame>>()
         .map(|s| {
             s.0.iter()
@@ -44,6 +45,15 @@ fn check_invariants(b: &Battle) {
                 .collect()
         })
         .unwrap_or_default();
+    // So does a `wounds` mover passing through an ally's square when a free hit
+    // drawn there waits for its aim (W-GAP-07, W-GAP-24): its movement goes on
+    // after the answer.
+    passing.extend(
+        world
+            .get_resource::<FreeHitAsked>()
+            .and_then(|a| a.0.as_ref()?.walk.as_ref())
+            .map(|w| world.resource::<Roster>().0[w.mover.0 as usize]),
+    );
     if !matches!(b.awaiting(), Awaiting::Decision(_)) {
         assert!(
             passing.is_empty(),

@@ -1449,7 +1449,8 @@ fn w_ex_7_a_disrupting_wound_and_its_healing() {
 /// W-GAP-08 / W-19 / W-EX-8 / W-GAP-07: wounds stack (two Slowing wounds: movement
 /// 2, Agility -2; Bonus Actions still give 2 spaces each); one healing instance of
 /// 6+ removes the most recent wound only, one of 5 removes none. A Center Mass
-/// wound has no effect to heal.
+/// wound has no effect, but is kept as a wound (W-GAP-08's reading, the default
+/// `heal_center_mass`).
 #[test]
 fn w_gap_08_wounds_stack_and_heal_most_recent_first() {
     let mut ogre = wu("Ogre", "Foes", (2, 1), 2, 0, 40);
@@ -1539,8 +1540,75 @@ fn w_gap_08_wounds_stack_and_heal_most_recent_first() {
         )),
         "{events:?}"
     );
-    assert!(!has(&b, "Ogre", "Wounded (Center Mass)"));
+    assert!(has(&b, "Ogre", "Wounded (Center Mass)"));
+    assert_eq!(
+        pool(&b, "Ogre", "Agility (wounds -2)"),
+        Some(0),
+        "no effect"
+    );
     all_dice_used(&b);
+}
+
+/// W-GAP-08 / W-19 / W-GAP-07 and the `heal_center_mass` switch: a Slowing wound,
+/// then a Center Mass one, then a healing instance of 6. By default (RULES.md's
+/// reading) the most recent wound goes, Center Mass included: the Slowing wound
+/// stays. With `heal_center_mass: false` in the level's `rules`, the Center Mass
+/// wound was never kept: healing removes the Slowing wound.
+#[test]
+fn w_gap_08_healing_and_center_mass_wounds_each_setting() {
+    for (switch, healed, left) in [
+        (None, "Center Mass", vec!["Wounded (Slowing)"]),
+        (Some(false), "Slowing", vec![]),
+    ] {
+        let mut ogre = wu("Ogre", "Foes", (2, 1), 2, 0, 40);
+        ogre.items = vec![potion(1)];
+        let mut l = level(
+            (6, 4),
+            &[],
+            vec![
+                armed(
+                    wu("Hero", "Heroes", (1, 1), 3, 5, 20),
+                    vec![weapon("Greataxe")],
+                ),
+                ogre,
+            ],
+        );
+        if let Some(on) = switch {
+            l.rules
+                .insert("heal_center_mass".into(), ron::Value::Bool(on));
+        }
+        let faces = [
+            10, 6, // Slowing: 15 vs 12 hits; d12 6: a wound
+            10, 7, // the extra attack, Center Mass: d12 7: a wound with no effect
+            6, // the potion heals 6
+        ];
+        let mut b = battle(&l, &faces);
+        run(&mut b, |b| aimed(b, "Hero", "Ogre", Some("Slowing")));
+        run(&mut b, |b| aimed(b, "Hero", "Ogre", Some("Center Mass")));
+        end(&mut b, "Hero");
+        assert_eq!(hp(&b, "Ogre"), 40 - 6 - 7, "{switch:?}");
+        let events = run(&mut b, |b| use_potion(b, "Ogre"));
+        let healed_now: Vec<String> = told(&events)
+            .into_iter()
+            .filter_map(|e| match e {
+                WoundsEvent::WoundHealed { aim, .. } => Some(aim),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(healed_now, [healed], "{switch:?}");
+        let wounds: Vec<String> = conditions(&b, "Ogre")
+            .into_iter()
+            .filter(|c| c.starts_with("Wounded"))
+            .collect();
+        assert_eq!(wounds, left, "{switch:?}");
+        // The Slowing wound's Agility -1 stays with it, and goes with it.
+        let slowed = b
+            .pools(id(&b, "Ogre"))
+            .into_iter()
+            .any(|(k, _)| k == "Agility (wounds -1)");
+        assert_eq!(slowed, !left.is_empty(), "{switch:?}");
+        all_dice_used(&b);
+    }
 }
 
 // ------------------------------------------------------------------ natural 1s
@@ -1782,6 +1850,154 @@ fn w_26_w_gap_15_the_third_step_inside_and_one_free_hit_per_movement() {
     assert_eq!(cell(&b, "Y"), c(6, 6), "it never left its square");
     assert!(!events.iter().any(is_move));
     assert_eq!(active(&b).as_deref(), Some("D"), "Y's turn ended; round 2");
+    all_dice_used(&b);
+}
+
+/// W-26 / W-GAP-15 counted over the turn: "moves more than 2 spaces within your
+/// melee zone" adds up the unit's movements of the turn, so a Move of 2 spaces
+/// inside D's zone and then a Dash of 2 more draws D's free hit before the Dash's
+/// first step (the turn's 3rd inside). The count starts again each turn: next
+/// round 2 steps inside draw nothing.
+#[test]
+fn w_26_w_gap_15_move_then_dash_inside_a_zone_draws_a_free_hit() {
+    let l = level(
+        (10, 10),
+        &[],
+        vec![
+            armed(wu("D", "Heroes", (5, 5), 1, 0, 30), vec![weapon("Dagger")]),
+            wu("X", "Foes", (4, 4), 0, 0, 20),
+        ],
+    );
+    // D's free hit before the Dash's first step: d20 2 misses.
+    let mut b = battle(&l, &[2]);
+    end(&mut b, "D");
+    let events = run(&mut b, |b| mv(b, "X", &[(5, 4), (6, 4)]));
+    assert!(!events.iter().any(is_roll), "2 steps inside: {events:?}");
+    let events = run(&mut b, |b| dash(b, "X", &[(6, 5), (6, 6)]));
+    let kinds: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Moved { .. } => Some("step"),
+            Event::Rolled { .. } => Some("free hit"),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(kinds, ["free hit", "step", "step"]);
+    assert!(
+        told(&events).iter().any(|e| matches!(
+            e,
+            WoundsEvent::FreeHit { attacker, why, .. }
+                if *attacker == id(&b, "D") && why == "moves a 3rd space inside the melee zone"
+        )),
+        "{events:?}"
+    );
+    assert_eq!(cell(&b, "X"), c(6, 6));
+    end(&mut b, "X");
+    end(&mut b, "D");
+    let events = run(&mut b, |b| mv(b, "X", &[(6, 5), (6, 4)]));
+    assert!(
+        !events.iter().any(is_roll),
+        "a new turn's 2 steps: {events:?}"
+    );
+    assert_eq!(cell(&b, "X"), c(6, 4));
+    all_dice_used(&b);
+}
+
+/// W-GAP-07 "Free hits may aim" / W-26: the side that makes a free hit aims it. A
+/// side that is asked (`decisions: Ask`) gets a pending decision before the
+/// mover's step, listing every aim with its exact chance to hit (d20 + 3 against
+/// 11: 65%, Center Mass +1: 70%); nothing else is legal meanwhile; the answer, in any spelling
+/// of the aim, makes the hit so aimed (a Slowing wound) and the movement goes on.
+/// A side with `Auto` is not asked: the hit takes the aim the AI's policy picks.
+#[test]
+fn w_gap_07_the_hitters_side_aims_its_free_hit() {
+    let make = |policy: DecisionPolicy| {
+        let mut l = level(
+            (8, 4),
+            &[],
+            vec![
+                armed(
+                    stat(wu("Guard", "Heroes", (2, 1), 2, 3, 30), "Strength", 2),
+                    vec![weapon("Longsword")],
+                ),
+                wu("Thief", "Foes", (3, 1), 1, 0, 30),
+            ],
+        );
+        l.sides[0].decisions = policy;
+        l
+    };
+    // The free hit: d20 12 + 3 = 15 vs 11 hits; Longsword d8 4 + 2 = 6: a wound.
+    let mut b = battle(&make(DecisionPolicy::Ask), &[12, 4]);
+    end(&mut b, "Guard");
+    let events = run(&mut b, |b| mv(b, "Thief", &[(4, 1), (5, 1)]));
+    assert!(!events.iter().any(is_move), "asked before the first step");
+    let Awaiting::Decision(d) = b.awaiting() else {
+        panic!("the Heroes are asked: {:?}", b.awaiting());
+    };
+    assert_eq!(b.side_name(d.side), "Heroes");
+    assert!(d.decline.is_none(), "a free hit is aimed, not declined");
+    let expected = [
+        ("Fatal", 0.65),
+        ("Slowing", 0.65),
+        ("Weakening", 0.65),
+        ("Disrupting", 0.65),
+        ("Center Mass", 0.70),
+    ];
+    assert_eq!(d.options.len(), expected.len());
+    for (o, (want, p)) in d.options.iter().zip(expected) {
+        let Command::Attack {
+            unit, target, aim, ..
+        } = &o.command
+        else {
+            panic!("{o:?}");
+        };
+        assert_eq!((*unit, *target), (id(&b, "Guard"), id(&b, "Thief")));
+        assert_eq!(aim.as_deref(), Some(want));
+        assert!((o.chance.unwrap() - p).abs() < 1e-9, "{want}: {o:?}");
+    }
+    let err = b.check(&Command::EndTurn {
+        unit: id(&b, "Thief"),
+    });
+    assert!(
+        matches!(err, Err(CommandError::DecisionPending { .. })),
+        "{err:?}"
+    );
+    let answer = Command::Attack {
+        unit: id(&b, "Guard"),
+        target: id(&b, "Thief"),
+        power: None,
+        aim: Some("slowing".into()),
+        approach: Vec::new(),
+    };
+    let events = run(&mut b, |_| answer);
+    let r = rolls(&events);
+    assert!(
+        r[0].purpose
+            .starts_with("a free hit with Longsword, aimed Slowing"),
+        "{r:?}"
+    );
+    assert!(has(&b, "Thief", "Wounded (Slowing)"));
+    assert_eq!(hp(&b, "Thief"), 24);
+    assert_eq!(cell(&b, "Thief"), c(5, 1), "the movement went on");
+    all_dice_used(&b);
+
+    // Auto: not asked; the AI's aim. d20 12 hits, d8 1 + 2 = 3: no wound.
+    let mut b = battle(&make(DecisionPolicy::Auto), &[12, 1]);
+    end(&mut b, "Guard");
+    let best = b
+        .rules()
+        .best_aim(b.world(), id(&b, "Guard"), id(&b, "Thief"), None)
+        .expect("a weapon aims");
+    let events = run(&mut b, |b| mv(b, "Thief", &[(4, 1), (5, 1)]));
+    assert!(matches!(b.awaiting(), Awaiting::Unit(..)));
+    let r = rolls(&events);
+    assert!(
+        r[0].purpose
+            .starts_with(&format!("a free hit with Longsword, aimed {best}")),
+        "{r:?}"
+    );
+    assert_eq!(cell(&b, "Thief"), c(5, 1));
+    assert_eq!(hp(&b, "Thief"), 27);
     all_dice_used(&b);
 }
 
@@ -2145,7 +2361,8 @@ fn w_32_w_gap_23_summoning_sickness_in_round_1() {
 }
 
 /// W-32 / W-GAP-23: the level check refuses more Summoned units on a side than its
-/// summoners' summoning slots (Level each, +2 with Legion leader), naming the side.
+/// summoners' summoning slots (Level each, +2 with Legion leader), naming the side
+/// and the Summoned unit that is one too many.
 #[test]
 fn w_32_summons_must_fit_the_summoning_slots() {
     let summons = |mage: UnitDef| {
@@ -2170,14 +2387,62 @@ fn w_32_summons_must_fit_the_summoning_slots() {
     assert_eq!(
         found,
         [
-            "side `Heroes` has 2 Summoned units but its summoners have 1 summoning slots \
-          (Level each, +2 with Legion leader, W-32)"
+            "unit `Wisp` is one Summoned unit too many for side `Heroes`: it has 2 \
+             Summoned units but its summoners have 1 summoning slots (Level each, +2 with \
+             Legion leader, W-32)"
         ]
     );
     let leader = with(wu("Mage", "Heroes", (0, 3), 0, 0, 20), &["Legion leader"]);
     assert!(issues(&summons(leader)).is_empty());
     let level2 = stat(wu("Mage", "Heroes", (0, 3), 0, 0, 20), "Level", 2);
     assert!(issues(&summons(level2)).is_empty());
+}
+
+/// W-32: `skirmish check` on a level whose side has more Summoned units than
+/// summoning slots points at the extra Summoned unit's entry (FILE:LINE:COL), not
+/// at the level's `name:`; the Foes' one Summoned unit fits its Orc's slot.
+#[test]
+fn w_32_check_points_at_the_extra_summoned_unit() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("wounds-summons");
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let path = dir.join("summons.ron");
+    std::fs::write(
+        &path,
+        r#"(
+    name: "Too many imps",
+    ruleset: "wounds",
+    grid: Square,
+    size: (8, 4),
+    sides: [(name: "Heroes", traits: ["PCs"]), (name: "Foes", traits: ["Enemies"])],
+    units: [
+        (name: "Mage", side: "Heroes", pos: (0, 3), stats: {"Agility": 0, "Accuracy": 0, "Strength": 0}),
+        (name: "Imp", side: "Heroes", pos: (2, 1), stats: {"Agility": 0, "Accuracy": 0, "Strength": 0}, traits: ["Summoned"]),
+        (name: "Wisp", side: "Heroes", pos: (2, 2), stats: {"Agility": 0, "Accuracy": 0, "Strength": 0}, traits: ["Summoned"]),
+        (name: "Orc", side: "Foes", pos: (7, 1), stats: {"Agility": 0, "Accuracy": 0, "Strength": 0}),
+        (name: "Ghoul", side: "Foes", pos: (7, 2), stats: {"Agility": 0, "Accuracy": 0, "Strength": 0}, traits: ["Summoned"]),
+    ],
+)
+"#,
+    )
+    .expect("write level");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .arg("check")
+        .arg(&path)
+        .output()
+        .expect("run skirmish check");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let file = path.display().to_string();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines,
+        [format!(
+            "{file}:10:9: unit `Wisp` is one Summoned unit too many for side `Heroes`: it \
+                 has 2 Summoned units but its summoners have 1 summoning slots (Level each, \
+                 +2 with Legion leader, W-32)"
+        ),],
+        "{stdout}"
+    );
 }
 
 /// W-33 / W-12 / W-GAP-07: a `Cast 3` spell takes the turn's Attack and Move

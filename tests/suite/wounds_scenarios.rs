@@ -504,7 +504,11 @@ fn w_ex_4_natural_1_tragedy_and_fatal_blow() {
     )));
     assert_eq!(hp(&b, "Squire B"), 10);
     assert_eq!(wounds_dealt(&b).len(), 1);
-    assert_eq!(wounds_dealt(&b)[0].0, "Squire B");
+    assert_eq!(
+        wounds_dealt(&b)[0],
+        ("Squire B".to_string(), "Weakening".to_string()),
+        "W-GAP-07: aimed where the Brutes answered"
+    );
     // (c) the fatal blow.
     assert_eq!(state(&b, "Squire C"), PlayState::Dead);
     assert!(w_events(&b).iter().any(|e| matches!(
@@ -529,6 +533,50 @@ fn w_ex_4_natural_1_tragedy_and_fatal_blow() {
     );
 }
 
+/// W-GAP-07 "Free hits may aim" / W-24: in the tavern brawl the Brutes are asked
+/// where the Brute's free critical hit on Squire B aims: every aim, each sure to
+/// hit (a free critical hit needs no roll), no decline; the scenario answers
+/// Weakening and the Sentry's plain free hit Center Mass.
+#[test]
+fn w_gap_07_the_brutes_aim_their_free_critical_hit() {
+    let path = "levels/scenarios/wounds_tragedy.ron";
+    let b = run_first(path, 3);
+    let Awaiting::Decision(d) = b.awaiting() else {
+        panic!("{:?}", b.awaiting());
+    };
+    assert_eq!(b.side_name(d.side), "Brutes");
+    assert!(
+        d.about.contains("free critical hit on Squire B"),
+        "{}",
+        d.about
+    );
+    assert!(d.decline.is_none());
+    assert_eq!(d.options.len(), 5);
+    assert!(d.options.iter().all(|o| o.chance == Some(1.0)), "{d:?}");
+    assert_eq!(
+        skirmish::script::describe_awaiting(&b),
+        "Brutes to aim Brute's free critical hit on Squire B: \
+         Attack(unit: \"Brute\", target: \"Squire B\", aim: \"Fatal\") 100.0%, \
+         Attack(unit: \"Brute\", target: \"Squire B\", aim: \"Slowing\") 100.0%, \
+         Attack(unit: \"Brute\", target: \"Squire B\", aim: \"Weakening\") 100.0%, \
+         Attack(unit: \"Brute\", target: \"Squire B\", aim: \"Disrupting\") 100.0%, \
+         Attack(unit: \"Brute\", target: \"Squire B\", aim: \"Center Mass\") 100.0%"
+    );
+    let b = run(path);
+    let sentry = &attack_rolls(&b, "Sentry")[0];
+    assert!(
+        sentry
+            .purpose
+            .starts_with("a free hit with Shortsword, aimed Center Mass"),
+        "{sentry:?}"
+    );
+    assert!(w_events(&b).iter().any(|e| matches!(
+        e,
+        WoundsEvent::Chain { became, .. }
+            if became == "a free critical hit on Squire B, aimed Weakening (x2, W-24)"
+    )));
+}
+
 // ------------------------------------------------------------------ free hits
 
 /// W-EX-5 / W-25 / W-26 / W-27 / W-GAP-14 / W-GAP-16: Agility +1 is 2 Free Hit
@@ -536,7 +584,8 @@ fn w_ex_4_natural_1_tragedy_and_fatal_blow() {
 /// (2 → 1 → 0), resolved before the step (the hit one is wounded on its square),
 /// the third none. Round 2: 2 slots again. W-GAP-15: a raider entering the zone and
 /// walking round the defender draws a free hit before its 3rd step that starts and
-/// ends inside the zone, not before the entering step.
+/// ends inside the zone, not before the entering step. W-GAP-07: the defender's
+/// side aims each free hit.
 #[test]
 fn w_ex_5_free_hits_limited_by_free_hit_slots() {
     let path = "levels/scenarios/wounds_free_hits.ron";
@@ -603,6 +652,17 @@ fn w_ex_5_free_hits_limited_by_free_hit_slots() {
     assert_eq!(before, [c(3, 3), c(4, 2), c(4, 3), c(4, 4)]);
     assert_eq!(cell(&b, "Ximen"), c(5, 4));
     assert_eq!(hp(&b, "Ximen"), 10);
+    // W-GAP-07: the Garrison aimed each free hit as the scenario answers; Ximen's
+    // move went on after the answer.
+    let aims: Vec<String> = attack_rolls(&b, "Defender")
+        .into_iter()
+        .map(|r| r.purpose)
+        .collect();
+    assert_eq!(
+        aims,
+        ["Slowing", "Center Mass", "Fatal"]
+            .map(|a| format!("a free hit with Shortsword, aimed {a}"))
+    );
 }
 
 // ------------------------------------------------------------------ defense
@@ -671,7 +731,13 @@ fn w_ex_6_defense_numbers() {
         ]),
         "Guard 2's extra attack adds no Strength: d6 3 → 3"
     );
-    assert_eq!(conditions(&b, "Duelist"), ["Prone"]);
+    // The sneak attack's 6 is a Center Mass wound: no effect, but kept as the
+    // Duelist's most recent wound for healing (W-GAP-07, W-GAP-08, the default
+    // `heal_center_mass`).
+    assert_eq!(
+        conditions(&b, "Duelist"),
+        ["Wounded (Center Mass)", "Prone"]
+    );
     assert_eq!(conditions(&b, "Lout"), ["Prone"]);
 }
 
@@ -1177,4 +1243,130 @@ fn wounds_templates_place_and_set_up() {
     assert!(w("Cutthroat").hidden && w("Cutthroat").feats.sneak_attack);
     assert_eq!(w("Hedge Mage").mp, 8);
     assert!(matches!(b.awaiting(), Awaiting::Unit(..)));
+}
+
+// ------------------------------------------------------------------ bad scripted dice
+
+/// A `wounds` scenario file with two Agility +1 units tied for the turn order
+/// (W-GAP-10: a d20 roll-off), the Guard next to the Thief, with these `dice` and
+/// `commands`; `skirmish script` run on it: (exit code, stdout, stderr).
+fn script_tied_duel(name: &str, dice: &str, commands: &str) -> (Option<i32>, String, String) {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("wounds-dice-{name}"));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let path = dir.join("s.ron");
+    std::fs::write(
+        &path,
+        format!(
+            r#"Scenario(
+    level: Inline((
+        name: "Tied",
+        ruleset: "wounds",
+        grid: Square,
+        size: (6, 3),
+        sides: [(name: "Watch", traits: ["PCs"]), (name: "Gang", traits: ["Enemies"])],
+        units: [
+            (name: "Guard", side: "Watch", pos: (2, 1),
+             stats: {{"Agility": 1, "Accuracy": 2, "Strength": 0}}, powers: [(name: "Shortsword")]),
+            (name: "Thief", side: "Gang", pos: (3, 1),
+             stats: {{"Agility": 1, "Accuracy": 1, "Strength": 0}}, powers: [(name: "Dagger")]),
+        ],
+    )),
+    decisions: {{"Watch": Never, "Gang": Never}},
+    dice: {dice},
+    commands: [{commands}],
+)
+"#
+        ),
+    )
+    .expect("write scenario");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .arg("script")
+        .arg(&path)
+        .output()
+        .expect("run skirmish script");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// W-GAP-10 bad input: a `wounds` scenario whose scripted dice are empty is refused
+/// like every other ruleset's ("the scripted dice ran out"), exit code 1, no crash
+/// (the tie roll-off used to recurse for ever and overflow the stack).
+#[test]
+fn w_gap_10_empty_scripted_dice_are_refused_not_a_crash() {
+    let (code, _, err) = script_tied_duel("empty", "Faces([])", "");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("the scripted dice ran out: a d20 was asked for after all 0 faces were used"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("overflow") && !err.contains("panicked"),
+        "{err}"
+    );
+}
+
+/// W-GAP-10 / W-21 bad input: a scripted face the die can't roll is refused with
+/// its place in the script: a 25 for the tie-break d20, and a 7 for the crit
+/// chain's d4 after a natural 20 (W-20, W-21).
+#[test]
+fn w_gap_10_w_21_an_impossible_scripted_face_is_refused() {
+    let (code, _, err) = script_tied_duel("face-d20", "Faces([25])", "");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("scripted face #1 is 25, which a d20 cannot roll"),
+        "{err}"
+    );
+    // The tie: Guard 9, Thief 4, so the Guard acts first; its d20 20 is a crit and
+    // the chain's d4 shows 7.
+    let (code, out, err) = script_tied_duel(
+        "face-d4",
+        "Faces([9, 4, 20, 7])",
+        r#"Attack(unit: "Guard", target: "Thief")"#,
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("command #1"), "{err}");
+    assert!(
+        err.contains("scripted face #4 is 7, which a d4 cannot roll"),
+        "{err}"
+    );
+    assert!(out.contains("natural 20: critical hit"), "{out}");
+}
+
+/// W-GAP-10 bad input: a long run of sixes keeps the two tied units tied. 50 sixes
+/// run out in the roll-off: refused as dice that ran out. 201 sixes: after
+/// MAX_ROLL_OFF_ROUNDS (100) rounds of equal faces the units keep their roster order
+/// (Guard, then Thief) and the battle goes on with the faces left: the Guard's
+/// d20 6 + 2 misses the Thief's 11.
+#[test]
+fn w_gap_10_a_long_run_of_sixes_ends_the_roll_off() {
+    let sixes = |n: usize| format!("Faces([{}])", vec!["6"; n].join(", "));
+    let (code, _, err) = script_tied_duel("sixes-50", &sixes(50), "");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("the scripted dice ran out: a d20 was asked for after all 50 faces were used"),
+        "{err}"
+    );
+    let rounds = skirmish::engine::initiative::MAX_ROLL_OFF_ROUNDS as usize;
+    let (code, out, err) = script_tied_duel(
+        "sixes-201",
+        &sixes(2 * rounds + 1),
+        r#"Attack(unit: "Guard", target: "Thief")"#,
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        out.matches("rolls 6 to break a tie").count(),
+        2 * rounds,
+        "{out}"
+    );
+    assert!(
+        out.contains("Turn order for the battle: Guard, Thief"),
+        "{out}"
+    );
+    assert!(
+        out.contains("against Thief: d20 [6] +2 Accuracy +1 Center Mass = 9 vs 11: miss"),
+        "{out}"
+    );
 }

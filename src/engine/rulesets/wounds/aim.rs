@@ -114,10 +114,12 @@ impl Wounds {
     }
 
     /// Records a wound dealt in `round` by an attack aimed at `aim`; `false` (nothing
-    /// recorded) for Center Mass, whose wound has no effect (W-GAP-07), so that
-    /// healing never spends itself on it.
-    pub fn inflict(&mut self, aim: Aim, round: u32) -> bool {
-        if !aim.has_effect() {
+    /// recorded) for Center Mass, whose wound has no effect (W-GAP-07), when the
+    /// configuration's `heal_center_mass` is off, so that healing never spends
+    /// itself on it. With it on (the default, W-GAP-08), a Center Mass wound is kept
+    /// and is the one a healing instance removes when it is the most recent.
+    pub fn inflict(&mut self, aim: Aim, round: u32, cfg: &WoundsConfig) -> bool {
+        if !aim.has_effect() && !cfg.heal_center_mass {
             return false;
         }
         self.list.push(Wound { aim, round });
@@ -205,22 +207,25 @@ mod tests {
     fn w_ex_1_slowing_wound() {
         let c = cfg();
         let mut w = Wounds::new();
-        assert!(w.inflict(Aim::Slowing, 1));
+        assert!(w.inflict(Aim::Slowing, 1, &c));
         let m = w.modifiers(1, &c);
         assert_eq!((m.movement, m.agility), (-2, -1));
         assert_eq!((m.accuracy, m.strength, m.bonus_actions), (0, 0, 0));
     }
 
     /// W-GAP-08: wounds stack (two Slowing: movement −4, Agility −2; Weakening −1
-    /// Strength, −1 BA); W-GAP-07: a Center Mass wound records nothing.
+    /// Strength, −1 BA); W-GAP-07: with `heal_center_mass` off a Center Mass wound
+    /// records nothing.
     #[test]
     fn w_gap_08_wounds_stack() {
         let c = cfg();
         let mut w = Wounds::new();
-        w.inflict(Aim::Slowing, 1);
-        w.inflict(Aim::Slowing, 2);
-        w.inflict(Aim::Weakening, 2);
-        assert!(!w.inflict(Aim::CenterMass, 2));
+        w.inflict(Aim::Slowing, 1, &c);
+        w.inflict(Aim::Slowing, 2, &c);
+        w.inflict(Aim::Weakening, 2, &c);
+        let mut skip = c.clone();
+        skip.heal_center_mass = false;
+        assert!(!w.inflict(Aim::CenterMass, 2, &skip));
         assert_eq!(w.len(), 3);
         let m = w.modifiers(3, &c);
         assert_eq!(
@@ -241,7 +246,7 @@ mod tests {
     fn w_ex_7_disrupting_then_healed() {
         let c = cfg();
         let mut w = Wounds::new();
-        w.inflict(Aim::Disrupting, 2);
+        w.inflict(Aim::Disrupting, 2, &c);
         let acc = |w: &Wounds, round| 4 + w.modifiers(round, &c).accuracy;
         assert_eq!(acc(&w, 2), 1);
         assert_eq!(acc(&w, 3), 3);
@@ -258,8 +263,8 @@ mod tests {
     fn w_19_heal_removes_the_most_recent_wound() {
         let c = cfg();
         let mut w = Wounds::new();
-        w.inflict(Aim::Slowing, 1);
-        w.inflict(Aim::Weakening, 2);
+        w.inflict(Aim::Slowing, 1, &c);
+        w.inflict(Aim::Weakening, 2, &c);
         assert_eq!(
             w.heal(30, &c),
             Some(Wound {
@@ -271,5 +276,27 @@ mod tests {
         assert_eq!(aims, [Aim::Slowing]);
         assert_eq!(w.modifiers(2, &c).strength, 0);
         assert_eq!(w.modifiers(2, &c).movement, -2);
+    }
+
+    /// W-GAP-08 / W-19 with `heal_center_mass`: on (the default) a Center Mass wound
+    /// is the most recent one and healing removes it, the Slowing wound stays; off,
+    /// it was never kept and healing removes the Slowing wound.
+    #[test]
+    fn w_gap_08_healing_and_center_mass_wounds() {
+        let c = cfg();
+        assert!(c.heal_center_mass, "RULES.md's reading is the default");
+        let mut off = c.clone();
+        off.heal_center_mass = false;
+        for (cfg, healed, left) in [
+            (&c, Aim::CenterMass, vec![Aim::Slowing]),
+            (&off, Aim::Slowing, vec![]),
+        ] {
+            let mut w = Wounds::new();
+            w.inflict(Aim::Slowing, 1, cfg);
+            w.inflict(Aim::CenterMass, 1, cfg);
+            assert_eq!(w.modifiers(1, cfg).movement, -2);
+            assert_eq!(w.heal(6, cfg).map(|w| w.aim), Some(healed));
+            assert_eq!(w.iter().map(|w| w.aim).collect::<Vec<_>>(), left);
+        }
     }
 }

@@ -17,7 +17,11 @@ use crate::engine::verb::{ArgValue, Args};
 
 /// Whether `command` is legal now.
 pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
-    let Some(unit) = crate::engine::battle::turn_of(world, command)? else {
+    // A free hit's aim may be answered in any spelling of the aim (W-GAP-07).
+    let answer = super::free_hit::canonical(command);
+    let asked = world.resource::<Pending>().0.is_some();
+    let Some(unit) = crate::engine::battle::turn_of(world, if asked { &answer } else { command })?
+    else {
         return Ok(());
     };
     if !is_active(world, unit) {

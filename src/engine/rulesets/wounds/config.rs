@@ -93,6 +93,12 @@ pub struct WoundsConfig {
     pub disrupting_round_accuracy: i64,
     /// HP of one healing instance that removes a wound (W-19).
     pub heal_removes_wound: i64,
+    /// Whether a Center Mass wound (a spell's included) counts as a wound for
+    /// healing: `true` (RULES.md W-GAP-08's reading), a 6+ healing instance removes
+    /// the most recent wound even when it is a Center Mass one, which has no effect;
+    /// `false`, Center Mass wounds are not kept, so healing skips them and removes
+    /// the most recent wound with an effect (W-19, W-GAP-07, W-GAP-08).
+    pub heal_center_mass: bool,
     /// Accuracy bonus of a Center Mass aim (W-17).
     pub center_mass_bonus: i64,
     /// Accuracy bonus of flanking (W-15, W-GAP-17).

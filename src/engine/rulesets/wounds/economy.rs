@@ -274,20 +274,23 @@ pub fn in_zone(center: Cell, zone: u32, cell: Cell) -> bool {
 /// unit at `center` with melee zone `zone`, and before which step: `Some((i, why))`
 /// is resolved before the step from `path[i]` to `path[i + 1]` (W-26, W-GAP-14,
 /// W-GAP-15, W-EX-5). Leaving the zone triggers, and so does the 3rd step that
-/// starts and ends inside it; at most one free hit per mover per movement. A
-/// disengaged mover draws none (W-28, W-GAP-25). Slots are the caller's
-/// ([`Slots::spend`]).
+/// starts and ends inside it, counted over the mover's whole turn: `before` is the
+/// number of such steps its earlier movements this turn took (a Move of 2 then a
+/// Dash of 2 inside one zone draws a free hit before the Dash's 2nd step); at most
+/// one free hit per mover per movement. A disengaged mover draws none (W-28,
+/// W-GAP-25). Slots are the caller's ([`Slots::spend`]).
 pub fn free_hit_trigger(
     cfg: &WoundsConfig,
     center: Cell,
     zone: u32,
     path: &[Cell],
     disengaged: bool,
+    before: u32,
 ) -> Option<(usize, Trigger)> {
     if disengaged {
         return None;
     }
-    let mut inside_steps = 0;
+    let mut inside_steps = before;
     for (i, step) in path.windows(2).enumerate() {
         let (from, to) = (
             in_zone(center, zone, step[0]),
@@ -304,6 +307,15 @@ pub fn free_hit_trigger(
         }
     }
     None
+}
+
+/// The steps of `path` (its start first) that start and end inside the melee zone
+/// of a unit at `center` with radius `zone`: what a movement adds to the mover's
+/// count for the turn (W-26, W-GAP-15).
+pub fn steps_inside(center: Cell, zone: u32, path: &[Cell]) -> u32 {
+    path.windows(2)
+        .filter(|s| in_zone(center, zone, s[0]) && in_zone(center, zone, s[1]))
+        .count() as u32
 }
 
 #[cfg(test)]
@@ -365,7 +377,7 @@ mod tests {
         b.pay(Use::Disengage, &[BA, BA]).unwrap();
         assert_eq!(b.bonus, 0);
         let mut w = Wounds::new();
-        w.inflict(Aim::Weakening, 1);
+        w.inflict(Aim::Weakening, 1, &c);
         let weak = Budget::turn(&c, &w.modifiers(1, &c));
         assert_eq!(weak.bonus, 1, "W-17");
         assert_eq!(
@@ -381,7 +393,7 @@ mod tests {
         let c = cfg();
         let mut w = Wounds::new();
         for _ in 0..3 {
-            w.inflict(Aim::Weakening, 1);
+            w.inflict(Aim::Weakening, 1, &c);
         }
         assert_eq!(Budget::turn(&c, &w.modifiers(1, &c)).bonus, 0);
     }
@@ -435,8 +447,8 @@ mod tests {
             3
         );
         let mut w = Wounds::new();
-        w.inflict(Aim::Slowing, 1);
-        w.inflict(Aim::Slowing, 1);
+        w.inflict(Aim::Slowing, 1, &c);
+        w.inflict(Aim::Slowing, 1, &c);
         let slowed = w.modifiers(1, &c);
         assert_eq!(movement(&c, 6, &slowed, true, 0, walk), 2);
         assert_eq!(movement(&c, 6, &slowed, true, 2, walk), 6);
@@ -457,7 +469,7 @@ mod tests {
         );
         let mut four = Wounds::new();
         for _ in 0..4 {
-            four.inflict(Aim::Slowing, 1);
+            four.inflict(Aim::Slowing, 1, &c);
         }
         assert_eq!(movement(&c, 6, &four.modifiers(1, &c), true, 1, walk), 2);
         assert_eq!(movement(&c, 6, &none, false, 1, walk), 2, "BA alone");
@@ -491,7 +503,7 @@ mod tests {
         let leaving = [at(4, 5), at(3, 5)];
         let mut hits = Vec::new();
         for mover in ['X', 'Y', 'Z'] {
-            let t = free_hit_trigger(&c, d, 1, &leaving, false);
+            let t = free_hit_trigger(&c, d, 1, &leaving, false, 0);
             assert_eq!(t, Some((0, Trigger::Leaves)), "{mover}");
             hits.push(slots.spend());
         }
@@ -507,13 +519,21 @@ mod tests {
         let d = at(5, 5);
         let around = [at(4, 4), at(5, 4), at(6, 4), at(6, 5), at(6, 6), at(8, 8)];
         assert_eq!(
-            free_hit_trigger(&c, d, 1, &around, false),
+            free_hit_trigger(&c, d, 1, &around, false, 0),
             Some((2, Trigger::StepsInside))
         );
-        assert_eq!(free_hit_trigger(&c, d, 1, &around[..3], false), None);
+        assert_eq!(free_hit_trigger(&c, d, 1, &around[..3], false, 0), None);
+        // Over the turn (W-GAP-15 counted per turn): 2 steps inside, then a second
+        // movement whose 1st step inside is the turn's 3rd.
+        assert_eq!(steps_inside(d, 1, &around[..3]), 2);
+        assert_eq!(
+            free_hit_trigger(&c, d, 1, &around[2..5], false, 2),
+            Some((0, Trigger::StepsInside))
+        );
+        assert_eq!(free_hit_trigger(&c, d, 1, &around[4..5], false, 3), None);
         // Entering the zone and walking up to the unit draws nothing.
         assert_eq!(
-            free_hit_trigger(&c, d, 1, &[at(8, 5), at(7, 5), at(6, 5)], false),
+            free_hit_trigger(&c, d, 1, &[at(8, 5), at(7, 5), at(6, 5)], false, 0),
             None
         );
     }
@@ -534,7 +554,7 @@ mod tests {
     fn w_gap_25_disengaged_moves_freely() {
         let c = cfg();
         assert_eq!(
-            free_hit_trigger(&c, at(5, 5), 1, &[at(4, 5), at(3, 5)], true),
+            free_hit_trigger(&c, at(5, 5), 1, &[at(4, 5), at(3, 5)], true, 0),
             None
         );
     }

@@ -19,44 +19,25 @@ pub struct Entrant<U> {
 /// The battle's turn order (W-02, W-03, W-GAP-10, W-GAP-11): units that did not
 /// start the fight by descending Agility, then the initiators by descending Agility.
 /// Units with the same place roll a d20 each (`d20` is called with each of them in
-/// roster order, the groups in turn order): higher goes first; those tied again roll again.
+/// roster order, the groups in turn order): higher goes first; those tied again roll
+/// again, depth first, up to [`crate::engine::initiative::MAX_ROLL_OFF_ROUNDS`] rounds
+/// (then they keep their roster order). The roll-off is a loop, so no run of equal
+/// faces can exhaust the stack; the first error of `d20` (scripted dice that ran out
+/// or hold a face a d20 can't roll) stops it and is returned.
 /// The order is fixed for the battle: later Agility changes don't reorder it.
-pub fn order<U: Copy>(entrants: &[Entrant<U>], mut d20: impl FnMut(U) -> u32) -> Vec<U> {
+pub fn order<U: Copy, E>(
+    entrants: &[Entrant<U>],
+    mut d20: impl FnMut(U) -> Result<u32, E>,
+) -> Result<Vec<U>, E> {
     let mut sorted: Vec<&Entrant<U>> = entrants.iter().collect();
     // Stable: roster order within a group.
     sorted.sort_by_key(|e| (e.initiator, std::cmp::Reverse(e.agility)));
     let mut out = Vec::with_capacity(entrants.len());
-    let mut i = 0;
-    while i < sorted.len() {
-        let key = (sorted[i].initiator, sorted[i].agility);
-        let mut j = i + 1;
-        while j < sorted.len() && (sorted[j].initiator, sorted[j].agility) == key {
-            j += 1;
-        }
-        let group: Vec<U> = sorted[i..j].iter().map(|e| e.unit).collect();
-        roll_off(group, &mut d20, &mut out);
-        i = j;
+    for group in sorted.chunk_by(|a, b| (a.initiator, a.agility) == (b.initiator, b.agility)) {
+        let units = group.iter().map(|e| e.unit).collect();
+        out.extend(crate::engine::initiative::order_ties(units, &mut d20)?);
     }
-    out
-}
-
-/// Orders tied `units` by a d20 each, higher first; ties roll again (W-GAP-10).
-fn roll_off<U: Copy>(units: Vec<U>, d20: &mut impl FnMut(U) -> u32, out: &mut Vec<U>) {
-    if units.len() < 2 {
-        out.extend(units);
-        return;
-    }
-    let mut rolled: Vec<(u32, U)> = units.into_iter().map(|u| (d20(u), u)).collect();
-    rolled.sort_by_key(|&(r, _)| std::cmp::Reverse(r));
-    let mut i = 0;
-    while i < rolled.len() {
-        let mut j = i + 1;
-        while j < rolled.len() && rolled[j].0 == rolled[i].0 {
-            j += 1;
-        }
-        roll_off(rolled[i..j].iter().map(|&(_, u)| u).collect(), d20, out);
-        i = j;
-    }
+    Ok(out)
 }
 
 /// Why a unit can't delay as asked.
@@ -115,17 +96,17 @@ mod tests {
         }
     }
 
-    /// A d20 that returns the given faces in order.
-    fn faces(f: &[u32]) -> impl FnMut(char) -> u32 + '_ {
+    /// A d20 that returns the given faces in order, then an error.
+    fn faces(f: &[u32]) -> impl FnMut(char) -> Result<u32, &'static str> + '_ {
         let mut it = f.iter();
-        move |_| *it.next().expect("no more d20 faces")
+        move |_| it.next().copied().ok_or("no more d20 faces")
     }
 
     /// W-02: highest Agility first, no dice rolled without ties.
     #[test]
     fn w_02_by_agility() {
         let units = [e('a', 1, false), e('b', 3, false), e('c', -2, false)];
-        assert_eq!(order(&units, faces(&[])), ['b', 'a', 'c']);
+        assert_eq!(order(&units, faces(&[])), Ok(vec!['b', 'a', 'c']));
     }
 
     /// W-03 / W-GAP-11: initiators go last whatever their Agility, among themselves
@@ -138,7 +119,7 @@ mod tests {
             e('c', 2, true),
             e('d', -1, false),
         ];
-        assert_eq!(order(&units, faces(&[])), ['b', 'd', 'a', 'c']);
+        assert_eq!(order(&units, faces(&[])), Ok(vec!['b', 'd', 'a', 'c']));
     }
 
     /// W-GAP-10: ties by a d20 roll-off in roster order, higher first; tied rolls
@@ -154,8 +135,19 @@ mod tests {
         // a 7, b 15, c 7 → b; a and c again: a 3, c 11 → c, a.
         assert_eq!(
             order(&units, faces(&[7, 15, 7, 3, 11])),
-            ['d', 'b', 'c', 'a']
+            Ok(vec!['d', 'b', 'c', 'a'])
         );
+    }
+
+    /// W-GAP-10 with bad dice: faces that never break a tie stop after the bound in
+    /// roster order (100,000 equal faces used to overflow the stack); dice that run
+    /// out stop the roll-off with their error.
+    #[test]
+    fn w_gap_10_endless_ties_and_missing_dice() {
+        let units = [e('a', 2, false), e('b', 2, false)];
+        let sixes = vec![6; 100_000];
+        assert_eq!(order(&units, faces(&sixes)), Ok(vec!['a', 'b']));
+        assert_eq!(order(&units, faces(&[])), Err("no more d20 faces"));
     }
 
     /// W-04 / W-GAP-12: delaying moves the turn to just after a later unit for this

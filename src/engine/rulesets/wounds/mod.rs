@@ -5,7 +5,7 @@
 //! The pure rules, tested against the worked examples: its constants ([`config`]),
 //! attacks, damage and their exact odds ([`attack`]), wounds and their effects
 //! ([`aim`]), the turn order ([`initiative`]), the action economy, movement and free
-//! hits ([`economy`]), the unit stats ([`stats`]), traits ([`units`]) and power
+//! hits ([`economy`]) and who aims a free hit ([`free_hit`]), the unit stats ([`stats`]), traits ([`units`]) and power
 //! headers ([`powers`]). The battle itself is [`play`] (one system) with
 //! [`check`] for legality, [`verbs`] and [`events`]; [`ruleset`] puts it behind the
 //! seam.
@@ -16,6 +16,7 @@ pub mod check;
 pub mod config;
 pub mod economy;
 pub mod events;
+pub mod free_hit;
 pub mod initiative;
 pub mod play;
 pub mod powers;

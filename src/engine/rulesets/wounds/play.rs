@@ -101,6 +101,22 @@ pub struct TurnBudget {
     pub acted: bool,
 }
 
+/// The active unit's steps inside each enemy's melee zone so far this turn, by
+/// enemy (W-26, W-GAP-15: "moves more than 2 spaces within your melee zone" is
+/// counted over the turn, not per movement). Emptied when a turn starts.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct ZoneSteps(pub Vec<(UnitId, u32)>);
+
+impl ZoneSteps {
+    /// The steps taken inside `enemy`'s zone this turn.
+    pub fn of(&self, enemy: UnitId) -> u32 {
+        self.0
+            .iter()
+            .find(|&&(e, _)| e == enemy)
+            .map_or(0, |&(_, n)| n)
+    }
+}
+
 // ------------------------------------------------------------------ small readers
 
 /// The configuration in force.
@@ -491,7 +507,10 @@ fn attack_inner(
             world,
             WoundsEvent::Chain {
                 unit: attacker,
-                became: format!("a free critical hit on {} (x2, W-24)", name(world, target)),
+                became: format!(
+                    "a free critical hit on {}{aim_text} (x2, W-24)",
+                    name(world, target)
+                ),
             },
         );
         config.crit_multiplier
@@ -687,19 +706,10 @@ fn tragedy(world: &mut World, attacker: UnitId, target: UnitId) -> Result<(), Di
                     slots_left: left,
                 },
             );
-            let aim = best_aim(world, target, attacker, None, Kind::Free);
-            make_attack(world, target, attacker, None, Some(aim.name()), Kind::Free);
+            super::free_hit::strike(world, target, attacker, Kind::Free, None);
         }
         attack::Retaliation::FreeCrit => {
-            let aim = best_aim(world, target, attacker, None, Kind::FreeCrit);
-            make_attack(
-                world,
-                target,
-                attacker,
-                None,
-                Some(aim.name()),
-                Kind::FreeCrit,
-            );
+            super::free_hit::strike(world, target, attacker, Kind::FreeCrit, None);
         }
         attack::Retaliation::FatalBlow => {
             slay_unit(
@@ -812,7 +822,7 @@ fn wound(world: &mut World, unit: UnitId, aim: Aim) {
         return;
     }
     let r = round(world);
-    if !wu_mut(world, unit).wounds.inflict(aim, r) {
+    if !wu_mut(world, unit).wounds.inflict(aim, r, &config) {
         return;
     }
     let at_least = config.heal_removes_wound as i32;
@@ -1185,7 +1195,7 @@ pub fn drive(world: &mut World) {
         .0
         .is_some()
     {
-        // The only question: stand up off-turn (W-30).
+        // The questions: a free hit's aim (W-GAP-07), stand up off-turn (W-30).
         let Some(answer) = world
             .resource_mut::<crate::engine::battle::Incoming>()
             .0
@@ -1194,6 +1204,10 @@ pub fn drive(world: &mut World) {
             return;
         };
         world.resource_mut::<crate::engine::battle::Pending>().0 = None;
+        if super::free_hit::answer(world, &answer) {
+            world.resource_mut::<crate::engine::battle::Progress>().0 = true;
+            return;
+        }
         if let Command::Act { unit, args, .. } = answer
             && let Some(a) = pay_choice(args.choice("pay"))
         {
@@ -1266,23 +1280,14 @@ fn fix_order(world: &mut World) -> Result<(), DiceError> {
         })
         .collect();
     let mut rolled: Vec<(UnitId, u32)> = Vec::new();
-    let mut error = None;
     let order = {
         let dice = &mut *world.resource_mut::<Dice>();
-        super::initiative::order(&entrants, |u| match dice.roll(20) {
-            Ok(f) => {
-                rolled.push((u, f));
-                f
-            }
-            Err(e) => {
-                error = Some(e);
-                1
-            }
-        })
+        super::initiative::order(&entrants, |u| {
+            let f = dice.roll(20)?;
+            rolled.push((u, f));
+            Ok(f)
+        })?
     };
-    if let Some(e) = error {
-        return Err(e);
-    }
     for (unit, face) in rolled {
         emit(world, Event::TieBreakRolled { unit, face });
     }
@@ -1362,6 +1367,7 @@ fn start_turn(world: &mut World, unit: UnitId) {
     expire_turn_start(world, unit, "its turn started");
     let left = next_budget(world, unit);
     wu_mut(world, unit).owed.clear();
+    world.resource_mut::<ZoneSteps>().0.clear();
     *world.resource_mut::<TurnBudget>() = TurnBudget {
         left,
         ..Default::default()
@@ -1517,6 +1523,10 @@ pub fn free_hits(world: &World, mover: UnitId, path: &[Cell]) -> Vec<(usize, Uni
     full.extend_from_slice(path);
     let disengaged = has(world, mover, names::DISENGAGED);
     let order = &world.resource::<RoundState>().order;
+    // The turn's count is the active unit's.
+    let mine = world.resource::<TurnState>().active == Some(mover);
+    let steps = world.resource::<ZoneSteps>();
+    let before = |e| if mine { steps.of(e) } else { 0 };
     let mut out: Vec<(usize, UnitId, Trigger)> = active_units(world)
         .into_iter()
         .filter(|&e| side_of(world, e) != side_of(world, mover) && able(world, e))
@@ -1527,6 +1537,7 @@ pub fn free_hits(world: &World, mover: UnitId, path: &[Cell]) -> Vec<(usize, Uni
                 wu(world, e).zone,
                 &full,
                 disengaged,
+                before(e),
             )
             .map(|(i, why)| (i, e, why))
         })
@@ -1692,8 +1703,44 @@ fn act(world: &mut World, unit: UnitId, verb: &str, args: &crate::engine::verb::
 /// W-GAP-15, W-EX-5).
 fn travel(world: &mut World, mover: UnitId, path: Vec<Cell>) {
     let hits = free_hits(world, mover, &path);
-    for (k, &to) in path.iter().enumerate() {
-        for &(_, hitter, why) in hits.iter().filter(|(i, _, _)| *i == k) {
+    count_zone_steps(world, mover, &path);
+    walk(
+        world,
+        Walk {
+            mover,
+            path,
+            hits,
+            resolved: 0,
+            step: 0,
+        },
+    );
+}
+
+/// A movement under way: its path, the free hits it draws and how far it got. A
+/// free hit whose aim the hitter's side is asked for (W-GAP-07) stops it; the
+/// answer resumes it ([`super::free_hit`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Walk {
+    /// The moving unit.
+    pub mover: UnitId,
+    /// The cells it enters, in order.
+    pub path: Vec<Cell>,
+    /// The free hits it draws ([`free_hits`]), in the order they come.
+    pub hits: Vec<(usize, UnitId, Trigger)>,
+    /// How many of `hits` are resolved.
+    pub resolved: usize,
+    /// The next step to take (an index into `path`).
+    pub step: usize,
+}
+
+/// Takes the rest of a movement's steps, each free hit resolved before the step
+/// that draws it as long as the hitter has a Free Hit Slot (W-26, W-27, W-GAP-14,
+/// W-GAP-15, W-EX-5); stops when a free hit's aim is asked for.
+pub fn walk(world: &mut World, mut w: Walk) {
+    let mover = w.mover;
+    while let Some(&to) = w.path.get(w.step) {
+        while let Some(&(_, hitter, why)) = w.hits.get(w.resolved).filter(|h| h.0 == w.step) {
+            w.resolved += 1;
             if !able(world, hitter) || !is_active(world, mover) {
                 continue;
             }
@@ -1723,8 +1770,9 @@ fn travel(world: &mut World, mover: UnitId, path: Vec<Cell>) {
                     slots_left: left,
                 },
             );
-            let aim = best_aim(world, hitter, mover, None, Kind::Free);
-            make_attack(world, hitter, mover, None, Some(aim.name()), Kind::Free);
+            if super::free_hit::strike(world, hitter, mover, Kind::Free, Some(w.clone())) {
+                return;
+            }
         }
         if !is_active(world, mover) || halted(world) {
             return;
@@ -1740,6 +1788,30 @@ fn travel(world: &mut World, mover: UnitId, path: Vec<Cell>) {
                 cost,
             },
         );
+        w.step += 1;
+    }
+}
+
+/// Adds the steps of `path` inside each enemy's melee zone to the mover's count
+/// for the turn ([`ZoneSteps`], W-26, W-GAP-15).
+fn count_zone_steps(world: &mut World, mover: UnitId, path: &[Cell]) {
+    let mut full = vec![cell_of(world, mover)];
+    full.extend_from_slice(path);
+    let added: Vec<(UnitId, u32)> = active_units(world)
+        .into_iter()
+        .filter(|&e| side_of(world, e) != side_of(world, mover))
+        .map(|e| {
+            let n = economy::steps_inside(cell_of(world, e), wu(world, e).zone, &full);
+            (e, n)
+        })
+        .filter(|&(_, n)| n > 0)
+        .collect();
+    let mut steps = world.resource_mut::<ZoneSteps>();
+    for (e, n) in added {
+        match steps.0.iter_mut().find(|(u, _)| *u == e) {
+            Some((_, m)) => *m += n,
+            None => steps.0.push((e, n)),
+        }
     }
 }
 

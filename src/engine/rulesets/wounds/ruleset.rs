@@ -27,7 +27,7 @@ use crate::engine::board::{Cell, GridKind};
 use crate::engine::command::{Command, CommandError};
 use crate::engine::conditions::{Stacking, StackingRules};
 use crate::engine::event::Stage;
-use crate::engine::problems::{Issue, PowerRef, Where, unit_label};
+use crate::engine::problems::{Issue, PowerRef, Where, side_label, unit_label};
 use crate::engine::rulesets::config::{self, ConfigError};
 use crate::engine::rulesets::{
     AttackFeatures, Ruleset, StatSpec, TraitOf, check_stats, parse_dice,
@@ -177,26 +177,42 @@ impl Ruleset for Wounds {
         }
         let Ok(c) = defaults() else { return out };
         for (s, side) in level.sides.iter().enumerate() {
-            let mine = || level.units.iter().filter(|u| u.side == side.name);
-            let summoned = mine()
-                .filter(|u| u.traits.iter().any(|t| t.eq_ignore_ascii_case("summoned")))
-                .count() as i64;
-            if summoned == 0 {
+            let mine = || {
+                level
+                    .units
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, u)| u.side == side.name)
+            };
+            let summoned: Vec<usize> = mine()
+                .filter(|(_, u)| u.traits.iter().any(|t| t.eq_ignore_ascii_case("summoned")))
+                .map(|(i, _)| i)
+                .collect();
+            if summoned.is_empty() {
                 continue;
             }
             let slots: i64 = mine()
-                .filter_map(|u| {
+                .filter_map(|(_, u)| {
                     let w = WUnit::from_def(c, u, side_is_pc(level, s), false).ok()?;
                     (!w.summoned).then(|| w.summoning_slots())
                 })
                 .sum();
-            if summoned > slots {
+            // Each Summoned unit beyond the slots, in the level's order, is pointed
+            // at where it is written.
+            let fit = usize::try_from(slots.max(0)).unwrap_or(usize::MAX);
+            for &u in summoned.iter().skip(fit) {
                 out.push(Issue {
-                    at: Where::Rule("summoning".into()),
+                    at: Where::Unit {
+                        index: u,
+                        field: None,
+                    },
                     message: format!(
-                        "side `{}` has {summoned} Summoned units but its summoners have {slots} \
-                         summoning slots (Level each, +2 with Legion leader, W-32)",
-                        side.name
+                        "{} is one Summoned unit too many for {}: it has {} Summoned units \
+                         but its summoners have {slots} summoning slots (Level each, +2 \
+                         with Legion leader, W-32)",
+                        unit_label(u, &level.units[u]),
+                        side_label(s, side),
+                        summoned.len()
                     ),
                 });
             }
@@ -228,6 +244,8 @@ impl Ruleset for Wounds {
         crate::engine::fork::copy_resource::<super::play::WRules>(from, to);
         crate::engine::fork::copy_resource::<super::play::RoundState>(from, to);
         crate::engine::fork::copy_resource::<super::play::TurnBudget>(from, to);
+        crate::engine::fork::copy_resource::<super::play::ZoneSteps>(from, to);
+        crate::engine::fork::copy_resource::<super::free_hit::FreeHitAsked>(from, to);
     }
 
     fn setup(&self, world: &mut World, level: &Level) -> Result<(), String> {
@@ -271,7 +289,8 @@ impl Ruleset for Wounds {
         target: UnitId,
         power: Option<&str>,
     ) -> Vec<AimPreview> {
-        let kind = play::kind_now(world, attacker);
+        let kind = super::free_hit::asked_kind(world, attacker, target)
+            .unwrap_or_else(|| play::kind_now(world, attacker));
         let config = rules(world);
         Aim::ALL
             .into_iter()
@@ -654,6 +673,8 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     world.insert_resource(WRules(config));
     world.insert_resource(RoundState::default());
     world.insert_resource(TurnBudget::default());
+    world.insert_resource(super::play::ZoneSteps::default());
+    world.insert_resource(super::free_hit::FreeHitAsked::default());
     Ok(())
 }
 
