@@ -6,7 +6,9 @@
 //! attacks, damage and their exact odds ([`attack`]), wounds and their effects
 //! ([`aim`]), the turn order ([`initiative`]), the action economy, movement and free
 //! hits ([`economy`]), the unit stats ([`stats`]), traits ([`units`]) and power
-//! headers ([`powers`]). The battle itself is [`play`] (one system) with
+//! headers ([`powers`]). The battle itself is [`play`] (one system), with weapons
+//! drawn and sheathed and things on the ground in [`gear`], fleeing and a feat's
+//! extra attack in [`extra`], and
 //! [`check`] for legality, [`verbs`] and [`events`]; [`ruleset`] puts it behind the
 //! seam.
 
@@ -16,6 +18,8 @@ pub mod check;
 pub mod config;
 pub mod economy;
 pub mod events;
+pub mod extra;
+pub mod gear;
 pub mod initiative;
 pub mod play;
 pub mod powers;

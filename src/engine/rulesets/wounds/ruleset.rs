@@ -228,6 +228,8 @@ impl Ruleset for Wounds {
         crate::engine::fork::copy_resource::<super::play::WRules>(from, to);
         crate::engine::fork::copy_resource::<super::play::RoundState>(from, to);
         crate::engine::fork::copy_resource::<super::play::TurnBudget>(from, to);
+        crate::engine::fork::copy_resource::<super::gear::Gear>(from, to);
+        crate::engine::fork::copy_resource::<super::extra::FeatHits>(from, to);
     }
 
     fn setup(&self, world: &mut World, level: &Level) -> Result<(), String> {
@@ -348,7 +350,7 @@ impl Ruleset for Wounds {
     /// The cost in spaces, the Bonus Actions it would spend, and the free hits the
     /// path draws with the slots each enemy still has (W-26, W-27).
     fn preview_move(&self, world: &World, unit: UnitId, power: &str, path: &[Cell]) -> MovePreview {
-        let cost = play::path_cost(world, path).unwrap_or(0);
+        let cost = play::path_cost(world, unit, path).unwrap_or(0);
         let mut notes = Vec::new();
         if let Some((_, more)) = play::move_plan(world, unit, cost, power == play::DASH)
             && more > 0
@@ -649,6 +651,9 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
         roster.push(e);
     }
     world.insert_resource(Roster(roster));
+    let ids: Vec<UnitId> = (0..level.units.len() as u32).map(UnitId).collect();
+    super::gear::setup(world, &ids);
+    world.insert_resource(super::extra::FeatHits::default());
     world.insert_resource(StackingRules::all(Stacking::Separate));
     world.insert_resource(DyingCountsForVictory(false));
     world.insert_resource(WRules(config));
