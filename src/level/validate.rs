@@ -878,4 +878,3 @@ mod tests {
         assert!(refused.to_string().contains("from 1 to 256"), "{refused}");
     }
 }
-

@@ -87,15 +87,10 @@ fn check_feat_hit(world: &World, unit: UnitId, args: &Args) -> Result<(), Comman
             "{who} has no feat that grants an extra attack (W-26)"
         )));
     }
-    if world
-        .resource::<FeatHits>()
-        .0
-        .contains(&(unit, me.turns))
-    {
-        return Err(CommandError::AlreadyUsed {
-            unit: who,
-            what: "its feat's extra attack this turn (W-26)".into(),
-        });
+    if world.resource::<FeatHits>().0.contains(&(unit, me.turns)) {
+        return Err(CommandError::Forbidden(format!(
+            "{who} has already made its feat's extra attack this turn (once a turn, W-26)"
+        )));
     }
     if me.slots.left() == 0 {
         return Err(CommandError::Forbidden(format!(

@@ -79,7 +79,11 @@ pub fn sheathed(world: &World, unit: UnitId, weapon: &str) -> bool {
 
 /// Whether any of `unit`'s weapons is in its sheath.
 pub fn any_sheathed(world: &World, unit: UnitId) -> bool {
-    world.resource::<Gear>().sheathed.iter().any(|(u, _)| *u == unit)
+    world
+        .resource::<Gear>()
+        .sheathed
+        .iter()
+        .any(|(u, _)| *u == unit)
 }
 
 /// `unit`'s weapons: its powers that are neither spells nor its fists.
@@ -140,9 +144,8 @@ pub fn check(
                     if draw { "in hand" } else { "sheathed" }
                 )))
             } else {
-                pay_of(args).and_then(|a| {
-                    super::check::can_pay(world, unit, Use::DrawSheathe, &[a], verb)
-                })
+                pay_of(args)
+                    .and_then(|a| super::check::can_pay(world, unit, Use::DrawSheathe, &[a], verb))
             }
         }
         verbs::PICK_UP => {
@@ -160,9 +163,8 @@ pub fn check(
                         "{who} already carries a {item} (W-06)"
                     )))
                 }
-                Some(_) => pay_of(args).and_then(|a| {
-                    super::check::can_pay(world, unit, Use::PickUp, &[a], "pick up")
-                }),
+                Some(_) => pay_of(args)
+                    .and_then(|a| super::check::can_pay(world, unit, Use::PickUp, &[a], "pick up")),
             }
         }
         _ => return None,

@@ -182,7 +182,11 @@ pub const VERBS: &[VerbSpec] = &[
             SHEATHE,
             "sheathe a weapon in hand with one action of the turn: it can't attack until \
              drawn (W-06, W-07, W-09)",
-            &["Sheathe {weapon} {pay}", "Sheathe {weapon}", "Sheathe a weapon"],
+            &[
+                "Sheathe {weapon} {pay}",
+                "Sheathe {weapon}",
+                "Sheathe a weapon",
+            ],
         )
     },
     VerbSpec {

@@ -1,0 +1,404 @@
+//! `wounds`' actions from the seed beyond attacking and moving, played with scripted
+//! dice: drawing and sheathing a weapon and picking up what lies on the ground (W-06,
+//! W-07, W-09), swimming, climbing and carrying at half speed (W-08), fleeing the
+//! battle (W-05) and the free hit of a feat's extra attack (W-26). Each test names
+//! the rule ids it checks and ends with every scripted die drawn.
+
+use skirmish::engine::Command;
+use skirmish::engine::event::Event;
+use skirmish::engine::rulesets::wounds::events::WoundsEvent;
+use skirmish::engine::spec::Hand;
+use skirmish::engine::units::PlayState;
+use skirmish::engine::verb::ArgValue;
+
+use crate::common::{c, cell, hp, id};
+use crate::wounds::{
+    act, actions, active, all_dice_used, armed, attack, battle, damage_to, end, level, mv, paid,
+    pool, potion, refusal, rolls, run, state, told, weapon, with, with_power, wu,
+};
+
+/// `Draw`/`Sheathe` `weapon` paid with `with`.
+fn gear(b: &skirmish::engine::Battle, unit: &str, verb: &str, weapon: &str, with: &str) -> Command {
+    act(
+        b,
+        unit,
+        verb,
+        &[
+            ("weapon", ArgValue::Name(weapon.into())),
+            ("pay", ArgValue::Choice(with.into())),
+        ],
+    )
+}
+
+/// `PickUp` of `item`, paid with `with`.
+fn pick_up(b: &skirmish::engine::Battle, unit: &str, item: &str, with: &str) -> Command {
+    act(
+        b,
+        unit,
+        "PickUp",
+        &[
+            ("item", ArgValue::Name(item.into())),
+            ("pay", ArgValue::Choice(with.into())),
+        ],
+    )
+}
+
+fn held(events: &[Event]) -> Vec<(String, Hand)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::HeldChanged { item, hand, .. } => Some((item.clone(), *hand)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// W-06, W-07, W-09: a `Sheathed` weapon can't attack until drawn; Draw costs one
+/// action of the turn (here a Bonus Action), then the sword hits with its d8; Sheathe
+/// (here the Move Action) puts it away, and a free hit is then made with the fists.
+#[test]
+fn w_06_draw_and_sheathe_a_weapon() {
+    let mut sword = weapon("Longsword");
+    sword.traits = vec!["Sheathed".into()];
+    let l = level(
+        (8, 6),
+        &[],
+        vec![
+            armed(wu("Hero", "Heroes", (2, 2), 3, 0, 20), vec![sword]),
+            wu("Foe", "Foes", (3, 2), 0, 0, 20),
+        ],
+    );
+    // The attack: d20 15 vs 10, d8 4. Foe's free hit drawn by leaving: d20 12, d3 2.
+    let mut b = battle(&l, &[15, 4, 12, 2]);
+    assert_eq!(active(&b).as_deref(), Some("Hero"));
+    let e = refusal(&b, &with_power(&b, "Hero", "Foe", "Longsword", None));
+    assert!(
+        e.contains("Longsword is sheathed") && e.contains("W-06"),
+        "{e}"
+    );
+    let events = run(&mut b, |b| gear(b, "Hero", "Draw", "Longsword", "BA"));
+    assert_eq!(held(&events), [("Longsword".to_string(), Hand::Main)]);
+    assert_eq!(actions(&b, "Hero"), (1, 1, 1), "Draw took a Bonus Action");
+    let e = refusal(&b, &gear(&b, "Hero", "Draw", "Longsword", "MA"));
+    assert!(e.contains("already in hand"), "{e}");
+    let events = run(&mut b, |b| with_power(b, "Hero", "Foe", "Longsword", None));
+    assert_eq!(
+        damage_to(&events, id(&b, "Foe")),
+        [4],
+        "the d8 4 of the sword"
+    );
+    let events = run(&mut b, |b| gear(b, "Hero", "Sheathe", "Longsword", "MA"));
+    assert_eq!(held(&events), [("Longsword".to_string(), Hand::Stowed)]);
+    assert_eq!(
+        actions(&b, "Hero"),
+        (0, 0, 1),
+        "Sheathe took the Move Action"
+    );
+    end(&mut b, "Hero");
+    // Foe leaves Hero's melee zone: Hero's free hit is with its fists now.
+    let events = run(&mut b, |b| mv(b, "Foe", &[(4, 2)]));
+    let free = rolls(&events);
+    assert!(
+        free[0].purpose.starts_with("a free hit with Unarmed"),
+        "{:?}",
+        free[0].purpose
+    );
+    assert_eq!(damage_to(&events, id(&b, "Foe")), [2]);
+    assert_eq!(hp(&b, "Foe"), 20 - 4 - 2);
+    all_dice_used(&b);
+}
+
+/// W-06, W-07, W-09: a unit that goes down drops its weapon and its potion on its
+/// square; a neighbour picks both up with a Bonus Action each, then fights with the
+/// dagger (its d4) and drinks the potion (its Move Action). What isn't there can't be
+/// picked up.
+#[test]
+fn w_06_pick_up_what_a_fallen_unit_dropped() {
+    let mut carrier = armed(
+        wu("Carrier", "Foes", (3, 2), 1, 0, 1),
+        vec![weapon("Dagger")],
+    );
+    carrier.items = vec![potion(1)];
+    let l = level(
+        (8, 6),
+        &[],
+        vec![
+            wu("Hero", "Heroes", (2, 2), 3, 0, 20),
+            carrier,
+            wu("Brute", "Foes", (2, 3), 0, 0, 20),
+        ],
+    );
+    // Hero's fists: d20 15 vs 11, d3 1 (Carrier has 1 HP). Round 2, the dagger:
+    // d20 15 vs 10, d4 3. The potion: d6 5.
+    let mut b = battle(&l, &[15, 1, 15, 3, 5]);
+    let events = run(&mut b, |b| attack(b, "Hero", "Carrier"));
+    assert_eq!(state(&b, "Carrier"), PlayState::Down);
+    let dropped: Vec<(String, skirmish::engine::board::Cell)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::ItemDropped { item, cell, .. } => Some((item.clone(), *cell)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        dropped,
+        [
+            ("Dagger".to_string(), c(3, 2)),
+            ("Potion".to_string(), c(3, 2))
+        ]
+    );
+    let e = refusal(&b, &with_power(&b, "Hero", "Brute", "Dagger", None));
+    assert!(e.contains("no weapon or spell named `Dagger`"), "{e}");
+    for item in ["Dagger", "Potion"] {
+        let events = run(&mut b, |b| pick_up(b, "Hero", item, "BA"));
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, Event::ItemPickedUp { item: i, cell, .. } if i == item && *cell == c(3, 2))),
+            "{events:?}"
+        );
+    }
+    assert_eq!(actions(&b, "Hero"), (0, 1, 0), "two Bonus Actions spent");
+    let e = refusal(&b, &pick_up(&b, "Hero", "Potion", "MA"));
+    assert!(
+        e.contains("no `Potion` lies on or next to Hero's square; there: none")
+            && e.contains("W-06"),
+        "{e}"
+    );
+    end(&mut b, "Hero");
+    end(&mut b, "Brute");
+    let events = run(&mut b, |b| with_power(b, "Hero", "Brute", "Dagger", None));
+    assert!(rolls(&events)[0].purpose.contains("with Dagger"));
+    assert_eq!(
+        damage_to(&events, id(&b, "Brute")),
+        [3],
+        "the dagger's d4 3"
+    );
+    let events = run(&mut b, |b| crate::wounds::use_potion(b, "Hero"));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::ItemUsed { item, uses_left: 0, .. } if item == "Potion")),
+        "{events:?}"
+    );
+    assert_eq!(
+        actions(&b, "Hero"),
+        (0, 0, 2),
+        "the dagger took the Attack Action, the potion the Move Action"
+    );
+    all_dice_used(&b);
+}
+
+/// The Moved costs of these events.
+fn step_costs(events: &[Event]) -> Vec<u32> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Moved { cost, .. } => Some(*cost),
+            _ => None,
+        })
+        .collect()
+}
+
+/// W-08, W-EX-8, W-GAP-19: swimming (`w`) and climbing (`^`) squares cost 2 spaces
+/// each (half speed); a Maneuverer swims at full speed but still climbs at half; a
+/// `Burdened` unit (carrying its maximum capacity) has half its movement.
+#[test]
+fn w_08_swimming_climbing_and_carrying_move_half_spaces() {
+    let l = level(
+        (8, 4),
+        &[".www^^..", ".www^^..", "........", "........"],
+        vec![
+            wu("Hero", "Heroes", (0, 0), 3, 0, 20),
+            with(wu("Mia", "Heroes", (0, 1), 2, 0, 20), &["Maneuverer"]),
+            with(wu("Bo", "Heroes", (0, 2), 1, 0, 20), &["Burdened"]),
+            wu("Foe", "Foes", (7, 3), 0, 0, 20),
+        ],
+    );
+    let mut b = battle(&l, &[]);
+    // Three water squares and a climb: 2 + 2 + 2 + 2 = 8 > 6.
+    let e = refusal(&b, &mv(&b, "Hero", &[(1, 0), (2, 0), (3, 0), (4, 0)]));
+    assert!(e.contains("the path costs 8 but"), "{e}");
+    let events = run(&mut b, |b| mv(b, "Hero", &[(1, 0), (2, 0), (3, 0)]));
+    assert_eq!(
+        step_costs(&events),
+        [2, 2, 2],
+        "swimming: 6 spaces, 3 squares"
+    );
+    assert_eq!(cell(&b, "Hero"), c(3, 0));
+    end(&mut b, "Hero");
+    // Mia swims at full speed and climbs at half: 1 + 1 + 1 + 2 = 5.
+    let events = run(&mut b, |b| mv(b, "Mia", &[(1, 1), (2, 1), (3, 1), (4, 1)]));
+    assert_eq!(step_costs(&events), [1, 1, 1, 2]);
+    end(&mut b, "Mia");
+    // Bo carries its maximum: 6 / 2 = 3 spaces.
+    assert_eq!(pool(&b, "Bo", "Spaces left"), Some(3));
+    let e = refusal(&b, &mv(&b, "Bo", &[(1, 2), (2, 2), (3, 2), (4, 2)]));
+    assert!(
+        e.contains("the path costs 4 but") && e.contains("allows 3"),
+        "{e}"
+    );
+    run(&mut b, |b| mv(b, "Bo", &[(1, 2), (2, 2), (3, 2)]));
+    assert_eq!(cell(&b, "Bo"), c(3, 2));
+    all_dice_used(&b);
+}
+
+/// W-08: water and climbing squares are written `w` and `^`; a level file with them
+/// loads, and a character that is no terrain is refused at its FILE:LINE:COL with
+/// every valid kind named.
+#[test]
+fn w_08_terrain_kinds_in_level_files() {
+    let l = level(
+        (4, 2),
+        &[".w^~", "#..."],
+        vec![
+            wu("Hero", "Heroes", (0, 0), 3, 0, 20),
+            wu("Foe", "Foes", (3, 1), 0, 0, 20),
+        ],
+    );
+    let text = skirmish::level::to_ron_string(&l);
+    let back = skirmish::level::load_str(&text, "pond.ron").expect("water and climbing load");
+    assert_eq!(back.terrain, [".w^~", "#..."]);
+    let bad = text.replace("\".w^~\"", "\".w^%\"");
+    let problems = skirmish::level::load_str(&bad, "pond.ron").expect_err("`%` is no terrain");
+    let line = bad.lines().position(|l| l.contains("\".w^%\"")).unwrap() + 1;
+    let col = bad.lines().nth(line - 1).unwrap().find('%').unwrap() + 1;
+    let shown = problems
+        .iter()
+        .map(ToString::to_string)
+        .find(|p| p.contains("bad terrain character"))
+        .expect("the bad character is reported");
+    assert!(
+        shown.starts_with(&format!(
+            "pond.ron:{line}:{col}: bad terrain character '%' at (3, 0)"
+        )),
+        "{shown}"
+    );
+    for kind in [
+        "`.` (open)",
+        "`~` (difficult)",
+        "`#` (impassable)",
+        "`w` (water)",
+        "`^` (climbing)",
+    ] {
+        assert!(shown.contains(kind), "{shown} names {kind}");
+    }
+}
+
+/// W-05: a unit flees the battle from an edge square with its Move Action: not from
+/// an enemy's melee zone until it disengages (W-28), not from the middle of the map;
+/// a side whose last unit flees loses.
+#[test]
+fn w_05_flee_the_battle_from_the_edge() {
+    let l = level(
+        (8, 6),
+        &[],
+        vec![
+            wu("Hero", "Heroes", (0, 2), 3, 0, 20),
+            wu("Hal", "Heroes", (3, 3), 2, 0, 20),
+            wu("Foe", "Foes", (1, 2), 0, 0, 20),
+        ],
+    );
+    let mut b = battle(&l, &[]);
+    let flee = |b: &skirmish::engine::Battle, unit: &str| act(b, unit, "Flee", &[]);
+    let e = refusal(&b, &flee(&b, "Hero"));
+    assert!(e.contains("melee zone of Foe") && e.contains("W-28"), "{e}");
+    run(&mut b, |b| paid(b, "Hero", "Disengage", "AA"));
+    let events = run(&mut b, |b| flee(b, "Hero"));
+    assert_eq!(state(&b, "Hero"), PlayState::Fled);
+    assert!(events.contains(&Event::Defeated {
+        unit: id(&b, "Hero"),
+        state: PlayState::Fled
+    }));
+    assert_eq!(active(&b).as_deref(), Some("Hal"), "its turn is over");
+    let e = refusal(&b, &flee(&b, "Hal"));
+    assert!(
+        e.contains("not on the map's edge") && e.contains("W-05"),
+        "{e}"
+    );
+    run(&mut b, |b| mv(b, "Hal", &[(3, 4), (3, 5)]));
+    let e = refusal(&b, &flee(&b, "Hal"));
+    assert!(e.contains("has not 1 MA left"), "{e}");
+    end(&mut b, "Hal");
+    end(&mut b, "Foe");
+    let events = run(&mut b, |b| flee(b, "Hal"));
+    assert_eq!(state(&b, "Hal"), PlayState::Fled);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::BattleEnded { winner: Some(s), .. } if s.0 == 1)),
+        "the Foes hold the field: {events:?}"
+    );
+    all_dice_used(&b);
+}
+
+/// W-26, W-27, W-GAP-14: a unit with the feat `Extra attack` makes, besides its
+/// attack, one free hit a turn on an enemy in reach: no action spent, one Free Hit
+/// Slot used, aimed as it says. A second one that turn, one without a slot left and
+/// one from a unit without the feat are refused.
+#[test]
+fn w_26_a_feats_extra_attack_is_a_free_hit() {
+    let l = level(
+        (8, 6),
+        &[],
+        vec![
+            armed(
+                with(wu("Hero", "Heroes", (2, 2), 1, 0, 20), &["Extra attack"]),
+                vec![weapon("Longsword")],
+            ),
+            wu("Foe", "Foes", (3, 2), 0, 0, 30),
+            with(wu("Kid", "Heroes", (3, 3), -1, 0, 20), &["Extra attack"]),
+        ],
+    );
+    // Hero's attack: d20 15 vs 10, d8 3. The extra attack, aimed Slowing: d20 14, d8 5.
+    let mut b = battle(&l, &[15, 3, 14, 5]);
+    let extra = |b: &skirmish::engine::Battle, unit: &str, aim: &str| {
+        act(
+            b,
+            unit,
+            "ExtraAttack",
+            &[
+                ("target", ArgValue::Unit(id(b, "Foe"))),
+                ("aim", ArgValue::Choice(aim.into())),
+            ],
+        )
+    };
+    run(&mut b, |b| attack(b, "Hero", "Foe"));
+    assert_eq!(pool(&b, "Hero", "Free Hit Slots"), Some(2));
+    let events = run(&mut b, |b| extra(b, "Hero", "Slowing"));
+    let free = told(&events);
+    assert!(
+        matches!(&free[0], WoundsEvent::FreeHit { why, slots_left: 1, .. } if why.contains("feat")),
+        "{free:?}"
+    );
+    let r = rolls(&events);
+    assert!(
+        r[0].purpose
+            .contains("a free hit with Longsword, aimed Slowing"),
+        "{:?}",
+        r[0].purpose
+    );
+    assert_eq!(damage_to(&events, id(&b, "Foe")), [5]);
+    assert_eq!(hp(&b, "Foe"), 30 - 3 - 5);
+    assert_eq!(actions(&b, "Hero"), (0, 1, 2), "no action spent");
+    assert_eq!(pool(&b, "Hero", "Free Hit Slots"), Some(1));
+    let e = refusal(&b, &extra(&b, "Hero", "Fatal"));
+    assert!(
+        e.contains("already made its feat's extra attack this turn"),
+        "{e}"
+    );
+    end(&mut b, "Hero");
+    let e = refusal(&b, &extra(&b, "Foe", "Fatal"));
+    assert!(
+        e.contains("no feat that grants an extra attack (W-26)"),
+        "{e}"
+    );
+    end(&mut b, "Foe");
+    // Kid's Agility -1 gives it no Free Hit Slot (W-27).
+    let e = refusal(&b, &extra(&b, "Kid", "Fatal"));
+    assert!(
+        e.contains("no Free Hit Slot left") && e.contains("W-27"),
+        "{e}"
+    );
+    all_dice_used(&b);
+}
