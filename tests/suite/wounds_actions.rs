@@ -402,3 +402,85 @@ fn w_26_a_feats_extra_attack_is_a_free_hit() {
     );
     all_dice_used(&b);
 }
+
+/// W-32, W-GAP-23, W-12: a Mage (Level 1) casts its `Summon` spell with its Attack
+/// Action: the `Summonable` Wolf appears next to it and takes its place in the order
+/// by Agility. Its one summoning slot is then in use. The Wolf is sick until the end
+/// of the next round: its round-2 turn passes and it is hit on a 5 (it can't dodge);
+/// in round 3 it acts.
+#[test]
+fn w_32_summoning_during_the_battle() {
+    let mut call = weapon("Call Wolf");
+    call.traits = vec!["Summon".into()];
+    let l = level(
+        (8, 6),
+        &[],
+        vec![
+            armed(wu("Mage", "Heroes", (2, 2), 3, 0, 20), vec![call]),
+            with(wu("Wolf", "Heroes", (7, 5), 2, 0, 10), &["Summonable"]),
+            with(wu("Bear", "Heroes", (6, 5), 1, 0, 10), &["Summonable"]),
+            wu("Foe", "Foes", (4, 3), 0, 0, 20),
+        ],
+    );
+    // Round 2: Foe at the sick Wolf, d20 5 vs 5, d3 1. Round 3: the Wolf, d20 15, d3 2.
+    let mut b = battle(&l, &[5, 1, 15, 2]);
+    let summon = |b: &skirmish::engine::Battle, creature: &str, to: (i32, i32)| {
+        act(
+            b,
+            "Mage",
+            "Summon",
+            &[
+                ("creature", ArgValue::Name(creature.into())),
+                ("to", ArgValue::Cell(c(to.0, to.1))),
+            ],
+        )
+    };
+    assert_eq!(
+        state(&b, "Wolf"),
+        PlayState::Down,
+        "off the board until summoned"
+    );
+    let e = refusal(&b, &attack(&b, "Mage", "Foe"));
+    assert!(e.contains("use Summon (W-32)"), "{e}");
+    let e = refusal(&b, &summon(&b, "Wolf", (5, 5)));
+    assert!(e.contains("not a free square next to Mage"), "{e}");
+    run(&mut b, |b| summon(b, "Wolf", (3, 2)));
+    assert_eq!(state(&b, "Wolf"), PlayState::Active);
+    assert_eq!(cell(&b, "Wolf"), c(3, 2));
+    assert!(crate::wounds::has(&b, "Wolf", "Summoning sickness"));
+    assert_eq!(
+        actions(&b, "Mage"),
+        (0, 1, 2),
+        "the cast time took the Attack Action"
+    );
+    let e = refusal(&b, &summon(&b, "Bear", (1, 2)));
+    assert!(
+        e.contains("1 summoned units in play and 1 summoning slots"),
+        "{e}"
+    );
+    end(&mut b, "Mage");
+    end(&mut b, "Foe");
+    // Round 2: Mage, then the Wolf (Agility 2) whose turn passes, then Foe.
+    end(&mut b, "Mage");
+    assert_eq!(
+        active(&b).as_deref(),
+        Some("Foe"),
+        "the sick Wolf's turn passed"
+    );
+    let events = run(&mut b, |b| attack(b, "Foe", "Wolf"));
+    let r = rolls(&events);
+    // d20 5 + 1 Center Mass = 6 reaches 5; against Agility 2 it would need 12.
+    assert_eq!(
+        (r[0].total, r[0].target),
+        (6, Some(5)),
+        "flat-footed: hit on a 5"
+    );
+    assert_eq!(hp(&b, "Wolf"), 9);
+    end(&mut b, "Foe");
+    end(&mut b, "Mage");
+    assert_eq!(active(&b).as_deref(), Some("Wolf"));
+    assert!(!crate::wounds::has(&b, "Wolf", "Summoning sickness"));
+    let events = run(&mut b, |b| attack(b, "Wolf", "Foe"));
+    assert_eq!(damage_to(&events, id(&b, "Foe")), [2]);
+    all_dice_used(&b);
+}

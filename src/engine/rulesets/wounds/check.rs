@@ -252,6 +252,7 @@ fn check_item(world: &World, unit: UnitId, item: &str) -> Result<(), CommandErro
 fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<(), CommandError> {
     if let Some(r) = super::gear::check(world, unit, verb, args)
         .or_else(|| super::extra::check(world, unit, verb, args))
+        .or_else(|| super::summon::check(world, unit, verb, args))
     {
         return r;
     }
@@ -427,6 +428,7 @@ pub fn legal(world: &World) -> Vec<Command> {
     }
     out.extend(super::gear::commands(world, unit));
     out.extend(super::extra::commands(world, unit));
+    out.extend(super::summon::commands(world, unit));
     for &after in &world.resource::<RoundState>().queue {
         out.push(act(
             unit,

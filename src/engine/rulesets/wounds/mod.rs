@@ -8,7 +8,7 @@
 //! hits ([`economy`]), the unit stats ([`stats`]), traits ([`units`]) and power
 //! headers ([`powers`]). The battle itself is [`play`] (one system), with weapons
 //! drawn and sheathed and things on the ground in [`gear`], fleeing and a feat's
-//! extra attack in [`extra`], and
+//! extra attack in [`extra`], summoning during the battle in [`summon`], and
 //! [`check`] for legality, [`verbs`] and [`events`]; [`ruleset`] puts it behind the
 //! seam.
 
@@ -25,6 +25,7 @@ pub mod play;
 pub mod powers;
 pub mod ruleset;
 pub mod stats;
+pub mod summon;
 pub mod units;
 pub mod verbs;
 

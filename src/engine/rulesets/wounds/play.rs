@@ -322,6 +322,12 @@ pub fn swing(
         _ => power_of(world, attacker, power).ok_or(NoSwing::Unknown)?,
     };
     let header = parse_header(&p.traits).unwrap_or_default();
+    if header.summon {
+        return Err(NoSwing::Aim(format!(
+            "{} summons a creature, it attacks nobody: use Summon (W-32)",
+            p.name
+        )));
+    }
     let aim = Aim::from_command(aim).map_err(NoSwing::Aim)?;
     if header.spell && aim != Aim::CenterMass {
         return Err(NoSwing::Aim(format!(
@@ -1628,7 +1634,10 @@ fn execute(world: &mut World, unit: UnitId, command: Command) {
 
 fn act(world: &mut World, unit: UnitId, verb: &str, args: &crate::engine::verb::Args) {
     use super::verbs;
-    if super::gear::act(world, unit, verb, args) || super::extra::act(world, unit, verb, args) {
+    if super::gear::act(world, unit, verb, args)
+        || super::extra::act(world, unit, verb, args)
+        || super::summon::act(world, unit, verb, args)
+    {
         return;
     }
     let r = round(world);

@@ -2,7 +2,9 @@
 //! physical attack: it can't aim and adds no Strength), `Cast N` (a spell whose cast
 //! time is N actions, paid with Attack and Move Actions; more than the turn has left
 //! is channeled over the next turns), `MP N` (magic points it costs), and
-//! `Sheathed` (a weapon that starts the battle in its sheath: Draw it first, W-06).
+//! `Sheathed` (a weapon that starts the battle in its sheath: Draw it first, W-06),
+//! and `Summon` (a spell that summons a `Summonable` creature of its side during the
+//! battle instead of attacking, W-32).
 
 /// A power's header, parsed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -15,10 +17,13 @@ pub struct Header {
     pub mp: i64,
     /// A weapon that starts the battle sheathed (W-06, W-07, W-09).
     pub sheathed: bool,
+    /// A summoning spell: it brings a creature into the battle, it attacks nobody
+    /// (W-32).
+    pub summon: bool,
 }
 
 /// The forms a power trait takes, for messages and the editor.
-pub const POWER_TRAITS: &[&str] = &["Spell", "Cast 3", "MP 2", "Sheathed"];
+pub const POWER_TRAITS: &[&str] = &["Spell", "Cast 3", "MP 2", "Sheathed", "Summon"];
 
 /// Reads a power's traits; the error names the bad phrase and the valid forms.
 pub fn parse_header(traits: &[String]) -> Result<Header, String> {
@@ -34,6 +39,10 @@ pub fn parse_header(traits: &[String]) -> Result<Header, String> {
         match words.as_slice() {
             [w] if w.eq_ignore_ascii_case("spell") => h.spell = true,
             [w] if w.eq_ignore_ascii_case("sheathed") => h.sheathed = true,
+            [w] if w.eq_ignore_ascii_case("summon") => {
+                h.summon = true;
+                h.spell = true;
+            }
             [w, n] if w.eq_ignore_ascii_case("cast") => {
                 h.cast = number(n, "the cast time")?;
                 h.spell = true;
@@ -42,7 +51,7 @@ pub fn parse_header(traits: &[String]) -> Result<Header, String> {
             _ => {
                 return Err(format!(
                     "`{t}` is not a `wounds` power trait; expected `Spell`, `Cast <actions>`, \
-                     `MP <points>` or `Sheathed`"
+                     `MP <points>`, `Sheathed` or `Summon`"
                 ));
             }
         }
@@ -75,7 +84,8 @@ mod tests {
                 spell: true,
                 cast: 3,
                 mp: 2,
-                sheathed: false
+                sheathed: false,
+                summon: false
             })
         );
         assert_eq!(parse_header(&t(&["spell"])).unwrap().cast, 1);

@@ -652,6 +652,12 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     }
     world.insert_resource(Roster(roster));
     let ids: Vec<UnitId> = (0..level.units.len() as u32).map(UnitId).collect();
+    // A `Summonable` creature waits off the board until it is summoned (W-32).
+    for (&u, &e) in ids.iter().zip(&world.resource::<Roster>().0.clone()) {
+        if wu(world, u).summonable {
+            world.entity_mut(e).insert(PlayState::Down);
+        }
+    }
     super::gear::setup(world, &ids);
     world.insert_resource(super::extra::FeatHits::default());
     world.insert_resource(StackingRules::all(Stacking::Separate));

@@ -1,7 +1,7 @@
 //! What a `wounds` unit is beyond its numbers (W-01): the feats and states a level
 //! writes as traits (`Reach`, `Sneak attack`, `Weapon focus Longsword`, `Athlete`,
 //! `Battle caster`, `Legion leader`, `Maneuverer`, `Extra attack`, `Initiator`,
-//! `Hidden`, `Summoned`, `Burdened`, `Medium armor`), the side traits (`PCs`, `Enemies`, `Initiator`),
+//! `Hidden`, `Summoned`, `Summonable`, `Burdened`, `Medium armor`), the side traits (`PCs`, `Enemies`, `Initiator`),
 //! and the [`WUnit`] component the rules read: modifiers, armor, melee zone, feats,
 //! wounds and Free Hit Slots.
 
@@ -55,6 +55,9 @@ pub enum Trait {
     ExtraAttack,
     /// Carrying its maximum capacity: half movement (W-08).
     Burdened,
+    /// A creature its side may summon during the battle: off the board until then
+    /// (W-32).
+    Summonable,
     /// Started the fight by attacking: acts last (W-03).
     Initiator,
     /// Undetected when the battle starts: its first attack is a sneak attack (W-16).
@@ -78,6 +81,7 @@ pub const UNIT_TRAIT_EXAMPLES: &[&str] = &[
     "Initiator",
     "Hidden",
     "Summoned",
+    "Summonable",
     "Burdened",
     "Medium armor",
 ];
@@ -99,6 +103,7 @@ pub fn parse_trait(config: &WoundsConfig, phrase: &str) -> Result<Trait, String>
         "maneuverer" => Some(Trait::Maneuverer),
         "extra attack" => Some(Trait::ExtraAttack),
         "burdened" => Some(Trait::Burdened),
+        "summonable" => Some(Trait::Summonable),
         "initiator" => Some(Trait::Initiator),
         "hidden" => Some(Trait::Hidden),
         "summoned" => Some(Trait::Summoned),
@@ -247,6 +252,8 @@ pub struct WUnit {
     pub hidden: bool,
     /// Carrying its maximum capacity: half movement (W-08).
     pub burdened: bool,
+    /// Waits off the board to be summoned during the battle (W-32).
+    pub summonable: bool,
     /// Its wounds with their rounds (W-17, W-GAP-08).
     pub wounds: Wounds,
     /// Free Hit Slots left this round (W-27).
@@ -301,6 +308,7 @@ impl WUnit {
             summoned: false,
             hidden: false,
             burdened: false,
+            summonable: false,
             wounds: Wounds::new(),
             slots: Slots::default(),
             turns: 0,
@@ -333,6 +341,7 @@ impl WUnit {
                 Trait::Maneuverer => me.feats.maneuverer = true,
                 Trait::ExtraAttack => me.feats.extra_attack = true,
                 Trait::Burdened => me.burdened = true,
+                Trait::Summonable => me.summonable = true,
                 Trait::Initiator => me.initiator = true,
                 Trait::Hidden => me.hidden = true,
                 Trait::Summoned => me.summoned = true,

@@ -1,7 +1,8 @@
 //! `wounds`' special actions as the verbs it declares: Disengage (W-28), the Bonus
 //! Action boosts (W-09), standing up (W-30), picking up a disarmed weapon (W-31) or
 //! anything lying nearby, drawing and sheathing a weapon (W-06, W-07, W-09), Delay
-//! (W-04), a feat's extra attack (W-26), fleeing (W-05) and surrendering (W-GAP-21). Moves, attacks (the extra attack of
+//! (W-04), a feat's extra attack (W-26), summoning (W-32), fleeing (W-05) and
+//! surrendering (W-GAP-21). Moves, attacks (the extra attack of
 //! W-10 included) and ending the turn are core commands.
 
 use crate::engine::units::Pool;
@@ -42,6 +43,8 @@ pub const SHEATHE: &str = "Sheathe";
 pub const FEAT_HIT: &str = "ExtraAttack";
 /// `Flee(unit)`.
 pub const FLEE: &str = "Flee";
+/// `Summon(unit, creature, to)`.
+pub const SUMMON: &str = "Summon";
 /// `Delay(unit, after)`.
 pub const DELAY: &str = "Delay";
 /// `Surrender(unit)`.
@@ -211,6 +214,19 @@ pub const VERBS: &[VerbSpec] = &[
             "wait, before acting, until just after a unit that acts later this round; \
              next round the unit is back in its place (W-04, W-GAP-12)",
             &["Delay"],
+        )
+    },
+    VerbSpec {
+        args: &[
+            ArgSpec::required("creature", ArgKind::Name),
+            ArgSpec::required("to", ArgKind::Cell),
+        ],
+        ..VerbSpec::new(
+            SUMMON,
+            "cast its summoning spell: a `Summonable` creature of its side appears on a \
+             free square next to it, within the side's summoning slots, sick until the end \
+             of the next round (W-32, W-GAP-23)",
+            &["Summon {creature} at {to}", "Summon {creature}", "Summon"],
         )
     },
     VerbSpec {
