@@ -484,3 +484,51 @@ fn w_32_summoning_during_the_battle() {
     assert_eq!(damage_to(&events, id(&b, "Foe")), [2]);
     all_dice_used(&b);
 }
+
+/// W-06, W-26, W-32: the new level words are checked at their FILE:LINE:COL with the
+/// valid forms named: a power trait (`Sheathed`, `Summon`) and a unit trait (`Extra
+/// attack`, `Summonable`, `Burdened`).
+#[test]
+fn w_06_new_level_words_are_checked_where_they_are_written() {
+    let mut sword = weapon("Longsword");
+    sword.traits = vec!["Sheath".into()];
+    let l = level(
+        (4, 2),
+        &[],
+        vec![
+            with(
+                armed(wu("Hero", "Heroes", (0, 0), 3, 0, 20), vec![sword]),
+                &["Burdend"],
+            ),
+            wu("Foe", "Foes", (3, 1), 0, 0, 20),
+        ],
+    );
+    let text = skirmish::level::to_ron_string(&l);
+    let problems: Vec<String> = skirmish::level::load_str(&text, "words.ron")
+        .expect_err("two bad words")
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let at = |word: &str| {
+        let line = text.lines().position(|l| l.contains(word)).unwrap() + 1;
+        let col = text.lines().nth(line - 1).unwrap().find(word).unwrap() + 1;
+        format!("words.ron:{line}:{col}: ")
+    };
+    let power = problems
+        .iter()
+        .find(|p| p.contains("`Sheath` is not a `wounds` power trait"))
+        .unwrap_or_else(|| panic!("{problems:?}"));
+    assert!(
+        power.starts_with(&at("traits: [\"Sheath\"")),
+        "{power}\n{text}"
+    );
+    assert!(power.contains("`Sheathed` or `Summon`"), "{power}");
+    let unit = problems
+        .iter()
+        .find(|p| p.contains("`Burdend` is not a `wounds` unit trait"))
+        .unwrap_or_else(|| panic!("{problems:?}"));
+    assert!(unit.starts_with(&at("\"Burdend\"")), "{unit}");
+    for form in ["Extra attack", "Summonable", "Burdened"] {
+        assert!(unit.contains(form), "{unit} names {form}");
+    }
+}
