@@ -532,3 +532,90 @@ fn w_06_new_level_words_are_checked_where_they_are_written() {
         assert!(unit.contains(form), "{unit} names {form}");
     }
 }
+
+/// The AIs with the new actions on the board: water and climbing squares, a sheathed
+/// sword, potions that fall when their carriers go down, a summoner and its creature,
+/// a feat's extra attack, a burdened porter. `random` picks among every legal command
+/// (each must be accepted) and `normal` plays as usual; no battle stalls until the
+/// command limit.
+#[test]
+fn ais_play_with_the_new_wounds_actions() {
+    let mut sword = weapon("Longsword");
+    sword.traits = vec!["Sheathed".into()];
+    let mut call = weapon("Call Wolf");
+    call.traits = vec!["Summon".into()];
+    let mut porter = with(wu("Porter", "Heroes", (1, 5), 0, 1, 12), &["Burdened"]);
+    porter.items = vec![potion(2)];
+    let mut bandit = armed(
+        wu("Bandit", "Foes", (8, 2), 1, 1, 10),
+        vec![weapon("Dagger")],
+    );
+    bandit.items = vec![potion(1)];
+    let l = level(
+        (10, 8),
+        &[
+            "..........",
+            "...ww.....",
+            "...ww..^^.",
+            "...ww..^^.",
+            "..........",
+            "....~~....",
+            "..........",
+            "..........",
+        ],
+        vec![
+            armed(wu("Mage", "Heroes", (1, 1), 2, 1, 14), vec![call]),
+            with(wu("Wolf", "Heroes", (0, 7), 2, 2, 8), &["Summonable"]),
+            armed(
+                with(wu("Knight", "Heroes", (1, 3), 1, 2, 16), &["Extra attack"]),
+                vec![sword, weapon("Dagger")],
+            ),
+            porter,
+            bandit,
+            with(
+                armed(
+                    wu("Swimmer", "Foes", (8, 5), 2, 1, 10),
+                    vec![weapon("Shortsword")],
+                ),
+                &["Maneuverer"],
+            ),
+            armed(
+                wu("Brute", "Foes", (9, 6), 0, 2, 14),
+                vec![weapon("Greataxe")],
+            ),
+        ],
+    );
+    use skirmish::ai::sim::{command_limit, play_logged};
+    use skirmish::engine::spec::AiPolicy::{Normal, Random};
+    let limit = command_limit(&skirmish::ai::sim::ai_level(&l, &[Random, Random]));
+    let mut lines = Vec::new();
+    for seed in 0..6 {
+        for policies in [
+            [Random, Random],
+            [Normal, Random],
+            [Random, Normal],
+            [Normal, Normal],
+        ] {
+            let (r, log) = play_logged(&l, seed, &policies, limit)
+                .unwrap_or_else(|e| panic!("seed {seed} {policies:?}: {e}"));
+            assert!(
+                !r.cut_off_by_commands,
+                "seed {seed} {policies:?} stalled: {r:?}"
+            );
+            lines.extend(log);
+        }
+    }
+    // The random side did use the new actions.
+    for said in [
+        "summons Wolf",
+        "draws Longsword",
+        "sheathes",
+        "picks up",
+        "granted by a feat",
+    ] {
+        assert!(
+            lines.iter().any(|l| l.contains(said)),
+            "no `{said}` in any battle"
+        );
+    }
+}
