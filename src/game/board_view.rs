@@ -203,7 +203,7 @@ fn terrain_pixel(tile: u32, x: u32, y: u32, w: u32, h: u32) -> [u8; 4] {
         }
         3 => {
             // Water: blue, with light wave crests every few rows.
-            let crest = (y + (x / 6) % 3) % 8 == 0 && (x / 3) % 3 != 0;
+            let crest = (y + (x / 6) % 3).is_multiple_of(8) && !(x / 3).is_multiple_of(3);
             if crest {
                 shade([170, 200, 225], (g % 7) as i32 - 3)
             } else {

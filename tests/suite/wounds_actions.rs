@@ -487,7 +487,8 @@ fn w_32_summoning_during_the_battle() {
 
 /// W-06, W-26, W-32: the new level words are checked at their FILE:LINE:COL with the
 /// valid forms named: a power trait (`Sheathed`, `Summon`) and a unit trait (`Extra
-/// attack`, `Summonable`, `Burdened`).
+/// attack`, `Summonable`, `Burdened`); a `Summonable` creature whose side has no
+/// summoning spell is reported at its traits.
 #[test]
 fn w_06_new_level_words_are_checked_where_they_are_written() {
     let mut sword = weapon("Longsword");
@@ -501,6 +502,7 @@ fn w_06_new_level_words_are_checked_where_they_are_written() {
                 &["Burdend"],
             ),
             wu("Foe", "Foes", (3, 1), 0, 0, 20),
+            with(wu("Imp", "Foes", (2, 1), 0, 0, 5), &["Summonable"]),
         ],
     );
     let text = skirmish::level::to_ron_string(&l);
@@ -531,6 +533,15 @@ fn w_06_new_level_words_are_checked_where_they_are_written() {
     for form in ["Extra attack", "Summonable", "Burdened"] {
         assert!(unit.contains(form), "{unit} names {form}");
     }
+    // A creature nobody of its side can summon (W-32).
+    let imp = problems
+        .iter()
+        .find(|p| p.contains("unit `Imp` is `Summonable` but no unit of side `Foes`"))
+        .unwrap_or_else(|| panic!("{problems:?}"));
+    assert!(
+        imp.starts_with(&at("traits: [\"Summonable\"")),
+        "{imp}\n{text}"
+    );
 }
 
 /// The AIs with the new actions on the board: water and climbing squares, a sheathed

@@ -120,7 +120,7 @@ impl Ruleset for Wounds {
     /// Power traits and `on_hit` conditions, and summoning slots (W-32): a side's
     /// `Summoned` units fit in the slots of its summoners (Level, +2 Legion leader).
     fn check_level(&self, level: &Level) -> Vec<Issue> {
-        let mut out = Vec::new();
+        let mut out = super::summon::level_issues(level);
         for (u, def) in level.units.iter().enumerate() {
             let label = unit_label(u, def);
             for (p, power) in def.powers.iter().enumerate() {

@@ -58,6 +58,39 @@ impl Narration for Summoned {
     }
 }
 
+/// The level's `Summonable` creatures that nobody of their side could summon: no
+/// unit of the side has a summoning spell (W-32). Each is reported at its `traits`.
+pub fn level_issues(level: &crate::engine::spec::Level) -> Vec<crate::engine::problems::Issue> {
+    use crate::engine::problems::{Issue, Where, unit_label};
+    let is = |t: &String, word: &str| t.trim().eq_ignore_ascii_case(word);
+    let summoner = |side: &str| {
+        level.units.iter().any(|u| {
+            u.side == side
+                && u.powers
+                    .iter()
+                    .any(|p| p.traits.iter().any(|t| is(t, "summon")))
+        })
+    };
+    level
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| u.traits.iter().any(|t| is(t, "summonable")) && !summoner(&u.side))
+        .map(|(i, u)| Issue {
+            at: Where::Unit {
+                index: i,
+                field: Some("traits"),
+            },
+            message: format!(
+                "{} is `Summonable` but no unit of side `{}` has a summoning spell (a power \
+                 with the trait `Summon`) to bring it into the battle (W-32)",
+                unit_label(i, u),
+                u.side
+            ),
+        })
+        .collect()
+}
+
 /// `unit`'s summoning spell: its first power with the trait `Summon`.
 fn spell_of(world: &World, unit: UnitId) -> Option<(String, super::powers::Header)> {
     world
