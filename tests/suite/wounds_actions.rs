@@ -547,8 +547,8 @@ fn w_06_new_level_words_are_checked_where_they_are_written() {
 /// The AIs with the new actions on the board: water and climbing squares, a sheathed
 /// sword, potions that fall when their carriers go down, a summoner and its creature,
 /// a feat's extra attack, a burdened porter. `random` picks among every legal command
-/// (each must be accepted) and `normal` plays as usual; no battle stalls until the
-/// command limit.
+/// (each must be accepted) and `normal` plays as usual, drawing the sheathed sword
+/// first; no battle stalls until the command limit.
 #[test]
 fn ais_play_with_the_new_wounds_actions() {
     let mut sword = weapon("Longsword");
@@ -579,7 +579,7 @@ fn ais_play_with_the_new_wounds_actions() {
             with(wu("Wolf", "Heroes", (0, 7), 2, 2, 8), &["Summonable"]),
             armed(
                 with(wu("Knight", "Heroes", (1, 3), 1, 2, 16), &["Extra attack"]),
-                vec![sword, weapon("Dagger")],
+                vec![sword],
             ),
             porter,
             bandit,
@@ -613,6 +613,20 @@ fn ais_play_with_the_new_wounds_actions() {
                 !r.cut_off_by_commands,
                 "seed {seed} {policies:?} stalled: {r:?}"
             );
+            if policies[0] == Normal {
+                // `normal` draws the Knight's only weapon before fighting (W-06).
+                let first = log
+                    .iter()
+                    .position(|l| l.starts_with("Knight's turn"))
+                    .unwrap();
+                assert!(
+                    log[first..first + 3]
+                        .iter()
+                        .any(|l| l == "Knight draws Longsword (Main hand)"),
+                    "seed {seed} {policies:?}: {:?}",
+                    &log[first..first + 3]
+                );
+            }
             lines.extend(log);
         }
     }

@@ -302,6 +302,28 @@ pub fn drop_belongings(world: &mut World, unit: UnitId) {
     }
 }
 
+/// The Draw of `unit`'s first sheathed weapon, paid with the cheapest action it has
+/// (a Bonus Action, else the Move, else the Attack Action), when none of its weapons
+/// is at hand and the Draw is legal now: the AI's first step (W-06).
+pub fn arm_action(world: &World, unit: UnitId) -> Option<Command> {
+    let mine = weapons(world, unit);
+    if mine.is_empty() || mine.iter().any(|p| !sheathed(world, unit, &p.name)) {
+        return None;
+    }
+    let weapon = &mine[0].name;
+    verbs::ANY_PAY.iter().find_map(|pay| {
+        let args = Args::new()
+            .with("weapon", ArgValue::Name(weapon.clone()))
+            .with("pay", ArgValue::Choice(pay.value.into()));
+        check(world, unit, verbs::DRAW, &args)?.ok()?;
+        Some(Command::Act {
+            unit,
+            verb: verbs::DRAW.into(),
+            args,
+        })
+    })
+}
+
 /// The Draw, Sheathe and Pick up commands to try for `unit` (the caller keeps the
 /// legal ones).
 pub fn commands(world: &World, unit: UnitId) -> Vec<Command> {

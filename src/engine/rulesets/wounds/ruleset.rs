@@ -487,6 +487,12 @@ impl Ruleset for Wounds {
         check::check(world, &c).ok().map(|_| c)
     }
 
+    /// Draw (W-06): a unit whose weapons are all sheathed draws the first one with
+    /// the cheapest action it has.
+    fn arm_action(&self, world: &World, unit: UnitId) -> Option<Command> {
+        super::gear::arm_action(world, unit)
+    }
+
     fn speed_stat(&self, world: &World, unit: UnitId) -> Option<u32> {
         Some(u32::try_from(wu(world, unit).movement).unwrap_or(0))
     }
