@@ -7,7 +7,7 @@
 use skirmish::engine::Command;
 use skirmish::engine::event::Event;
 use skirmish::engine::rulesets::wounds::events::WoundsEvent;
-use skirmish::engine::spec::Hand;
+use skirmish::engine::spec::{AiPolicy, Controller, Hand};
 use skirmish::engine::units::PlayState;
 use skirmish::engine::verb::ArgValue;
 
@@ -287,7 +287,8 @@ fn w_08_terrain_kinds_in_level_files() {
 
 /// W-05: a unit flees the battle from an edge square with its Move Action: not from
 /// an enemy's melee zone until it disengages (W-28), not from the middle of the map;
-/// a side whose last unit flees loses.
+/// a side whose last unit flees loses. Only a side a person plays has it among its
+/// listed commands.
 #[test]
 fn w_05_flee_the_battle_from_the_edge() {
     let l = level(
@@ -304,6 +305,14 @@ fn w_05_flee_the_battle_from_the_edge() {
     let e = refusal(&b, &flee(&b, "Hero"));
     assert!(e.contains("melee zone of Foe") && e.contains("W-28"), "{e}");
     run(&mut b, |b| paid(b, "Hero", "Disengage", "AA"));
+    // The window lists it for a side a person plays; an AI side never flees.
+    assert!(b.legal_commands().contains(&flee(&b, "Hero")));
+    let mut ai = l.clone();
+    ai.sides[0].controller = Controller::Ai(AiPolicy::Random);
+    let mut by_ai = battle(&ai, &[]);
+    run(&mut by_ai, |b| paid(b, "Hero", "Disengage", "AA"));
+    assert!(by_ai.check(&flee(&by_ai, "Hero")).is_ok());
+    assert!(!by_ai.legal_commands().contains(&flee(&by_ai, "Hero")));
     let events = run(&mut b, |b| flee(b, "Hero"));
     assert_eq!(state(&b, "Hero"), PlayState::Fled);
     assert!(events.contains(&Event::Defeated {

@@ -167,18 +167,31 @@ pub fn act(world: &mut World, unit: UnitId, verb: &str, args: &Args) -> bool {
 }
 
 /// The Flee and extra-attack commands to try for `unit` (the caller keeps the legal
-/// ones). Flee is left out, like Surrender: no AI should run at random.
+/// ones). Flee is listed only for a side a person plays (the window offers it
+/// there): an AI side never flees, as no AI should run at random; it surrenders.
 pub fn commands(world: &World, unit: UnitId) -> Vec<Command> {
-    if !wu(world, unit).feats.extra_attack {
-        return Vec::new();
-    }
-    crate::engine::battle::active_units(world)
-        .into_iter()
-        .filter(|&t| side_of(world, t) != side_of(world, unit))
-        .map(|t| Command::Act {
+    let side = side_of(world, unit);
+    let human = world.resource::<crate::engine::battle::Sides>().0[side.0 as usize].controller
+        == crate::engine::spec::Controller::Human;
+    let mut out = Vec::new();
+    if human {
+        out.push(Command::Act {
             unit,
-            verb: verbs::FEAT_HIT.into(),
-            args: Args::new().with("target", ArgValue::Unit(t)),
-        })
-        .collect()
+            verb: verbs::FLEE.into(),
+            args: Args::new(),
+        });
+    }
+    if wu(world, unit).feats.extra_attack {
+        out.extend(
+            crate::engine::battle::active_units(world)
+                .into_iter()
+                .filter(|&t| side_of(world, t) != side)
+                .map(|t| Command::Act {
+                    unit,
+                    verb: verbs::FEAT_HIT.into(),
+                    args: Args::new().with("target", ArgValue::Unit(t)),
+                }),
+        );
+    }
+    out
 }
