@@ -45,6 +45,9 @@ const CHARGE_NEXT: f64 = 0.5;
 /// Least gain (in expected hit points) for which a free Feint is worth its AP (the
 /// AP could also buy a step).
 const FEINT_MIN_GAIN: f64 = 0.1;
+/// The value of the ruleset's [`crate::engine::rulesets::Ruleset::arm_action`]: above
+/// any other command, so a unit with no weapon at hand draws one first.
+const ARM_FIRST: f64 = 1.0e9;
 /// Slot of [`Mind::values`] for attacks without a move.
 const STILL: usize = 0;
 /// Slot of [`Mind::values`] for attacks after the unit's charge.
@@ -96,6 +99,11 @@ fn score(battle: &Battle, unit: UnitId, policy: AiPolicy, rng: &mut impl Rng, ke
         ..Best::default()
     };
     best.offer(0.0, Command::EndTurn { unit }, battle, rng);
+    if let Some(c) = battle.rules().arm_action(battle.world(), unit) {
+        // A weapon to draw before anything else (`wounds`' Draw, W-06).
+        best.offer(ARM_FIRST, c, battle, rng);
+        return best;
+    }
     mind.attacks(&mut best, rng);
     mind.items(&mut best, rng);
     mind.recover(&mut best, rng);

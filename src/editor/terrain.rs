@@ -2,7 +2,8 @@
 //! fill covers, and reading a level's terrain rows cell by cell.
 //!
 //! Level terrain is kept as the file has it, rows of characters (`.` open, `~`
-//! difficult, `#` impassable). An empty list means all open, and a malformed row
+//! difficult, `#` impassable, `w` water, `^` climbing: [`Terrain::ALL`]). An empty
+//! list means all open, and a malformed row
 //! (too short, or an unknown character) is read as it is: a missing character
 //! reads as open. Painting first normalizes the rows to the map's size
 //! ([`normalized_rows`]), as its own undoable step.

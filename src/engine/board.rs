@@ -60,11 +60,24 @@ pub enum Terrain {
     Difficult,
     /// Cannot be entered; blocks line of sight.
     Impassable,
+    /// Water to swim through: costs 2 to enter, like difficult terrain, in every
+    /// ruleset but `wounds`, where it is swimming (half speed, a Maneuverer swims
+    /// normally, W-08).
+    Water,
+    /// A slope, wall or ladder to climb: costs 2 to enter, like difficult terrain, in
+    /// every ruleset but `wounds`, where it is climbing (half speed, W-08).
+    Climb,
 }
 
 impl Terrain {
     /// Every terrain kind, in the order the editor and docs list them.
-    pub const ALL: [Terrain; 3] = [Terrain::Open, Terrain::Difficult, Terrain::Impassable];
+    pub const ALL: [Terrain; 5] = [
+        Terrain::Open,
+        Terrain::Difficult,
+        Terrain::Impassable,
+        Terrain::Water,
+        Terrain::Climb,
+    ];
 
     /// The character used for this terrain in a level's terrain rows.
     pub const fn symbol(self) -> char {
@@ -72,6 +85,8 @@ impl Terrain {
             Terrain::Open => '.',
             Terrain::Difficult => '~',
             Terrain::Impassable => '#',
+            Terrain::Water => 'w',
+            Terrain::Climb => '^',
         }
     }
 
@@ -81,6 +96,8 @@ impl Terrain {
             '.' => Some(Terrain::Open),
             '~' => Some(Terrain::Difficult),
             '#' => Some(Terrain::Impassable),
+            'w' => Some(Terrain::Water),
+            '^' => Some(Terrain::Climb),
             _ => None,
         }
     }
@@ -89,9 +106,21 @@ impl Terrain {
     pub const fn cost(self) -> Option<u32> {
         match self {
             Terrain::Open => Some(1),
-            Terrain::Difficult => Some(2),
+            Terrain::Difficult | Terrain::Water | Terrain::Climb => Some(2),
             Terrain::Impassable => None,
         }
+    }
+
+    /// How a level writes this terrain and what it is, for messages: `` `.` (open) ``.
+    pub fn described(self) -> String {
+        let what = match self {
+            Terrain::Open => "open",
+            Terrain::Difficult => "difficult",
+            Terrain::Impassable => "impassable",
+            Terrain::Water => "water",
+            Terrain::Climb => "climbing",
+        };
+        format!("`{}` ({what})", self.symbol())
     }
 }
 

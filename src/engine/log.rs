@@ -82,12 +82,15 @@ pub fn grid_name(grid: GridKind) -> &'static str {
     }
 }
 
-/// The name of a kind of terrain: `Open`, `Difficult` or `Impassable`.
+/// The name of a kind of terrain: `Open`, `Difficult`, `Impassable`, `Water` or
+/// `Climb`.
 pub fn terrain_name(terrain: Terrain) -> &'static str {
     match terrain {
         Terrain::Open => "Open",
         Terrain::Difficult => "Difficult",
         Terrain::Impassable => "Impassable",
+        Terrain::Water => "Water",
+        Terrain::Climb => "Climb",
     }
 }
 

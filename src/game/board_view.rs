@@ -149,6 +149,8 @@ pub fn terrain_index(t: Terrain) -> u32 {
         Terrain::Open => 0,
         Terrain::Difficult => 1,
         Terrain::Impassable => 2,
+        Terrain::Water => 3,
+        Terrain::Climb => 4,
     }
 }
 
@@ -172,7 +174,9 @@ fn shade(rgb: [u8; 3], d: i32) -> [u8; 4] {
 /// - open ground: grass, light, with a fine grain and a few darker tufts;
 /// - difficult ground: brown scrub, hatched (the pattern reads without colour),
 ///   strewn with pebbles;
-/// - impassable ground: a dark stone wall of bricks, crossed out.
+/// - impassable ground: a dark stone wall of bricks, crossed out;
+/// - water: blue with light wave crests;
+/// - climbing: a grey rock face banded with pale ledges.
 ///
 /// The kinds differ in pattern and brightness, not just hue, so they stay apart
 /// under the reach and danger overlays and for colour-blind players.
@@ -195,6 +199,24 @@ fn terrain_pixel(tile: u32, x: u32, y: u32, w: u32, h: u32) -> [u8; 4] {
                 shade([88, 70, 44], (g % 7) as i32 - 3)
             } else {
                 shade([150, 120, 76], (g % 11) as i32 - 5)
+            }
+        }
+        3 => {
+            // Water: blue, with light wave crests every few rows.
+            let crest = (y + (x / 6) % 3).is_multiple_of(8) && !(x / 3).is_multiple_of(3);
+            if crest {
+                shade([170, 200, 225], (g % 7) as i32 - 3)
+            } else {
+                shade([52, 96, 150], (g % 9) as i32 - 4)
+            }
+        }
+        4 => {
+            // Climbing: grey rock face with ledges (horizontal bands) to hold on to.
+            let ledge = y % (h / 3).max(4) < 2;
+            if ledge {
+                shade([200, 196, 180], (g % 5) as i32 - 2)
+            } else {
+                shade([124, 118, 108], (g % 13) as i32 - 6)
             }
         }
         _ => {
@@ -224,14 +246,16 @@ fn terrain_pixel(tile: u32, x: u32, y: u32, w: u32, h: u32) -> [u8; 4] {
     }
 }
 
-/// Draws the three terrain tiles side by side (see [`terrain_pixel`]).
+/// Draws the terrain tiles side by side, one per kind in [`terrain_index`] order
+/// (see [`terrain_pixel`]).
 pub fn terrain_texture(kind: GridKind) -> Image {
     let (w, h) = match kind {
         GridKind::Square => (SQUARE as u32, SQUARE as u32),
         GridKind::Hex => (HEX.x as u32, HEX.y as u32),
     };
-    let mut data = vec![0u8; (w * 3 * h * 4) as usize];
-    for tile in 0..3u32 {
+    let tiles = Terrain::ALL.len() as u32;
+    let mut data = vec![0u8; (w * tiles * h * 4) as usize];
+    for tile in 0..tiles {
         for y in 0..h {
             for x in 0..w {
                 let inside = match kind {
@@ -251,14 +275,14 @@ pub fn terrain_texture(kind: GridKind) -> Image {
                 } else {
                     terrain_pixel(tile, x, y, w, h)
                 };
-                let i = ((y * w * 3 + tile * w + x) * 4) as usize;
+                let i = ((y * w * tiles + tile * w + x) * 4) as usize;
                 data[i..i + 4].copy_from_slice(&rgba);
             }
         }
     }
     Image::new(
         Extent3d {
-            width: w * 3,
+            width: w * tiles,
             height: h,
             depth_or_array_layers: 1,
         },

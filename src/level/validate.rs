@@ -129,9 +129,9 @@ impl Checker<'_> {
                 self.push(
                     Where::TerrainCell { row, col },
                     format!(
-                        "bad terrain character '{}' at ({col}, {row}){more}; expected `.` (open), \
-                         `~` (difficult) or `#` (impassable)",
-                        ch.escape_debug()
+                        "bad terrain character '{}' at ({col}, {row}){more}; expected {}",
+                        ch.escape_debug(),
+                        terrain_kinds()
                     ),
                 );
             }
@@ -551,6 +551,14 @@ fn expected_range(spec: &StatSpec) -> String {
         2 => format!("{}, {} or {}", spec.min, spec.min + 1, spec.max),
         _ => format!("{} to {}", spec.min, spec.max),
     }
+}
+
+/// The valid terrain characters in words: `` `.` (open), `~` (difficult), … or `^`
+/// (climbing) ``.
+fn terrain_kinds() -> String {
+    let all: Vec<String> = Terrain::ALL.iter().map(|t| t.described()).collect();
+    let (last, rest) = all.split_last().expect("terrain kinds");
+    format!("{} or {last}", rest.join(", "))
 }
 
 #[cfg(test)]

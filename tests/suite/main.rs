@@ -33,4 +33,5 @@ mod resume;
 mod script_cli;
 mod toy_ruleset;
 mod wounds;
+mod wounds_actions;
 mod wounds_scenarios;

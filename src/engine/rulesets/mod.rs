@@ -559,6 +559,13 @@ pub trait Ruleset: Send + Sync + 'static {
         None
     }
 
+    /// A ready-made command that readies `unit`'s weapon when it has none at hand
+    /// (`wounds`' Draw of a sheathed weapon, W-06), legal now: the AI takes it before
+    /// anything else. `None` by default.
+    fn arm_action(&self, _world: &World, _unit: UnitId) -> Option<Command> {
+        None
+    }
+
     /// A ready-made command that heals `unit` (`escalation`'s Rally, E-43), legal
     /// now, with the hit points it heals on average; the AI weighs it like a
     /// healing item when the unit is badly hurt. `None` by default.

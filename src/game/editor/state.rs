@@ -64,6 +64,8 @@ pub fn terrain_name(t: Terrain) -> &'static str {
         Terrain::Open => "Open",
         Terrain::Difficult => "Difficult",
         Terrain::Impassable => "Impassable",
+        Terrain::Water => "Water",
+        Terrain::Climb => "Climb",
     }
 }
 

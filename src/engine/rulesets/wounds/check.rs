@@ -44,7 +44,7 @@ fn left(world: &World) -> TurnBudget {
 }
 
 /// Refuses when the turn can't pay `what` with `payment`.
-fn can_pay(
+pub(super) fn can_pay(
     world: &World,
     unit: UnitId,
     what: Use,
@@ -78,7 +78,7 @@ fn check_move(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> Result
         return Err(channeling(world, unit));
     }
     check_path(world, unit, path)?;
-    let cost = play::path_cost(world, path).unwrap_or(u32::MAX);
+    let cost = play::path_cost(world, unit, path).unwrap_or(u32::MAX);
     let dash = power == play::DASH;
     let budget = play::reach_left(world, unit, dash);
     if cost > budget {
@@ -177,6 +177,14 @@ fn check_attack(
             )));
         }
     };
+    if super::gear::sheathed(world, unit, &s.name) {
+        return Err(CommandError::Forbidden(format!(
+            "{}'s {} is sheathed: draw it first (Draw, W-06, W-07, W-09) or attack with \
+             another weapon",
+            name(world, unit),
+            s.name
+        )));
+    }
     if has(world, unit, names::DISARMED) && !s.header.spell && s.name != play::UNARMED {
         return Err(CommandError::Forbidden(format!(
             "{} is disarmed: pick up its weapon first (key P, W-31) or fight Unarmed",
@@ -246,6 +254,12 @@ fn check_item(world: &World, unit: UnitId, item: &str) -> Result<(), CommandErro
 }
 
 fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<(), CommandError> {
+    if let Some(r) = super::gear::check(world, unit, verb, args)
+        .or_else(|| super::extra::check(world, unit, verb, args))
+        .or_else(|| super::summon::check(world, unit, verb, args))
+    {
+        return r;
+    }
     let t = left(world);
     match verb {
         verbs::DISENGAGE => {
@@ -282,7 +296,11 @@ fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<()
             let (cond, text) = if verb == verbs::STAND {
                 (names::PRONE, "is not prone")
             } else {
-                (names::DISARMED, "is not disarmed")
+                (
+                    names::DISARMED,
+                    "is not disarmed (W-31); to pick up something lying nearby, name its \
+                     `item` (W-06)",
+                )
             };
             if !has(world, unit, cond) {
                 return Err(CommandError::Forbidden(format!(
@@ -366,7 +384,7 @@ pub fn legal(world: &World) -> Vec<Command> {
     if let Some(p) = world.get::<Powers>(entity(world, unit)) {
         powers.extend(p.0.iter().skip(1).map(|p| Some(p.name.clone())));
     }
-    if has(world, unit, names::DISARMED) {
+    if has(world, unit, names::DISARMED) || super::gear::any_sheathed(world, unit) {
         powers.push(Some(play::UNARMED.into()));
     }
     let side = side_of(world, unit);
@@ -412,6 +430,9 @@ pub fn legal(world: &World) -> Vec<Command> {
             ));
         }
     }
+    out.extend(super::gear::commands(world, unit));
+    out.extend(super::extra::commands(world, unit));
+    out.extend(super::summon::commands(world, unit));
     for &after in &world.resource::<RoundState>().queue {
         out.push(act(
             unit,

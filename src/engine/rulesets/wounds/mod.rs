@@ -5,8 +5,11 @@
 //! The pure rules, tested against the worked examples: its constants ([`config`]),
 //! attacks, damage and their exact odds ([`attack`]), wounds and their effects
 //! ([`aim`]), the turn order ([`initiative`]), the action economy, movement and free
-//! hits ([`economy`]) and who aims a free hit ([`free_hit`]), the unit stats ([`stats`]), traits ([`units`]) and power
-//! headers ([`powers`]). The battle itself is [`play`] (one system) with
+//! hits ([`economy`]) and who aims a free hit ([`free_hit`]), the unit stats
+//! ([`stats`]), traits ([`units`]) and power headers ([`powers`]). The battle itself
+//! is [`play`] (one system), with weapons drawn and sheathed and things on the ground
+//! in [`gear`], fleeing and a feat's extra attack in [`extra`], summoning during the
+//! battle in [`summon`], and
 //! [`check`] for legality, [`verbs`] and [`events`]; [`ruleset`] puts it behind the
 //! seam.
 
@@ -16,12 +19,15 @@ pub mod check;
 pub mod config;
 pub mod economy;
 pub mod events;
+pub mod extra;
 pub mod free_hit;
+pub mod gear;
 pub mod initiative;
 pub mod play;
 pub mod powers;
 pub mod ruleset;
 pub mod stats;
+pub mod summon;
 pub mod units;
 pub mod verbs;
 

@@ -22,7 +22,7 @@ use crate::engine::battle::{
     Map, Sides, TurnState, active_units, board_units, cell_of, check_round_limit, check_victory,
     emit, entity, halted, is_active, name, on_board, play_state, side_of,
 };
-use crate::engine::board::Cell;
+use crate::engine::board::{Cell, Terrain};
 use crate::engine::command::Command;
 use crate::engine::conditions::{
     Condition, Duration, Magnitude, add_condition, end_where, expire_end_of_round,
@@ -131,7 +131,8 @@ pub fn wu(world: &World, unit: UnitId) -> &WUnit {
         .expect("every wounds unit has WUnit")
 }
 
-fn wu_mut(world: &mut World, unit: UnitId) -> Mut<'_, WUnit> {
+/// A unit's `wounds` data, to change.
+pub(super) fn wu_mut(world: &mut World, unit: UnitId) -> Mut<'_, WUnit> {
     let e = entity(world, unit);
     world
         .get_mut::<WUnit>(e)
@@ -283,7 +284,11 @@ pub fn melee_power(world: &World, unit: UnitId) -> PowerDef {
         .get::<Powers>(entity(world, unit))
         .and_then(|p| {
             p.0.iter()
-                .find(|p| !p.ranged && !parse_header(&p.traits).unwrap_or_default().spell)
+                .find(|p| {
+                    !p.ranged
+                        && !parse_header(&p.traits).unwrap_or_default().spell
+                        && !super::gear::sheathed(world, unit, &p.name)
+                })
                 .cloned()
         })
         .unwrap_or_else(|| unarmed(rules(world)))
@@ -333,6 +338,12 @@ pub fn swing(
         _ => power_of(world, attacker, power).ok_or(NoSwing::Unknown)?,
     };
     let header = parse_header(&p.traits).unwrap_or_default();
+    if header.summon {
+        return Err(NoSwing::Aim(format!(
+            "{} summons a creature, it attacks nobody: use Summon (W-32)",
+            p.name
+        )));
+    }
     let aim = Aim::from_command(aim).map_err(NoSwing::Aim)?;
     if header.spell && aim != Aim::CenterMass {
         return Err(NoSwing::Aim(format!(
@@ -752,6 +763,7 @@ fn slay_unit(world: &mut World, unit: UnitId, by: UnitId, how: &str) {
             state: PlayState::Dead,
         },
     );
+    super::gear::drop_belongings(world, unit);
     settle(world);
 }
 
@@ -778,6 +790,7 @@ pub fn hurt(world: &mut World, unit: UnitId, faces: Vec<u32>, amount: i32) {
                 state: PlayState::Down,
             },
         );
+        super::gear::drop_belongings(world, unit);
     }
 }
 
@@ -1414,7 +1427,7 @@ pub fn actions_text(payment: &[Action]) -> String {
 }
 
 /// Spends `payment` for `what` and tells it.
-fn pay(world: &mut World, unit: UnitId, what: Use, payment: &[Action], text: &str) {
+pub(super) fn pay(world: &mut World, unit: UnitId, what: Use, payment: &[Action], text: &str) {
     let ok = {
         let mut t = world.resource_mut::<TurnBudget>();
         t.acted = true;
@@ -1452,11 +1465,14 @@ pub fn pay_choice(value: Option<&str>) -> Option<Action> {
 }
 
 /// How the active `unit` moves now (W-08, W-30): prone crawls at ⅓, a hidden unit
-/// sneaks at half speed unless it is a Maneuverer.
+/// sneaks at half speed unless it is a Maneuverer, and a `Burdened` one (carrying
+/// its maximum capacity) moves at half speed. Swimming and climbing are per square
+/// ([`path_cost`]).
 pub fn gait(world: &World, unit: UnitId) -> Gait {
+    let me = wu(world, unit);
     Gait {
         prone: has(world, unit, names::PRONE),
-        half: has(world, unit, names::HIDDEN) && !wu(world, unit).feats.maneuverer,
+        half: (has(world, unit, names::HIDDEN) && !me.feats.maneuverer) || me.burdened,
     }
 }
 
@@ -1501,15 +1517,22 @@ pub fn reach_left(world: &World, unit: UnitId, dash: bool) -> u32 {
     allowance(world, unit, with_ma, if dash { t.left.bonus } else { 0 })
 }
 
-/// The cost in spaces of a path (W-GAP-20: difficult squares cost 2, diagonals 1).
-pub fn path_cost(world: &World, path: &[Cell]) -> Option<u32> {
+/// The cost in spaces of `unit` moving along a path (W-GAP-20: difficult squares
+/// cost 2, diagonals 1). Swimming into water and climbing onto a climbing square
+/// is half speed (W-08): such a square costs `half_divisor` spaces (2), except water
+/// for a Maneuverer, who swims normally.
+pub fn path_cost(world: &World, unit: UnitId, path: &[Cell]) -> Option<u32> {
     let config = rules(world);
     let board = &world.resource::<Map>().0;
+    let swims = wu(world, unit).feats.maneuverer;
     path.iter()
         .map(|&c| {
-            board
-                .step_cost(c)
-                .map(|k| economy::step_cost(config, k > 1))
+            let k = board.step_cost(c)?;
+            Some(match board.terrain(c) {
+                Terrain::Water if swims => 1,
+                Terrain::Water | Terrain::Climb => config.half_divisor.max(1),
+                _ => economy::step_cost(config, k > 1),
+            })
         })
         .sum()
 }
@@ -1551,7 +1574,7 @@ fn execute(world: &mut World, unit: UnitId, command: Command) {
     match command {
         Command::EndTurn { .. } => end_turn(world, unit),
         Command::Move { path, power, .. } => {
-            let Some(cost) = path_cost(world, &path) else {
+            let Some(cost) = path_cost(world, unit, &path) else {
                 return;
             };
             let Some((open, more)) = move_plan(world, unit, cost, power == DASH) else {
@@ -1622,6 +1645,12 @@ fn execute(world: &mut World, unit: UnitId, command: Command) {
 
 fn act(world: &mut World, unit: UnitId, verb: &str, args: &crate::engine::verb::Args) {
     use super::verbs;
+    if super::gear::act(world, unit, verb, args)
+        || super::extra::act(world, unit, verb, args)
+        || super::summon::act(world, unit, verb, args)
+    {
+        return;
+    }
     let r = round(world);
     match verb {
         verbs::DISENGAGE => {
@@ -1778,7 +1807,7 @@ pub fn walk(world: &mut World, mut w: Walk) {
             return;
         }
         let from = cell_of(world, mover);
-        let cost = path_cost(world, &[to]).unwrap_or(1);
+        let cost = path_cost(world, mover, &[to]).unwrap_or(1);
         emit(
             world,
             Event::Moved {

@@ -1,7 +1,10 @@
 //! What a `wounds` power's `traits` say (W-12, W-33, W-GAP-07): `Spell` (not a
 //! physical attack: it can't aim and adds no Strength), `Cast N` (a spell whose cast
 //! time is N actions, paid with Attack and Move Actions; more than the turn has left
-//! is channeled over the next turns), and `MP N` (magic points it costs).
+//! is channeled over the next turns), `MP N` (magic points it costs), and
+//! `Sheathed` (a weapon that starts the battle in its sheath: Draw it first, W-06),
+//! and `Summon` (a spell that summons a `Summonable` creature of its side during the
+//! battle instead of attacking, W-32).
 
 /// A power's header, parsed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -12,10 +15,15 @@ pub struct Header {
     pub cast: u32,
     /// MP it costs.
     pub mp: i64,
+    /// A weapon that starts the battle sheathed (W-06, W-07, W-09).
+    pub sheathed: bool,
+    /// A summoning spell: it brings a creature into the battle, it attacks nobody
+    /// (W-32).
+    pub summon: bool,
 }
 
 /// The forms a power trait takes, for messages and the editor.
-pub const POWER_TRAITS: &[&str] = &["Spell", "Cast 3", "MP 2"];
+pub const POWER_TRAITS: &[&str] = &["Spell", "Cast 3", "MP 2", "Sheathed", "Summon"];
 
 /// Reads a power's traits; the error names the bad phrase and the valid forms.
 pub fn parse_header(traits: &[String]) -> Result<Header, String> {
@@ -30,6 +38,11 @@ pub fn parse_header(traits: &[String]) -> Result<Header, String> {
         };
         match words.as_slice() {
             [w] if w.eq_ignore_ascii_case("spell") => h.spell = true,
+            [w] if w.eq_ignore_ascii_case("sheathed") => h.sheathed = true,
+            [w] if w.eq_ignore_ascii_case("summon") => {
+                h.summon = true;
+                h.spell = true;
+            }
             [w, n] if w.eq_ignore_ascii_case("cast") => {
                 h.cast = number(n, "the cast time")?;
                 h.spell = true;
@@ -37,11 +50,14 @@ pub fn parse_header(traits: &[String]) -> Result<Header, String> {
             [w, n] if w.eq_ignore_ascii_case("mp") => h.mp = i64::from(number(n, "the MP cost")?),
             _ => {
                 return Err(format!(
-                    "`{t}` is not a `wounds` power trait; expected `Spell`, `Cast <actions>` \
-                     or `MP <points>`"
+                    "`{t}` is not a `wounds` power trait; expected `Spell`, `Cast <actions>`, \
+                     `MP <points>`, `Sheathed` or `Summon`"
                 ));
             }
         }
+    }
+    if h.spell && h.sheathed {
+        return Err("a spell is not a weapon: it can't be `Sheathed` (W-06)".into());
     }
     if h.spell && h.cast == 0 {
         h.cast = 1;
@@ -67,7 +83,9 @@ mod tests {
             Ok(Header {
                 spell: true,
                 cast: 3,
-                mp: 2
+                mp: 2,
+                sheathed: false,
+                summon: false
             })
         );
         assert_eq!(parse_header(&t(&["spell"])).unwrap().cast, 1);

@@ -120,7 +120,7 @@ impl Ruleset for Wounds {
     /// Power traits and `on_hit` conditions, and summoning slots (W-32): a side's
     /// `Summoned` units fit in the slots of its summoners (Level, +2 Legion leader).
     fn check_level(&self, level: &Level) -> Vec<Issue> {
-        let mut out = Vec::new();
+        let mut out = super::summon::level_issues(level);
         for (u, def) in level.units.iter().enumerate() {
             let label = unit_label(u, def);
             for (p, power) in def.powers.iter().enumerate() {
@@ -246,6 +246,8 @@ impl Ruleset for Wounds {
         crate::engine::fork::copy_resource::<super::play::TurnBudget>(from, to);
         crate::engine::fork::copy_resource::<super::play::ZoneSteps>(from, to);
         crate::engine::fork::copy_resource::<super::free_hit::FreeHitAsked>(from, to);
+        crate::engine::fork::copy_resource::<super::gear::Gear>(from, to);
+        crate::engine::fork::copy_resource::<super::extra::FeatHits>(from, to);
     }
 
     fn setup(&self, world: &mut World, level: &Level) -> Result<(), String> {
@@ -367,7 +369,7 @@ impl Ruleset for Wounds {
     /// The cost in spaces, the Bonus Actions it would spend, and the free hits the
     /// path draws with the slots each enemy still has (W-26, W-27).
     fn preview_move(&self, world: &World, unit: UnitId, power: &str, path: &[Cell]) -> MovePreview {
-        let cost = play::path_cost(world, path).unwrap_or(0);
+        let cost = play::path_cost(world, unit, path).unwrap_or(0);
         let mut notes = Vec::new();
         if let Some((_, more)) = play::move_plan(world, unit, cost, power == play::DASH)
             && more > 0
@@ -502,6 +504,12 @@ impl Ruleset for Wounds {
             args: crate::engine::verb::Args::new(),
         };
         check::check(world, &c).ok().map(|_| c)
+    }
+
+    /// Draw (W-06): a unit whose weapons are all sheathed draws the first one with
+    /// the cheapest action it has.
+    fn arm_action(&self, world: &World, unit: UnitId) -> Option<Command> {
+        super::gear::arm_action(world, unit)
     }
 
     fn speed_stat(&self, world: &World, unit: UnitId) -> Option<u32> {
@@ -668,6 +676,15 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
         roster.push(e);
     }
     world.insert_resource(Roster(roster));
+    let ids: Vec<UnitId> = (0..level.units.len() as u32).map(UnitId).collect();
+    // A `Summonable` creature waits off the board until it is summoned (W-32).
+    for (&u, &e) in ids.iter().zip(&world.resource::<Roster>().0.clone()) {
+        if wu(world, u).summonable {
+            world.entity_mut(e).insert(PlayState::Down);
+        }
+    }
+    super::gear::setup(world, &ids);
+    world.insert_resource(super::extra::FeatHits::default());
     world.insert_resource(StackingRules::all(Stacking::Separate));
     world.insert_resource(DyingCountsForVictory(false));
     world.insert_resource(WRules(config));

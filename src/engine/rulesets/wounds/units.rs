@@ -1,7 +1,7 @@
 //! What a `wounds` unit is beyond its numbers (W-01): the feats and states a level
 //! writes as traits (`Reach`, `Sneak attack`, `Weapon focus Longsword`, `Athlete`,
-//! `Battle caster`, `Legion leader`, `Maneuverer`, `Initiator`, `Hidden`,
-//! `Summoned`, `Medium armor`), the side traits (`PCs`, `Enemies`, `Initiator`),
+//! `Battle caster`, `Legion leader`, `Maneuverer`, `Extra attack`, `Initiator`,
+//! `Hidden`, `Summoned`, `Summonable`, `Burdened`, `Medium armor`), the side traits (`PCs`, `Enemies`, `Initiator`),
 //! and the [`WUnit`] component the rules read: modifiers, armor, melee zone, feats,
 //! wounds and Free Hit Slots.
 
@@ -28,8 +28,10 @@ pub struct Feats {
     pub battle_caster: bool,
     /// +2 summoning slots (W-32).
     pub legion_leader: bool,
-    /// Moves normally while sneaking (W-08).
+    /// Moves normally while sneaking and swimming (W-08).
     pub maneuverer: bool,
+    /// Grants an additional attack: a free hit once a turn (W-26).
+    pub extra_attack: bool,
 }
 
 /// One unit trait, parsed.
@@ -49,6 +51,13 @@ pub enum Trait {
     LegionLeader,
     /// Maneuverer (W-08).
     Maneuverer,
+    /// A feat that grants an additional attack: a free hit once a turn (W-26).
+    ExtraAttack,
+    /// Carrying its maximum capacity: half movement (W-08).
+    Burdened,
+    /// A creature its side may summon during the battle: off the board until then
+    /// (W-32).
+    Summonable,
     /// Started the fight by attacking: acts last (W-03).
     Initiator,
     /// Undetected when the battle starts: its first attack is a sneak attack (W-16).
@@ -68,9 +77,12 @@ pub const UNIT_TRAIT_EXAMPLES: &[&str] = &[
     "Battle caster",
     "Legion leader",
     "Maneuverer",
+    "Extra attack",
     "Initiator",
     "Hidden",
     "Summoned",
+    "Summonable",
+    "Burdened",
     "Medium armor",
 ];
 
@@ -89,6 +101,9 @@ pub fn parse_trait(config: &WoundsConfig, phrase: &str) -> Result<Trait, String>
         "battle caster" => Some(Trait::BattleCaster),
         "legion leader" => Some(Trait::LegionLeader),
         "maneuverer" => Some(Trait::Maneuverer),
+        "extra attack" => Some(Trait::ExtraAttack),
+        "burdened" => Some(Trait::Burdened),
+        "summonable" => Some(Trait::Summonable),
         "initiator" => Some(Trait::Initiator),
         "hidden" => Some(Trait::Hidden),
         "summoned" => Some(Trait::Summoned),
@@ -235,6 +250,10 @@ pub struct WUnit {
     pub summoned: bool,
     /// Undetected when the battle starts (W-16).
     pub hidden: bool,
+    /// Carrying its maximum capacity: half movement (W-08).
+    pub burdened: bool,
+    /// Waits off the board to be summoned during the battle (W-32).
+    pub summonable: bool,
     /// Its wounds with their rounds (W-17, W-GAP-08).
     pub wounds: Wounds,
     /// Free Hit Slots left this round (W-27).
@@ -288,6 +307,8 @@ impl WUnit {
             initiator,
             summoned: false,
             hidden: false,
+            burdened: false,
+            summonable: false,
             wounds: Wounds::new(),
             slots: Slots::default(),
             turns: 0,
@@ -318,6 +339,9 @@ impl WUnit {
                 Trait::BattleCaster => me.feats.battle_caster = true,
                 Trait::LegionLeader => me.feats.legion_leader = true,
                 Trait::Maneuverer => me.feats.maneuverer = true,
+                Trait::ExtraAttack => me.feats.extra_attack = true,
+                Trait::Burdened => me.burdened = true,
+                Trait::Summonable => me.summonable = true,
                 Trait::Initiator => me.initiator = true,
                 Trait::Hidden => me.hidden = true,
                 Trait::Summoned => me.summoned = true,

@@ -1,6 +1,8 @@
 //! `wounds`' special actions as the verbs it declares: Disengage (W-28), the Bonus
-//! Action boosts (W-09), standing up (W-30), picking up a dropped weapon (W-31),
-//! Delay (W-04) and surrendering (W-GAP-21). Moves, attacks (the extra attack of
+//! Action boosts (W-09), standing up (W-30), picking up a disarmed weapon (W-31) or
+//! anything lying nearby, drawing and sheathing a weapon (W-06, W-07, W-09), Delay
+//! (W-04), a feat's extra attack (W-26), summoning (W-32), fleeing (W-05) and
+//! surrendering (W-GAP-21). Moves, attacks (the extra attack of
 //! W-10 included) and ending the turn are core commands.
 
 use crate::engine::units::Pool;
@@ -33,6 +35,16 @@ pub const DODGE: &str = "Dodge";
 pub const STAND: &str = "Stand";
 /// `PickUp(unit, pay)`.
 pub const PICK_UP: &str = "PickUp";
+/// `Draw(unit, weapon, pay)`.
+pub const DRAW: &str = "Draw";
+/// `Sheathe(unit, weapon, pay)`.
+pub const SHEATHE: &str = "Sheathe";
+/// `ExtraAttack(unit, target, aim)`: the free hit of a feat's extra attack.
+pub const FEAT_HIT: &str = "ExtraAttack";
+/// `Flee(unit)`.
+pub const FLEE: &str = "Flee";
+/// `Summon(unit, creature, to)`.
+pub const SUMMON: &str = "Summon";
 /// `Delay(unit, after)`.
 pub const DELAY: &str = "Delay";
 /// `Surrender(unit)`.
@@ -65,6 +77,33 @@ pub const ANY_PAY: &[ChoiceSpec] = &[
         label: "with the Attack Action",
     },
 ];
+
+/// Where a feat's extra attack aims (W-17); Center Mass when not given.
+pub const AIMS: &[ChoiceSpec] = &[
+    ChoiceSpec {
+        value: "Fatal",
+        label: "aimed Fatal",
+    },
+    ChoiceSpec {
+        value: "Slowing",
+        label: "aimed Slowing",
+    },
+    ChoiceSpec {
+        value: "Weakening",
+        label: "aimed Weakening",
+    },
+    ChoiceSpec {
+        value: "Disrupting",
+        label: "aimed Disrupting",
+    },
+    ChoiceSpec {
+        value: "Center Mass",
+        label: "at Center Mass",
+    },
+];
+
+const PAY: ArgSpec = ArgSpec::required("pay", ArgKind::Choice(ANY_PAY));
+const WEAPON: ArgSpec = ArgSpec::required("weapon", ArgKind::Name);
 
 /// The verbs `wounds` declares.
 pub const VERBS: &[VerbSpec] = &[
@@ -119,11 +158,51 @@ pub const VERBS: &[VerbSpec] = &[
     },
     VerbSpec {
         key: Some('p'),
-        args: &[ArgSpec::required("pay", ArgKind::Choice(ANY_PAY))],
+        args: &[PAY, ArgSpec::optional("item", ArgKind::Name)],
         ..VerbSpec::new(
             PICK_UP,
-            "pick up the weapon it was disarmed of with one action of the turn (W-31)",
-            &["Pick up its weapon {pay}", "Pick up its weapon"],
+            "pick up the weapon it was disarmed of (W-31), or with `item` anything lying \
+             on or next to its square, with one action of the turn (W-06, W-07, W-09)",
+            &[
+                "Pick up {item} {pay}",
+                "Pick up {item}",
+                "Pick up its weapon {pay}",
+                "Pick up its weapon",
+            ],
+        )
+    },
+    VerbSpec {
+        args: &[WEAPON, PAY],
+        ..VerbSpec::new(
+            DRAW,
+            "draw a sheathed weapon with one action of the turn (W-06, W-07, W-09)",
+            &["Draw {weapon} {pay}", "Draw {weapon}", "Draw a weapon"],
+        )
+    },
+    VerbSpec {
+        args: &[WEAPON, PAY],
+        ..VerbSpec::new(
+            SHEATHE,
+            "sheathe a weapon in hand with one action of the turn: it can't attack until \
+             drawn (W-06, W-07, W-09)",
+            &[
+                "Sheathe {weapon} {pay}",
+                "Sheathe {weapon}",
+                "Sheathe a weapon",
+            ],
+        )
+    },
+    VerbSpec {
+        args: &[
+            ArgSpec::required("target", ArgKind::Unit),
+            ArgSpec::optional("aim", ArgKind::Choice(AIMS)),
+        ],
+        target: Some("target"),
+        ..VerbSpec::new(
+            FEAT_HIT,
+            "a free hit granted by the feat `Extra attack`, once a turn, for a Free Hit \
+             Slot and no action (W-26, W-27)",
+            &["Extra attack (feat) {aim}", "Extra attack (feat)"],
         )
     },
     VerbSpec {
@@ -135,6 +214,29 @@ pub const VERBS: &[VerbSpec] = &[
             "wait, before acting, until just after a unit that acts later this round; \
              next round the unit is back in its place (W-04, W-GAP-12)",
             &["Delay"],
+        )
+    },
+    VerbSpec {
+        args: &[
+            ArgSpec::required("creature", ArgKind::Name),
+            ArgSpec::required("to", ArgKind::Cell),
+        ],
+        ..VerbSpec::new(
+            SUMMON,
+            "cast its summoning spell: a `Summonable` creature of its side appears on a \
+             free square next to it, within the side's summoning slots, sick until the end \
+             of the next round (W-32, W-GAP-23)",
+            &["Summon {creature} at {to}", "Summon {creature}", "Summon"],
+        )
+    },
+    VerbSpec {
+        rare: true,
+        cost: one(pools::MA),
+        ..VerbSpec::new(
+            FLEE,
+            "step off the map from an edge square and leave the battle, not from an \
+             enemy's melee zone unless disengaged (W-05)",
+            &["Flee the battle"],
         )
     },
     VerbSpec {
