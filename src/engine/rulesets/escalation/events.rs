@@ -117,12 +117,14 @@ pub enum EscalationEvent {
         /// The ambushers.
         units: Vec<UnitId>,
     },
-    /// A unit readied an attack (E-20).
+    /// A unit readied an action (E-20).
     Readied {
         /// The unit.
         unit: UnitId,
-        /// The attack.
+        /// The action: an attack, a power, "a Move to (x, y)".
         attack: String,
+        /// Its trigger in words.
+        when: String,
     },
     /// A readied attack went off before the trigger's action (E-20).
     ReadiedFires {
@@ -222,19 +224,16 @@ impl Narration for EscalationEvent {
             EscalationEvent::SurpriseRound { units } => {
                 format!("Surprise round: {} act first", names.units(units))
             }
-            EscalationEvent::Readied { unit, attack } => {
-                format!(
-                    "{} readies {attack} against the first enemy in reach",
-                    n(unit)
-                )
+            EscalationEvent::Readied { unit, attack, when } => {
+                format!("{} readies {attack}: it goes off {when}", n(unit))
             }
             EscalationEvent::ReadiedFires { unit, trigger } => format!(
-                "{}'s readied attack goes off before {} acts",
+                "{}'s readied action goes off before {} acts",
                 n(unit),
                 n(trigger)
             ),
             EscalationEvent::ReadyLapsed { unit } => {
-                format!("{}'s readied attack lapses unused", n(unit))
+                format!("{}'s readied action lapses unused", n(unit))
             }
         }
     }

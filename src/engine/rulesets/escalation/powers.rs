@@ -1,7 +1,8 @@
 //! A power's header (E-26): how often it may be used (E-27: At-Will, Encounter,
 //! Daily, Recharge X+), whether it provokes (E-28), what it costs (E-30: Spend X
 //! Power), from which Escalation die it may be used (E-30: Escalation X+), and the
-//! action it takes (Standard by default; Quick or Move), and whether it strikes
+//! action it takes (Standard by default; Quick or Move), the defense it is rolled
+//! against (E-02: `vs AC` by default, `vs PD`, `vs MD`), and whether it strikes
 //! every engaged enemy (E-06). A level writes these as
 //! the power's `traits`.
 
@@ -20,6 +21,30 @@ pub enum Frequency {
     Daily,
     /// Once a battle; at a Quick Rest it comes back on this roll or more.
     Recharge(i64),
+}
+
+/// The defense an attack is rolled against, as the power names it (E-02): `vs AC`
+/// (the default, and every basic attack's), `vs PD` or `vs MD`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Defense {
+    /// Armor Class.
+    #[default]
+    Ac,
+    /// Physical Defense.
+    Pd,
+    /// Mental Defense.
+    Md,
+}
+
+impl Defense {
+    /// The stat it reads, as levels write it.
+    pub fn stat(self) -> &'static str {
+        match self {
+            Defense::Ac => "AC",
+            Defense::Pd => "PD",
+            Defense::Md => "MD",
+        }
+    }
 }
 
 /// A power's header, parsed.
@@ -41,6 +66,13 @@ pub struct Header {
     /// Its on-hit effects on a PC are Last Gasp effects (E-52): death saves each
     /// turn until one succeeds, or the effect takes hold at 4 failures.
     pub last_gasp: bool,
+    /// The defense it is rolled against (E-02).
+    pub defense: Defense,
+    /// It may only target a Staggered unit (E-45, E-GAP-16: abilities key off it).
+    pub staggered_target: bool,
+    /// A non-attack power: no attack roll; its target (the unit itself or an ally
+    /// within its range) heals using one of its Recoveries (E-47, E-48, E-51).
+    pub heal: bool,
     /// What a Sustain roll needs to keep its sustained effects (E-29; 0 when the
     /// header names none: sustaining then only takes the action).
     pub sustain: i64,
@@ -57,6 +89,9 @@ impl Default for Header {
             all_engaged: false,
             sustain: 0,
             last_gasp: false,
+            defense: Defense::Ac,
+            staggered_target: false,
+            heal: false,
         }
     }
 }
@@ -64,7 +99,7 @@ impl Default for Header {
 /// The header phrases, for messages.
 pub const FORMS: &str = "At-Will, Encounter, Daily, `Recharge <X>+`, Provokes, \
                          `Escalation <X>+`, `Spend <X> Power`, Quick, Move, Standard, `All engaged`, \
-                         `Sustain <X>+`, `Last Gasp`";
+                         `Sustain <X>+`, `Last Gasp`, `vs AC`, `vs PD`, `vs MD`, `Staggered target`, `Heal`";
 
 /// Reads a power's traits; the error names the phrase and the valid forms.
 pub fn parse_header(traits: &[String]) -> Result<Header, String> {
@@ -98,6 +133,22 @@ pub fn parse_header(traits: &[String]) -> Result<Header, String> {
             ["all", "engaged"] => h.all_engaged = true,
             ["sustain", x] => h.sustain = number(x, true)?,
             ["last", "gasp"] => h.last_gasp = true,
+            ["staggered", "target"] => h.staggered_target = true,
+            ["heal"] => h.heal = true,
+            ["vs", d] => {
+                h.defense = match *d {
+                    "ac" => Defense::Ac,
+                    "pd" => Defense::Pd,
+                    "md" => Defense::Md,
+                    _ => {
+                        return Err(format!(
+                            "`{p}`: `{}` is not a defense; expected `vs AC`, `vs PD` or \
+                             `vs MD` (E-02)",
+                            p.split_whitespace().nth(1).unwrap_or_default()
+                        ));
+                    }
+                }
+            }
             _ => {
                 return Err(format!(
                     "`{p}` is not an `escalation` power header; expected {FORMS}"
@@ -140,6 +191,13 @@ mod tests {
         );
         let e = parse_header(&t(&["Weekly"])).unwrap_err();
         assert!(e.contains("`Weekly`") && e.contains("Recharge <X>+"), "{e}");
+        assert_eq!(
+            parse_header(&t(&["vs PD"])).unwrap().defense,
+            Defense::Pd,
+            "E-02"
+        );
+        let e = parse_header(&t(&["vs Reflex"])).unwrap_err();
+        assert!(e.contains("`Reflex` is not a defense") && e.contains("`vs MD`"), "{e}");
         assert!(
             parse_header(&t(&["Recharge 11"]))
                 .unwrap_err()

@@ -404,7 +404,8 @@ impl Ruleset for Escalation {
                 out.push((pool.id().to_string(), i32::from(left)));
             }
         }
-        out.push(("Escalation die".into(), play::escalation_of(world, unit)));
+        // The battle's die as the unit counts it (0 when Shaken, E-63).
+        out.push(("Escalation die".into(), play::die_for(world, unit)));
         if me.pc {
             out.push(("Recoveries".into(), me.recoveries as i32));
         }
