@@ -1540,3 +1540,168 @@ fn e_20_ready_a_move_and_a_non_attack_power() {
     assert!(healed < rolled, "before the attack: {events:?}");
     assert_eq!(hp(&b, "Medic"), 26);
 }
+
+/// E-24 / E-21: an `Interrupt: hit` power is offered to its side when an enemy's
+/// attack hits the unit, off its turn (a decision: the power, or none); it is used
+/// on the attacker, once a round: a second hit that round offers nothing, the next
+/// round offers it again (and declining is an answer).
+#[test]
+fn e_24_interrupt_when_hit_once_a_round() {
+    let mut hero = with(eu("Hero", "Heroes", (1, 1), 30), &["Fast"]);
+    hero.powers = vec![power("Retort", &["Interrupt: hit"])];
+    let mut orc = eu("Orc", "Foes", (2, 1), 40);
+    orc.powers = vec![power("Jab", &["Quick"])];
+    let mut l = level((10, 3), &[], vec![hero, orc]);
+    l.sides[0].decisions = DecisionPolicy::Ask;
+    // Round 1: the Orc hits [5, 5, 5], 2d8 [1, 1] + 3 = 5 (Hero 25). Retort [5, 5,
+    // 5] + 5 = 20 hits, 1d6 [4] (Orc 36). Jab [5, 5, 5], 1d6 [2] (Hero 23): no
+    // second interrupt. Round 2: the Orc hits [5, 5, 5], [1, 1] (Hero 18): offered
+    // again, declined.
+    let mut b = battle(
+        &l,
+        &[5, 5, 5, 1, 1, 5, 5, 5, 4, 5, 5, 5, 2, 5, 5, 5, 1, 1],
+    );
+    let err = b
+        .check(&use_power(&b, "Hero", "Orc", "Retort"))
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("uses it off its turn"),
+        "not on its own turn: {err}"
+    );
+    end(&mut b, "Hero");
+    b.submit(attack(&b, "Orc", "Hero")).unwrap();
+    let Awaiting::Decision(d) = b.awaiting() else {
+        panic!("expected the interrupt decision, got {:?}", b.awaiting());
+    };
+    assert_eq!(d.prompt, "Orc hit Hero. Interrupt?");
+    assert_eq!(d.options.len(), 1);
+    let take = d.options[0].command.clone();
+    let events = b.submit(take).unwrap().to_vec();
+    assert_eq!(
+        rolls(&events)[0],
+        ("Retort vs AC".to_string(), 20, Some(15), "hit".to_string())
+    );
+    assert_eq!((hp(&b, "Hero"), hp(&b, "Orc")), (25, 36));
+    assert_eq!(active(&b), Some(id(&b, "Orc")), "the Orc's turn goes on");
+    b.submit(use_power(&b, "Orc", "Hero", "Jab")).unwrap();
+    assert_eq!(hp(&b, "Hero"), 23);
+    assert_eq!(
+        active(&b),
+        Some(id(&b, "Orc")),
+        "no second Interrupt this round"
+    );
+    end(&mut b, "Orc");
+    end(&mut b, "Hero");
+    b.submit(attack(&b, "Orc", "Hero")).unwrap();
+    let Awaiting::Decision(d) = b.awaiting() else {
+        panic!("a new round, a new Interrupt: {:?}", b.awaiting());
+    };
+    let decline = d.decline.clone().expect("it may be declined").command;
+    b.submit(decline).unwrap();
+    assert_eq!((hp(&b, "Hero"), hp(&b, "Orc")), (18, 36));
+    assert_eq!(active(&b), Some(id(&b, "Orc")));
+}
+
+/// E-24: an `Interrupt: enemy engages` power of a side that answers by itself
+/// (Auto) goes off when an enemy ends a move engaged with the unit; on the unit's
+/// own turn the power is refused, naming its trigger.
+#[test]
+fn e_24_interrupt_when_an_enemy_engages_answered_automatically() {
+    let mut orc = with(eu("Orc", "Foes", (5, 1), 40), &["Slow"]);
+    orc.powers = vec![power("Ambush", &["Interrupt: enemy engages"])];
+    let mut l = level(
+        (10, 3),
+        &[],
+        vec![with(eu("Hero", "Heroes", (1, 1), 30), &["Fast"]), orc],
+    );
+    l.sides[1].decisions = DecisionPolicy::Auto;
+    // The Hero walks to (4, 1): Ambush [5, 5, 5] + 5 = 20 hits, 1d6 [3].
+    let mut b = battle(&l, &[5, 5, 5, 3]);
+    let events = b
+        .submit(mv(&b, "Hero", &[(2, 1), (3, 1), (4, 1)]))
+        .unwrap()
+        .to_vec();
+    assert_eq!(cell(&b, "Hero"), c(4, 1));
+    assert_eq!(
+        rolls(&events)[0],
+        ("Ambush vs AC".to_string(), 20, Some(15), "hit".to_string())
+    );
+    assert_eq!(hp(&b, "Hero"), 27);
+    end(&mut b, "Hero");
+    let err = b
+        .check(&use_power(&b, "Orc", "Hero", "Ambush"))
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("Ambush is an Interrupt power: Orc uses it off its turn, when `Interrupt: enemy engages` happens (E-24)"),
+        "{err}"
+    );
+}
+
+/// E-21 / E-25: a `Free` power is used on the unit's turn without spending an
+/// action (its Standard is still there for an attack), once a turn.
+#[test]
+fn e_21_free_power_spends_no_action_once_a_turn() {
+    let mut hero = with(eu("Hero", "Heroes", (1, 1), 30), &["Fast"]);
+    hero.powers = vec![power("Elbow", &["Free"])];
+    let l = level((10, 3), &[], vec![hero, eu("Orc", "Foes", (2, 1), 40)]);
+    // Elbow [5, 5, 5] hits, 1d6 [2]; the basic attack [5, 5, 5], 2d8 [1, 1] + 3.
+    let mut b = battle(&l, &[5, 5, 5, 2, 5, 5, 5, 1, 1]);
+    let events = b
+        .submit(use_power(&b, "Hero", "Orc", "Elbow"))
+        .unwrap()
+        .to_vec();
+    assert!(
+        !format!("{events:?}").contains("ActionSpent"),
+        "no action spent: {events:?}"
+    );
+    let err = b
+        .check(&use_power(&b, "Hero", "Orc", "Elbow"))
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("used its Free power Elbow this turn (E-21)"),
+        "{err}"
+    );
+    b.submit(attack(&b, "Hero", "Orc")).unwrap();
+    assert_eq!(hp(&b, "Orc"), 40 - 2 - 5);
+}
+
+/// E-24 / E-26: a trigger an Interrupt power can't name, or none, is refused at
+/// FILE:LINE:COL, naming the valid ones.
+#[test]
+fn e_24_an_unknown_trigger_is_refused_in_place() {
+    let text = r#"(
+    name: "Triggers",
+    ruleset: "escalation",
+    grid: Square,
+    size: (4, 4),
+    sides: [(name: "Heroes"), (name: "Foes")],
+    units: [
+        (name: "Hero", side: "Heroes", pos: (0, 0),
+         stats: {"Level": 1, "Volition": 1, "HP": 20, "AC": 14, "PD": 12, "MD": 12},
+         powers: [(name: "Snap", traits: ["Interrupt: sneezes"])]),
+        (name: "Orc", side: "Foes", pos: (3, 3),
+         stats: {"Level": 1, "Volition": 1, "HP": 20, "AC": 14, "PD": 12, "MD": 12},
+         powers: [(name: "Snarl", traits: ["Interrupt"])]),
+    ],
+)"#;
+    let problems = skirmish::level::load_str(text, "triggers.ron").unwrap_err();
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert_eq!(problems[0].line, 10);
+    assert!(
+        problems[0].message.contains("`sneezes` is not a trigger")
+            && problems[0].message.contains(
+                "`Interrupt: enemy engages`, `Interrupt: attacked`, `Interrupt: hit`, \
+                 `Interrupt: ally hit`"
+            ),
+        "{}",
+        problems[0].message
+    );
+    assert_eq!(problems[1].line, 13);
+    assert!(
+        problems[1].message.contains("names its trigger after a colon"),
+        "{}",
+        problems[1].message
+    );
+}

@@ -5,6 +5,7 @@ use bevy_ecs::world::World;
 
 use super::actions::ActionKind;
 use super::conditions as names;
+use super::powers::Timing;
 use super::play::{
     self, BASIC_MELEE, BASIC_RANGED, MOVE, NoStrike, TurnActions, engaged, esc, has, helpless,
     rules,
@@ -142,8 +143,45 @@ fn check_attack(
         )));
     }
     if let Ok(s) = play::strike(world, unit, target, power) {
+        match s.header.timing {
+            Timing::Action => needs(world, unit, s.header.action, &s.name)?,
+            Timing::Free => {
+                let me = esc(world, unit);
+                if me.free_used.contains(&(s.name.clone(), me.turns)) {
+                    return Err(CommandError::AlreadyUsed {
+                        unit: name(world, unit),
+                        what: format!("used its Free power {} this turn (E-21)", s.name),
+                    });
+                }
+            }
+            Timing::Interrupt(t) => {
+                return Err(CommandError::Forbidden(format!(
+                    "{} is an Interrupt power: {} uses it off its turn, when `Interrupt: {}` \
+                     happens (E-24)",
+                    s.name,
+                    name(world, unit),
+                    t.words()
+                )));
+            }
+        }
+    } else {
+        needs(world, unit, ActionKind::Standard, "an attack")?;
+    }
+    usable_now(world, unit, target, power)
+}
+
+/// Whether `unit` may use `power` (`None`: its basic attack) on `target` now,
+/// action economy aside: the power's use (E-27, E-30), a Staggered target (E-45),
+/// Hampered (E-59), the stance and reach, Grabbed (E-58). An Interrupt is checked
+/// with this too (E-24).
+pub fn usable_now(
+    world: &World,
+    unit: UnitId,
+    target: UnitId,
+    power: Option<&str>,
+) -> Result<(), CommandError> {
+    if let Ok(s) = play::strike(world, unit, target, power) {
         let h = s.header;
-        needs(world, unit, h.action, &s.name)?;
         check_use(world, unit, &s.name, &h)?;
         if h.staggered_target && !has(world, target, names::STAGGERED) {
             return Err(CommandError::NoSuchTarget(format!(
@@ -152,8 +190,6 @@ fn check_attack(
                 name(world, target)
             )));
         }
-    } else {
-        needs(world, unit, ActionKind::Standard, "an attack")?;
     }
     let basic = power.is_none_or(|p| p == BASIC_MELEE || p == BASIC_RANGED);
     if !basic && has(world, unit, names::HAMPERED) {

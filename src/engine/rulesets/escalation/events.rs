@@ -138,6 +138,15 @@ pub enum EscalationEvent {
         /// The unit.
         unit: UnitId,
     },
+    /// A unit used an Interrupt power off its turn (E-24).
+    Interrupted {
+        /// The unit.
+        unit: UnitId,
+        /// The power.
+        power: String,
+        /// The enemy whose action set it off.
+        trigger: UnitId,
+    },
     /// A Confused attacker hurt itself (E-54).
     ConfusedSelfHarm {
         /// The unit.
@@ -232,6 +241,15 @@ impl Narration for EscalationEvent {
                 n(unit),
                 n(trigger)
             ),
+            EscalationEvent::Interrupted {
+                unit,
+                power,
+                trigger,
+            } => format!(
+                "{} interrupts: {power} against {} (its Interrupt this round)",
+                n(unit),
+                n(trigger)
+            ),
             EscalationEvent::ReadyLapsed { unit } => {
                 format!("{}'s readied action lapses unused", n(unit))
             }
@@ -252,7 +270,8 @@ impl Narration for EscalationEvent {
             | EscalationEvent::ConfusedSelfHarm { unit }
             | EscalationEvent::Readied { unit, .. }
             | EscalationEvent::ReadyLapsed { unit } => vec![*unit],
-            EscalationEvent::ReadiedFires { unit, trigger } => vec![*unit, *trigger],
+            EscalationEvent::ReadiedFires { unit, trigger }
+            | EscalationEvent::Interrupted { unit, trigger, .. } => vec![*unit, *trigger],
             EscalationEvent::SurpriseRound { units } => units.clone(),
             EscalationEvent::Provoked { attacker, mover } => vec![*mover, *attacker],
             EscalationEvent::Intercepted { unit, mover, ally } => vec![*unit, *mover, *ally],

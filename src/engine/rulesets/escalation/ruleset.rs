@@ -227,6 +227,7 @@ impl Ruleset for Escalation {
         crate::engine::fork::copy_resource::<super::play::RoundState>(from, to);
         crate::engine::fork::copy_resource::<super::play::TurnActions>(from, to);
         crate::engine::fork::copy_resource::<super::play::Asking>(from, to);
+        crate::engine::fork::copy_resource::<super::play::InterruptQueue>(from, to);
     }
 
     fn setup(&self, world: &mut World, level: &Level) -> Result<(), String> {
@@ -256,7 +257,9 @@ impl Ruleset for Escalation {
         target: UnitId,
         power: Option<&str>,
     ) -> Option<AttackPreview> {
-        let s = play::strike(world, attacker, target, power).ok()?;
+        let s = play::strike(world, attacker, target, power)
+            .ok()
+            .filter(|s| !s.header.heal)?;
         let odds = odds_of(world, &s, target)?;
         let mut modifiers: Vec<String> = Vec::new();
         modifiers.extend(s.edge.advantage.iter().map(|a| format!("Advantage: {a}")));
@@ -319,7 +322,9 @@ impl Ruleset for Escalation {
         power: Option<&str>,
         _assume: Assume<'_>,
     ) -> Option<AttackOdds> {
-        let s = play::strike(world, attacker, target, power).ok()?;
+        let s = play::strike(world, attacker, target, power)
+            .ok()
+            .filter(|s| !s.header.heal)?;
         odds_of(world, &s, target).map(|o| o.0)
     }
 
@@ -582,5 +587,6 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     world.insert_resource(RoundState::default());
     world.insert_resource(TurnActions::default());
     world.insert_resource(Asking::default());
+    world.insert_resource(super::play::InterruptQueue::default());
     Ok(())
 }

@@ -187,7 +187,7 @@ pub struct EscUnit {
     pub death_save_disadvantage: i32,
     /// Whether it has made a death save since it last dropped.
     pub saved_since_drop: bool,
-    /// The round its one Interrupt was used (E-24).
+    /// The round its one Interrupt was used (E-24): none more that round.
     pub interrupt_round: Option<u32>,
     /// Whether a crit dropped it (E-49).
     pub dropped_by_crit: bool,
@@ -209,6 +209,8 @@ pub struct EscUnit {
     pub sustaining: Vec<Sustained>,
     /// Its readied attack, waiting for a trigger (E-20).
     pub ready: Option<Readied>,
+    /// The Free powers it used, each with its turn (once a turn each, E-21).
+    pub free_used: Vec<(String, u32)>,
     /// The units its attacks hit, each with the round (E-58: a Grabbed unit that
     /// hit its grabber this round disengages from it without the Disadvantage).
     pub hits: Vec<(crate::engine::units::UnitId, u32)>,
@@ -308,6 +310,7 @@ impl EscUnit {
             ready: None,
             lost: None,
             hits: Vec::new(),
+            free_used: Vec::new(),
         };
         for phrase in &def.traits {
             match parse_trait(config, phrase).map_err(|e| format!("trait {e}"))? {
