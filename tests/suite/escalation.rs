@@ -285,7 +285,10 @@ fn e_08_e_36_ranged_attack_far_and_provoking_when_engaged() {
     assert_eq!(r[0].3, "crit");
     // Crit damage doubled (E-GAP-07): (1 + 1 + 3) × 2 = 10.
     assert_eq!(hp(&b, "Archer"), 10);
-    assert_eq!(r[1].0, "Basic Ranged Attack vs AC", "E-02: the roll names its defense");
+    assert_eq!(
+        r[1].0, "Basic Ranged Attack vs AC",
+        "E-02: the roll names its defense"
+    );
     assert_eq!((r[1].1, r[1].3.as_str()), (20, "hit"));
     assert_eq!(hp(&b, "Orc"), 20 - 10);
 }
@@ -1089,7 +1092,9 @@ fn e_30_escalation_power_reads_the_battles_die_for_an_enemy() {
     // Round 2: Rampage [5, 5, 5] + 2 + 3 = 20 (no Escalation) vs AC 15, 1d6 [4].
     let mut b = battle(&l, &[5, 5, 5, 4]);
     end(&mut b, "Hero");
-    let err = b.check(&use_power(&b, "Orc", "Hero", "Rampage")).unwrap_err();
+    let err = b
+        .check(&use_power(&b, "Orc", "Hero", "Rampage"))
+        .unwrap_err();
     assert!(
         err.to_string()
             .contains("Escalation die at 1 or more; it is 0 (E-30)"),
@@ -1253,7 +1258,10 @@ fn e_44_e_gap_07_coup_de_grace_crit_is_doubled_then_halved_by_resistance() {
         (10, 3),
         &[],
         vec![
-            with(eu("Hero", "Heroes", (0, 1), 5), &["Fast", "Resist Weapon 14+"]),
+            with(
+                eu("Hero", "Heroes", (0, 1), 5),
+                &["Fast", "Resist Weapon 14+"],
+            ),
             eu("Friend", "Heroes", (9, 2), 20),
             eu("Orc", "Foes", (1, 1), 40),
         ],
@@ -1307,7 +1315,12 @@ fn e_02_powers_attack_pd_or_md() {
         .to_vec();
     assert_eq!(
         rolls(&events)[0],
-        ("Mind Spike vs MD".to_string(), 14, Some(12), "hit".to_string())
+        (
+            "Mind Spike vs MD".to_string(),
+            14,
+            Some(12),
+            "hit".to_string()
+        )
     );
     assert!(
         log_lines(&b)
@@ -1422,10 +1435,7 @@ fn e_54_confused_non_attack_ability_saves_or_hurts_itself() {
     // Round 2: Second Wind heals 2d8 [1, 2] + 3 = 6 (30); the Confused save
     // [1, 1, 2] = 4 fails: 1 damage (29). Taunt [5, 5, 5] hits for 0; its save
     // [6, 5, 4] = 15 succeeds: nothing more.
-    let mut b = battle(
-        &l,
-        &[5, 5, 5, 6, 1, 2, 1, 1, 2, 5, 5, 5, 6, 5, 4],
-    );
+    let mut b = battle(&l, &[5, 5, 5, 6, 1, 2, 1, 1, 2, 5, 5, 5, 6, 5, 4]);
     end(&mut b, "Hero");
     b.submit(use_power(&b, "Orc", "Hero", "Befuddle")).unwrap();
     end(&mut b, "Orc");
@@ -1485,7 +1495,12 @@ fn e_20_ready_a_move_and_a_non_attack_power() {
     end(&mut b, "Brute");
     assert_eq!(hp(&b, "Medic"), 19);
     let events = b
-        .submit(act(&b, "Scout", "Ready", &[("to", ArgValue::Cell(c(0, 2)))]))
+        .submit(act(
+            &b,
+            "Scout",
+            "Ready",
+            &[("to", ArgValue::Cell(c(0, 2)))],
+        ))
         .unwrap()
         .to_vec();
     assert!(
@@ -1524,7 +1539,12 @@ fn e_20_ready_a_move_and_a_non_attack_power() {
         .collect();
     assert_eq!(
         moves,
-        [(orc, c(8, 1)), (orc, c(7, 1)), (scout, c(0, 2)), (orc, c(6, 1))],
+        [
+            (orc, c(8, 1)),
+            (orc, c(7, 1)),
+            (scout, c(0, 2)),
+            (orc, c(6, 1))
+        ],
         "the Scout moves when the Orc, now Nearby (7 squares), acts again"
     );
     end(&mut b, "Orc");
@@ -1557,10 +1577,7 @@ fn e_24_interrupt_when_hit_once_a_round() {
     // 5] + 5 = 20 hits, 1d6 [4] (Orc 36). Jab [5, 5, 5], 1d6 [2] (Hero 23): no
     // second interrupt. Round 2: the Orc hits [5, 5, 5], [1, 1] (Hero 18): offered
     // again, declined.
-    let mut b = battle(
-        &l,
-        &[5, 5, 5, 1, 1, 5, 5, 5, 4, 5, 5, 5, 2, 5, 5, 5, 1, 1],
-    );
+    let mut b = battle(&l, &[5, 5, 5, 1, 1, 5, 5, 5, 4, 5, 5, 5, 2, 5, 5, 5, 1, 1]);
     let err = b
         .check(&use_power(&b, "Hero", "Orc", "Retort"))
         .unwrap_err();
@@ -1655,9 +1672,7 @@ fn e_21_free_power_spends_no_action_once_a_turn() {
         !format!("{events:?}").contains("ActionSpent"),
         "no action spent: {events:?}"
     );
-    let err = b
-        .check(&use_power(&b, "Hero", "Orc", "Elbow"))
-        .unwrap_err();
+    let err = b.check(&use_power(&b, "Hero", "Orc", "Elbow")).unwrap_err();
     assert!(
         err.to_string()
             .contains("used its Free power Elbow this turn (E-21)"),
@@ -1700,7 +1715,9 @@ fn e_24_an_unknown_trigger_is_refused_in_place() {
     );
     assert_eq!(problems[1].line, 13);
     assert!(
-        problems[1].message.contains("names its trigger after a colon"),
+        problems[1]
+            .message
+            .contains("names its trigger after a colon"),
         "{}",
         problems[1].message
     );

@@ -5,11 +5,11 @@ use bevy_ecs::world::World;
 
 use super::actions::ActionKind;
 use super::conditions as names;
-use super::powers::Timing;
 use super::play::{
     self, BASIC_MELEE, BASIC_RANGED, MOVE, NoStrike, TurnActions, engaged, esc, has, helpless,
     rules,
 };
+use super::powers::Timing;
 use super::verbs::{self, BANDS};
 use crate::engine::battle::{
     Map, Pending, TurnState, active_units, board_units, cell_of, is_active, name, occupancy_for,

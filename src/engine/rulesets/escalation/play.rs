@@ -16,8 +16,8 @@ use super::attack::{self, Attack, Outcome};
 use super::conditions as names;
 use super::config::EscalationConfig;
 use super::events::EscalationEvent;
-use super::saves::{DeathSaveOutcome, SaveResult, first_death_save_disadvantage, save_result};
 use super::powers::{Timing, Trigger};
+use super::saves::{DeathSaveOutcome, SaveResult, first_death_save_disadvantage, save_result};
 use super::units::{EscUnit, Stance};
 use crate::engine::battle::{
     Fault, Incoming, Map, Pending, Progress, Sides, TurnState, active_units, board_units, cell_of,
@@ -611,7 +611,10 @@ fn confused_ability(world: &mut World, unit: UnitId) {
         return;
     }
     let edge = save_edge_words(world, unit);
-    let purpose = with_edge("a save against Confused (an ability that deals no damage)", &edge);
+    let purpose = with_edge(
+        "a save against Confused (an ability that deals no damage)",
+        &edge,
+    );
     let target = rules(world).save_target;
     match check_roll(world, unit, purpose, edge.net(), Vec::new(), target) {
         Ok(true) => {}
@@ -700,7 +703,10 @@ fn attack_roll(
             world,
             Event::Rolled {
                 unit: attacker,
-                purpose: with_edge("a save to find an Invisible target", &save_edge_words(world, attacker)),
+                purpose: with_edge(
+                    "a save to find an Invisible target",
+                    &save_edge_words(world, attacker),
+                ),
                 dice: pool_name(net),
                 faces,
                 kept,
@@ -1123,10 +1129,13 @@ fn interrupt_candidates(world: &World, t: &Triggered) -> Vec<(UnitId, String)> {
     let enemy = side_of(world, t.by);
     let mut out: Vec<(UnitId, String)> = Vec::new();
     for u in active_units(world) {
-        if Some(u) == active
+        if !esc(world, u).interrupts
+            || Some(u) == active
             || side_of(world, u) == enemy
             || esc(world, u).interrupt_round == Some(round)
-            || out.first().is_some_and(|&(o, _)| side_of(world, o) != side_of(world, u))
+            || out
+                .first()
+                .is_some_and(|&(o, _)| side_of(world, o) != side_of(world, u))
         {
             continue;
         }
@@ -2255,7 +2264,12 @@ pub fn basic_power(me: &EscUnit) -> crate::engine::spec::PowerDef {
 
 /// The action type readying `power` or a Move to `to` takes (E-20): a Move, the
 /// power's own action, or a Standard action for the stance's basic attack.
-pub fn ready_kind(world: &World, unit: UnitId, power: Option<&str>, to: Option<Cell>) -> ActionKind {
+pub fn ready_kind(
+    world: &World,
+    unit: UnitId,
+    power: Option<&str>,
+    to: Option<Cell>,
+) -> ActionKind {
     match (to, power) {
         (Some(_), _) => ActionKind::Move,
         (None, Some(p)) => header_of(world, unit, p).action,

@@ -279,7 +279,10 @@ mod tests {
             "E-02"
         );
         let e = parse_header(&t(&["vs Reflex"])).unwrap_err();
-        assert!(e.contains("`Reflex` is not a defense") && e.contains("`vs MD`"), "{e}");
+        assert!(
+            e.contains("`Reflex` is not a defense") && e.contains("`vs MD`"),
+            "{e}"
+        );
         assert_eq!(
             parse_header(&t(&["Interrupt: ally hit"])).unwrap().timing,
             Timing::Interrupt(Trigger::AllyHit),

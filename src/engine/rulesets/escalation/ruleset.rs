@@ -53,6 +53,7 @@ const GLOSSARY: &[(&str, &str)] = &[
     ("disengage", "E-37"),
     ("dicey move", "E-GAP-19"),
     ("opportunity", "E-38"),
+    ("against confused", "E-54"),
     ("save against", "E-GAP-03"),
     ("basic melee attack", "E-07"),
     ("basic ranged attack", "E-08"),
@@ -76,6 +77,7 @@ const GLOSSARY: &[(&str, &str)] = &[
     ("spirit", "E-41"),
     ("dying", "E-46"),
     ("staggered", "E-45"),
+    ("interrupt", "E-24"),
 ];
 
 impl Ruleset for Escalation {

@@ -209,6 +209,9 @@ pub struct EscUnit {
     pub sustaining: Vec<Sustained>,
     /// Its readied attack, waiting for a trigger (E-20).
     pub ready: Option<Readied>,
+    /// Whether it has any Interrupt power (E-24), read once at set-up: only these
+    /// units are asked when something triggers interrupts.
+    pub interrupts: bool,
     /// The Free powers it used, each with its turn (once a turn each, E-21).
     pub free_used: Vec<(String, u32)>,
     /// The units its attacks hit, each with the round (E-58: a Grabbed unit that
@@ -311,6 +314,10 @@ impl EscUnit {
             lost: None,
             hits: Vec::new(),
             free_used: Vec::new(),
+            interrupts: def.powers.iter().any(|p| {
+                super::powers::parse_header(&p.traits)
+                    .is_ok_and(|h| matches!(h.timing, super::powers::Timing::Interrupt(_)))
+            }),
         };
         for phrase in &def.traits {
             match parse_trait(config, phrase).map_err(|e| format!("trait {e}"))? {
