@@ -447,7 +447,14 @@ fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<()
                         name: p.to_string(),
                     });
                 }
-                check_use(world, unit, p, &play::header_of(world, unit, p))?;
+                let h = play::header_of(world, unit, p);
+                if h.timing != Timing::Action {
+                    return Err(CommandError::Forbidden(format!(
+                        "{p} is a Free or Interrupt power; only a Quick, Move or Standard \
+                         action can be readied (E-20)"
+                    )));
+                }
+                check_use(world, unit, p, &h)?;
             }
             let kind = play::ready_kind(world, unit, power, to);
             needs(world, unit, kind, "Ready")?;

@@ -1435,7 +1435,10 @@ fn start_turn(world: &mut World, unit: UnitId) {
             world,
             EscalationEvent::ActionSpent {
                 unit,
-                what: "its readied attack went off before this turn".into(),
+                what: format!(
+                    "its readied {} action went off before this turn",
+                    kind.name()
+                ),
                 needs: kind,
                 spent: kind,
             },
