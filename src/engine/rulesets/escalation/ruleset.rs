@@ -229,7 +229,7 @@ impl Ruleset for Escalation {
         crate::engine::fork::copy_resource::<super::play::RoundState>(from, to);
         crate::engine::fork::copy_resource::<super::play::TurnActions>(from, to);
         crate::engine::fork::copy_resource::<super::play::Asking>(from, to);
-        crate::engine::fork::copy_resource::<super::play::InterruptQueue>(from, to);
+        crate::engine::fork::copy_resource::<super::interrupts::InterruptQueue>(from, to);
     }
 
     fn setup(&self, world: &mut World, level: &Level) -> Result<(), String> {
@@ -589,6 +589,6 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     world.insert_resource(RoundState::default());
     world.insert_resource(TurnActions::default());
     world.insert_resource(Asking::default());
-    world.insert_resource(super::play::InterruptQueue::default());
+    world.insert_resource(super::interrupts::InterruptQueue::default());
     Ok(())
 }
