@@ -1722,3 +1722,47 @@ fn e_24_an_unknown_trigger_is_refused_in_place() {
         problems[1].message
     );
 }
+
+/// E-20: a readied Move that goes off in the next round, before the unit's turn,
+/// costs that turn its Move action (the action type it readied).
+#[test]
+fn e_20_a_readied_move_fired_next_round_costs_that_turns_move() {
+    let l = level(
+        (20, 3),
+        &[],
+        vec![
+            with(eu("Scout", "Heroes", (0, 1), 20), &["Fast"]),
+            with(eu("Orc", "Foes", (9, 1), 40), &["Very Fast"]),
+        ],
+    );
+    let mut b = battle(&l, &[]);
+    end(&mut b, "Orc");
+    b.submit(act(
+        &b,
+        "Scout",
+        "Ready",
+        &[("to", ArgValue::Cell(c(0, 2)))],
+    ))
+    .unwrap();
+    end(&mut b, "Scout");
+    b.submit(mv(&b, "Orc", &[(8, 1), (7, 1)])).unwrap();
+    assert_eq!(
+        cell(&b, "Scout"),
+        c(0, 2),
+        "it went off when the Orc came Nearby"
+    );
+    end(&mut b, "Orc");
+    assert_eq!(active(&b), Some(id(&b, "Scout")));
+    let pools = b.pools(id(&b, "Scout"));
+    assert!(
+        pools.contains(&("Move".to_string(), 0)) && pools.contains(&("Standard".to_string(), 1)),
+        "{pools:?}"
+    );
+    assert!(
+        log_lines(&b)
+            .iter()
+            .any(|l| l.contains("its readied Move action went off before this turn")),
+        "{:?}",
+        log_lines(&b)
+    );
+}
