@@ -285,7 +285,10 @@ fn e_08_e_36_ranged_attack_far_and_provoking_when_engaged() {
     assert_eq!(r[0].3, "crit");
     // Crit damage doubled (E-GAP-07): (1 + 1 + 3) × 2 = 10.
     assert_eq!(hp(&b, "Archer"), 10);
-    assert_eq!(r[1].0, "Basic Ranged Attack");
+    assert_eq!(
+        r[1].0, "Basic Ranged Attack vs AC",
+        "E-02: the roll names its defense"
+    );
     assert_eq!((r[1].1, r[1].3.as_str()), (20, "hit"));
     assert_eq!(hp(&b, "Orc"), 20 - 10);
 }
@@ -1035,4 +1038,731 @@ fn e_gap_01_bands_in_words() {
     assert_eq!(rel("Near"), "Nearby from Hero (7 squares)");
     assert_eq!(rel("Far"), "Far from Hero (13 squares)");
     assert_eq!(rel("Gone"), "out of range from Hero (19 squares)");
+}
+
+// ------------------------------------------------------------------ issue 29
+
+/// A 1d6 melee power whose hit puts `condition` (save ends) on the target.
+fn afflicting(name: &str, condition: &str) -> PowerDef {
+    PowerDef {
+        on_hit: vec![EffectDef {
+            condition: condition.into(),
+            lasts: EffectDuration::SaveEnds,
+        }],
+        ..power(name, &[])
+    }
+}
+
+fn use_power(b: &Battle, unit: &str, target: &str, p: &str) -> Command {
+    Command::Attack {
+        unit: id(b, unit),
+        target: id(b, target),
+        power: Some(p.into()),
+        aim: None,
+        approach: Vec::new(),
+    }
+}
+
+/// The battle's log, one line per event.
+fn log_lines(b: &Battle) -> Vec<String> {
+    b.events()
+        .iter()
+        .map(|e| skirmish::engine::log::describe(b.world(), e))
+        .collect()
+}
+
+fn has_condition(b: &Battle, unit: &str, condition: &str) -> bool {
+    crate::common::conditions(b, unit)
+        .iter()
+        .any(|c| c == condition)
+}
+
+/// E-30 / E-18: an `Escalation X+` power reads the die the battle shows, also for
+/// an enemy that doesn't add the die to its attacks: refused in round 1 (die 0),
+/// used in round 2 (die 1), its roll still without the die.
+#[test]
+fn e_30_escalation_power_reads_the_battles_die_for_an_enemy() {
+    let mut orc = eu("Orc", "Foes", (2, 1), 30);
+    orc.powers = vec![power("Rampage", &["Escalation 1+"])];
+    let l = level(
+        (10, 3),
+        &[],
+        vec![with(eu("Hero", "Heroes", (1, 1), 30), &["Fast"]), orc],
+    );
+    // Round 2: Rampage [5, 5, 5] + 2 + 3 = 20 (no Escalation) vs AC 15, 1d6 [4].
+    let mut b = battle(&l, &[5, 5, 5, 4]);
+    end(&mut b, "Hero");
+    let err = b
+        .check(&use_power(&b, "Orc", "Hero", "Rampage"))
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("Escalation die at 1 or more; it is 0 (E-30)"),
+        "{err}"
+    );
+    end(&mut b, "Orc");
+    end(&mut b, "Hero");
+    let events = b
+        .submit(use_power(&b, "Orc", "Hero", "Rampage"))
+        .expect("the die shows 1 in round 2")
+        .to_vec();
+    let r = rolls(&events);
+    assert_eq!(
+        (r[0].0.as_str(), r[0].1, r[0].3.as_str()),
+        ("Rampage vs AC", 20, "hit")
+    );
+    assert_eq!(hp(&b, "Hero"), 26);
+}
+
+/// E-43 / E-63 / E-30: a Shaken PC counts the Escalation die as 0 for everything
+/// it feeds: its `Escalation 1+` power is refused while the battle shows 1, and
+/// its Rally save in round 3 (die 2) adds nothing: 9 fails the 11 it would have
+/// made with the die.
+#[test]
+fn e_43_e_63_shaken_rally_save_counts_the_die_as_0() {
+    let mut hero = with(eu("Hero", "Heroes", (1, 1), 40), &["Fast"]);
+    hero.powers = vec![power("Surge", &["Escalation 1+"])];
+    let mut orc = eu("Orc", "Foes", (2, 1), 30);
+    orc.powers = vec![afflicting("Dread", "Shaken")];
+    let l = level((10, 3), &[], vec![hero, orc]);
+    // Round 1: Dread [5, 5, 5] + 5 = 20 hits, 1d6 [1]: Hero 39, Shaken.
+    // Round 2: Hero's end-of-turn save [1, 1, 2] fails.
+    // Round 3: Rally heals 2d8 [1, 1] + 3 (to 40); its save [4, 3, 2] = 9 + 0.
+    let mut b = battle(&l, &[5, 5, 5, 1, 1, 1, 2, 1, 1, 4, 3, 2]);
+    end(&mut b, "Hero");
+    b.submit(use_power(&b, "Orc", "Hero", "Dread")).unwrap();
+    assert!(has_condition(&b, "Hero", "Shaken"));
+    end(&mut b, "Orc");
+    let err = b.check(&use_power(&b, "Hero", "Orc", "Surge")).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("it is 1, but Hero is Shaken and counts it as 0 (E-63)"),
+        "{err}"
+    );
+    end(&mut b, "Hero");
+    end(&mut b, "Orc");
+    let events = b.submit(act(&b, "Hero", "Rally", &[])).unwrap().to_vec();
+    let r = rolls(&events);
+    assert_eq!(
+        r.last().unwrap(),
+        &(
+            "a save against Shaken".to_string(),
+            9,
+            Some(11),
+            "failure".to_string()
+        ),
+        "no Escalation bonus while Shaken: {r:?}"
+    );
+    assert!(has_condition(&b, "Hero", "Shaken"));
+}
+
+/// E-58: a Grabbed unit disengages from its grabber with 1 Disadvantage, unless
+/// it hit the grabber with an attack this round: after a hit the Disengage is a
+/// plain 3d6 (11: success); after a miss it is 4d6 keep the lowest 3 (8: failure).
+#[test]
+fn e_58_grabbed_disengage_without_disadvantage_after_hitting_the_grabber() {
+    let mut orc = eu("Orc", "Foes", (2, 1), 40);
+    orc.powers = vec![afflicting("Grab", "Grabbed")];
+    let l = level(
+        (10, 3),
+        &[],
+        vec![with(eu("Hero", "Heroes", (1, 1), 40), &["Fast"]), orc],
+    );
+    let play = |attack_faces: &[u32], disengage_faces: &[u32]| {
+        // Round 1: Grab [5, 5, 5] hits, 1d6 [1]. Round 2: the Hero's attack, then
+        // its Disengage to (0, 1).
+        let mut faces = vec![5, 5, 5, 1];
+        faces.extend_from_slice(attack_faces);
+        faces.extend_from_slice(disengage_faces);
+        let mut b = battle(&l, &faces);
+        end(&mut b, "Hero");
+        b.submit(use_power(&b, "Orc", "Hero", "Grab")).unwrap();
+        end(&mut b, "Orc");
+        assert!(has_condition(&b, "Hero", "Grabbed"));
+        b.submit(attack(&b, "Hero", "Orc")).unwrap();
+        let events = b
+            .submit(act(
+                &b,
+                "Hero",
+                "Disengage",
+                &[("to", ArgValue::Cell(c(0, 1)))],
+            ))
+            .unwrap()
+            .to_vec();
+        (b, rolls(&events))
+    };
+    // A hit: [5, 5, 5] + 6 = 21; 2d8 [1, 1] + 3. Disengage [4, 4, 3] = 11.
+    let (b, r) = play(&[5, 5, 5, 1, 1], &[4, 4, 3]);
+    assert_eq!(hp(&b, "Orc"), 35);
+    assert_eq!(
+        r[0],
+        ("Disengage".to_string(), 11, Some(11), "success".to_string())
+    );
+    assert_eq!(cell(&b, "Hero"), c(0, 1));
+    // A miss: [1, 1, 2] + 6 = 10. Disengage [4, 4, 3, 1] keeps [1, 3, 4] = 8.
+    let (b, r) = play(&[1, 1, 2], &[4, 4, 3, 1]);
+    assert_eq!(
+        r[0],
+        (
+            "Disengage (1 Disadvantage: Grabbed)".to_string(),
+            8,
+            Some(11),
+            "failure".to_string()
+        )
+    );
+    assert_eq!(cell(&b, "Hero"), c(1, 1));
+}
+
+/// E-61 / E-56: attacking an Invisible unit needs an 11+ save first, and an
+/// Enervated attacker makes it with 1 Disadvantage: 4d6 [6, 5, 1, 1] keeps 7, the
+/// attack has no effect (with 3d6 the same faces would have found it).
+#[test]
+fn e_61_e_56_enervated_attacker_saves_with_disadvantage_to_find_an_invisible_target() {
+    let mut orc = with(eu("Orc", "Foes", (2, 1), 40), &["Fast"]);
+    orc.powers = vec![afflicting("Sap", "Enervated")];
+    let mut shade = with(eu("Shade", "Foes", (3, 1), 40), &["Fast"]);
+    shade.powers = vec![afflicting("Veil", "Invisible")];
+    let l = level(
+        (10, 3),
+        &[],
+        vec![eu("Hero", "Heroes", (1, 1), 40), orc, shade],
+    );
+    // Sap on the Hero [5, 5, 5], 1d6 [1]; Veil on the Orc (its ally) [5, 5, 5], [1].
+    let mut b = battle(&l, &[5, 5, 5, 1, 5, 5, 5, 1, 6, 5, 1, 1]);
+    b.submit(use_power(&b, "Orc", "Hero", "Sap")).unwrap();
+    end(&mut b, "Orc");
+    b.submit(use_power(&b, "Shade", "Orc", "Veil")).unwrap();
+    end(&mut b, "Shade");
+    assert!(has_condition(&b, "Hero", "Enervated"));
+    assert!(has_condition(&b, "Orc", "Invisible"));
+    let events = b.submit(attack(&b, "Hero", "Orc")).unwrap().to_vec();
+    let r = rolls(&events);
+    assert_eq!(
+        r,
+        [(
+            "a save to find an Invisible target (1 Disadvantage: Enervated)".to_string(),
+            7,
+            Some(11),
+            "no effect".to_string()
+        )]
+    );
+    assert_eq!(hp(&b, "Orc"), 39, "only Veil's 1");
+}
+
+/// E-44 / E-GAP-06 / E-GAP-07 / E-12: a Coup de Grace is a crit whatever its
+/// natural roll, and that roll still meets the target's resistance: natural 6 <
+/// Resist Weapon 14+, so (2d8 [2, 2] + 3) × 2 = 14 is halved to 7.
+#[test]
+fn e_44_e_gap_07_coup_de_grace_crit_is_doubled_then_halved_by_resistance() {
+    let l = level(
+        (10, 3),
+        &[],
+        vec![
+            with(
+                eu("Hero", "Heroes", (0, 1), 5),
+                &["Fast", "Resist Weapon 14+"],
+            ),
+            eu("Friend", "Heroes", (9, 2), 20),
+            eu("Orc", "Foes", (1, 1), 40),
+        ],
+    );
+    // Round 1: the Orc hits [5, 5, 5] (15: no halving), 2d8 [1, 1] + 3 = 5: Dying.
+    // Round 2: death save [1, 1, 2] fails; Coup de Grace [2, 2, 2], 2d8 [2, 2].
+    let mut b = battle(&l, &[5, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2]);
+    end(&mut b, "Hero");
+    end(&mut b, "Friend");
+    b.submit(attack(&b, "Orc", "Hero")).unwrap();
+    assert_eq!(state(&b, "Hero"), PlayState::Dying);
+    end(&mut b, "Orc");
+    end(&mut b, "Friend");
+    let cdg = act(
+        &b,
+        "Orc",
+        "CoupDeGrace",
+        &[("target", ArgValue::Unit(id(&b, "Hero")))],
+    );
+    let events = b.submit(cdg).unwrap().to_vec();
+    let r = rolls(&events);
+    assert_eq!(r[0].3, "crit", "{r:?}");
+    assert_eq!(hp(&b, "Hero"), -7);
+}
+
+/// E-02: a power says which defense it attacks: `vs MD` rolls against the
+/// target's MD (12, where its AC is 15), and the roll, the log line and the odds
+/// preview name it; a basic attack stays against AC.
+#[test]
+fn e_02_powers_attack_pd_or_md() {
+    let mut hero = with(eu("Hero", "Heroes", (1, 1), 30), &["Fast"]);
+    hero.powers = vec![
+        power("Mind Spike", &["vs MD"]),
+        power("Trip", &["vs PD", "Quick"]),
+    ];
+    let l = level((10, 3), &[], vec![hero, eu("Orc", "Foes", (2, 1), 40)]);
+    // Mind Spike [3, 3, 3] + 5 = 14 vs MD 12: hit, 1d6 [2]. Trip [3, 3, 2] + 5 = 13
+    // vs PD 13: hit, 1d6 [1].
+    let mut b = battle(&l, &[3, 3, 3, 2, 3, 3, 2, 1]);
+    let preview = b
+        .preview_attack(id(&b, "Hero"), id(&b, "Orc"), Some("Mind Spike"))
+        .unwrap();
+    assert!(preview.roll.contains("vs MD 12"), "{}", preview.roll);
+    let basic = b
+        .preview_attack(id(&b, "Hero"), id(&b, "Orc"), None)
+        .unwrap();
+    assert!(basic.roll.contains("vs AC 15"), "{}", basic.roll);
+    let events = b
+        .submit(use_power(&b, "Hero", "Orc", "Mind Spike"))
+        .unwrap()
+        .to_vec();
+    assert_eq!(
+        rolls(&events)[0],
+        (
+            "Mind Spike vs MD".to_string(),
+            14,
+            Some(12),
+            "hit".to_string()
+        )
+    );
+    assert!(
+        log_lines(&b)
+            .iter()
+            .any(|l| l.contains("rolls Mind Spike vs MD against Orc") && l.contains("= 14 vs 12")),
+        "{:?}",
+        log_lines(&b)
+    );
+    let events = b
+        .submit(use_power(&b, "Hero", "Orc", "Trip"))
+        .unwrap()
+        .to_vec();
+    assert_eq!(
+        rolls(&events)[0],
+        ("Trip vs PD".to_string(), 13, Some(13), "hit".to_string())
+    );
+    assert_eq!(hp(&b, "Orc"), 37);
+}
+
+/// E-02 / E-26: a defense a power can't name is refused at FILE:LINE:COL, naming
+/// the valid ones.
+#[test]
+fn e_02_an_unknown_defense_is_refused_in_place() {
+    let text = r#"(
+    name: "Defenses",
+    ruleset: "escalation",
+    grid: Square,
+    size: (4, 4),
+    sides: [(name: "Heroes"), (name: "Foes")],
+    units: [
+        (name: "Hero", side: "Heroes", pos: (0, 0),
+         stats: {"Level": 1, "Volition": 1, "HP": 20, "AC": 14, "PD": 12, "MD": 12},
+         powers: [(name: "Psi", traits: ["vs Will"])]),
+        (name: "Orc", side: "Foes", pos: (3, 3),
+         stats: {"Level": 1, "Volition": 1, "HP": 20, "AC": 14, "PD": 12, "MD": 12}),
+    ],
+)"#;
+    let problems = skirmish::level::load_str(text, "defenses.ron").unwrap_err();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    let p = &problems[0];
+    assert_eq!((p.line, p.file.as_str()), (10, "defenses.ron"));
+    assert!(
+        p.message.contains("`Will` is not a defense")
+            && p.message.contains("`vs AC`, `vs PD` or `vs MD`"),
+        "{}",
+        p.message
+    );
+}
+
+/// E-45 / E-GAP-16: at or below half its HP (and above 0) a unit is Staggered: the
+/// condition appears with a log line when it drops there, a `Staggered target`
+/// power may only be used on it then, and it goes when the unit is healed above
+/// half.
+#[test]
+fn e_45_e_gap_16_staggered_comes_and_goes_with_hp() {
+    let mut orc = eu("Orc", "Foes", (2, 1), 40);
+    orc.powers = vec![power("Finisher", &["Staggered target", "Quick"])];
+    let l = level(
+        (10, 3),
+        &[],
+        vec![with(eu("Hero", "Heroes", (1, 1), 20), &["Fast"]), orc],
+    );
+    // The Orc's Basic Melee Attack [5, 5, 5] hits, 2d8 [4, 3] + 3 = 10: Hero 10/20.
+    // Finisher [5, 5, 5], 1d6 [2]: 8. Round 2: Rally 2d8 [6, 6] + 3: back to 20.
+    let mut b = battle(&l, &[5, 5, 5, 4, 3, 5, 5, 5, 2, 6, 6]);
+    end(&mut b, "Hero");
+    let err = b
+        .check(&use_power(&b, "Orc", "Hero", "Finisher"))
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("needs a Staggered target (at or below half its HP); Hero is not (E-45)"),
+        "{err}"
+    );
+    assert!(!has_condition(&b, "Hero", "Staggered"));
+    b.submit(attack(&b, "Orc", "Hero")).unwrap();
+    assert_eq!(hp(&b, "Hero"), 10);
+    assert!(has_condition(&b, "Hero", "Staggered"));
+    assert!(
+        log_lines(&b).iter().any(|l| l == "Hero is now Staggered"),
+        "{:?}",
+        log_lines(&b)
+    );
+    b.submit(use_power(&b, "Orc", "Hero", "Finisher")).unwrap();
+    assert_eq!(hp(&b, "Hero"), 8);
+    end(&mut b, "Orc");
+    b.submit(act(&b, "Hero", "Rally", &[])).unwrap();
+    assert_eq!(hp(&b, "Hero"), 20);
+    assert!(!has_condition(&b, "Hero", "Staggered"));
+    assert!(
+        log_lines(&b)
+            .iter()
+            .any(|l| l == "Hero is no longer Staggered: healed above half its HP"),
+        "{:?}",
+        log_lines(&b)
+    );
+}
+
+/// E-54 (second half): a Confused unit that uses a non-attack ability (a `Heal`
+/// power) or an attack that deals no damage makes an 11+ save, and on a failure
+/// deals damage equal to its tier (1 at Level 2) to itself.
+#[test]
+fn e_54_confused_non_attack_ability_saves_or_hurts_itself() {
+    let mut hero = with(eu("Hero", "Heroes", (1, 1), 30), &["Fast"]);
+    let mut taunt = power("Taunt", &["Quick"]);
+    taunt.damage = "0".into();
+    hero.powers = vec![power("Second Wind", &["Heal", "Quick"]), taunt];
+    let mut orc = eu("Orc", "Foes", (2, 1), 40);
+    orc.powers = vec![afflicting("Befuddle", "Confused")];
+    let l = level((10, 3), &[], vec![hero, orc]);
+    // Round 1: Befuddle [5, 5, 5] hits, 1d6 [6]: Hero 24, Confused.
+    // Round 2: Second Wind heals 2d8 [1, 2] + 3 = 6 (30); the Confused save
+    // [1, 1, 2] = 4 fails: 1 damage (29). Taunt [5, 5, 5] hits for 0; its save
+    // [6, 5, 4] = 15 succeeds: nothing more.
+    let mut b = battle(&l, &[5, 5, 5, 6, 1, 2, 1, 1, 2, 5, 5, 5, 6, 5, 4]);
+    end(&mut b, "Hero");
+    b.submit(use_power(&b, "Orc", "Hero", "Befuddle")).unwrap();
+    end(&mut b, "Orc");
+    assert!(has_condition(&b, "Hero", "Confused"));
+    let events = b
+        .submit(use_power(&b, "Hero", "Hero", "Second Wind"))
+        .unwrap()
+        .to_vec();
+    let r = rolls(&events);
+    assert_eq!(
+        r,
+        [(
+            "a save against Confused (an ability that deals no damage)".to_string(),
+            4,
+            Some(11),
+            "failure".to_string()
+        )]
+    );
+    assert_eq!(hp(&b, "Hero"), 29, "healed to 30, then 1 (its tier)");
+    let events = b
+        .submit(use_power(&b, "Hero", "Orc", "Taunt"))
+        .unwrap()
+        .to_vec();
+    let r = rolls(&events);
+    assert_eq!(r.len(), 2, "{r:?}");
+    assert_eq!(r[1].3, "success");
+    assert_eq!((hp(&b, "Hero"), hp(&b, "Orc")), (29, 40));
+}
+
+/// E-20: a Move can be readied with a cell: it spends the Move action, and goes
+/// off (before the step) when an enemy Nearby moves; a readied non-attack power
+/// (a Quick `Heal`) goes off the same way, before an enemy's attack.
+#[test]
+fn e_20_ready_a_move_and_a_non_attack_power() {
+    let mut medic = with(eu("Medic", "Heroes", (17, 1), 30), &["Fast"]);
+    medic.powers = vec![power("Second Wind", &["Heal", "Quick"])];
+    let l = level(
+        (20, 3),
+        &[],
+        vec![
+            with(eu("Scout", "Heroes", (0, 1), 20), &["Fast"]),
+            medic,
+            eu("Orc", "Foes", (9, 1), 40),
+            eu("Brute", "Foes", (18, 1), 40),
+        ],
+    );
+    // Round 1: the Brute hits the Medic [5, 5, 5], 2d8 [4, 4] + 3 = 11 (19).
+    // Round 2: the Scout readies a Move to (0, 2), the Medic Second Wind. The Orc
+    // steps to (8, 1), 8 squares from the Scout (Far), then to (7, 1), Nearby: the
+    // Scout's Move goes off before the Orc's next step. The Brute's attack sets off
+    // Second Wind: 2d8 [2, 2] + 3 = 7 (26), then [1, 1, 2] misses.
+    let mut b = battle(&l, &[5, 5, 5, 4, 4, 2, 2, 1, 1, 2]);
+    end(&mut b, "Scout");
+    end(&mut b, "Medic");
+    end(&mut b, "Orc");
+    b.submit(attack(&b, "Brute", "Medic")).unwrap();
+    end(&mut b, "Brute");
+    assert_eq!(hp(&b, "Medic"), 19);
+    let events = b
+        .submit(act(
+            &b,
+            "Scout",
+            "Ready",
+            &[("to", ArgValue::Cell(c(0, 2)))],
+        ))
+        .unwrap()
+        .to_vec();
+    assert!(
+        format!("{events:?}").contains("spent: Move"),
+        "a readied Move takes the Move action: {events:?}"
+    );
+    let pools = b.pools(id(&b, "Scout"));
+    assert!(
+        pools.contains(&("Move".to_string(), 0)) && pools.contains(&("Standard".to_string(), 1)),
+        "{pools:?}"
+    );
+    end(&mut b, "Scout");
+    let events = b
+        .submit(act(
+            &b,
+            "Medic",
+            "Ready",
+            &[("power", ArgValue::Name("Second Wind".into()))],
+        ))
+        .unwrap()
+        .to_vec();
+    assert!(format!("{events:?}").contains("spent: Quick"), "{events:?}");
+    end(&mut b, "Medic");
+    let events = b
+        .submit(mv(&b, "Orc", &[(8, 1), (7, 1), (6, 1)]))
+        .unwrap()
+        .to_vec();
+    let scout = id(&b, "Scout");
+    let orc = id(&b, "Orc");
+    let moves: Vec<(UnitId, skirmish::engine::board::Cell)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Moved { unit, to, .. } => Some((*unit, *to)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        moves,
+        [
+            (orc, c(8, 1)),
+            (orc, c(7, 1)),
+            (scout, c(0, 2)),
+            (orc, c(6, 1))
+        ],
+        "the Scout moves when the Orc, now Nearby (7 squares), acts again"
+    );
+    end(&mut b, "Orc");
+    let events = b.submit(attack(&b, "Brute", "Medic")).unwrap().to_vec();
+    let healed = events
+        .iter()
+        .position(|e| matches!(e, Event::Healed { .. }))
+        .expect("Second Wind heals");
+    let rolled = events
+        .iter()
+        .position(|e| matches!(e, Event::Rolled { .. }))
+        .expect("the Brute's attack");
+    assert!(healed < rolled, "before the attack: {events:?}");
+    assert_eq!(hp(&b, "Medic"), 26);
+}
+
+/// E-24 / E-21: an `Interrupt: hit` power is offered to its side when an enemy's
+/// attack hits the unit, off its turn (a decision: the power, or none); it is used
+/// on the attacker, once a round: a second hit that round offers nothing, the next
+/// round offers it again (and declining is an answer).
+#[test]
+fn e_24_interrupt_when_hit_once_a_round() {
+    let mut hero = with(eu("Hero", "Heroes", (1, 1), 30), &["Fast"]);
+    hero.powers = vec![power("Retort", &["Interrupt: hit"])];
+    let mut orc = eu("Orc", "Foes", (2, 1), 40);
+    orc.powers = vec![power("Jab", &["Quick"])];
+    let mut l = level((10, 3), &[], vec![hero, orc]);
+    l.sides[0].decisions = DecisionPolicy::Ask;
+    // Round 1: the Orc hits [5, 5, 5], 2d8 [1, 1] + 3 = 5 (Hero 25). Retort [5, 5,
+    // 5] + 5 = 20 hits, 1d6 [4] (Orc 36). Jab [5, 5, 5], 1d6 [2] (Hero 23): no
+    // second interrupt. Round 2: the Orc hits [5, 5, 5], [1, 1] (Hero 18): offered
+    // again, declined.
+    let mut b = battle(&l, &[5, 5, 5, 1, 1, 5, 5, 5, 4, 5, 5, 5, 2, 5, 5, 5, 1, 1]);
+    let err = b
+        .check(&use_power(&b, "Hero", "Orc", "Retort"))
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("uses it off its turn"),
+        "not on its own turn: {err}"
+    );
+    end(&mut b, "Hero");
+    b.submit(attack(&b, "Orc", "Hero")).unwrap();
+    let Awaiting::Decision(d) = b.awaiting() else {
+        panic!("expected the interrupt decision, got {:?}", b.awaiting());
+    };
+    assert_eq!(d.prompt, "Orc hit Hero. Interrupt?");
+    assert_eq!(d.options.len(), 1);
+    let take = d.options[0].command.clone();
+    let events = b.submit(take).unwrap().to_vec();
+    assert_eq!(
+        rolls(&events)[0],
+        ("Retort vs AC".to_string(), 20, Some(15), "hit".to_string())
+    );
+    assert_eq!((hp(&b, "Hero"), hp(&b, "Orc")), (25, 36));
+    assert_eq!(active(&b), Some(id(&b, "Orc")), "the Orc's turn goes on");
+    b.submit(use_power(&b, "Orc", "Hero", "Jab")).unwrap();
+    assert_eq!(hp(&b, "Hero"), 23);
+    assert_eq!(
+        active(&b),
+        Some(id(&b, "Orc")),
+        "no second Interrupt this round"
+    );
+    end(&mut b, "Orc");
+    end(&mut b, "Hero");
+    b.submit(attack(&b, "Orc", "Hero")).unwrap();
+    let Awaiting::Decision(d) = b.awaiting() else {
+        panic!("a new round, a new Interrupt: {:?}", b.awaiting());
+    };
+    let decline = d.decline.clone().expect("it may be declined").command;
+    b.submit(decline).unwrap();
+    assert_eq!((hp(&b, "Hero"), hp(&b, "Orc")), (18, 36));
+    assert_eq!(active(&b), Some(id(&b, "Orc")));
+}
+
+/// E-24: an `Interrupt: enemy engages` power of a side that answers by itself
+/// (Auto) goes off when an enemy ends a move engaged with the unit; on the unit's
+/// own turn the power is refused, naming its trigger.
+#[test]
+fn e_24_interrupt_when_an_enemy_engages_answered_automatically() {
+    let mut orc = with(eu("Orc", "Foes", (5, 1), 40), &["Slow"]);
+    orc.powers = vec![power("Ambush", &["Interrupt: enemy engages"])];
+    let mut l = level(
+        (10, 3),
+        &[],
+        vec![with(eu("Hero", "Heroes", (1, 1), 30), &["Fast"]), orc],
+    );
+    l.sides[1].decisions = DecisionPolicy::Auto;
+    // The Hero walks to (4, 1): Ambush [5, 5, 5] + 5 = 20 hits, 1d6 [3].
+    let mut b = battle(&l, &[5, 5, 5, 3]);
+    let events = b
+        .submit(mv(&b, "Hero", &[(2, 1), (3, 1), (4, 1)]))
+        .unwrap()
+        .to_vec();
+    assert_eq!(cell(&b, "Hero"), c(4, 1));
+    assert_eq!(
+        rolls(&events)[0],
+        ("Ambush vs AC".to_string(), 20, Some(15), "hit".to_string())
+    );
+    assert_eq!(hp(&b, "Hero"), 27);
+    end(&mut b, "Hero");
+    let err = b
+        .check(&use_power(&b, "Orc", "Hero", "Ambush"))
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("Ambush is an Interrupt power: Orc uses it off its turn, when `Interrupt: enemy engages` happens (E-24)"),
+        "{err}"
+    );
+}
+
+/// E-21 / E-25: a `Free` power is used on the unit's turn without spending an
+/// action (its Standard is still there for an attack), once a turn.
+#[test]
+fn e_21_free_power_spends_no_action_once_a_turn() {
+    let mut hero = with(eu("Hero", "Heroes", (1, 1), 30), &["Fast"]);
+    hero.powers = vec![power("Elbow", &["Free"])];
+    let l = level((10, 3), &[], vec![hero, eu("Orc", "Foes", (2, 1), 40)]);
+    // Elbow [5, 5, 5] hits, 1d6 [2]; the basic attack [5, 5, 5], 2d8 [1, 1] + 3.
+    let mut b = battle(&l, &[5, 5, 5, 2, 5, 5, 5, 1, 1]);
+    let events = b
+        .submit(use_power(&b, "Hero", "Orc", "Elbow"))
+        .unwrap()
+        .to_vec();
+    assert!(
+        !format!("{events:?}").contains("ActionSpent"),
+        "no action spent: {events:?}"
+    );
+    let err = b.check(&use_power(&b, "Hero", "Orc", "Elbow")).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("used its Free power Elbow this turn (E-21)"),
+        "{err}"
+    );
+    b.submit(attack(&b, "Hero", "Orc")).unwrap();
+    assert_eq!(hp(&b, "Orc"), 40 - 2 - 5);
+}
+
+/// E-24 / E-26: a trigger an Interrupt power can't name, or none, is refused at
+/// FILE:LINE:COL, naming the valid ones.
+#[test]
+fn e_24_an_unknown_trigger_is_refused_in_place() {
+    let text = r#"(
+    name: "Triggers",
+    ruleset: "escalation",
+    grid: Square,
+    size: (4, 4),
+    sides: [(name: "Heroes"), (name: "Foes")],
+    units: [
+        (name: "Hero", side: "Heroes", pos: (0, 0),
+         stats: {"Level": 1, "Volition": 1, "HP": 20, "AC": 14, "PD": 12, "MD": 12},
+         powers: [(name: "Snap", traits: ["Interrupt: sneezes"])]),
+        (name: "Orc", side: "Foes", pos: (3, 3),
+         stats: {"Level": 1, "Volition": 1, "HP": 20, "AC": 14, "PD": 12, "MD": 12},
+         powers: [(name: "Snarl", traits: ["Interrupt"])]),
+    ],
+)"#;
+    let problems = skirmish::level::load_str(text, "triggers.ron").unwrap_err();
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert_eq!(problems[0].line, 10);
+    assert!(
+        problems[0].message.contains("`sneezes` is not a trigger")
+            && problems[0].message.contains(
+                "`Interrupt: enemy engages`, `Interrupt: attacked`, `Interrupt: hit`, \
+                 `Interrupt: ally hit`"
+            ),
+        "{}",
+        problems[0].message
+    );
+    assert_eq!(problems[1].line, 13);
+    assert!(
+        problems[1]
+            .message
+            .contains("names its trigger after a colon"),
+        "{}",
+        problems[1].message
+    );
+}
+
+/// E-20: a readied Move that goes off in the next round, before the unit's turn,
+/// costs that turn its Move action (the action type it readied).
+#[test]
+fn e_20_a_readied_move_fired_next_round_costs_that_turns_move() {
+    let l = level(
+        (20, 3),
+        &[],
+        vec![
+            with(eu("Scout", "Heroes", (0, 1), 20), &["Fast"]),
+            with(eu("Orc", "Foes", (9, 1), 40), &["Very Fast"]),
+        ],
+    );
+    let mut b = battle(&l, &[]);
+    end(&mut b, "Orc");
+    b.submit(act(
+        &b,
+        "Scout",
+        "Ready",
+        &[("to", ArgValue::Cell(c(0, 2)))],
+    ))
+    .unwrap();
+    end(&mut b, "Scout");
+    b.submit(mv(&b, "Orc", &[(8, 1), (7, 1)])).unwrap();
+    assert_eq!(
+        cell(&b, "Scout"),
+        c(0, 2),
+        "it went off when the Orc came Nearby"
+    );
+    end(&mut b, "Orc");
+    assert_eq!(active(&b), Some(id(&b, "Scout")));
+    let pools = b.pools(id(&b, "Scout"));
+    assert!(
+        pools.contains(&("Move".to_string(), 0)) && pools.contains(&("Standard".to_string(), 1)),
+        "{pools:?}"
+    );
+    assert!(
+        log_lines(&b)
+            .iter()
+            .any(|l| l.contains("its readied Move action went off before this turn")),
+        "{:?}",
+        log_lines(&b)
+    );
 }

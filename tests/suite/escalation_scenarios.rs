@@ -75,7 +75,7 @@ fn rolls(b: &Battle) -> Vec<Roll> {
 }
 
 /// The rolls of one unit for one purpose (a prefix: "Basic Melee Attack" also
-/// matches "Basic Melee Attack (1 Disadvantage: Shaken)").
+/// matches "Basic Melee Attack vs AC (1 Disadvantage: Shaken)").
 fn rolls_of(b: &Battle, unit: &str, purpose: &str) -> Vec<Roll> {
     rolls(b)
         .into_iter()
@@ -156,7 +156,7 @@ fn e_ex_1_hit_19_vs_ac_19_in_round_3_deals_14_and_shaken_misses() {
     let shaken = &attacks[1];
     assert_eq!(
         shaken.purpose,
-        "Basic Melee Attack (1 Disadvantage: Shaken)"
+        "Basic Melee Attack vs AC (1 Disadvantage: Shaken)"
     );
     assert_eq!(shaken.dice, "4d6kl3");
     assert_eq!(shaken.faces, [4, 5, 3, 1]);
@@ -195,12 +195,12 @@ fn e_ex_2_crit_thresholds_with_weak_and_vulnerable_and_doubled_damage() {
         })
         .collect();
     let expect = [
-        ("Ash", "Flame Arrow", 16, "hit"),
-        ("Brand", "Flame Arrow", 16, "crit"),
-        ("Cinder", "Flame Arrow", 15, "crit"),
-        ("Dusk", "Basic Ranged Attack", 16, "crit"),
-        ("Ember", "Basic Ranged Attack", 17, "crit"),
-        ("Flint", "Basic Ranged Attack", 3, "crit fail"),
+        ("Ash", "Flame Arrow vs AC", 16, "hit"),
+        ("Brand", "Flame Arrow vs AC", 16, "crit"),
+        ("Cinder", "Flame Arrow vs AC", 15, "crit"),
+        ("Dusk", "Basic Ranged Attack vs AC", 16, "crit"),
+        ("Ember", "Basic Ranged Attack vs AC", 17, "crit"),
+        ("Flint", "Basic Ranged Attack vs AC", 3, "crit fail"),
     ];
     assert_eq!(
         shots,
@@ -467,7 +467,7 @@ fn e_ex_5_escalation_track_and_shaken_counts_0() {
     assert_eq!(attacks.len(), 2);
     assert_eq!(
         attacks[0].purpose,
-        "Basic Melee Attack (1 Disadvantage: Shaken)"
+        "Basic Melee Attack vs AC (1 Disadvantage: Shaken)"
     );
     assert_eq!(attacks[0].modifier("Escalation"), None);
     assert_eq!(attacks[0].total, 15 + 3 + 2);

@@ -83,7 +83,14 @@ pub fn classify(attack: &Attack, natural: i64) -> Outcome {
 /// when the natural roll is below the resistance; miss damage on a plain miss,
 /// nothing on a crit fail (E-07, E-12, E-GAP-06, E-GAP-07). Never negative.
 pub fn damage(attack: &Attack, natural: i64, dice_total: i64) -> i64 {
-    let dealt = match classify(attack, natural) {
+    damage_as(attack, classify(attack, natural), natural, dice_total)
+}
+
+/// [`damage`] for a roll whose outcome is given: a Coup de Grace is a crit whatever
+/// its natural roll, and that natural roll still meets the resistance (E-44,
+/// E-GAP-06, E-GAP-07: doubled, then halved).
+pub fn damage_as(attack: &Attack, outcome: Outcome, natural: i64, dice_total: i64) -> i64 {
+    let dealt = match outcome {
         Outcome::CritFail => return 0,
         Outcome::Miss => return attack.miss_damage.max(0),
         Outcome::Hit => dice_total + attack.bonus,

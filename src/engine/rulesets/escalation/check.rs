@@ -9,10 +9,11 @@ use super::play::{
     self, BASIC_MELEE, BASIC_RANGED, MOVE, NoStrike, TurnActions, engaged, esc, has, helpless,
     rules,
 };
+use super::powers::Timing;
 use super::verbs::{self, BANDS};
 use crate::engine::battle::{
     Map, Pending, TurnState, active_units, board_units, cell_of, is_active, name, occupancy_for,
-    play_state, side_of,
+    on_board, play_state, side_of,
 };
 use crate::engine::board::Cell;
 use crate::engine::command::{Command, CommandError};
@@ -124,43 +125,71 @@ fn check_attack(
     target: UnitId,
     power: Option<&str>,
 ) -> Result<(), CommandError> {
-    // E-31: "enemies" may be allies the attacker means harm: any other unit in play.
-    if target == unit || !is_active(world, target) {
+    let heal = power.is_some_and(|p| play::header_of(world, unit, p).heal);
+    if heal {
+        // A non-attack Heal power: the unit itself or an ally in the fight (E-47).
+        if side_of(world, target) != side_of(world, unit) || !on_board(world, target) {
+            return Err(CommandError::NoSuchTarget(format!(
+                "{} heals the unit itself or an ally; {} is neither (E-47)",
+                power.unwrap_or_default(),
+                name(world, target)
+            )));
+        }
+    } else if target == unit || !is_active(world, target) {
+        // E-31: "enemies" may be allies the attacker means harm: any other unit in play.
         return Err(CommandError::NoSuchTarget(format!(
             "{} is not in the fight",
             name(world, target)
         )));
     }
     if let Ok(s) = play::strike(world, unit, target, power) {
-        let h = s.header;
-        needs(world, unit, h.action, &s.name)?;
-        let me = esc(world, unit);
-        if h.frequency != super::powers::Frequency::AtWill && me.used.contains(&s.name) {
-            return Err(CommandError::AlreadyUsed {
-                unit: name(world, unit),
-                what: format!("used {}, which comes back only at a rest (E-27)", s.name),
-            });
-        }
-        if h.spend > me.power_points {
-            return Err(CommandError::Forbidden(format!(
-                "{} costs {} Power; {} has {} (E-30)",
-                s.name,
-                h.spend,
-                name(world, unit),
-                me.power_points
-            )));
-        }
-        if let Some(x) = h.escalation
-            && play::escalation_of(world, unit) < x
-        {
-            return Err(CommandError::Forbidden(format!(
-                "{} needs the Escalation die at {x} or more; it is {} (E-30)",
-                s.name,
-                play::escalation_of(world, unit)
-            )));
+        match s.header.timing {
+            Timing::Action => needs(world, unit, s.header.action, &s.name)?,
+            Timing::Free => {
+                let me = esc(world, unit);
+                if me.free_used.contains(&(s.name.clone(), me.turns)) {
+                    return Err(CommandError::AlreadyUsed {
+                        unit: name(world, unit),
+                        what: format!("used its Free power {} this turn (E-21)", s.name),
+                    });
+                }
+            }
+            Timing::Interrupt(t) => {
+                return Err(CommandError::Forbidden(format!(
+                    "{} is an Interrupt power: {} uses it off its turn, when `Interrupt: {}` \
+                     happens (E-24)",
+                    s.name,
+                    name(world, unit),
+                    t.words()
+                )));
+            }
         }
     } else {
         needs(world, unit, ActionKind::Standard, "an attack")?;
+    }
+    usable_now(world, unit, target, power)
+}
+
+/// Whether `unit` may use `power` (`None`: its basic attack) on `target` now,
+/// action economy aside: the power's use (E-27, E-30), a Staggered target (E-45),
+/// Hampered (E-59), the stance and reach, Grabbed (E-58). An Interrupt is checked
+/// with this too (E-24).
+pub fn usable_now(
+    world: &World,
+    unit: UnitId,
+    target: UnitId,
+    power: Option<&str>,
+) -> Result<(), CommandError> {
+    if let Ok(s) = play::strike(world, unit, target, power) {
+        let h = s.header;
+        check_use(world, unit, &s.name, &h)?;
+        if h.staggered_target && !has(world, target, names::STAGGERED) {
+            return Err(CommandError::NoSuchTarget(format!(
+                "{} needs a Staggered target (at or below half its HP); {} is not (E-45)",
+                s.name,
+                name(world, target)
+            )));
+        }
     }
     let basic = power.is_none_or(|p| p == BASIC_MELEE || p == BASIC_RANGED);
     if !basic && has(world, unit, names::HAMPERED) {
@@ -214,6 +243,68 @@ fn check_attack(
     }
 }
 
+/// Whether `unit` may use its power `power` with header `h` now: not an Encounter,
+/// Daily or Recharge power already used (E-27), its Power cost (E-30), its
+/// `Escalation X+` against the die the battle shows, which a Shaken unit counts as
+/// 0 (E-30, E-63).
+fn check_use(
+    world: &World,
+    unit: UnitId,
+    power: &str,
+    h: &super::powers::Header,
+) -> Result<(), CommandError> {
+    let me = esc(world, unit);
+    if h.frequency != super::powers::Frequency::AtWill && me.used.iter().any(|u| u == power) {
+        return Err(CommandError::AlreadyUsed {
+            unit: name(world, unit),
+            what: format!("used {power}, which comes back only at a rest (E-27)"),
+        });
+    }
+    if h.spend > me.power_points {
+        return Err(CommandError::Forbidden(format!(
+            "{power} costs {} Power; {} has {} (E-30)",
+            h.spend,
+            name(world, unit),
+            me.power_points
+        )));
+    }
+    if let Some(x) = h.escalation
+        && play::die_for(world, unit) < x
+    {
+        let die = play::battle_die(world);
+        let shaken = if play::die_for(world, unit) != die {
+            format!(
+                ", but {} is Shaken and counts it as 0 (E-63)",
+                name(world, unit)
+            )
+        } else {
+            String::new()
+        };
+        return Err(CommandError::Forbidden(format!(
+            "{power} needs the Escalation die at {x} or more; it is {die}{shaken} (E-30)"
+        )));
+    }
+    Ok(())
+}
+
+/// A Move's destination `to` must be reachable with one Move action (E-GAP-01).
+fn check_destination(
+    world: &World,
+    unit: UnitId,
+    to: Cell,
+    what: &str,
+) -> Result<(), CommandError> {
+    let occupancy = crate::engine::battle::occupancy_at(world, unit);
+    let board = &world.resource::<Map>().0;
+    let Some((path, _)) = board.path(cell_of(world, unit), to, &occupancy) else {
+        return Err(CommandError::PathBlocked(format!(
+            "{} can't get to {to}",
+            name(world, unit)
+        )));
+    };
+    check_path(world, unit, &path, what)
+}
+
 fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<(), CommandError> {
     let me = esc(world, unit);
     match verb {
@@ -244,15 +335,7 @@ fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<()
                 }
             }
             let to = args.cell("to").unwrap_or(cell_of(world, unit));
-            let occupancy = crate::engine::battle::occupancy_at(world, unit);
-            let board = &world.resource::<Map>().0;
-            let Some((path, _)) = board.path(cell_of(world, unit), to, &occupancy) else {
-                return Err(CommandError::PathBlocked(format!(
-                    "{} can't get to {to}",
-                    name(world, unit)
-                )));
-            };
-            check_path(world, unit, &path, verbs::DISENGAGE)
+            check_destination(world, unit, to, verbs::DISENGAGE)
         }
         verbs::STANCE => needs(world, unit, ActionKind::Quick, "switching stance"),
         verbs::RALLY => {
@@ -346,18 +429,38 @@ fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<()
             Ok(())
         }
         verbs::READY => {
-            needs(world, unit, ActionKind::Standard, "Ready")?;
-            if let Some(p) = args.name("power") {
+            let power = args.name("power");
+            let to = args.cell("to");
+            if power.is_some() && to.is_some() {
+                return Err(CommandError::Forbidden(
+                    "ready one action: a power (`power`) or a Move (`to`), not both (E-20)".into(),
+                ));
+            }
+            if let Some(p) = power {
                 let known = world
                     .get::<Powers>(crate::engine::battle::entity(world, unit))
                     .is_some_and(|ps| ps.0.iter().any(|x| x.name == p));
                 if !known {
                     return Err(CommandError::Unknown {
                         unit: name(world, unit),
-                        kind: "attack",
+                        kind: "power",
                         name: p.to_string(),
                     });
                 }
+                let h = play::header_of(world, unit, p);
+                if h.timing != Timing::Action {
+                    return Err(CommandError::Forbidden(format!(
+                        "{p} is a Free or Interrupt power; only a Quick, Move or Standard \
+                         action can be readied (E-20)"
+                    )));
+                }
+                check_use(world, unit, p, &h)?;
+            }
+            let kind = play::ready_kind(world, unit, power, to);
+            needs(world, unit, kind, "Ready")?;
+            if let Some(to) = to {
+                not_stuck(world, unit)?;
+                check_destination(world, unit, to, "a readied Move")?;
             }
             Ok(())
         }

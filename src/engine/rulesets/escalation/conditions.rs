@@ -30,6 +30,11 @@ pub const VULNERABLE: &str = "Vulnerable";
 /// Weakened: 1 Disadvantage on attacks, attacks against it get 1 Advantage (E-68).
 pub const WEAKENED: &str = "Weakened";
 
+/// Staggered: at or below half its maximum HP, above 0 (E-45, E-GAP-16). It comes
+/// and goes with the unit's HP, never from a power's `on_hit`; it does nothing by
+/// itself, but a power may need a Staggered target (`Staggered target`).
+pub const STAGGERED: &str = "Staggered";
+
 /// Invisible: attackers must first roll an 11+ save or the attack has no effect
 /// (E-61).
 pub const INVISIBLE: &str = "Invisible";
@@ -127,10 +132,22 @@ pub fn save_disadvantage(unit: &[&str]) -> i32 {
     i32::from(has(unit, ENERVATED))
 }
 
-/// Net Advantage on a unit's saves: a Fight in Spirit boon (E-41) against
-/// Enervated (E-56).
+/// The Advantage and Disadvantage on a unit's saves, with their sources: a Fight
+/// in Spirit boon (E-41) against Enervated (E-56).
+pub fn save_edge(unit: &[&str]) -> Edge {
+    let mut e = Edge::default();
+    if has(unit, SPIRIT_SAVES) {
+        e.advantage.push(SPIRIT_SAVES.into());
+    }
+    if save_disadvantage(unit) > 0 {
+        e.disadvantage.push(ENERVATED.into());
+    }
+    e
+}
+
+/// Net Advantage on a unit's saves ([`save_edge`]).
 pub fn save_net(unit: &[&str]) -> i32 {
-    i32::from(has(unit, SPIRIT_SAVES)) - save_disadvantage(unit)
+    save_edge(unit).net()
 }
 
 /// Whether the target's conditions widen the crit range (E-14, E-67).

@@ -117,12 +117,14 @@ pub enum EscalationEvent {
         /// The ambushers.
         units: Vec<UnitId>,
     },
-    /// A unit readied an attack (E-20).
+    /// A unit readied an action (E-20).
     Readied {
         /// The unit.
         unit: UnitId,
-        /// The attack.
+        /// The action: an attack, a power, "a Move to (x, y)".
         attack: String,
+        /// Its trigger in words.
+        when: String,
     },
     /// A readied attack went off before the trigger's action (E-20).
     ReadiedFires {
@@ -135,6 +137,15 @@ pub enum EscalationEvent {
     ReadyLapsed {
         /// The unit.
         unit: UnitId,
+    },
+    /// A unit used an Interrupt power off its turn (E-24).
+    Interrupted {
+        /// The unit.
+        unit: UnitId,
+        /// The power.
+        power: String,
+        /// The enemy whose action set it off.
+        trigger: UnitId,
     },
     /// A Confused attacker hurt itself (E-54).
     ConfusedSelfHarm {
@@ -222,19 +233,25 @@ impl Narration for EscalationEvent {
             EscalationEvent::SurpriseRound { units } => {
                 format!("Surprise round: {} act first", names.units(units))
             }
-            EscalationEvent::Readied { unit, attack } => {
-                format!(
-                    "{} readies {attack} against the first enemy in reach",
-                    n(unit)
-                )
+            EscalationEvent::Readied { unit, attack, when } => {
+                format!("{} readies {attack}: it goes off {when}", n(unit))
             }
             EscalationEvent::ReadiedFires { unit, trigger } => format!(
-                "{}'s readied attack goes off before {} acts",
+                "{}'s readied action goes off before {} acts",
+                n(unit),
+                n(trigger)
+            ),
+            EscalationEvent::Interrupted {
+                unit,
+                power,
+                trigger,
+            } => format!(
+                "{} interrupts: {power} against {} (its Interrupt this round)",
                 n(unit),
                 n(trigger)
             ),
             EscalationEvent::ReadyLapsed { unit } => {
-                format!("{}'s readied attack lapses unused", n(unit))
+                format!("{}'s readied action lapses unused", n(unit))
             }
         }
     }
@@ -253,7 +270,8 @@ impl Narration for EscalationEvent {
             | EscalationEvent::ConfusedSelfHarm { unit }
             | EscalationEvent::Readied { unit, .. }
             | EscalationEvent::ReadyLapsed { unit } => vec![*unit],
-            EscalationEvent::ReadiedFires { unit, trigger } => vec![*unit, *trigger],
+            EscalationEvent::ReadiedFires { unit, trigger }
+            | EscalationEvent::Interrupted { unit, trigger, .. } => vec![*unit, *trigger],
             EscalationEvent::SurpriseRound { units } => units.clone(),
             EscalationEvent::Provoked { attacker, mover } => vec![*mover, *attacker],
             EscalationEvent::Intercepted { unit, mover, ally } => vec![*unit, *mover, *ally],

@@ -6,7 +6,8 @@
 //! ([`saves`]), initiative groups ([`initiative`]), conditions, engagement, the
 //! action economy ([`actions`]), damage types ([`harm`]), stats and constants. The
 //! battle runs in [`play`] (one system, `drive`), legality in [`check`], unit data
-//! and traits in [`units`], the special actions in [`verbs`], narration in
+//! and traits in [`units`], power headers in [`powers`], the special actions in
+//! [`verbs`], Interrupt powers in [`interrupts`], narration in
 //! [`events`]; [`Escalation`] is what the engine, the editor and the AI ask of it.
 
 pub mod actions;
@@ -18,6 +19,7 @@ pub mod engagement;
 pub mod events;
 pub mod harm;
 pub mod initiative;
+pub mod interrupts;
 pub mod play;
 pub mod powers;
 pub mod ruleset;

@@ -16,6 +16,8 @@ use super::attack::{self, Attack, Outcome};
 use super::conditions as names;
 use super::config::EscalationConfig;
 use super::events::EscalationEvent;
+use super::interrupts::{InterruptQueue, Triggered};
+use super::powers::{Timing, Trigger};
 use super::saves::{DeathSaveOutcome, SaveResult, first_death_save_disadvantage, save_result};
 use super::units::{EscUnit, Stance};
 use crate::engine::battle::{
@@ -88,6 +90,8 @@ pub struct Asking(pub Option<Ask>);
 pub enum Ask {
     /// Which unit of this group acts next (E-16, E-GAP-09).
     NextInBand,
+    /// Whether a unit uses an Interrupt power on what an enemy just did (E-24).
+    Interrupt,
     /// Whether a Free unit intercepts `mover` walking `path` (E-39, E-GAP-13).
     Intercept {
         /// The moving enemy.
@@ -111,7 +115,7 @@ pub fn esc(world: &World, unit: UnitId) -> &EscUnit {
         .expect("every escalation unit has EscUnit")
 }
 
-fn esc_mut(world: &mut World, unit: UnitId) -> Mut<'_, EscUnit> {
+pub(super) fn esc_mut(world: &mut World, unit: UnitId) -> Mut<'_, EscUnit> {
     let e = entity(world, unit);
     world
         .get_mut::<EscUnit>(e)
@@ -167,15 +171,28 @@ pub fn band_name(world: &World, unit: UnitId) -> String {
         .unwrap_or_default()
 }
 
-/// The Escalation die as `unit` counts it for its attacks: 0 if it does not use it
-/// or is Shaken (E-18, E-63, E-GAP-05).
-pub fn escalation_of(world: &World, unit: UnitId) -> i32 {
-    if !esc(world, unit).uses_escalation {
-        return 0;
-    }
+/// The Escalation die the battle shows (E-18).
+pub fn battle_die(world: &World) -> i32 {
+    world.resource::<RoundState>().escalation
+}
+
+/// The Escalation die as `unit` counts it for everything the die feeds — an
+/// `Escalation X+` power (E-30), Rally's save bonus (E-43), its attacks when it
+/// adds the die to them: the battle's die, or 0 when it is Shaken (E-63).
+pub fn die_for(world: &World, unit: UnitId) -> i32 {
     let names = condition_names(world, unit);
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    super::conditions::escalation_for(&refs, world.resource::<RoundState>().escalation)
+    super::conditions::escalation_for(&refs, battle_die(world))
+}
+
+/// The Escalation die as `unit` adds it to its attacks: [`die_for`], or 0 if it
+/// does not add the die to attacks (E-18, E-63, E-GAP-05).
+pub fn escalation_of(world: &World, unit: UnitId) -> i32 {
+    if esc(world, unit).uses_escalation {
+        die_for(world, unit)
+    } else {
+        0
+    }
 }
 
 /// Whether a Dying PC or a Helpless unit may be the target of a Coup de Grace
@@ -241,6 +258,15 @@ impl Strike {
 }
 
 impl Strike {
+    /// Whether a hit deals no damage (a power whose damage expression can't top 0):
+    /// Confused's save applies to it (E-54).
+    pub fn deals_no_damage(&self) -> bool {
+        match &self.roll {
+            DamageRoll::Stance => false,
+            DamageRoll::Expr(e) => e.distribution().max() + self.attack.bonus <= 0,
+        }
+    }
+
     /// The averaged total of its hit damage dice (E-11, E-GAP-21).
     pub fn averaged_total(&self) -> i64 {
         match &self.roll {
@@ -359,9 +385,11 @@ pub fn strike(
     if escalation != 0 {
         modifiers.push(RollModifier::new("Escalation", escalation));
     }
+    // E-02: the defense the power names (AC for a basic attack).
+    let defense = header.defense.stat();
     let stats = world
         .get::<crate::engine::units::Stats>(entity(world, target))
-        .map(|s| s.get("AC"))
+        .map(|s| s.get(defense))
         .unwrap_or(10);
     let attack = Attack {
         modifier: i64::from(me.level) + i64::from(volition) + i64::from(escalation),
@@ -389,7 +417,7 @@ pub fn strike(
         modifiers,
         on_hit,
         ranged,
-        defense: "AC",
+        defense,
     })
 }
 
@@ -470,9 +498,15 @@ fn check_roll(
 
 /// Net Advantage on `unit`'s saves from its conditions (E-41, E-56).
 fn save_edge(world: &World, unit: UnitId) -> i32 {
+    save_edge_words(world, unit).net()
+}
+
+/// The Advantage and Disadvantage on `unit`'s saves, with their sources (E-41,
+/// E-56).
+fn save_edge_words(world: &World, unit: UnitId) -> super::conditions::Edge {
     let names_now = condition_names(world, unit);
     let refs: Vec<&str> = names_now.iter().map(String::as_str).collect();
-    super::conditions::save_net(&refs)
+    super::conditions::save_edge(&refs)
 }
 
 /// The edge of a roll in words for its purpose: "Basic Melee Attack (1 Disadvantage:
@@ -522,8 +556,10 @@ pub fn make_attack(
     power: Option<&str>,
     manner: Manner,
 ) {
-    let all = manner == Manner::Normal
-        && strike(world, attacker, target, power).is_ok_and(|s| s.header.all_engaged);
+    let Ok(first) = strike(world, attacker, target, power) else {
+        return;
+    };
+    let all = manner == Manner::Normal && first.header.all_engaged;
     let targets = if all {
         let mut t = engaged(world, attacker);
         t.retain(|&u| u != target);
@@ -543,6 +579,78 @@ pub fn make_attack(
     }
     for (t, (s, natural, outcome)) in rolled {
         attack_effect(world, attacker, t, &s, natural, outcome);
+    }
+    if manner == Manner::Normal && first.deals_no_damage() {
+        confused_ability(world, attacker);
+    }
+}
+
+/// E-54, second half: a Confused unit that uses a non-attack ability (a `Heal`
+/// power) or an attack that deals no damage makes an 11+ save (Enervated's
+/// Disadvantage counts, E-56); on a failure it deals damage equal to its tier to
+/// itself.
+fn confused_ability(world: &mut World, unit: UnitId) {
+    if !has(world, unit, names::CONFUSED) || !is_active(world, unit) || halted(world) {
+        return;
+    }
+    let edge = save_edge_words(world, unit);
+    let purpose = with_edge(
+        "a save against Confused (an ability that deals no damage)",
+        &edge,
+    );
+    let target = rules(world).save_target;
+    match check_roll(world, unit, purpose, edge.net(), Vec::new(), target) {
+        Ok(true) => {}
+        Ok(false) => {
+            emit(world, EscalationEvent::ConfusedSelfHarm { unit });
+            let tier = esc(world, unit).tier;
+            hurt(world, unit, Vec::new(), tier, false);
+        }
+        Err(e) => fault(world, e),
+    }
+}
+
+/// A `Heal` power used on `target` (the user or an ally): it heals using one of
+/// its Recoveries (E-47, E-48); a Dying PC so healed is back up, as after a
+/// successful death save (E-51). Then Confused's save for a non-attack ability
+/// (E-54).
+pub(super) fn use_heal(world: &mut World, unit: UnitId, target: UnitId) {
+    let dying = play_state(world, target) == PlayState::Dying;
+    if let Err(e) = recover(world, target) {
+        return fault(world, e);
+    }
+    if dying {
+        emit(
+            world,
+            Event::Defeated {
+                unit: target,
+                state: PlayState::Active,
+            },
+        );
+        emit(
+            world,
+            EscalationEvent::Recovered {
+                unit: target,
+                now: false,
+            },
+        );
+        let mut m = esc_mut(world, target);
+        m.saved_since_drop = false;
+        m.death_save_disadvantage = 0;
+    }
+    confused_ability(world, unit);
+}
+
+/// Pays for using a power: marks an Encounter, Daily or Recharge power used and
+/// spends its Power (E-27, E-30).
+pub(super) fn pay_power(world: &mut World, unit: UnitId, s: &Strike) {
+    let h = s.header;
+    if h.frequency != super::powers::Frequency::AtWill || h.spend > 0 {
+        let mut me = esc_mut(world, unit);
+        if h.frequency != super::powers::Frequency::AtWill {
+            me.used.push(s.name.clone());
+        }
+        me.power_points -= h.spend;
     }
 }
 
@@ -564,7 +672,9 @@ fn attack_roll(
     // E-61: attacking an Invisible unit needs an 11+ save first.
     if has(world, target, names::INVISIBLE) {
         let target_n = i64::from(rules(world).save_target);
-        let (faces, kept, natural) = match roll_pool(world, 0) {
+        // A save like any other: Enervated's Disadvantage counts (E-56).
+        let net = save_edge(world, attacker);
+        let (faces, kept, natural) = match roll_pool(world, net) {
             Ok(r) => r,
             Err(e) => {
                 fault(world, e);
@@ -576,8 +686,11 @@ fn attack_roll(
             world,
             Event::Rolled {
                 unit: attacker,
-                purpose: "a save to find an Invisible target".into(),
-                dice: "3d6".into(),
+                purpose: with_edge(
+                    "a save to find an Invisible target",
+                    &save_edge_words(world, attacker),
+                ),
+                dice: pool_name(net),
                 faces,
                 kept,
                 modifiers: Vec::new(),
@@ -604,23 +717,25 @@ fn attack_roll(
             return None;
         }
     };
-    // E-44 / E-GAP-06: a Coup de Grace counts as a natural crit.
-    let natural = if manner == Manner::CoupDeGrace {
-        18
+    // E-44 / E-GAP-06: a Coup de Grace counts as a natural crit; its natural roll
+    // still meets a resistance (E-GAP-07: doubled, then halved).
+    let natural = rolled;
+    let outcome = if manner == Manner::CoupDeGrace {
+        Outcome::Crit
     } else {
-        rolled
+        attack::classify(&s.attack, natural)
     };
-    let outcome = attack::classify(&s.attack, natural);
     let word = match outcome {
         Outcome::CritFail => "crit fail",
         Outcome::Miss => "miss",
         Outcome::Hit => "hit",
         Outcome::Crit => "crit",
     };
+    // E-02: the roll names the defense it is against.
     let purpose = match manner {
-        Manner::Normal => s.name.clone(),
-        Manner::Opportunity => format!("an opportunity attack ({})", s.name),
-        Manner::CoupDeGrace => format!("a Coup de Grace ({})", s.name),
+        Manner::Normal => format!("{} vs {}", s.name, s.defense),
+        Manner::Opportunity => format!("an opportunity attack ({} vs {})", s.name, s.defense),
+        Manner::CoupDeGrace => format!("a Coup de Grace ({} vs {})", s.name, s.defense),
     };
     emit(
         world,
@@ -656,7 +771,25 @@ fn attack_effect(
         },
         _ => (Vec::new(), 0),
     };
-    let dealt = attack::damage(&s.attack, natural, dice_total);
+    let dealt = attack::damage_as(&s.attack, outcome, natural, dice_total);
+    let hit = matches!(outcome, Outcome::Hit | Outcome::Crit);
+    let mut queue = world.resource_mut::<InterruptQueue>();
+    for what in [Trigger::Attacked, Trigger::Hit] {
+        if what == Trigger::Attacked || hit {
+            queue.0.push(Triggered {
+                what,
+                by: attacker,
+                victim: target,
+            });
+        }
+    }
+    if hit {
+        // E-58: remembered for a Grabbed attacker's Disengage this round.
+        let round = world.resource::<TurnState>().round;
+        let mut me = esc_mut(world, attacker);
+        me.hits.retain(|&(_, r)| r == round);
+        me.hits.push((target, round));
+    }
     if dealt > 0 || matches!(outcome, Outcome::Hit | Outcome::Crit) {
         hurt(
             world,
@@ -763,6 +896,7 @@ pub fn hurt(world: &mut World, unit: UnitId, faces: Vec<u32>, amount: i32, crit:
             hp,
         },
     );
+    staggered(world, unit);
     if hp > 0 || play_state(world, unit) != PlayState::Active {
         return;
     }
@@ -790,6 +924,35 @@ pub fn hurt(world: &mut World, unit: UnitId, faces: Vec<u32>, amount: i32, crit:
         );
     }
     check_victory(world);
+}
+
+/// Staggered (E-45, E-GAP-16): a unit at or below half its maximum HP (rounded
+/// down) and above 0 is Staggered. Called after every change of HP: the condition
+/// starts (a log line) when the unit drops to half, and ends when it is healed
+/// above half or drops to 0.
+pub fn staggered(world: &mut World, unit: UnitId) {
+    let Some(h) = world.get::<Health>(entity(world, unit)).copied() else {
+        return;
+    };
+    let now = h.hp > 0 && h.hp <= h.max / 2;
+    match (now, has(world, unit, names::STAGGERED)) {
+        (true, false) => {
+            add_condition(
+                world,
+                unit,
+                Condition::new(names::STAGGERED, Duration::UntilRemoved),
+            );
+        }
+        (false, true) => {
+            let reason = if h.hp > 0 {
+                "healed above half its HP"
+            } else {
+                "down to 0 HP"
+            };
+            end_where(world, unit, reason, |c| c.name == names::STAGGERED);
+        }
+        _ => {}
+    }
 }
 
 /// Heals `unit` with a Recovery (E-47, E-48): a PC rolls Level dice of its recovery
@@ -823,6 +986,7 @@ pub fn recover(world: &mut World, unit: UnitId) -> Result<i32, DiceError> {
             hp,
         },
     );
+    staggered(world, unit);
     if me.recoveries > 0 {
         let left = me.recoveries - 1;
         esc_mut(world, unit).recoveries = left;
@@ -865,8 +1029,20 @@ pub fn drive(world: &mut World) {
                 };
                 finish_travel(world, mover, path, by);
             }
+            Some(Ask::Interrupt) => {
+                if let Command::Attack {
+                    unit,
+                    target,
+                    power: Some(power),
+                    ..
+                } = answer
+                {
+                    super::interrupts::interrupt(world, unit, target, &power);
+                }
+            }
             None => {}
         }
+        super::interrupts::offer_interrupts(world);
         world.resource_mut::<Progress>().0 = true;
         return;
     }
@@ -883,6 +1059,7 @@ pub fn drive(world: &mut World) {
         return;
     };
     execute(world, unit, command);
+    super::interrupts::offer_interrupts(world);
 }
 
 /// Starts the next turn: the next unit of the current group, asking its side which
@@ -1086,7 +1263,10 @@ fn start_turn(world: &mut World, unit: UnitId) {
             world,
             EscalationEvent::ActionSpent {
                 unit,
-                what: "its readied attack went off before this turn".into(),
+                what: format!(
+                    "its readied {} action went off before this turn",
+                    kind.name()
+                ),
                 needs: kind,
                 spent: kind,
             },
@@ -1343,18 +1523,22 @@ fn execute(world: &mut World, unit: UnitId, command: Command) {
             let Ok(s) = strike(world, unit, target, power.as_deref()) else {
                 return;
             };
-            spend(world, unit, s.header.action, &s.name);
-            if s.header.frequency != super::powers::Frequency::AtWill || s.header.spend > 0 {
-                let mut me = esc_mut(world, unit);
-                if s.header.frequency != super::powers::Frequency::AtWill {
-                    me.used.push(s.name.clone());
-                }
-                me.power_points -= s.header.spend;
+            if s.header.timing == Timing::Free {
+                // E-21: no action spent; each Free power once a turn.
+                let turn = esc(world, unit).turns;
+                esc_mut(world, unit).free_used.push((s.name.clone(), turn));
+                world.resource_mut::<TurnActions>().acted = true;
+            } else {
+                spend(world, unit, s.header.action, &s.name);
             }
+            pay_power(world, unit, &s);
             // E-36: a ranged attack while engaged provokes; so does a power that
             // says so (E-28).
             if (s.ranged || s.header.provokes) && !provoke(world, unit) {
                 return;
+            }
+            if s.header.heal {
+                return use_heal(world, unit, target);
             }
             if !fire_readied(world, unit) {
                 return;
@@ -1410,16 +1594,7 @@ fn execute(world: &mut World, unit: UnitId, command: Command) {
                     make_attack(world, unit, target, None, Manner::CoupDeGrace);
                 }
             }
-            super::verbs::READY => {
-                let power = args.name("power").map(str::to_string);
-                let attack = power
-                    .clone()
-                    .unwrap_or_else(|| basic_power(esc(world, unit)).name);
-                spend(world, unit, ActionKind::Standard, "Ready");
-                let round = world.resource::<TurnState>().round;
-                esc_mut(world, unit).ready = Some(super::units::Readied { power, round });
-                emit(world, EscalationEvent::Readied { unit, attack });
-            }
+            super::verbs::READY => ready(world, unit, &args),
             super::verbs::DICEY_MOVE => dicey_move(world, unit, &args),
             super::verbs::GRANT_SAVE => {
                 if let Some(target) = args.unit("target") {
@@ -1476,7 +1651,7 @@ fn execute(world: &mut World, unit: UnitId, command: Command) {
 
 /// Opportunity attacks on `unit` from the engaged enemies in Melee stance, before
 /// it moves or shoots (E-36, E-38, E-GAP-12). False when it no longer stands.
-fn provoke(world: &mut World, unit: UnitId) -> bool {
+pub(super) fn provoke(world: &mut World, unit: UnitId) -> bool {
     for enemy in provoked_by(world, unit) {
         if !is_active(world, enemy) {
             continue;
@@ -1646,6 +1821,13 @@ fn intercept_point(
 
 /// The steps of a move; stopped by `by`'s Intercept when it intercepts (E-39).
 fn finish_travel(world: &mut World, mover: UnitId, path: Vec<Cell>, by: Option<UnitId>) {
+    let before = engaged(world, mover);
+    finish_steps(world, mover, path, by);
+    super::interrupts::queue_engagements(world, mover, &before);
+}
+
+/// The steps of [`finish_travel`].
+fn finish_steps(world: &mut World, mover: UnitId, path: Vec<Cell>, by: Option<UnitId>) {
     let stop = by.and_then(|u| intercept_point(world, u, mover, &path).map(|p| (u, p)));
     let until = stop.map_or(path.len(), |(_, (k, _))| k + 1);
     for &to in &path[..until] {
@@ -1727,12 +1909,18 @@ fn disengage(world: &mut World, unit: UnitId, to: Cell, except: Option<UnitId>) 
     let mut enemies = engaged(world, unit);
     enemies.retain(|&e| Some(e) != except);
     let difficulty = rules(world).disengage_difficulty(enemies.len() as u32);
-    // E-58: Grabbed gives 1 Disadvantage to disengage from the grabber.
+    // E-58: Grabbed gives 1 Disadvantage to disengage from the grabber, unless the
+    // unit hit it with an attack this round.
+    let round = world.resource::<TurnState>().round;
+    let hits = esc(world, unit).hits.clone();
     let grabbed = world
         .get::<Conditions>(entity(world, unit))
         .is_some_and(|c| {
-            c.0.iter()
-                .any(|c| c.name == names::GRABBED && c.source.is_some_and(|s| enemies.contains(&s)))
+            c.0.iter().any(|c| {
+                c.name == names::GRABBED
+                    && c.source
+                        .is_some_and(|s| enemies.contains(&s) && !hits.contains(&(s, round)))
+            })
         });
     let aided = has(world, unit, names::DICEY_AID);
     let net = i32::from(aided) - i32::from(grabbed);
@@ -1812,7 +2000,8 @@ fn rally(world: &mut World, unit: UnitId) {
             Duration::SaveEnds => rules(world).save_target,
             _ => 13,
         };
-        let bonus = world.resource::<RoundState>().escalation;
+        // E-43 / E-63: a Shaken unit counts the die as 0 here too.
+        let bonus = die_for(world, unit);
         if let Err(e) = save_against(world, unit, &c.name, bonus, target) {
             fault(world, e);
         }
@@ -1887,17 +2076,88 @@ pub fn basic_power(me: &EscUnit) -> crate::engine::spec::PowerDef {
     }
 }
 
-/// Readied attacks that `trigger` sets off by acting (a step or an attack) within
-/// their reach go off first, in roster order (E-20). In the round it was readied, the
-/// readier's band becomes the trigger's; in a later round its next turn lacks the
-/// Standard action. False when `trigger` no longer stands.
+/// The action type readying `power` or a Move to `to` takes (E-20): a Move, the
+/// power's own action, or a Standard action for the stance's basic attack.
+pub fn ready_kind(
+    world: &World,
+    unit: UnitId,
+    power: Option<&str>,
+    to: Option<Cell>,
+) -> ActionKind {
+    match (to, power) {
+        (Some(_), _) => ActionKind::Move,
+        (None, Some(p)) => header_of(world, unit, p).action,
+        (None, None) => ActionKind::Standard,
+    }
+}
+
+/// Whether a readied action waits for an enemy Nearby (a Move, a non-attack power)
+/// rather than one in its attack's reach (E-20).
+fn ready_waits_nearby(world: &World, unit: UnitId, ready: &super::units::Readied) -> bool {
+    ready.to.is_some()
+        || ready
+            .power
+            .as_deref()
+            .is_some_and(|p| header_of(world, unit, p).heal)
+}
+
+/// Ready (E-20): spends the readied action's type (a Standard for an attack or a
+/// Standard power, a Move for a Move, a Quick for a Quick power) and waits for its
+/// trigger until the unit's next turn.
+fn ready(world: &mut World, unit: UnitId, args: &crate::engine::verb::Args) {
+    let power = args.name("power").map(str::to_string);
+    let to = args.cell("to");
+    let kind = ready_kind(world, unit, power.as_deref(), to);
+    let what = match (to, &power) {
+        (Some(c), _) => format!("a Move to {c}"),
+        (None, Some(p)) => p.clone(),
+        (None, None) => basic_power(esc(world, unit)).name,
+    };
+    spend(world, unit, kind, "Ready");
+    let round = world.resource::<TurnState>().round;
+    let readied = super::units::Readied {
+        power,
+        to,
+        kind,
+        round,
+    };
+    let when = if ready_waits_nearby(world, unit, &readied) {
+        "before the first enemy Nearby moves a step or attacks"
+    } else {
+        "before the first enemy in its reach moves a step or attacks"
+    };
+    esc_mut(world, unit).ready = Some(readied);
+    emit(
+        world,
+        EscalationEvent::Readied {
+            unit,
+            attack: what,
+            when: when.into(),
+        },
+    );
+}
+
+/// Readied actions that `trigger` sets off by acting (a step or an attack) go off
+/// first, in roster order (E-20): a readied attack when `trigger` is within its
+/// reach; a readied Move or non-attack power when `trigger` is Nearby. In the
+/// round it was readied, the readier's band becomes the trigger's; in a later round
+/// its next turn lacks the readied action's type. False when `trigger` no longer
+/// stands.
 fn fire_readied(world: &mut World, trigger: UnitId) -> bool {
     let side = side_of(world, trigger);
     for r in active_units(world) {
         let Some(ready) = esc(world, r).ready.clone() else {
             continue;
         };
-        if side_of(world, r) == side || strike(world, r, trigger, ready.power.as_deref()).is_err() {
+        if side_of(world, r) == side {
+            continue;
+        }
+        let fires = if ready_waits_nearby(world, r, &ready) {
+            distance(world, r, trigger) <= nearby_limit(world)
+        } else {
+            strike(world, r, trigger, ready.power.as_deref()).is_ok()
+        };
+        if !fires {
             continue;
         }
         esc_mut(world, r).ready = None;
@@ -1906,15 +2166,57 @@ fn fire_readied(world: &mut World, trigger: UnitId) -> bool {
             let band = esc(world, trigger).band;
             esc_mut(world, r).band = band;
         } else {
-            esc_mut(world, r).lost = Some(ActionKind::Standard);
+            esc_mut(world, r).lost = Some(ready.kind);
         }
         emit(world, EscalationEvent::ReadiedFires { unit: r, trigger });
-        make_attack(world, r, trigger, ready.power.as_deref(), Manner::Normal);
+        if let Some(to) = ready.to {
+            readied_move(world, r, to);
+        } else {
+            if let Some(p) = ready.power.as_deref()
+                && let Ok(s) = strike(world, r, r, Some(p))
+            {
+                pay_power(world, r, &s);
+            }
+            if ready_waits_nearby(world, r, &ready) {
+                use_heal(world, r, r);
+            } else {
+                make_attack(world, r, trigger, ready.power.as_deref(), Manner::Normal);
+            }
+        }
         if !is_active(world, trigger) || halted(world) {
             return false;
         }
     }
     true
+}
+
+/// A readied Move (E-20): the unit walks to the cell it named, provoking
+/// opportunity attacks as any move does (E-38); it goes nowhere when the cell is
+/// taken or out of one Move's reach by then.
+fn readied_move(world: &mut World, unit: UnitId, to: Cell) {
+    let occupancy = crate::engine::battle::occupancy_for(world, unit);
+    let route = world
+        .resource::<Map>()
+        .0
+        .path(cell_of(world, unit), to, &occupancy);
+    let Some((cells, _)) = route.filter(|(_, cost)| *cost <= rules(world).speed) else {
+        emit(
+            world,
+            Event::MovementStopped {
+                unit,
+                reason: format!("its readied Move can't reach {to} now"),
+            },
+        );
+        return;
+    };
+    if !provoke(world, unit) {
+        return;
+    }
+    let before = engaged(world, unit);
+    for c in cells {
+        step(world, unit, c);
+    }
+    super::interrupts::queue_engagements(world, unit, &before);
 }
 
 /// A Dicey Move (a Move action): 3d6 + Volition against the Difficulty; success
@@ -2024,6 +2326,7 @@ fn last_gasp_save(world: &mut World, unit: UnitId, counts: bool) {
                     hp,
                 },
             );
+            staggered(world, unit);
         }
         return;
     }

@@ -1,7 +1,9 @@
 //! A power's header (E-26): how often it may be used (E-27: At-Will, Encounter,
 //! Daily, Recharge X+), whether it provokes (E-28), what it costs (E-30: Spend X
 //! Power), from which Escalation die it may be used (E-30: Escalation X+), and the
-//! action it takes (Standard by default; Quick or Move), and whether it strikes
+//! action it takes (Standard by default; Quick or Move; Free, or an Interrupt with
+//! its trigger, E-24), the defense it is rolled
+//! against (E-02: `vs AC` by default, `vs PD`, `vs MD`), and whether it strikes
 //! every engaged enemy (E-06). A level writes these as
 //! the power's `traits`.
 
@@ -22,6 +24,78 @@ pub enum Frequency {
     Recharge(i64),
 }
 
+/// The defense an attack is rolled against, as the power names it (E-02): `vs AC`
+/// (the default, and every basic attack's), `vs PD` or `vs MD`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Defense {
+    /// Armor Class.
+    #[default]
+    Ac,
+    /// Physical Defense.
+    Pd,
+    /// Mental Defense.
+    Md,
+}
+
+impl Defense {
+    /// The stat it reads, as levels write it.
+    pub fn stat(self) -> &'static str {
+        match self {
+            Defense::Ac => "AC",
+            Defense::Pd => "PD",
+            Defense::Md => "MD",
+        }
+    }
+}
+
+/// What sets off an Interrupt power (E-24), as its header names it after
+/// `Interrupt:`. The unit uses it off its own turn, once a round, on the enemy
+/// whose action set it off, after that action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Trigger {
+    /// `enemy engages`: an enemy ends a move engaged with the unit (adjacent), not
+    /// having started there.
+    EnemyEngages,
+    /// `attacked`: an enemy attacks the unit, hit or miss.
+    Attacked,
+    /// `hit`: an enemy's attack hits the unit.
+    Hit,
+    /// `ally hit`: an enemy's attack hits one of the unit's allies.
+    AllyHit,
+}
+
+/// The triggers as headers write them, after `Interrupt:`.
+pub const TRIGGERS: &[(&str, Trigger)] = &[
+    ("enemy engages", Trigger::EnemyEngages),
+    ("attacked", Trigger::Attacked),
+    ("hit", Trigger::Hit),
+    ("ally hit", Trigger::AllyHit),
+];
+
+impl Trigger {
+    /// Its header words.
+    pub fn words(self) -> &'static str {
+        TRIGGERS
+            .iter()
+            .find(|(_, t)| *t == self)
+            .map_or("", |(w, _)| w)
+    }
+}
+
+/// When a power is used (E-21, E-24, E-25).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Timing {
+    /// On the unit's turn, with the header's action (Standard, Move or Quick).
+    #[default]
+    Action,
+    /// `Free`: on the unit's turn without spending an action, each Free power at
+    /// most once a turn (a "handful" of free actions, E-21).
+    Free,
+    /// `Interrupt: <trigger>`: off the unit's turn, when the trigger happens, once a
+    /// round (E-24).
+    Interrupt(Trigger),
+}
+
 /// A power's header, parsed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Header {
@@ -35,12 +109,21 @@ pub struct Header {
     pub spend: i32,
     /// The action it takes (E-26).
     pub action: ActionKind,
+    /// On its turn with that action, Free, or an Interrupt (E-24, E-26).
+    pub timing: Timing,
     /// It attacks every engaged enemy, one roll each, all rolls before any damage
     /// (E-06).
     pub all_engaged: bool,
     /// Its on-hit effects on a PC are Last Gasp effects (E-52): death saves each
     /// turn until one succeeds, or the effect takes hold at 4 failures.
     pub last_gasp: bool,
+    /// The defense it is rolled against (E-02).
+    pub defense: Defense,
+    /// It may only target a Staggered unit (E-45, E-GAP-16: abilities key off it).
+    pub staggered_target: bool,
+    /// A non-attack power: no attack roll; its target (the unit itself or an ally
+    /// within its range) heals using one of its Recoveries (E-47, E-48, E-51).
+    pub heal: bool,
     /// What a Sustain roll needs to keep its sustained effects (E-29; 0 when the
     /// header names none: sustaining then only takes the action).
     pub sustain: i64,
@@ -54,9 +137,13 @@ impl Default for Header {
             escalation: None,
             spend: 0,
             action: ActionKind::Standard,
+            timing: Timing::Action,
             all_engaged: false,
             sustain: 0,
             last_gasp: false,
+            defense: Defense::Ac,
+            staggered_target: false,
+            heal: false,
         }
     }
 }
@@ -64,7 +151,8 @@ impl Default for Header {
 /// The header phrases, for messages.
 pub const FORMS: &str = "At-Will, Encounter, Daily, `Recharge <X>+`, Provokes, \
                          `Escalation <X>+`, `Spend <X> Power`, Quick, Move, Standard, `All engaged`, \
-                         `Sustain <X>+`, `Last Gasp`";
+                         `Sustain <X>+`, `Last Gasp`, `vs AC`, `vs PD`, `vs MD`, `Staggered target`, `Heal`, Free, \
+                         `Interrupt: <trigger>` (triggers: enemy engages, attacked, hit, ally hit)";
 
 /// Reads a power's traits; the error names the phrase and the valid forms.
 pub fn parse_header(traits: &[String]) -> Result<Header, String> {
@@ -84,7 +172,13 @@ pub fn parse_header(traits: &[String]) -> Result<Header, String> {
                     )
                 })
         };
+        let lower = p.to_ascii_lowercase();
+        if let Some(rest) = lower.strip_prefix("interrupt") {
+            h.timing = Timing::Interrupt(trigger(p, rest)?);
+            continue;
+        }
         match words.as_slice() {
+            ["free"] => h.timing = Timing::Free,
             ["at-will"] => h.frequency = Frequency::AtWill,
             ["encounter"] => h.frequency = Frequency::Encounter,
             ["daily"] => h.frequency = Frequency::Daily,
@@ -98,6 +192,22 @@ pub fn parse_header(traits: &[String]) -> Result<Header, String> {
             ["all", "engaged"] => h.all_engaged = true,
             ["sustain", x] => h.sustain = number(x, true)?,
             ["last", "gasp"] => h.last_gasp = true,
+            ["staggered", "target"] => h.staggered_target = true,
+            ["heal"] => h.heal = true,
+            ["vs", d] => {
+                h.defense = match *d {
+                    "ac" => Defense::Ac,
+                    "pd" => Defense::Pd,
+                    "md" => Defense::Md,
+                    _ => {
+                        return Err(format!(
+                            "`{p}`: `{}` is not a defense; expected `vs AC`, `vs PD` or \
+                             `vs MD` (E-02)",
+                            p.split_whitespace().nth(1).unwrap_or_default()
+                        ));
+                    }
+                }
+            }
             _ => {
                 return Err(format!(
                     "`{p}` is not an `escalation` power header; expected {FORMS}"
@@ -106,6 +216,29 @@ pub fn parse_header(traits: &[String]) -> Result<Header, String> {
         }
     }
     Ok(h)
+}
+
+/// The trigger of `Interrupt: <trigger>` (`rest`: what follows `interrupt`).
+fn trigger(phrase: &str, rest: &str) -> Result<Trigger, String> {
+    let valid = TRIGGERS
+        .iter()
+        .map(|(w, _)| format!("`Interrupt: {w}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let Some(words) = rest.trim_start().strip_prefix(':') else {
+        return Err(format!(
+            "`{phrase}`: an Interrupt power names its trigger after a colon; expected one \
+             of {valid} (E-24)"
+        ));
+    };
+    let words = words.split_whitespace().collect::<Vec<_>>().join(" ");
+    TRIGGERS
+        .iter()
+        .find(|(w, _)| *w == words)
+        .map(|&(_, t)| t)
+        .ok_or_else(|| {
+            format!("`{phrase}`: `{words}` is not a trigger; expected one of {valid} (E-24)")
+        })
 }
 
 #[cfg(test)]
@@ -140,6 +273,29 @@ mod tests {
         );
         let e = parse_header(&t(&["Weekly"])).unwrap_err();
         assert!(e.contains("`Weekly`") && e.contains("Recharge <X>+"), "{e}");
+        assert_eq!(
+            parse_header(&t(&["vs PD"])).unwrap().defense,
+            Defense::Pd,
+            "E-02"
+        );
+        let e = parse_header(&t(&["vs Reflex"])).unwrap_err();
+        assert!(
+            e.contains("`Reflex` is not a defense") && e.contains("`vs MD`"),
+            "{e}"
+        );
+        assert_eq!(
+            parse_header(&t(&["Interrupt: ally hit"])).unwrap().timing,
+            Timing::Interrupt(Trigger::AllyHit),
+            "E-24"
+        );
+        assert_eq!(parse_header(&t(&["Free"])).unwrap().timing, Timing::Free);
+        let e = parse_header(&t(&["Interrupt: sneezes"])).unwrap_err();
+        assert!(
+            e.contains("`sneezes` is not a trigger") && e.contains("`Interrupt: enemy engages`"),
+            "{e}"
+        );
+        let e = parse_header(&t(&["Interrupt"])).unwrap_err();
+        assert!(e.contains("names its trigger"), "{e}");
         assert!(
             parse_header(&t(&["Recharge 11"]))
                 .unwrap_err()

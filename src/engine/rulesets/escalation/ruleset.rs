@@ -53,6 +53,7 @@ const GLOSSARY: &[(&str, &str)] = &[
     ("disengage", "E-37"),
     ("dicey move", "E-GAP-19"),
     ("opportunity", "E-38"),
+    ("against confused", "E-54"),
     ("save against", "E-GAP-03"),
     ("basic melee attack", "E-07"),
     ("basic ranged attack", "E-08"),
@@ -76,6 +77,7 @@ const GLOSSARY: &[(&str, &str)] = &[
     ("spirit", "E-41"),
     ("dying", "E-46"),
     ("staggered", "E-45"),
+    ("interrupt", "E-24"),
 ];
 
 impl Ruleset for Escalation {
@@ -227,6 +229,7 @@ impl Ruleset for Escalation {
         crate::engine::fork::copy_resource::<super::play::RoundState>(from, to);
         crate::engine::fork::copy_resource::<super::play::TurnActions>(from, to);
         crate::engine::fork::copy_resource::<super::play::Asking>(from, to);
+        crate::engine::fork::copy_resource::<super::interrupts::InterruptQueue>(from, to);
     }
 
     fn setup(&self, world: &mut World, level: &Level) -> Result<(), String> {
@@ -256,7 +259,9 @@ impl Ruleset for Escalation {
         target: UnitId,
         power: Option<&str>,
     ) -> Option<AttackPreview> {
-        let s = play::strike(world, attacker, target, power).ok()?;
+        let s = play::strike(world, attacker, target, power)
+            .ok()
+            .filter(|s| !s.header.heal)?;
         let odds = odds_of(world, &s, target)?;
         let mut modifiers: Vec<String> = Vec::new();
         modifiers.extend(s.edge.advantage.iter().map(|a| format!("Advantage: {a}")));
@@ -319,7 +324,9 @@ impl Ruleset for Escalation {
         power: Option<&str>,
         _assume: Assume<'_>,
     ) -> Option<AttackOdds> {
-        let s = play::strike(world, attacker, target, power).ok()?;
+        let s = play::strike(world, attacker, target, power)
+            .ok()
+            .filter(|s| !s.header.heal)?;
         odds_of(world, &s, target).map(|o| o.0)
     }
 
@@ -404,7 +411,8 @@ impl Ruleset for Escalation {
                 out.push((pool.id().to_string(), i32::from(left)));
             }
         }
-        out.push(("Escalation die".into(), play::escalation_of(world, unit)));
+        // The battle's die as the unit counts it (0 when Shaken, E-63).
+        out.push(("Escalation die".into(), play::die_for(world, unit)));
         if me.pc {
             out.push(("Recoveries".into(), me.recoveries as i32));
         }
@@ -581,5 +589,6 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     world.insert_resource(RoundState::default());
     world.insert_resource(TurnActions::default());
     world.insert_resource(Asking::default());
+    world.insert_resource(super::interrupts::InterruptQueue::default());
     Ok(())
 }

@@ -187,7 +187,7 @@ pub struct EscUnit {
     pub death_save_disadvantage: i32,
     /// Whether it has made a death save since it last dropped.
     pub saved_since_drop: bool,
-    /// The round its one Interrupt was used (E-24).
+    /// The round its one Interrupt was used (E-24): none more that round.
     pub interrupt_round: Option<u32>,
     /// Whether a crit dropped it (E-49).
     pub dropped_by_crit: bool,
@@ -209,6 +209,14 @@ pub struct EscUnit {
     pub sustaining: Vec<Sustained>,
     /// Its readied attack, waiting for a trigger (E-20).
     pub ready: Option<Readied>,
+    /// Whether it has any Interrupt power (E-24), read once at set-up: only these
+    /// units are asked when something triggers interrupts.
+    pub interrupts: bool,
+    /// The Free powers it used, each with its turn (once a turn each, E-21).
+    pub free_used: Vec<(String, u32)>,
+    /// The units its attacks hit, each with the round (E-58: a Grabbed unit that
+    /// hit its grabber this round disengages from it without the Disadvantage).
+    pub hits: Vec<(crate::engine::units::UnitId, u32)>,
     /// An action type its next turn lacks: a readied one fired in the round of
     /// that turn before it came (E-20).
     pub lost: Option<super::actions::ActionKind>,
@@ -242,12 +250,17 @@ pub struct Sustained {
     pub kept: u32,
 }
 
-/// A readied attack (E-20): the power (`None`: the stance's basic attack) and the
-/// round it was readied in.
+/// A readied action (E-20): an attack (the power, `None`: the stance's basic
+/// attack), a non-attack power (a `Heal` power, on the unit itself), or a Move (to
+/// a cell); the action type it took and the round it was readied in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Readied {
     /// The power.
     pub power: Option<String>,
+    /// A readied Move: where to.
+    pub to: Option<crate::engine::board::Cell>,
+    /// The action type it is (what a later round's turn lacks when it fired).
+    pub kind: super::actions::ActionKind,
     /// The round it was readied in.
     pub round: u32,
 }
@@ -299,6 +312,12 @@ impl EscUnit {
             used: Vec::new(),
             ready: None,
             lost: None,
+            hits: Vec::new(),
+            free_used: Vec::new(),
+            interrupts: def.powers.iter().any(|p| {
+                super::powers::parse_header(&p.traits)
+                    .is_ok_and(|h| matches!(h.timing, super::powers::Timing::Interrupt(_)))
+            }),
         };
         for phrase in &def.traits {
             match parse_trait(config, phrase).map_err(|e| format!("trait {e}"))? {

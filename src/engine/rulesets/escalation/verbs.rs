@@ -194,13 +194,18 @@ pub const VERBS: &[VerbSpec] = &[
     VerbSpec {
         key: Some('y'),
         cost: one(pools::STANDARD),
-        args: &[ArgSpec::optional("power", ArgKind::Name)],
+        args: &[
+            ArgSpec::optional("power", ArgKind::Name),
+            ArgSpec::optional("to", ArgKind::Cell),
+        ],
         ..VerbSpec::new(
             READY,
-            "ready an attack (the stance's basic attack, or `power`): it goes off just \
-             before the first enemy in its reach moves a step or attacks, until the unit's \
-             next turn (E-20)",
-            &["Ready {power}", "Ready an attack"],
+            "ready an action, taking its action type: an attack (the stance's basic \
+             attack, or the attack `power`) goes off just before the first enemy in its \
+             reach moves a step or attacks; a Move to `to`, or a non-attack `Heal` power \
+             on the unit itself, just before the first enemy Nearby does; until the \
+             unit's next turn (E-20)",
+            &["Ready {power}", "Ready a Move to {to}", "Ready an attack"],
         )
     },
     VerbSpec {
