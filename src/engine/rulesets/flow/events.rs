@@ -287,7 +287,7 @@ impl Narration for FlowEvent {
                 ap,
             } => format!("{} readies {action} {trigger} ({ap} AP set aside)", n(unit)),
             FlowEvent::ReadiedActionTriggered { unit, by, action } => format!(
-                "{}'s readied {action} goes off, set off by {}; it now acts just before {}",
+                "{} does what it readied, {action}, as {} sets it off; it now acts just before {}",
                 n(unit),
                 n(by),
                 n(by)

@@ -101,7 +101,12 @@ impl ReadyAction {
             ReadyAction::Attack { weapon: None } => "an attack".into(),
             ReadyAction::Step { to } => format!("a Step to {to}"),
             ReadyAction::Move { to } => format!("a Move to {to}"),
-            ReadyAction::Shove { effect } => format!("a Shove ({})", effect.syntax()),
+            ReadyAction::Shove {
+                effect: ShoveEffect::PushBack,
+            } => "a Shove to push back".into(),
+            ReadyAction::Shove {
+                effect: ShoveEffect::KnockProne,
+            } => "a Shove to knock prone".into(),
             ReadyAction::Draw { weapon } => format!("drawing {weapon}"),
         }
     }
