@@ -48,10 +48,15 @@ fn soldier(name: &str, side: &str, at: (i32, i32), agi: i32) -> UnitDef {
         side: side.into(),
         pos: (pos.x, pos.y),
         stats: BTreeMap::from([("AgiMod".into(), agi), ("HP".into(), 20)]),
-        skills: [("Melee", 55), ("Ranged", 50), ("Agility", 50), ("Athletics", 40)]
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect(),
+        skills: [
+            ("Melee", 55),
+            ("Ranged", 50),
+            ("Agility", 50),
+            ("Athletics", 40),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect(),
         weapons: vec![blade("Sword", Hand::Main)],
         ..Default::default()
     }
@@ -111,23 +116,29 @@ fn finish(b: &mut Battle, name: &str) {
 fn go(b: &mut Battle, name: &str, power: &str, path: &[Cell]) -> Result<Vec<Event>, CommandError> {
     let unit = who(b, name);
     let path = path.to_vec();
-    send(b, Command::Move {
-        unit,
-        power: power.into(),
-        path,
-        target: None,
-    })
+    send(
+        b,
+        Command::Move {
+            unit,
+            power: power.into(),
+            path,
+            target: None,
+        },
+    )
 }
 
 fn strike(b: &mut Battle, name: &str, target: &str, weapon: &str) -> Vec<Event> {
     let (unit, target) = (who(b, name), who(b, target));
-    send(b, Command::Attack {
-        unit,
-        target,
-        power: Some(weapon.into()),
-        aim: None,
-        approach: Vec::new(),
-    })
+    send(
+        b,
+        Command::Attack {
+            unit,
+            target,
+            power: Some(weapon.into()),
+            aim: None,
+            approach: Vec::new(),
+        },
+    )
     .expect("attack accepted")
 }
 
@@ -182,7 +193,12 @@ fn awaits_unit(b: &Battle) -> Option<String> {
 #[test]
 fn f_37_seed_l117_ready_a_step_or_a_move_when_an_enemy_enters_reach() {
     // M (AgiMod 5) acts first; R readies a Step back to (-1, 0): 1 AP set aside.
-    let units = || vec![soldier("M", "Blue", (3, 0), 5), soldier("R", "Red", (0, 0), 0)];
+    let units = || {
+        vec![
+            soldier("M", "Blue", (3, 0), 5),
+            soldier("R", "Red", (0, 0), 0),
+        ]
+    };
     let mut b = begin(&field(units()), &[1, 1]);
     finish(&mut b, "M");
     let ev = ready(
@@ -199,10 +215,11 @@ fn f_37_seed_l117_ready_a_step_or_a_move_when_an_enemy_enters_reach() {
     finish(&mut b, "R");
     // Round 2: M walks into R's reach at (1, 0); R steps away at once.
     let ev = go(&mut b, "M", "Move", &[hex(2, 0), hex(1, 0)]).unwrap();
-    assert!(narrated(&ev).iter().any(|e| matches!(
-        e,
-        FlowEvent::ReadiedActionTriggered { .. }
-    )));
+    assert!(
+        narrated(&ev)
+            .iter()
+            .any(|e| matches!(e, FlowEvent::ReadiedActionTriggered { .. }))
+    );
     assert_eq!(cell_of(&b, "R"), hex(-1, 0), "R took its readied Step");
     assert_eq!(cell_of(&b, "M"), hex(1, 0));
     assert_eq!(
@@ -321,14 +338,23 @@ fn f_37_seed_l118_ready_a_shove_when_the_wizard_starts_casting() {
     );
     finish(&mut b, "S");
     let ev = strike(&mut b, "W", "D", "Firebolt");
-    let drawn = ev.iter().position(|e| {
-        matches!(e, Event::HeldChanged { item, hand: Hand::Off, .. } if item == "Dagger")
-    });
+    let drawn = ev.iter().position(
+        |e| matches!(e, Event::HeldChanged { item, hand: Hand::Off, .. } if item == "Dagger"),
+    );
     let bolt_roll = ev.iter().position(|e| {
-        matches!(e.narration(), Some(FlowEvent::SkillChecked { roll: 90, .. }))
+        matches!(
+            e.narration(),
+            Some(FlowEvent::SkillChecked { roll: 90, .. })
+        )
     });
-    assert!(drawn.is_some() && drawn < bolt_roll, "drawn before the bolt");
-    assert!(still_readied(&b, "S"), "the caster is out of the sword's reach");
+    assert!(
+        drawn.is_some() && drawn < bolt_roll,
+        "drawn before the bolt"
+    );
+    assert!(
+        still_readied(&b, "S"),
+        "the caster is out of the sword's reach"
+    );
 }
 
 /// Covers F-37 (seed L117): the readied attack `Ready(unit:, weapon:)` keeps its
@@ -337,7 +363,10 @@ fn f_37_seed_l118_ready_a_shove_when_the_wizard_starts_casting() {
 #[test]
 fn f_37_seed_l117_the_readied_attack_is_then_attack_on_enters_reach() {
     let play = |action: FlowAction| {
-        let units = vec![soldier("M", "Blue", (3, 0), 5), soldier("R", "Red", (0, 0), 0)];
+        let units = vec![
+            soldier("M", "Blue", (3, 0), 5),
+            soldier("R", "Red", (0, 0), 0),
+        ];
         let mut b = begin(&field(units), &[1, 1, 90]);
         finish(&mut b, "M");
         doing(&mut b, "R", action).unwrap();
@@ -451,7 +480,12 @@ fn f_39_seed_l124_a_step_into_a_readied_reach() {
         let ev = go(&mut b, "M", "Step", &[hex(1, 0)]).unwrap();
         (b, ev)
     };
-    let units = || vec![soldier("M", "Blue", (2, 0), 5), soldier("R", "Red", (0, 0), 0)];
+    let units = || {
+        vec![
+            soldier("M", "Blue", (2, 0), 5),
+            soldier("R", "Red", (0, 0), 0),
+        ]
+    };
     let (b, ev) = play(field(units()), &[1, 1]);
     assert_eq!(cell_of(&b, "M"), hex(1, 0));
     assert!(rolls(&b, &ev).is_empty(), "no readied attack");
@@ -491,11 +525,14 @@ fn f_08_seed_l41_a_magic_item_costs_its_own_ap() {
     let mut b = begin(&field(vec![p, soldier("E", "Red", (5, 0), 0)]), &[1, 1]);
     let unit = who(&b, "P");
     let mut using = |b: &mut Battle, item: &str| {
-        let ev = send(b, Command::ActivateItem {
-            unit,
-            item: item.into(),
-            target: None,
-        })
+        let ev = send(
+            b,
+            Command::ActivateItem {
+                unit,
+                item: item.into(),
+                target: None,
+            },
+        )
         .unwrap();
         ev.iter()
             .find_map(|e| match e {
@@ -545,9 +582,7 @@ fn f_08_seed_l41_a_bad_item_ap_is_reported_at_its_place() {
     let potion = text("flow", "(name: \"Draught\", effect: Heal(\"1d4\"), ap: 1)");
     let p = problems(&potion);
     assert!(
-        p.len() == 1
-            && p[0].starts_with(&place(&potion, "ap: 1"))
-            && p[0].contains("potion"),
+        p.len() == 1 && p[0].starts_with(&place(&potion, "ap: 1")) && p[0].contains("potion"),
         "{p:?}"
     );
     let good = text("flow", "(name: \"Wand\", effect: Cleanse, ap: 1)");
@@ -593,7 +628,8 @@ fn f_51_seed_l175_two_weapon_fighting_removes_the_off_hand_penalty() {
     assert!(
         issues
             .iter()
-            .any(|m| m.contains("`Ambidextrous`") && m.contains("expected one of: Two-Weapon Fighting")),
+            .any(|m| m.contains("`Ambidextrous`")
+                && m.contains("expected one of: Two-Weapon Fighting")),
         "{issues:?}"
     );
     assert!(
@@ -640,6 +676,11 @@ fn f_37_seed_l118_a_scenario_readies_a_shove_on_casting() {
     };
     let run = skirmish::script::run(&scenario, level).expect("sets up");
     assert!(run.error.is_none(), "{:?}", run.error);
-    let w = run.battle.units().into_iter().find(|u| u.name == "W").unwrap();
+    let w = run
+        .battle
+        .units()
+        .into_iter()
+        .find(|u| u.name == "W")
+        .unwrap();
     assert!(w.conditions.contains(&"Prone".to_string()), "{w:?}");
 }

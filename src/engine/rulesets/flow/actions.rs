@@ -12,8 +12,7 @@ use crate::engine::stack::Stack;
 use super::attack::{make_attack, roll_check};
 use super::conditions::*;
 use super::movement::{
-    path_cost, provoke, push_destination, readied_on_cast, speed, start_move,
-    tumble_destination,
+    path_cost, provoke, push_destination, readied_on_cast, speed, start_move, tumble_destination,
 };
 use super::*;
 use crate::engine::battle::{Map, TurnState, emit, occupancy_for};

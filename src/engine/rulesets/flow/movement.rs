@@ -247,7 +247,11 @@ pub(super) type FlowUnits = (Entity, &'static FlowUnit);
 /// (`None` if that weapon can't attack now): an attack's weapon reach, or its Range
 /// if ranged; a Shove the hexes next to it; anything else its threat range (F-37,
 /// F-46, F-47).
-fn ready_reach(world: &World, unit: UnitId, then: &ReadyAction) -> Option<(u32, Option<WeaponDef>)> {
+fn ready_reach(
+    world: &World,
+    unit: UnitId,
+    then: &ReadyAction,
+) -> Option<(u32, Option<WeaponDef>)> {
     Some(match then {
         ReadyAction::Attack { weapon } => {
             let weapon = weapon_named(world, unit, weapon.as_deref()).ok()?;

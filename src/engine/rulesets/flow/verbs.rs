@@ -532,20 +532,24 @@ impl FlowAction {
                 None => args,
             },
             FlowAction::ReadyOn { then, on } => {
+                // In declared order: weapon, then, to, effect, on.
                 let a = match then {
                     ReadyAction::Attack { weapon: Some(w) } | ReadyAction::Draw { weapon: w } => {
                         args.with("weapon", ArgValue::Name(w.clone()))
                     }
-                    ReadyAction::Attack { weapon: None } => args,
+                    _ => args,
+                };
+                let a = a.with("then", ArgValue::Choice(then.syntax().into()));
+                let a = match then {
                     ReadyAction::Step { to } | ReadyAction::Move { to } => {
-                        args.with("to", ArgValue::Cell(*to))
+                        a.with("to", ArgValue::Cell(*to))
                     }
                     ReadyAction::Shove { effect } => {
-                        args.with("effect", ArgValue::Choice(effect.syntax().into()))
+                        a.with("effect", ArgValue::Choice(effect.syntax().into()))
                     }
+                    _ => a,
                 };
-                a.with("then", ArgValue::Choice(then.syntax().into()))
-                    .with("on", ArgValue::Choice(on.syntax().into()))
+                a.with("on", ArgValue::Choice(on.syntax().into()))
             }
             FlowAction::Shove { target, effect } => args
                 .with("target", ArgValue::Unit(*target))
@@ -648,8 +652,7 @@ fn ready_from(args: &Args) -> Result<FlowAction, CommandError> {
     if then.is_none() && on.is_none() {
         if to.is_some() || effect {
             return Err(CommandError::Forbidden(
-                "`Ready` with `to:` or `effect:` needs `then:` (Step, Move or Shove, F-37)"
-                    .into(),
+                "`Ready` with `to:` or `effect:` needs `then:` (Step, Move or Shove, F-37)".into(),
             ));
         }
         return Ok(FlowAction::Ready { weapon });
