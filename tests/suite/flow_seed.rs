@@ -524,7 +524,7 @@ fn f_08_seed_l41_a_magic_item_costs_its_own_ap() {
     };
     let mut b = begin(&field(vec![p, soldier("E", "Red", (5, 0), 0)]), &[1, 1]);
     let unit = who(&b, "P");
-    let mut using = |b: &mut Battle, item: &str| {
+    let using = |b: &mut Battle, item: &str| {
         let ev = send(
             b,
             Command::ActivateItem {
