@@ -3,9 +3,9 @@
 //! two hands), and no `phases` powers or movement powers.
 
 use crate::engine::problems::{Issue, Where, unit_label};
-use crate::engine::rulesets::flow::{MAX_SKILL, SKILLS};
+use crate::engine::rulesets::flow::{MAX_SKILL, SKILLS, potion_ap_problem};
 use crate::engine::rulesets::{MAX_HP, MAX_RANGE, parse_dice};
-use crate::engine::spec::{Hand, ItemEffect, Level};
+use crate::engine::spec::{Hand, Level};
 
 /// The problems of every unit's `flow` fields, each at its place.
 pub fn units_problems(level: &Level) -> Vec<Issue> {
@@ -87,20 +87,13 @@ fn unit_problems(level: &Level, index: usize, label: &str, out: &mut Vec<Issue>)
     // F-08, seed L40: a potion costs `costs.potion`; its own `ap` is refused here
     // (an `ap` out of range on any item is the level check's, `Ruleset::item_ap`).
     for (item, def) in unit.items.iter().enumerate() {
-        if let (Some(ap), ItemEffect::Heal(_)) = (def.ap, &def.effect) {
-            push(
-                out,
-                Where::Item {
-                    unit: index,
-                    item,
-                    field: Some("ap"),
-                },
-                format!(
-                    "item `{}` of {label} is a potion and sets ap {ap}; a potion costs \
-                     `costs.potion` (draw and drink, seed L40); expected no `ap`",
-                    def.name
-                ),
-            );
+        if let Some(message) = potion_ap_problem(def, &format!(" of {label}")) {
+            let at = Where::Item {
+                unit: index,
+                item,
+                field: Some("ap"),
+            };
+            push(out, at, message);
         }
     }
     let mut names: Vec<&str> = Vec::new();

@@ -582,16 +582,26 @@ pub fn item_cost(costs: &config::Costs, item: &crate::engine::spec::ItemDef) -> 
     }
 }
 
-/// Why an item's own `ap` can't be played, if it can't: out of [`ITEM_AP`], or set
-/// on a potion (which costs `costs.potion`, seed L40).
-pub fn item_ap_problem(item: &crate::engine::spec::ItemDef) -> Option<String> {
-    let ap = item.ap?;
-    if matches!(item.effect, ItemEffect::Heal(_)) {
-        return Some(format!(
-            "item `{}` is a potion and sets `ap` {ap}; a potion costs `costs.potion` \
+/// The problem of a potion (a `Heal` item) that sets its own `ap`: a potion costs
+/// `costs.potion` (draw and drink, seed L40). `owner` follows the item's name in
+/// the message (" of unit `P`", or nothing).
+pub fn potion_ap_problem(item: &crate::engine::spec::ItemDef, owner: &str) -> Option<String> {
+    match (item.ap, &item.effect) {
+        (Some(ap), ItemEffect::Heal(_)) => Some(format!(
+            "item `{}`{owner} is a potion and sets ap {ap}; a potion costs `costs.potion` \
              (draw and drink, seed L40); expected no `ap`",
             item.name
-        ));
+        )),
+        _ => None,
+    }
+}
+
+/// Why an item's own `ap` can't be played, if it can't: set on a potion
+/// ([`potion_ap_problem`]) or out of [`ITEM_AP`].
+pub fn item_ap_problem(item: &crate::engine::spec::ItemDef) -> Option<String> {
+    let ap = item.ap?;
+    if let Some(problem) = potion_ap_problem(item, "") {
+        return Some(problem);
     }
     (!ITEM_AP.contains(&ap)).then(|| {
         format!(
