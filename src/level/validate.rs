@@ -313,8 +313,38 @@ impl Checker<'_> {
                     }
                     ItemEffect::Cleanse => {}
                 }
+                self.item_ap(index, item, &label);
             }
         }
+    }
+
+    /// An item's own AP cost: only where the ruleset reads one, in its range
+    /// ([`Ruleset::item_ap`]).
+    fn item_ap(&mut self, unit: usize, item: usize, label: &str) {
+        let def = &self.level.units[unit].items[item];
+        let Some(ap) = def.ap else { return };
+        let Some(ruleset) = registry::get(&self.level.ruleset) else {
+            return; // unknown ruleset, reported once at `ruleset`
+        };
+        let message = match ruleset.item_ap() {
+            None => format!(
+                "item `{}` of {label} sets `ap`, which `{}` does not read; expected no `ap`",
+                def.name, self.level.ruleset
+            ),
+            Some(range) if !range.contains(&ap) => format!(
+                "item `{}` of {label} costs ap {ap}; expected {} to {}",
+                def.name,
+                range.start(),
+                range.end()
+            ),
+            Some(_) => return,
+        };
+        let at = Where::Item {
+            unit,
+            item,
+            field: Some("ap"),
+        };
+        self.push(at, message);
     }
 
     fn stats(&mut self, index: usize, label: &str) {

@@ -1647,6 +1647,7 @@ fn a_25_a_ex_5_burning_until_put_out() {
         name: "Potion".into(),
         uses: 1,
         effect: ItemEffect::Heal("1d6".into()),
+        ap: None,
     };
     let mut well = stat(
         with(au("Well", HEROES, (1, 3), 1, 1, 1), &["Burning"]),

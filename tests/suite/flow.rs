@@ -454,6 +454,7 @@ fn f_ex_1_attack_then_total_defense_and_a_potion() {
         name: "Draught".into(),
         uses: 1,
         effect: ItemEffect::Heal("1d4".into()),
+        ap: None,
     }];
     let mut b = duel(p, fu("Far", "Red", (9, 0), 0), &[3]);
     let unit = id(&b, "P");
@@ -1210,6 +1211,7 @@ fn f_25_f_26_f_gap_12_shooting_drinking_and_standing_up_provoke() {
         name: "Draught".into(),
         uses: 1,
         effect: ItemEffect::Heal("1d4".into()),
+        ap: None,
     }];
     let e = fu("E", "Red", (1, 0), 0);
     let f = fu("F", "Red", (4, 0), -1);

@@ -886,6 +886,7 @@ fn phases_unit() -> impl Strategy<Value = UnitSpec> {
                             name: format!("Item {i}"),
                             uses,
                             effect,
+                            ap: None,
                         })
                         .collect(),
                     size: Size::Medium,
@@ -999,6 +1000,7 @@ fn flow_unit() -> impl Strategy<Value = UnitSpec> {
                             name: "Draught".into(),
                             uses: 1,
                             effect: ItemEffect::Heal(dice),
+                            ap: None,
                         })
                         .into_iter()
                         .collect(),

@@ -18,6 +18,7 @@ mod escalation;
 mod escalation_scenarios;
 mod explain;
 mod flow;
+mod flow_seed;
 mod fork;
 mod fuzz;
 mod hotseat;

@@ -1102,6 +1102,7 @@ fn p_22_battle_actions_offered() {
         name: "Draught".into(),
         uses: 1,
         effect: ItemEffect::Heal("2d4".into()),
+        ap: None,
     }];
     let lvl = level((6, 3), &[], vec![a, unit("E", "Red", (2, 1), 0, 1, 0, 10)]);
     let mut b = battle(&lvl, &[1; 4]);
@@ -1283,6 +1284,7 @@ fn p_25_activate_item_heals_and_uses_up() {
         name: "Draught".into(),
         uses: 1,
         effect: ItemEffect::Heal("2d4".into()),
+        ap: None,
     }];
     let mut e = unit("E", "Red", (2, 1), 0, 1, 10, 10);
     e.powers = vec![power("Club", 1, false, "1d6", false)];

@@ -110,6 +110,7 @@ pub(crate) fn potion(uses: u32) -> ItemDef {
         name: "Potion".into(),
         uses,
         effect: ItemEffect::Heal("1d6".into()),
+        ap: None,
     }
 }
 
@@ -2577,6 +2578,7 @@ fn illegal_commands_are_refused_in_words() {
             name: "Salts".into(),
             uses: 1,
             effect: ItemEffect::Cleanse,
+            ap: None,
         },
     ];
     let l = level(

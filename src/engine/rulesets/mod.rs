@@ -621,6 +621,13 @@ pub trait Ruleset: Send + Sync + 'static {
     fn uses_equipment(&self) -> bool {
         false
     }
+
+    /// The AP an item's own `ap` field may set (`flow`: 1 to 2, seed 004 L41), or
+    /// `None` if the ruleset reads no such field (then `skirmish check` refuses it).
+    /// `None` by default.
+    fn item_ap(&self) -> Option<std::ops::RangeInclusive<i32>> {
+        None
+    }
 }
 
 /// The ids of every registered ruleset, in registry order (built-ins first):

@@ -12,7 +12,7 @@ use crate::engine::stack::Stack;
 use super::attack::{make_attack, roll_check};
 use super::conditions::*;
 use super::movement::{
-    path_cost, provoke, push_destination, speed, start_move, tumble_destination,
+    path_cost, provoke, push_destination, readied_on_cast, speed, start_move, tumble_destination,
 };
 use super::*;
 use crate::engine::battle::{Map, TurnState, emit, occupancy_for};
@@ -94,7 +94,8 @@ pub fn execute(world: &mut World, unit: UnitId, command: Command) -> Result<(), 
             if distracting {
                 // F-26, F-GAP-12: shooting or casting in an enemy's threat range
                 // provokes; the Reaction Attacks come first, and don't stop a spell (F-27).
-                let what = if weapon.category == WeaponCategory::Spell {
+                let spell = weapon.category == WeaponCategory::Spell;
+                let what = if spell {
                     "casts a spell"
                 } else {
                     "makes a ranged attack"
@@ -111,6 +112,11 @@ pub fn execute(world: &mut World, unit: UnitId, command: Command) -> Result<(), 
                 let here = cell_of(world, unit);
                 let t = threateners(world, unit, here);
                 provoke(world, unit, what.into(), t);
+                if spell {
+                    // F-37: "when the wizard starts casting" — before the spell
+                    // and the Reaction Attacks it provoked.
+                    readied_on_cast(world, unit);
+                }
             } else {
                 make_attack(world, unit, target, weapon, AttackKind::Normal)?;
             }
@@ -121,7 +127,7 @@ pub fn execute(world: &mut World, unit: UnitId, command: Command) -> Result<(), 
                 .and_then(|i| i.0.iter().find(|i| i.name == item).cloned());
             let Some(def) = def else { return Ok(()) };
             let potion = matches!(def.effect, ItemEffect::Heal(_));
-            let cost = if potion { costs.potion } else { costs.item };
+            let cost = item_cost(&costs, &def);
             declare(world, unit, &format!("Use {item}"), cost);
             Stack::push(
                 world,
@@ -160,25 +166,7 @@ fn flow_action(world: &mut World, unit: UnitId, action: FlowAction) -> Result<()
         }
         FlowAction::Draw { weapon } => {
             declare(world, unit, &format!("Draw {weapon}"), costs.draw);
-            let eq = world
-                .get::<Equipment>(entity(world, unit))
-                .cloned()
-                .unwrap_or_default();
-            let hand = if eq.hand_free(Hand::Main) {
-                Hand::Main
-            } else {
-                Hand::Off
-            };
-            if let Some(w) = eq.get(&weapon) {
-                emit(
-                    world,
-                    Event::HeldChanged {
-                        unit,
-                        item: w.name.clone(),
-                        hand,
-                    },
-                );
-            }
+            draw(world, unit, &weapon);
         }
         FlowAction::Sheathe { weapon } => {
             declare(world, unit, &format!("Sheathe {weapon}"), costs.sheathe);
@@ -293,67 +281,18 @@ fn flow_action(world: &mut World, unit: UnitId, action: FlowAction) -> Result<()
             }
         }
         FlowAction::Ready { weapon } => {
-            let w = weapon_named(world, unit, weapon.as_deref())?;
-            let ap = costs.attack;
-            declare(world, unit, "Ready (AP set aside)", ap);
-            with_flow_unit(world, unit, |f| {
-                f.ready = Some(Readied {
-                    weapon: w.name.clone(),
-                    ap,
-                })
-            });
-            emit(
+            ready(
                 world,
-                FlowEvent::Readied {
-                    unit,
-                    weapon: w.name.clone(),
-                    ap,
-                },
-            );
+                unit,
+                ReadyAction::Attack { weapon },
+                ReadyTrigger::EntersReach,
+            )?;
         }
+        FlowAction::ReadyOn { then, on } => ready(world, unit, then, on)?,
         FlowAction::Shove { target, effect } => {
             declare(world, unit, "Shove", costs.shove);
             with_flow_unit(world, unit, |f| f.shoved = Some(r));
-            let (won, level) = opposed_level(
-                world,
-                (unit, ("Athletics".into(), skill(world, unit, "Athletics"))),
-                (
-                    target,
-                    ("Athletics".into(), skill(world, target, "Athletics")),
-                ),
-                "Shove",
-            )?;
-            if won {
-                // F-38: the chosen effect; Hard or better does both.
-                let both = level >= SuccessLevel::Hard;
-                if both || effect == ShoveEffect::PushBack {
-                    let to = push_destination(world, unit, target);
-                    let from = cell_of(world, target);
-                    let open = open_hex(world, to);
-                    if open {
-                        emit(
-                            world,
-                            Event::Moved {
-                                unit: target,
-                                from,
-                                to,
-                                cost: 0,
-                            },
-                        );
-                    } else {
-                        emit(
-                            world,
-                            Event::MovementStopped {
-                                unit: target,
-                                reason: format!("the push to {to} is blocked (F-GAP-16)"),
-                            },
-                        );
-                    }
-                }
-                if both || effect == ShoveEffect::KnockProne {
-                    add_condition(world, target, Condition::new(PRONE, Duration::UntilRemoved));
-                }
-            }
+            shove(world, unit, target, effect)?;
         }
         FlowAction::TotalDefense => {
             // F-40: ends the turn; +1 RP and Advantage on reactions until the next turn.
@@ -455,6 +394,157 @@ fn flow_action(world: &mut World, unit: UnitId, action: FlowAction) -> Result<()
                 );
             }
         }
+    }
+    Ok(())
+}
+
+/// A Shove's opposed Athletics check and its effect (F-38, F-GAP-16): the chosen
+/// effect on a success, both on a Hard success or better. (The AP and the once per
+/// round are the caller's: a Shove action, or a readied one going off.)
+fn shove(
+    world: &mut World,
+    unit: UnitId,
+    target: UnitId,
+    effect: ShoveEffect,
+) -> Result<(), CommandError> {
+    let (won, level) = opposed_level(
+        world,
+        (unit, ("Athletics".into(), skill(world, unit, "Athletics"))),
+        (
+            target,
+            ("Athletics".into(), skill(world, target, "Athletics")),
+        ),
+        "Shove",
+    )?;
+    if won {
+        // F-38: the chosen effect; Hard or better does both.
+        let both = level >= SuccessLevel::Hard;
+        if both || effect == ShoveEffect::PushBack {
+            let to = push_destination(world, unit, target);
+            let from = cell_of(world, target);
+            let open = open_hex(world, to);
+            if open {
+                emit(
+                    world,
+                    Event::Moved {
+                        unit: target,
+                        from,
+                        to,
+                        cost: 0,
+                    },
+                );
+            } else {
+                emit(
+                    world,
+                    Event::MovementStopped {
+                        unit: target,
+                        reason: format!("the push to {to} is blocked (F-GAP-16)"),
+                    },
+                );
+            }
+        }
+        if both || effect == ShoveEffect::KnockProne {
+            add_condition(world, target, Condition::new(PRONE, Duration::UntilRemoved));
+        }
+    }
+    Ok(())
+}
+
+/// Draws a carried weapon or shield into a free hand (F-33; the AP are the caller's).
+fn draw(world: &mut World, unit: UnitId, weapon: &str) {
+    let eq = world
+        .get::<Equipment>(entity(world, unit))
+        .cloned()
+        .unwrap_or_default();
+    let hand = if eq.hand_free(Hand::Main) {
+        Hand::Main
+    } else {
+        Hand::Off
+    };
+    if let Some(w) = eq.get(weapon) {
+        emit(
+            world,
+            Event::HeldChanged {
+                unit,
+                item: w.name.clone(),
+                hand,
+            },
+        );
+    }
+}
+
+/// Readies an action on a trigger (F-37): the action's AP are set aside now
+/// (F-GAP-18); a readied attack names the weapon it will use.
+fn ready(
+    world: &mut World,
+    unit: UnitId,
+    then: ReadyAction,
+    on: ReadyTrigger,
+) -> Result<(), CommandError> {
+    let then = match then {
+        ReadyAction::Attack { weapon } => ReadyAction::Attack {
+            weapon: Some(weapon_named(world, unit, weapon.as_deref())?.name),
+        },
+        other => other,
+    };
+    let ap = then.ap_cost(&rules(world).costs);
+    declare(world, unit, "Ready (AP set aside)", ap);
+    let readied = Readied { then, on, ap };
+    with_flow_unit(world, unit, |f| f.ready = Some(readied.clone()));
+    let event = match readied.classic_attack() {
+        Some(weapon) => FlowEvent::Readied {
+            unit,
+            weapon: weapon.to_string(),
+            ap,
+        },
+        None => FlowEvent::ReadiedAction {
+            unit,
+            action: readied.then.describe(),
+            trigger: on.describe().into(),
+            ap,
+        },
+    };
+    emit(world, event);
+    Ok(())
+}
+
+/// A readied action going off (F-37): done now if it still can be (its AP were set
+/// aside when it was readied), else lost with the reason. A Step or a Move starts
+/// a move (a Step provokes nothing, F-39); a Shove is on the unit that set it off.
+fn run_readied(
+    world: &mut World,
+    unit: UnitId,
+    by: UnitId,
+    then: ReadyAction,
+) -> Result<(), CommandError> {
+    if !is_active(world, unit) {
+        return Ok(());
+    }
+    if let Err(e) = super::check::readied_legal(world, unit, by, &then) {
+        let reason = e.to_string();
+        emit(world, FlowEvent::ReadyLost { unit, reason });
+        return Ok(());
+    }
+    let r = round(world);
+    match then {
+        ReadyAction::Attack { weapon } => {
+            let w = weapon_named(world, unit, weapon.as_deref())?;
+            make_attack(world, unit, by, w, AttackKind::Readied)?;
+        }
+        ReadyAction::Step { to } => {
+            with_flow_unit(world, unit, |f| f.stepped = Some(r));
+            start_move(world, unit, vec![to], false);
+        }
+        ReadyAction::Move { to } => {
+            if let Some(path) = super::movement::readied_path(world, unit, to) {
+                start_move(world, unit, path, true);
+            }
+        }
+        ReadyAction::Shove { effect } => {
+            with_flow_unit(world, unit, |f| f.shoved = Some(r));
+            shove(world, unit, by, effect)?;
+        }
+        ReadyAction::Draw { weapon } => draw(world, unit, &weapon),
     }
     Ok(())
 }
@@ -579,6 +669,7 @@ pub fn run_deferred(world: &mut World, d: Later) -> Result<(), CommandError> {
             Ok(())
         }
         Later::Item { unit, item, target } => use_item(world, unit, &item, target),
+        Later::Readied { unit, by, then } => run_readied(world, unit, by, then),
     }
 }
 

@@ -133,7 +133,8 @@ pub fn plan_assuming(
             weapon.category,
             WeaponCategory::Finesse | WeaponCategory::Brawl
         );
-        if weapon.held == Hand::Off && !light {
+        // F-51: the Two-Weapon Fighting perk removes the penalty (seed L175).
+        if weapon.held == Hand::Off && !light && !flow_unit(world, attacker).two_weapon_fighting {
             add(&mut p, "off-hand", config.off_hand);
         }
     }

@@ -367,11 +367,7 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
                     "{who}'s {item} has no uses left"
                 )));
             }
-            let cost = if matches!(it.effect, ItemEffect::Heal(_)) {
-                costs.potion
-            } else {
-                costs.item
-            };
+            let cost = item_cost(&costs, it);
             need(cost, item)?;
             match (&it.effect, target) {
                 (ItemEffect::Power(p), Some(t)) => {
@@ -606,6 +602,48 @@ fn check_action(
             weapon_named(world, unit, weapon.as_deref())?;
             need(cost, "readying an attack")
         }
+        FlowAction::ReadyOn { then, .. } => {
+            if fu.ready.is_some() {
+                return Err(CommandError::AlreadyUsed {
+                    unit: who,
+                    what: "readied an action".into(),
+                });
+            }
+            let board = &world.resource::<Map>().0;
+            let here = cell_of(world, unit);
+            // Where a readied Step or Move goes must be a hex it can enter; whether it
+            // is still free is seen when the action goes off.
+            let reachable = |to: &Cell, most: u32, what: &str| {
+                if !board.contains(*to) || board.step_cost(*to).is_none() {
+                    return Err(CommandError::PathBlocked(format!(
+                        "{to} is off the map or impassable: no readied {what} there (F-37)"
+                    )));
+                }
+                let d = board.distance(here, *to);
+                if d == 0 || d > most {
+                    return Err(CommandError::OutOfReach(format!(
+                        "{to} is {d} hexes from {who}; a readied {what} goes 1 to {most} (F-37)"
+                    )));
+                }
+                Ok(())
+            };
+            match then {
+                ReadyAction::Attack { weapon } => {
+                    weapon_named(world, unit, weapon.as_deref())?;
+                }
+                ReadyAction::Step { to } => reachable(to, 1, "Step (F-39)")?,
+                ReadyAction::Move { to } => reachable(to, speed(world, unit), "Move (F-44)")?,
+                ReadyAction::Shove { .. } => {}
+                ReadyAction::Draw { weapon } => {
+                    if carried(weapon)?.held != Hand::Stowed {
+                        return Err(CommandError::Forbidden(format!(
+                            "{who}'s {weapon} is already in hand: nothing to ready a Draw of (F-33)"
+                        )));
+                    }
+                }
+            }
+            need(cost, "readying an action")
+        }
         FlowAction::Shove { target, .. } => {
             if fu.shoved == Some(round) {
                 return Err(CommandError::AlreadyUsed {
@@ -688,6 +726,79 @@ fn check_action(
             }
             Ok(())
         }
+    }
+}
+
+/// Whether `unit`'s readied action can be done now that `by` set it off (F-37): the
+/// checks of the action itself, its AP aside (they were set aside when it was
+/// readied). A held unit does nothing (F-36); a Step or a Move needs the unit up
+/// and a free way (F-39: a Step once per round, 1 hex; a Move within its hexes,
+/// F-44); a Shove and a Draw are checked as those actions, the Shove on `by`.
+pub fn readied_legal(
+    world: &World,
+    unit: UnitId,
+    by: UnitId,
+    then: &ReadyAction,
+) -> Result<(), CommandError> {
+    let who = name(world, unit);
+    if has(world, unit, GRAPPLED) {
+        return Err(CommandError::Forbidden(format!(
+            "{who} is grappled: it can only try to break free (F-36)"
+        )));
+    }
+    let moving = matches!(then, ReadyAction::Step { .. } | ReadyAction::Move { .. });
+    if moving && has(world, unit, PRONE) {
+        return Err(CommandError::Forbidden(format!(
+            "{who} is prone: stand up first"
+        )));
+    }
+    let paid = |_: i32, _: &str| Ok(());
+    match then {
+        ReadyAction::Attack { .. } => Ok(()),
+        ReadyAction::Step { to } => {
+            let round = world.resource::<TurnState>().round;
+            if flow_unit(world, unit).stepped == Some(round) {
+                return Err(CommandError::AlreadyUsed {
+                    unit: who,
+                    what: "taken a step".into(),
+                });
+            }
+            let cost = path_cost(world, unit, &[*to])?;
+            if cost != 1 {
+                return Err(CommandError::NotEnoughMovement {
+                    cost,
+                    budget: 1,
+                    power: "Take a Step".into(),
+                });
+            }
+            Ok(())
+        }
+        ReadyAction::Move { to } => {
+            let Some(path) = super::movement::readied_path(world, unit, *to) else {
+                return Err(CommandError::PathBlocked(format!(
+                    "no free path to {to} within {who}'s {} hexes (F-44)",
+                    speed(world, unit)
+                )));
+            };
+            path_cost(world, unit, &path).map(|_| ())
+        }
+        ReadyAction::Shove { effect } => check_action(
+            world,
+            unit,
+            &FlowAction::Shove {
+                target: by,
+                effect: *effect,
+            },
+            &paid,
+        ),
+        ReadyAction::Draw { weapon } => check_action(
+            world,
+            unit,
+            &FlowAction::Draw {
+                weapon: weapon.clone(),
+            },
+            &paid,
+        ),
     }
 }
 

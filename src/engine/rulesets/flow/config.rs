@@ -101,7 +101,20 @@ pub struct FlowConfig {
     pub ongoing_rounds: u32,
     /// End a turn automatically at 0 AP (F-06).
     pub auto_end_turn: bool,
+    /// Whether a Take a Step into a readied enemy's reach sets its readied action
+    /// off (F-37, F-39; see `assets/rulesets/flow.ron` for the reading). Absent
+    /// from a configuration file: the shipped default.
+    #[serde(default = "step_triggers_readied_default")]
+    pub step_triggers_readied: bool,
 }
+
+/// The shipped [`FlowConfig::step_triggers_readied`].
+fn step_triggers_readied_default() -> bool {
+    STEP_TRIGGERS_READIED
+}
+
+/// The shipped `step_triggers_readied` (as in `assets/rulesets/flow.ron`).
+pub const STEP_TRIGGERS_READIED: bool = false;
 
 /// AP costs of actions (F-08 and the special actions table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -123,6 +123,36 @@ pub enum FlowEvent {
         /// The unit that triggered it.
         by: UnitId,
     },
+    /// A unit readied an action other than the attack on an enemy entering reach
+    /// (F-37, seed L117–118).
+    ReadiedAction {
+        /// The unit.
+        unit: UnitId,
+        /// What it readied ("a Step to (3, 4)").
+        action: String,
+        /// Its trigger ("for when an enemy starts casting a spell").
+        trigger: String,
+        /// AP set aside.
+        ap: i32,
+    },
+    /// Such a readied action went off; the unit now acts just before `by` (F-37,
+    /// F-GAP-18).
+    ReadiedActionTriggered {
+        /// The readied unit.
+        unit: UnitId,
+        /// The unit that set it off.
+        by: UnitId,
+        /// What it readied.
+        action: String,
+    },
+    /// A readied action went off but could not be done now (the hex is taken, the
+    /// enemy is too large to shove …): it is lost with its AP (F-37, F-GAP-18).
+    ReadyLost {
+        /// The readied unit.
+        unit: UnitId,
+        /// Why.
+        reason: String,
+    },
     /// A surprise round: only these sides act (F-43).
     SurpriseRound {
         /// The surprising sides.
@@ -250,6 +280,21 @@ impl Narration for FlowEvent {
                 n(by),
                 n(by)
             ),
+            FlowEvent::ReadiedAction {
+                unit,
+                action,
+                trigger,
+                ap,
+            } => format!("{} readies {action} {trigger} ({ap} AP set aside)", n(unit)),
+            FlowEvent::ReadiedActionTriggered { unit, by, action } => format!(
+                "{} does what it readied, {action}, as {} sets it off; it now acts just before {}",
+                n(unit),
+                n(by),
+                n(by)
+            ),
+            FlowEvent::ReadyLost { unit, reason } => {
+                format!("{}'s readied action is lost: {reason}", n(unit))
+            }
             FlowEvent::SurpriseRound { surprisers } => {
                 let names: Vec<String> = surprisers.iter().map(&side).collect();
                 format!("Surprise Round: only {} act", names.join(", "))
@@ -326,7 +371,11 @@ impl Narration for FlowEvent {
                 attacker,
             } => vec![*interceptor, *attacker, *ally],
             FlowEvent::Readied { unit, .. } => vec![*unit],
-            FlowEvent::ReadyTriggered { unit, by } => vec![*unit, *by],
+            FlowEvent::ReadyTriggered { unit, by }
+            | FlowEvent::ReadiedActionTriggered { unit, by, .. } => vec![*unit, *by],
+            FlowEvent::ReadiedAction { unit, .. } | FlowEvent::ReadyLost { unit, .. } => {
+                vec![*unit]
+            }
             FlowEvent::SurpriseRound { .. } => Vec::new(),
         }
     }

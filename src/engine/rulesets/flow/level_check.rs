@@ -3,7 +3,7 @@
 //! two hands), and no `phases` powers or movement powers.
 
 use crate::engine::problems::{Issue, Where, unit_label};
-use crate::engine::rulesets::flow::{MAX_SKILL, SKILLS};
+use crate::engine::rulesets::flow::{MAX_SKILL, SKILLS, potion_ap_problem};
 use crate::engine::rulesets::{MAX_HP, MAX_RANGE, parse_dice};
 use crate::engine::spec::{Hand, Level};
 
@@ -83,6 +83,18 @@ fn unit_problems(level: &Level, index: usize, label: &str, out: &mut Vec<Issue>)
                 "{label} lists movement powers, which flow does not use (every unit has Move and Step)"
             ),
         );
+    }
+    // F-08, seed L40: a potion costs `costs.potion`; its own `ap` is refused here
+    // (an `ap` out of range on any item is the level check's, `Ruleset::item_ap`).
+    for (item, def) in unit.items.iter().enumerate() {
+        if let Some(message) = potion_ap_problem(def, &format!(" of {label}")) {
+            let at = Where::Item {
+                unit: index,
+                item,
+                field: Some("ap"),
+            };
+            push(out, at, message);
+        }
     }
     let mut names: Vec<&str> = Vec::new();
     // In hand: two-handed items, and one-handed items per hand.

@@ -47,7 +47,7 @@ use bevy_ecs::prelude::*;
 
 pub use config::FlowConfig;
 pub use ruleset::Flow;
-pub use verbs::{FlowAction, ShoveEffect, VERBS};
+pub use verbs::{FlowAction, ReadyAction, ReadyTrigger, ShoveEffect, VERBS};
 
 use super::{MAX_HP, MAX_MODIFIER, MAX_POINTS, MAX_SPEED, StatSpec};
 use crate::engine::battle::{
@@ -120,6 +120,33 @@ pub const SKILLS: &[&str] = &[
     "Deception",
     "Knowledge",
 ];
+
+/// The unit traits `flow` reads: the perks the seed names.
+pub mod perks {
+    /// "In general, attacking with your non-dominant hand will yield a -10 … There is
+    /// a Perk to remove this detriment entirely" (F-51, seed 004 L175, under
+    /// "Two-Weapon Fighting"): the unit's off-hand attacks take no off-hand penalty.
+    pub const TWO_WEAPON_FIGHTING: &str = "Two-Weapon Fighting";
+}
+
+/// Every unit trait `flow` reads ([`perks`]); a side has none.
+pub const UNIT_TRAITS: &[&str] = &[perks::TWO_WEAPON_FIGHTING];
+
+/// The unit trait a phrase names (any letter case, spaces around ignored), or why
+/// not, naming the valid ones.
+pub fn unit_trait(phrase: &str) -> Result<&'static str, String> {
+    let p = phrase.trim();
+    UNIT_TRAITS
+        .iter()
+        .find(|t| t.eq_ignore_ascii_case(p))
+        .copied()
+        .ok_or_else(|| {
+            format!(
+                "`flow` reads no unit trait `{p}`; expected one of: {} (the off-hand perk, F-51)",
+                UNIT_TRAITS.join(", ")
+            )
+        })
+}
 
 /// Condition names `flow` gives effects to.
 pub mod conditions {
@@ -220,6 +247,15 @@ pub enum Later {
         /// The action.
         action: FlowAction,
     },
+    /// A readied action other than an attack going off (F-37).
+    Readied {
+        /// The readied unit.
+        unit: UnitId,
+        /// The unit that set the trigger off.
+        by: UnitId,
+        /// What it does.
+        then: ReadyAction,
+    },
     /// Drinking a potion / using an item.
     Item {
         /// The unit.
@@ -282,13 +318,27 @@ pub struct FlowState {
     pub last_reaction: Option<(u32, UnitId)>,
 }
 
-/// A readied attack (F-37).
+/// A readied action waiting for its trigger (F-37).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Readied {
-    /// Weapon name.
-    pub weapon: String,
+    /// What to do; a readied attack names its weapon.
+    pub then: ReadyAction,
+    /// When.
+    pub on: ReadyTrigger,
     /// AP set aside (F-GAP-18).
     pub ap: i32,
+}
+
+impl Readied {
+    /// The weapon of the attack readied on the first enemy to enter reach — the
+    /// readied attack `Ready(unit:, weapon:)` has always played, with its own log
+    /// lines — or `None` for any other readied action.
+    pub fn classic_attack(&self) -> Option<&str> {
+        match (&self.then, self.on) {
+            (ReadyAction::Attack { weapon: Some(w) }, ReadyTrigger::EntersReach) => Some(w),
+            _ => None,
+        }
+    }
 }
 
 /// Per-unit `flow` bookkeeping not shown as a condition or pool.
@@ -314,8 +364,10 @@ pub struct FlowUnit {
     pub surprised: bool,
     /// A player character (F-GAP-08).
     pub pc: bool,
-    /// A readied attack waiting for an enemy (F-37).
+    /// A readied action waiting for its trigger (F-37).
     pub ready: Option<Readied>,
+    /// The Two-Weapon Fighting perk: no off-hand penalty (F-51, [`perks`]).
+    pub two_weapon_fighting: bool,
 }
 
 /// The `flow` systems in the engine's stage sets.
@@ -434,6 +486,10 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
             equipment,
             FlowUnit {
                 pc,
+                two_weapon_fighting: def
+                    .traits
+                    .iter()
+                    .any(|t| unit_trait(t) == Ok(perks::TWO_WEAPON_FIGHTING)),
                 ..FlowUnit::default()
             },
         ));
@@ -454,6 +510,9 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
 /// problems at their place in the file.
 pub fn check_unit(config: &FlowConfig, def: &crate::engine::spec::UnitDef) -> Result<(), String> {
     super::check_stats("flow", &def.stats)?;
+    for t in &def.traits {
+        unit_trait(t)?;
+    }
     for (name, &v) in &def.skills {
         if !(0..=MAX_SKILL).contains(&v) {
             return Err(format!("skill `{name}` is {v}; expected 0 to {MAX_SKILL}"));
@@ -480,6 +539,9 @@ pub fn check_unit(config: &FlowConfig, def: &crate::engine::spec::UnitDef) -> Re
         }
     }
     for item in &def.items {
+        if let Some(problem) = item_ap_problem(item) {
+            return Err(problem);
+        }
         match &item.effect {
             ItemEffect::Heal(dice) => {
                 super::parse_dice(dice)
@@ -505,6 +567,51 @@ pub fn check_unit(config: &FlowConfig, def: &crate::engine::spec::UnitDef) -> Re
 
 /// Highest percentile skill a unit may have (F-01).
 pub const MAX_SKILL: i32 = 200;
+
+/// The AP a magic item's own `ap` may set: "Using a Magic Item: 1-2 AP (specific to
+/// each item)" (F-08, seed 004 L41).
+pub const ITEM_AP: std::ops::RangeInclusive<i32> = 1..=2;
+
+/// The AP using an item costs (F-08): a potion (a `Heal` item) `costs.potion`, drawn
+/// and drunk in one action (seed L40); any other item its own `ap` if it sets one,
+/// else `costs.item` (seed L41).
+pub fn item_cost(costs: &config::Costs, item: &crate::engine::spec::ItemDef) -> i32 {
+    match item.effect {
+        ItemEffect::Heal(_) => costs.potion,
+        _ => item.ap.unwrap_or(costs.item),
+    }
+}
+
+/// The problem of a potion (a `Heal` item) that sets its own `ap`: a potion costs
+/// `costs.potion` (draw and drink, seed L40). `owner` follows the item's name in
+/// the message (" of unit `P`", or nothing).
+pub fn potion_ap_problem(item: &crate::engine::spec::ItemDef, owner: &str) -> Option<String> {
+    match (item.ap, &item.effect) {
+        (Some(ap), ItemEffect::Heal(_)) => Some(format!(
+            "item `{}`{owner} is a potion and sets ap {ap}; a potion costs `costs.potion` \
+             (draw and drink, seed L40); expected no `ap`",
+            item.name
+        )),
+        _ => None,
+    }
+}
+
+/// Why an item's own `ap` can't be played, if it can't: set on a potion
+/// ([`potion_ap_problem`]) or out of [`ITEM_AP`].
+pub fn item_ap_problem(item: &crate::engine::spec::ItemDef) -> Option<String> {
+    let ap = item.ap?;
+    if let Some(problem) = potion_ap_problem(item, "") {
+        return Some(problem);
+    }
+    (!ITEM_AP.contains(&ap)).then(|| {
+        format!(
+            "item `{}` costs ap {ap}; expected {} to {} (a magic item costs 1-2 AP, seed L41)",
+            item.name,
+            ITEM_AP.start(),
+            ITEM_AP.end()
+        )
+    })
+}
 
 /// Runs a rules step, turning an error (the dice ran out) into the battle's fault.
 fn guarded(world: &mut World, step: impl FnOnce(&mut World) -> Result<(), CommandError>) {

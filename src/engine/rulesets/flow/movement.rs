@@ -219,7 +219,11 @@ pub fn advance_move(world: &mut World) -> Result<(), CommandError> {
             );
         }
     }
-    readied_triggers(world, unit, cur, next);
+    // F-39: a Take a Step (the one move that provokes nothing) sets readied
+    // actions off only if the level says so (`step_triggers_readied`).
+    if walk.provokes || rules(world).step_triggers_readied {
+        readied_triggers(world, unit, cur, next);
+    }
     Ok(())
 }
 
@@ -239,57 +243,140 @@ fn nearest_open(world: &World, from: Cell, occupancy: &impl Fn(Cell) -> Occupanc
 /// in the world: [`crate::engine::queries`]).
 pub(super) type FlowUnits = (Entity, &'static FlowUnit);
 
-/// F-37, F-GAP-18: an enemy readied against movement fires when `mover` enters its
-/// reach; its initiative slot moves to just before the mover from the next round.
+/// How far a unit's readied action reaches, and the weapon of a readied attack
+/// (`None` if that weapon can't attack now): an attack's weapon reach, or its Range
+/// if ranged; a Shove the hexes next to it; anything else its threat range (F-37,
+/// F-46, F-47).
+fn ready_reach(
+    world: &World,
+    unit: UnitId,
+    then: &ReadyAction,
+) -> Option<(u32, Option<WeaponDef>)> {
+    Some(match then {
+        ReadyAction::Attack { weapon } => {
+            let weapon = weapon_named(world, unit, weapon.as_deref()).ok()?;
+            let reach = if weapon.ranged() {
+                weapon.range
+            } else {
+                reach_with(world, unit, &weapon)
+            };
+            (reach, Some(weapon))
+        }
+        ReadyAction::Shove { .. } => (1, None),
+        _ => (threat_reach(world, unit), None),
+    })
+}
+
+/// The readied units in play that are enemies of `of` and wait for `on`, in roster
+/// order (found with one query: asked at every step of every move).
+fn readied_enemies(world: &World, of: UnitId, on: ReadyTrigger) -> Vec<(UnitId, Readied)> {
+    let mut readied: Vec<(UnitId, Readied)> =
+        crate::engine::queries::read::<FlowUnits, _>(world, |q| {
+            q.iter()
+                .filter_map(|(e, f)| {
+                    let ready = f.ready.clone().filter(|r| r.on == on)?;
+                    Some((crate::engine::battle::unit_of(world, e)?, ready))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    readied.sort_unstable_by_key(|&(r, _)| r);
+    readied.retain(|&(r, _)| is_active(world, r) && enemies(world, r, of));
+    readied
+}
+
+/// Sets a readied action off (F-37, F-GAP-18): it is used up, its unit's initiative
+/// slot moves to just before `by` from the next round, and the action (an attack
+/// with `weapon`, else [`Later::Readied`]) waits on top of the frame stack.
+fn fire(world: &mut World, unit: UnitId, by: UnitId, ready: Readied, weapon: Option<WeaponDef>) {
+    with_flow_unit(world, unit, |f| f.ready = None);
+    let event = match ready.classic_attack() {
+        Some(_) => FlowEvent::ReadyTriggered { unit, by },
+        None => FlowEvent::ReadiedActionTriggered {
+            unit,
+            by,
+            action: ready.then.describe(),
+        },
+    };
+    emit(world, event);
+    world.resource_mut::<FlowState>().reorders.push((unit, by));
+    let later = match weapon {
+        Some(weapon) => Later::Attack {
+            attacker: unit,
+            target: by,
+            weapon,
+            kind: AttackKind::Readied,
+        },
+        None => Later::Readied {
+            unit,
+            by,
+            then: ready.then,
+        },
+    };
+    Stack::push(world, Frame::Then(later));
+}
+
+/// F-37, F-GAP-18: an enemy readied "when an enemy enters my reach" fires when
+/// `mover` enters the reach of its readied action ([`ready_reach`]); its initiative
+/// slot moves to just before the mover from the next round.
 fn readied_triggers(world: &mut World, mover: UnitId, from: Cell, to: Cell) {
     // Which readied enemies the step triggers, read first (each trigger only
     // changes its own unit, the frame stack and the reorders, none of which the
     // test reads), then fired in roster order.
-    let triggered: Vec<(UnitId, WeaponDef)> = {
+    let triggered: Vec<(UnitId, Readied, Option<WeaponDef>)> = {
+        let readied = readied_enemies(world, mover, ReadyTrigger::EntersReach);
         let board = &world.resource::<Map>().0;
-        // Only units with an attack readied can trigger (at every step of every
-        // move, so they are found with one query, then taken in roster order).
-        let mut readied: Vec<(UnitId, Readied)> =
-            crate::engine::queries::read::<FlowUnits, _>(world, |q| {
-                q.iter()
-                    .filter_map(|(e, f)| {
-                        let ready = f.ready.clone()?;
-                        Some((crate::engine::battle::unit_of(world, e)?, ready))
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        readied.sort_unstable_by_key(|&(r, _)| r);
         readied
             .into_iter()
-            .filter(|&(r, _)| is_active(world, r) && enemies(world, r, mover))
             .filter_map(|(r, ready)| {
-                let weapon = weapon_named(world, r, Some(&ready.weapon)).ok()?;
+                let (reach, weapon) = ready_reach(world, r, &ready.then)?;
                 let here = cell_of(world, r);
-                let reach = if weapon.ranged() {
-                    weapon.range
-                } else {
-                    reach_with(world, r, &weapon)
-                };
                 (board.distance(here, to) <= reach && board.distance(here, from) > reach)
-                    .then_some((r, weapon))
+                    .then_some((r, ready, weapon))
             })
             .collect()
     };
-    for (r, weapon) in triggered {
-        with_flow_unit(world, r, |f| f.ready = None);
-        emit(world, FlowEvent::ReadyTriggered { unit: r, by: mover });
-        world.resource_mut::<FlowState>().reorders.push((r, mover));
-        Stack::push(
-            world,
-            Frame::Then(Later::Attack {
-                attacker: r,
-                target: mover,
-                weapon,
-                kind: AttackKind::Readied,
-            }),
-        );
+    for (r, ready, weapon) in triggered {
+        fire(world, r, mover, ready, weapon);
     }
+}
+
+/// F-37: enemies readied "when the wizard starts casting" fire as `caster`
+/// declares a spell, before it resolves: an attack or a Shove only on a caster in
+/// its reach, anything else wherever the caster is.
+pub fn readied_on_cast(world: &mut World, caster: UnitId) {
+    let readied = readied_enemies(world, caster, ReadyTrigger::Casts);
+    if readied.is_empty() {
+        return;
+    }
+    let at = cell_of(world, caster);
+    let mut triggered = Vec::new();
+    for (r, ready) in readied {
+        let Some((reach, weapon)) = ready_reach(world, r, &ready.then) else {
+            continue;
+        };
+        let needs_reach = matches!(
+            ready.then,
+            ReadyAction::Attack { .. } | ReadyAction::Shove { .. }
+        );
+        if !needs_reach || world.resource::<Map>().0.distance(cell_of(world, r), at) <= reach {
+            triggered.push((r, ready, weapon));
+        }
+    }
+    for (r, ready, weapon) in triggered {
+        fire(world, r, caster, ready, weapon);
+    }
+}
+
+/// The path of a readied Move to `to` (F-37): the cheapest free one, if it is
+/// within one Move action's hexes (F-44).
+pub fn readied_path(world: &World, unit: UnitId, to: Cell) -> Option<Vec<Cell>> {
+    let occupancy = move_occupancy(world, unit);
+    let (path, cost) = world
+        .resource::<Map>()
+        .0
+        .path(cell_of(world, unit), to, &occupancy)?;
+    (cost <= speed(world, unit) && !path.is_empty()).then_some(path)
 }
 
 /// One step of the Reaction-Attack offers on top of the frame stack.

@@ -17,7 +17,7 @@ use crate::engine::command::{Command, CommandError};
 use crate::engine::event::Stage;
 use crate::engine::problems::Issue;
 use crate::engine::rulesets::config::{self, ConfigError};
-use crate::engine::rulesets::{Ruleset, StatSpec};
+use crate::engine::rulesets::{Ruleset, StatSpec, TraitOf};
 use crate::engine::spec::Level;
 use crate::engine::units::{Stats, UnitId};
 use crate::engine::verb::{Cost, VerbSpec};
@@ -82,6 +82,22 @@ impl Ruleset for Flow {
             out.extend(c.level_problems(level));
         }
         out
+    }
+
+    /// Unit traits are the perks the seed names ([`super::UNIT_TRAITS`]: the
+    /// off-hand perk `Two-Weapon Fighting`, F-51); sides have none.
+    fn check_trait(&self, of: TraitOf, phrase: &str) -> Result<(), String> {
+        match of {
+            TraitOf::Unit => super::unit_trait(phrase).map(|_| ()),
+            TraitOf::Side => Err("`flow` reads no side traits".into()),
+        }
+    }
+
+    fn trait_examples(&self, of: TraitOf) -> &'static [&'static str] {
+        match of {
+            TraitOf::Unit => super::UNIT_TRAITS,
+            TraitOf::Side => &[],
+        }
     }
 
     /// RULES.md §5: `flow` is played on hexes.
@@ -218,5 +234,10 @@ impl Ruleset for Flow {
 
     fn uses_equipment(&self) -> bool {
         true
+    }
+
+    /// A magic item costs 1 or 2 AP, "specific to each item" (F-08, seed L41).
+    fn item_ap(&self) -> Option<std::ops::RangeInclusive<i32>> {
+        Some(super::ITEM_AP)
     }
 }

@@ -324,13 +324,17 @@ fn start_turn(world: &mut World, unit: UnitId) {
     set_points(world, unit, pools::AP, ap, "turn start");
     set_points(world, unit, pools::RP, rp, "turn start");
     crate::engine::conditions::expire_turn_start(world, unit, "its turn started");
-    if flow_unit(world, unit).ready.is_some() {
+    if let Some(ready) = flow_unit(world, unit).ready {
         with_flow_unit(world, unit, |f| f.ready = None);
+        let what = match ready.classic_attack() {
+            Some(_) => "attack".to_string(),
+            None => ready.then.describe(),
+        };
         emit(
             world,
             Event::MovementStopped {
                 unit,
-                reason: "its readied attack lapsed; the AP set aside are lost (F-GAP-18)".into(),
+                reason: format!("its readied {what} lapsed; the AP set aside are lost (F-GAP-18)"),
             },
         );
     }

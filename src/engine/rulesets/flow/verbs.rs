@@ -36,6 +36,115 @@ impl ShoveEffect {
     }
 }
 
+/// What a unit may ready besides the attack (F-37, seed L117: "choose an action to
+/// take when that trigger occurs"). Its AP are set aside when it is readied
+/// (F-GAP-18): the action's own cost.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ReadyAction {
+    /// Attack the unit that set the trigger off, with this weapon (the first held
+    /// one if `None`).
+    Attack {
+        /// Weapon name.
+        weapon: Option<String>,
+    },
+    /// Take a Step to this hex (F-39): no Reaction Attacks.
+    Step {
+        /// The hex next to the unit.
+        to: Cell,
+    },
+    /// A Move action to this hex, along the cheapest free path (F-08, F-44); it
+    /// provokes like any move.
+    Move {
+        /// Where to.
+        to: Cell,
+    },
+    /// Shove the unit that set the trigger off (F-38); it must be next to the
+    /// readied unit then.
+    Shove {
+        /// What to try.
+        effect: ShoveEffect,
+    },
+    /// Draw this weapon or shield (F-33).
+    Draw {
+        /// Weapon name.
+        weapon: String,
+    },
+}
+
+impl ReadyAction {
+    /// Its name in a scenario's `then:` (`Attack`, `Step`, `Move`, `Shove`, `Draw`).
+    pub fn syntax(&self) -> &'static str {
+        match self {
+            ReadyAction::Attack { .. } => "Attack",
+            ReadyAction::Step { .. } => "Step",
+            ReadyAction::Move { .. } => "Move",
+            ReadyAction::Shove { .. } => "Shove",
+            ReadyAction::Draw { .. } => "Draw",
+        }
+    }
+
+    /// The AP it sets aside with these `costs` (F-GAP-18): what the action costs.
+    pub fn ap_cost(&self, costs: &Costs) -> i32 {
+        match self {
+            ReadyAction::Attack { .. } => costs.attack,
+            ReadyAction::Step { .. } => costs.step,
+            ReadyAction::Move { .. } => costs.move_action,
+            ReadyAction::Shove { .. } => costs.shove,
+            ReadyAction::Draw { .. } => costs.draw,
+        }
+    }
+
+    /// How the log words it ("a Step to (3, 4)").
+    pub fn describe(&self) -> String {
+        match self {
+            ReadyAction::Attack { weapon: Some(w) } => format!("an attack with {w}"),
+            ReadyAction::Attack { weapon: None } => "an attack".into(),
+            ReadyAction::Step { to } => format!("a Step to {to}"),
+            ReadyAction::Move { to } => format!("a Move to {to}"),
+            ReadyAction::Shove {
+                effect: ShoveEffect::PushBack,
+            } => "a Shove to push back".into(),
+            ReadyAction::Shove {
+                effect: ShoveEffect::KnockProne,
+            } => "a Shove to knock prone".into(),
+            ReadyAction::Draw { weapon } => format!("drawing {weapon}"),
+        }
+    }
+}
+
+/// When a readied action goes off (F-37, seed L118's example triggers that can
+/// happen in a battle; doors don't exist).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ReadyTrigger {
+    /// "When an enemy enters my reach": an enemy moves into the action's reach —
+    /// an attack's weapon reach (a ranged weapon's Range), a Shove's adjacent hexes,
+    /// for a Step, a Move or a Draw the unit's threat range (F-47).
+    #[default]
+    EntersReach,
+    /// "When the wizard starts casting": an enemy declares an attack with a spell
+    /// (F-26), before the spell and the Reaction Attacks it provokes resolve. An
+    /// attack or a Shove goes off only if the caster is in its reach.
+    Casts,
+}
+
+impl ReadyTrigger {
+    /// Its name in a scenario's `on:`.
+    pub fn syntax(self) -> &'static str {
+        match self {
+            ReadyTrigger::EntersReach => "EntersReach",
+            ReadyTrigger::Casts => "Casts",
+        }
+    }
+
+    /// How the log words it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            ReadyTrigger::EntersReach => "for when an enemy enters its reach",
+            ReadyTrigger::Casts => "for when an enemy starts casting a spell",
+        }
+    }
+}
+
 /// The special actions of `flow` (F-32 … F-42); Take a Step is
 /// `Command::Move { power: "Step", .. }`. Submitted as [`Command::Act`] (see
 /// [`FlowAction::by`]); the rules match on this.
@@ -77,10 +186,20 @@ pub enum FlowAction {
     BreakFree,
     /// The grappler lets go.
     Release,
-    /// Ready an attack on the first enemy that enters reach (F-37, F-GAP-18).
+    /// Ready an attack on the first enemy that enters reach (F-37, F-GAP-18): the
+    /// command `Ready(unit:, weapon:)` without `then:` or `on:`.
     Ready {
         /// The weapon to attack with (the first held one if `None`).
         weapon: Option<String>,
+    },
+    /// Ready any of [`ReadyAction`] on a [`ReadyTrigger`] (F-37, seed L117–118): the
+    /// command `Ready(unit:, then:, on:, …)`. `then: Attack, on: EntersReach` plays
+    /// exactly as [`FlowAction::Ready`].
+    ReadyOn {
+        /// What to do.
+        then: ReadyAction,
+        /// When.
+        on: ReadyTrigger,
     },
     /// Opposed Athletics to push back or knock prone (F-38).
     Shove {
@@ -121,6 +240,38 @@ const SHOVE_EFFECTS: &[ChoiceSpec] = &[
     ChoiceSpec {
         value: "KnockProne",
         label: "Knock prone",
+    },
+];
+const READY_ACTIONS: &[ChoiceSpec] = &[
+    ChoiceSpec {
+        value: "Attack",
+        label: "Ready an attack",
+    },
+    ChoiceSpec {
+        value: "Step",
+        label: "Ready a Step",
+    },
+    ChoiceSpec {
+        value: "Move",
+        label: "Ready a Move",
+    },
+    ChoiceSpec {
+        value: "Shove",
+        label: "Ready a Shove",
+    },
+    ChoiceSpec {
+        value: "Draw",
+        label: "Ready a Draw",
+    },
+];
+const READY_TRIGGERS: &[ChoiceSpec] = &[
+    ChoiceSpec {
+        value: "EntersReach",
+        label: "when an enemy enters reach",
+    },
+    ChoiceSpec {
+        value: "Casts",
+        label: "when an enemy starts casting",
     },
 ];
 
@@ -207,11 +358,25 @@ pub const VERBS: &[VerbSpec] = &[
     VerbSpec {
         key: Some('y'),
         cost: ap(2),
-        args: &[ArgSpec::optional("weapon", ArgKind::Name)],
+        args: &[
+            ArgSpec::optional("weapon", ArgKind::Name),
+            ArgSpec::optional("then", ArgKind::Choice(READY_ACTIONS)),
+            ArgSpec::optional("to", ArgKind::Cell),
+            ArgSpec::optional("effect", ArgKind::Choice(SHOVE_EFFECTS)),
+            ArgSpec::optional("on", ArgKind::Choice(READY_TRIGGERS)),
+        ],
         ..VerbSpec::new(
             "Ready",
-            "ready an attack on the first enemy that enters reach (F-37, F-GAP-18)",
-            &["Ready {weapon}", "Ready an attack"],
+            "ready an attack on the first enemy that enters reach, or with `then:` \
+             (Attack, Step, Move, Shove, Draw) and `on:` (EntersReach, Casts) another \
+             action on another trigger (F-37, F-GAP-18)",
+            &[
+                "Ready {then} to {to}",
+                "Ready {then} {weapon}",
+                "Ready {then}",
+                "Ready {weapon}",
+                "Ready an attack",
+            ],
         )
     },
     VerbSpec {
@@ -310,9 +475,13 @@ pub fn verb_cost(costs: &Costs, verb: &str) -> Option<Cost> {
 
 impl FlowAction {
     /// The AP it costs with these `costs` (0 if free): what `check` requires, from
-    /// its verb's declared cost ([`verb_cost`]).
+    /// its verb's declared cost ([`verb_cost`]); a readied action sets aside what
+    /// that action costs (F-GAP-18).
     pub fn ap_cost(&self, costs: &Costs) -> i32 {
-        verb_cost(costs, self.verb()).map_or(0, |c| c.amount)
+        match self {
+            FlowAction::ReadyOn { then, .. } => then.ap_cost(costs),
+            _ => verb_cost(costs, self.verb()).map_or(0, |c| c.amount),
+        }
     }
 }
 
@@ -328,7 +497,7 @@ impl FlowAction {
             FlowAction::Grapple { .. } => "Grapple",
             FlowAction::BreakFree => "BreakFree",
             FlowAction::Release => "Release",
-            FlowAction::Ready { .. } => "Ready",
+            FlowAction::Ready { .. } | FlowAction::ReadyOn { .. } => "Ready",
             FlowAction::Shove { .. } => "Shove",
             FlowAction::TotalDefense => "TotalDefense",
             FlowAction::Tumble { .. } => "Tumble",
@@ -362,6 +531,26 @@ impl FlowAction {
                 Some(w) => args.with("weapon", ArgValue::Name(w.clone())),
                 None => args,
             },
+            FlowAction::ReadyOn { then, on } => {
+                // In declared order: weapon, then, to, effect, on.
+                let a = match then {
+                    ReadyAction::Attack { weapon: Some(w) } | ReadyAction::Draw { weapon: w } => {
+                        args.with("weapon", ArgValue::Name(w.clone()))
+                    }
+                    _ => args,
+                };
+                let a = a.with("then", ArgValue::Choice(then.syntax().into()));
+                let a = match then {
+                    ReadyAction::Step { to } | ReadyAction::Move { to } => {
+                        a.with("to", ArgValue::Cell(*to))
+                    }
+                    ReadyAction::Shove { effect } => {
+                        a.with("effect", ArgValue::Choice(effect.syntax().into()))
+                    }
+                    _ => a,
+                };
+                a.with("on", ArgValue::Choice(on.syntax().into()))
+            }
             FlowAction::Shove { target, effect } => args
                 .with("target", ArgValue::Unit(*target))
                 .with("effect", ArgValue::Choice(effect.syntax().into())),
@@ -420,15 +609,10 @@ impl FlowAction {
             },
             "BreakFree" => FlowAction::BreakFree,
             "Release" => FlowAction::Release,
-            "Ready" => FlowAction::Ready {
-                weapon: args.name("weapon").map(str::to_string),
-            },
+            "Ready" => ready_from(args)?,
             "Shove" => FlowAction::Shove {
                 target: unit("target"),
-                effect: match args.choice("effect") {
-                    Some("KnockProne") => ShoveEffect::KnockProne,
-                    _ => ShoveEffect::PushBack,
-                },
+                effect: shove_effect(args),
             },
             "TotalDefense" => FlowAction::TotalDefense,
             "Tumble" => FlowAction::Tumble {
@@ -447,6 +631,98 @@ impl FlowAction {
             _ => None,
         }
     }
+}
+
+/// A Shove's `effect` (checked to be one of [`SHOVE_EFFECTS`]; Push Back if absent).
+fn shove_effect(args: &Args) -> ShoveEffect {
+    match args.choice("effect") {
+        Some("KnockProne") => ShoveEffect::KnockProne,
+        _ => ShoveEffect::PushBack,
+    }
+}
+
+/// `Ready`'s arguments as an action: without `then:` and `on:` the readied attack
+/// on the first enemy to enter reach ([`FlowAction::Ready`]), else
+/// [`FlowAction::ReadyOn`]; an error (F-37) naming what `then:` needs or does not
+/// take.
+fn ready_from(args: &Args) -> Result<FlowAction, CommandError> {
+    let weapon = args.name("weapon").map(str::to_string);
+    let (to, effect) = (args.cell("to"), args.choice("effect").is_some());
+    let (then, on) = (args.choice("then"), args.choice("on"));
+    if then.is_none() && on.is_none() {
+        if to.is_some() || effect {
+            return Err(CommandError::Forbidden(
+                "`Ready` with `to:` or `effect:` needs `then:` (Step, Move or Shove, F-37)".into(),
+            ));
+        }
+        return Ok(FlowAction::Ready { weapon });
+    }
+    let then = then.unwrap_or("Attack");
+    let misplaced = |arg: &str| {
+        Err(CommandError::Forbidden(format!(
+            "`Ready` with `then: {then}` takes no `{arg}:` (F-37)"
+        )))
+    };
+    let needs = |arg: &str, what: &str| {
+        CommandError::Forbidden(format!(
+            "`Ready` with `then: {then}` needs `{arg}:` {what} (F-37)"
+        ))
+    };
+    let action = match then {
+        "Step" | "Move" => {
+            if weapon.is_some() {
+                return misplaced("weapon");
+            }
+            if effect {
+                return misplaced("effect");
+            }
+            let to = to.ok_or_else(|| needs("to", "the hex to go to"))?;
+            if then == "Step" {
+                ReadyAction::Step { to }
+            } else {
+                ReadyAction::Move { to }
+            }
+        }
+        "Shove" => {
+            if weapon.is_some() {
+                return misplaced("weapon");
+            }
+            if to.is_some() {
+                return misplaced("to");
+            }
+            if !effect {
+                return Err(needs("effect", "PushBack or KnockProne"));
+            }
+            ReadyAction::Shove {
+                effect: shove_effect(args),
+            }
+        }
+        "Draw" => {
+            if to.is_some() {
+                return misplaced("to");
+            }
+            if effect {
+                return misplaced("effect");
+            }
+            ReadyAction::Draw {
+                weapon: weapon.ok_or_else(|| needs("weapon", "the weapon to draw"))?,
+            }
+        }
+        _ => {
+            if to.is_some() {
+                return misplaced("to");
+            }
+            if effect {
+                return misplaced("effect");
+            }
+            ReadyAction::Attack { weapon }
+        }
+    };
+    let on = match on {
+        Some("Casts") => ReadyTrigger::Casts,
+        _ => ReadyTrigger::EntersReach,
+    };
+    Ok(FlowAction::ReadyOn { then: action, on })
 }
 
 #[cfg(test)]
@@ -480,6 +756,36 @@ mod tests {
             FlowAction::Ready { weapon: None },
             FlowAction::Ready {
                 weapon: Some("Bow".into()),
+            },
+            FlowAction::ReadyOn {
+                then: ReadyAction::Attack { weapon: None },
+                on: ReadyTrigger::Casts,
+            },
+            FlowAction::ReadyOn {
+                then: ReadyAction::Attack {
+                    weapon: Some("Bow".into()),
+                },
+                on: ReadyTrigger::EntersReach,
+            },
+            FlowAction::ReadyOn {
+                then: ReadyAction::Step { to: c },
+                on: ReadyTrigger::EntersReach,
+            },
+            FlowAction::ReadyOn {
+                then: ReadyAction::Move { to: c },
+                on: ReadyTrigger::Casts,
+            },
+            FlowAction::ReadyOn {
+                then: ReadyAction::Shove {
+                    effect: ShoveEffect::KnockProne,
+                },
+                on: ReadyTrigger::EntersReach,
+            },
+            FlowAction::ReadyOn {
+                then: ReadyAction::Draw {
+                    weapon: "Axe".into(),
+                },
+                on: ReadyTrigger::Casts,
             },
             FlowAction::Shove {
                 target: t,
