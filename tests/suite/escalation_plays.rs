@@ -76,6 +76,21 @@ fn hex_power(name: &str, condition: &str) -> PowerDef {
     }
 }
 
+/// A battle on an open square map of `size` (Heroes against Foes) with these
+/// faces.
+fn on_open_ground(size: (u32, u32), units: Vec<UnitDef>, faces: &[u32]) -> Battle {
+    battle(&level(size, &[], units), faces)
+}
+
+/// Asserts that `roll` names `source` (an Advantage or Disadvantage) and kept
+/// `kept`; returns its outcome.
+fn edged(roll: (String, Vec<u32>, String), source: &str, kept: &[u32]) -> String {
+    let (purpose, faces, outcome) = roll;
+    assert!(purpose.contains(source), "{purpose} names {source}");
+    assert_eq!(faces, kept, "{purpose}");
+    outcome
+}
+
 /// The order of the last `OrderSet`, by name.
 fn last_order(b: &Battle) -> Vec<String> {
     b.events()
@@ -154,17 +169,16 @@ fn e_17_e_gap_10_the_surprise_round() {
 /// keeps its own band: in round 3 it still acts after the Medium scout.
 #[test]
 fn e_20_a_readied_attack_fired_next_round_costs_that_turns_standard_action() {
-    let l = level(
+    // Round 2: the readied attack: [6, 6, 4] + 5 = 21 hits; 2d8 [2, 2] + 3 = 7.
+    let mut b = on_open_ground(
         (12, 3),
-        &[],
         vec![
             with(eu("Guard", "Heroes", (0, 1), 20), &["Slow"]),
             with(eu("Orc", "Foes", (5, 1), 20), &["Fast"]),
             eu("Scout", "Foes", (11, 0), 20),
         ],
+        &[6, 6, 4, 2, 2],
     );
-    // Round 2: the readied attack: [6, 6, 4] + 5 = 21 hits; 2d8 [2, 2] + 3 = 7.
-    let mut b = battle(&l, &[6, 6, 4, 2, 2]);
     end(&mut b, "Orc");
     end(&mut b, "Scout");
     play(&mut b, |b| act(b, "Guard", "Ready", &[]));
@@ -196,22 +210,46 @@ fn e_20_a_readied_attack_fired_next_round_costs_that_turns_standard_action() {
     );
 }
 
+/// E-34 / E-33: an enemy Far away (10 squares) is Nearby after one Move action
+/// (4 squares: a melee attack is still refused) and engaged after a second (the
+/// Standard action spent as a Move, E-22): the enemy then attacks in melee
+/// without a step.
+#[test]
+fn e_34_far_takes_two_moves_to_engage() {
+    let mut b = on_open_ground(
+        (12, 3),
+        vec![
+            eu("Hero", "Heroes", (0, 1), 20),
+            eu("Orc", "Foes", (10, 1), 20),
+        ],
+        &[],
+    );
+    let err = b.check(&attack(&b, "Hero", "Orc")).unwrap_err();
+    assert!(err.to_string().contains("Far (10 squares away)"), "{err}");
+    let first: Vec<(i32, i32)> = (1..=6).map(|x| (x, 1)).collect();
+    play(&mut b, |b| mv(b, "Hero", &first));
+    let err = b.check(&attack(&b, "Hero", "Orc")).unwrap_err();
+    assert!(err.to_string().contains("Nearby (4 squares away)"), "{err}");
+    play(&mut b, |b| mv(b, "Hero", &[(7, 1), (8, 1), (9, 1)]));
+    end(&mut b, "Hero");
+    assert!(b.check(&attack(&b, "Orc", "Hero")).is_ok(), "engaged");
+}
+
 /// E-38: any number of opportunity attacks in a round: an Orc engaged with two
 /// heroes hits each of them as it walks away, in the same round, without spending
 /// an action of its own.
 #[test]
 fn e_38_any_number_of_opportunity_attacks_in_a_round() {
-    let l = level(
+    // Each opportunity attack: [5, 5, 5] + 5 = 20 hits; 2d8 [1, 1] + 3 = 5.
+    let mut b = on_open_ground(
         (10, 5),
-        &[],
         vec![
             eu("A", "Heroes", (1, 2), 30),
             eu("B", "Heroes", (3, 2), 30),
             with(eu("Orc", "Foes", (2, 2), 30), &["Fast"]),
         ],
+        &[5, 5, 5, 1, 1, 5, 5, 5, 1, 1],
     );
-    // Each opportunity attack: [5, 5, 5] + 5 = 20 hits; 2d8 [1, 1] + 3 = 5.
-    let mut b = battle(&l, &[5, 5, 5, 1, 1, 5, 5, 5, 1, 1]);
     end(&mut b, "Orc");
     let mut provoked = 0;
     for (hero, to) in [("A", (0, 2)), ("B", (4, 2))] {
@@ -234,14 +272,13 @@ fn e_38_any_number_of_opportunity_attacks_in_a_round() {
 fn hexed(condition: &str, faces: &[u32]) -> Battle {
     let mut hexer = eu("Hexer", "Foes", (2, 1), 40);
     hexer.powers = vec![hex_power("Hex", condition)];
-    let l = level(
-        (10, 3),
-        &[],
-        vec![eu("Hero", "Heroes", (1, 1), 30), with(hexer, &["Fast"])],
-    );
     let mut all = vec![5, 5, 5, 1];
     all.extend_from_slice(faces);
-    let mut b = battle(&l, &all);
+    let mut b = on_open_ground(
+        (10, 3),
+        vec![eu("Hero", "Heroes", (1, 1), 30), with(hexer, &["Fast"])],
+        &all,
+    );
     play(&mut b, |b| strike(b, "Hexer", "Hero", "Hex"));
     assert!(conditions(&b, "Hero").iter().any(|c| c == condition));
     end(&mut b, "Hexer");
@@ -249,18 +286,22 @@ fn hexed(condition: &str, faces: &[u32]) -> Battle {
     b
 }
 
+/// Submits the attack `make` builds; its attack roll (the last before any damage).
+fn roll_of(b: &mut Battle, make: impl FnOnce(&Battle) -> Command) -> (String, Vec<u32>, String) {
+    let events = play(b, make);
+    last_roll(&events[..first_damage(&events)])
+}
+
 /// The Hero's basic attack on the Hexer; its roll.
 fn hero_attacks(b: &mut Battle) -> (String, Vec<u32>, String) {
-    let events = play(b, |b| attack(b, "Hero", "Hexer"));
-    last_roll(&events[..first_damage(&events)])
+    roll_of(b, |b| attack(b, "Hero", "Hexer"))
 }
 
 /// The Hexer's next attack on the Hero (round 2), after the Hero's turn ends; its
 /// roll.
 fn hexer_attacks(b: &mut Battle) -> (String, Vec<u32>, String) {
     end(b, "Hero");
-    let events = play(b, |b| strike(b, "Hexer", "Hero", "Hex"));
-    last_roll(&events[..first_damage(&events)])
+    roll_of(b, |b| strike(b, "Hexer", "Hero", "Hex"))
 }
 
 /// Where the first damage is (the events of an attack roll come before it).
@@ -278,9 +319,10 @@ fn first_damage(events: &[Event]) -> usize {
 fn e_55_dazed_attacks_with_disadvantage() {
     // Hero: [6, 6, 6, 1], 2d8 [1, 1]; its save [6, 6, 6].
     let mut b = hexed("Dazed", &[6, 6, 6, 1, 1, 1, 6, 6, 6]);
-    let (purpose, kept, outcome) = hero_attacks(&mut b);
-    assert!(purpose.contains("1 Disadvantage: Dazed"), "{purpose}");
-    assert_eq!((kept, outcome.as_str()), (vec![1, 6, 6], "hit"));
+    assert_eq!(
+        edged(hero_attacks(&mut b), "1 Disadvantage: Dazed", &[1, 6, 6]),
+        "hit"
+    );
     assert_eq!(hp(&b, "Hexer"), 35);
     end(&mut b, "Hero");
     assert!(conditions(&b, "Hero").is_empty(), "saved");
@@ -294,15 +336,15 @@ fn e_68_weakened_attacks_worse_and_is_hit_more_easily() {
     // Hero: [6, 6, 6, 1], 2d8 [1, 1]; its save [1, 1, 1] fails. Round 2: the
     // Hexer [1, 4, 4, 6], 1d6 [2].
     let mut b = hexed("Weakened", &[6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 4, 4, 6, 2]);
-    let (purpose, kept, _) = hero_attacks(&mut b);
-    assert!(purpose.contains("1 Disadvantage: Weakened"), "{purpose}");
-    assert_eq!(kept, [1, 6, 6]);
-    let (purpose, kept, outcome) = hexer_attacks(&mut b);
-    assert!(
-        purpose.contains("1 Advantage: target Weakened"),
-        "{purpose}"
+    edged(hero_attacks(&mut b), "1 Disadvantage: Weakened", &[1, 6, 6]);
+    assert_eq!(
+        edged(
+            hexer_attacks(&mut b),
+            "1 Advantage: target Weakened",
+            &[4, 4, 6]
+        ),
+        "hit"
     );
-    assert_eq!((kept, outcome.as_str()), (vec![4, 4, 6], "hit"));
     assert_eq!(hp(&b, "Hero"), 30 - 1 - 2);
 }
 
@@ -316,18 +358,17 @@ fn e_64_softened_is_hit_with_advantage() {
     let (purpose, kept, _) = hero_attacks(&mut b);
     assert!(!purpose.contains("Disadvantage"), "{purpose}");
     assert_eq!(kept, [5, 5, 5]);
-    let (purpose, kept, outcome) = hexer_attacks(&mut b);
-    assert!(
-        purpose.contains("1 Advantage: target Softened"),
-        "{purpose}"
+    let roll = hexer_attacks(&mut b);
+    assert_eq!(
+        edged(roll, "1 Advantage: target Softened", &[4, 4, 6]),
+        "hit"
     );
-    assert_eq!((kept, outcome.as_str()), (vec![4, 4, 6], "hit"));
     assert_eq!(hp(&b, "Hero"), 27);
 }
 
-/// E-66: Stunned: the unit loses its Move action at the start of its turn (a step
-/// is refused), attacks with 1 Disadvantage and is attacked with 1 Advantage. It is
-/// not helpless: no Coup de Grace on it (E-44).
+/// E-66: Stunned: the unit loses its Move action at the start of its turn (its
+/// Move counter shows 0), attacks with 1 Disadvantage and is attacked with 1
+/// Advantage. It is not helpless: no Coup de Grace on it (E-44).
 #[test]
 fn e_66_stunned_loses_its_move_and_fights_worse() {
     // Hero: [6, 6, 6, 1], 2d8 [1, 1]; its save [1, 1, 1] fails. Round 2: the
@@ -341,9 +382,7 @@ fn e_66_stunned_loses_its_move_and_fights_worse() {
         "the Move action is lost"
     );
     assert!(b.pools(id(&b, "Hero")).contains(&("Move".to_string(), 0)));
-    let (purpose, kept, _) = hero_attacks(&mut b);
-    assert!(purpose.contains("1 Disadvantage: Stunned"), "{purpose}");
-    assert_eq!(kept, [1, 6, 6]);
+    edged(hero_attacks(&mut b), "1 Disadvantage: Stunned", &[1, 6, 6]);
     end(&mut b, "Hero");
     let cdg = act(
         &b,
@@ -353,10 +392,11 @@ fn e_66_stunned_loses_its_move_and_fights_worse() {
     );
     let err = b.check(&cdg).unwrap_err();
     assert!(err.to_string().contains("not a helpless enemy"), "{err}");
-    let events = play(&mut b, |b| strike(b, "Hexer", "Hero", "Hex"));
-    let (purpose, kept, _) = last_roll(&events[..first_damage(&events)]);
-    assert!(purpose.contains("1 Advantage: target Stunned"), "{purpose}");
-    assert_eq!(kept, [4, 4, 6]);
+    edged(
+        roll_of(&mut b, |b| strike(b, "Hexer", "Hero", "Hex")),
+        "1 Advantage: target Stunned",
+        &[4, 4, 6],
+    );
 }
 
 /// E-60: Helpless is Stunned (its Move action lost at the start of its turn,
@@ -372,9 +412,11 @@ fn e_60_helpless_is_stunned_and_open_to_a_coup_de_grace() {
         &[1, 1, 1, 1, 4, 4, 6, 2, 1, 1, 1, 1, 1, 1, 1, 3, 3],
     );
     assert!(b.pools(id(&b, "Hero")).contains(&("Move".to_string(), 0)));
-    let (purpose, kept, _) = hexer_attacks(&mut b);
-    assert!(purpose.contains("1 Advantage: target Stunned"), "{purpose}");
-    assert_eq!(kept, [4, 4, 6]);
+    edged(
+        hexer_attacks(&mut b),
+        "1 Advantage: target Stunned",
+        &[4, 4, 6],
+    );
     assert_eq!(hp(&b, "Hero"), 27);
     end(&mut b, "Hexer");
     end(&mut b, "Hero");
@@ -384,8 +426,7 @@ fn e_60_helpless_is_stunned_and_open_to_a_coup_de_grace() {
         "CoupDeGrace",
         &[("target", ArgValue::Unit(id(&b, "Hero")))],
     );
-    let events = play(&mut b, |_| cdg);
-    let (_, _, outcome) = last_roll(&events[..first_damage(&events)]);
+    let (_, _, outcome) = roll_of(&mut b, |_| cdg);
     assert_eq!(outcome, "crit");
     assert_eq!(hp(&b, "Hero"), 27 - 18);
 }
@@ -402,9 +443,10 @@ fn e_56_enervated_saves_with_disadvantage() {
         })
         .unwrap()
         .to_vec();
-    let (purpose, kept, outcome) = last_roll(&events);
-    assert!(purpose.contains("Enervated"), "{purpose}");
-    assert_eq!((kept, outcome.as_str()), (vec![1, 2, 6], "failure"));
+    assert_eq!(
+        edged(last_roll(&events), "Enervated", &[1, 2, 6]),
+        "failure"
+    );
     assert_eq!(conditions(&b, "Hero"), ["Enervated"]);
 }
 
@@ -414,16 +456,15 @@ fn e_56_enervated_saves_with_disadvantage() {
 /// added: a Level 2 Orc with one Recovery Rallies for 2d6 [3, 4] = 7.
 #[test]
 fn e_48_an_npc_heals_1d6_per_level() {
-    let l = level(
+    // The Hero hits: [5, 5, 5] + 5; 2d8 [4, 4] + 3 = 11. The Orc's Recovery: [3, 4].
+    let mut b = on_open_ground(
         (10, 3),
-        &[],
         vec![
             with(eu("Hero", "Heroes", (1, 1), 30), &["Fast"]),
             stat(eu("Orc", "Foes", (2, 1), 40), "Recoveries", 1),
         ],
+        &[5, 5, 5, 4, 4, 3, 4],
     );
-    // The Hero hits: [5, 5, 5] + 5; 2d8 [4, 4] + 3 = 11. The Orc's Recovery: [3, 4].
-    let mut b = battle(&l, &[5, 5, 5, 4, 4, 3, 4]);
     play(&mut b, |b| attack(b, "Hero", "Orc"));
     assert_eq!(hp(&b, "Orc"), 29);
     end(&mut b, "Hero");
@@ -448,17 +489,16 @@ fn e_48_an_npc_heals_1d6_per_level() {
 /// (one engaged enemy) and it pops free, where 1, 2, 3 would fail.
 #[test]
 fn e_40_e_gap_19_dicey_move_aid_helps_an_allys_disengage() {
-    let l = level(
+    // The Dicey Move (Easy, 11): [4, 4, 3] + 3 = 14. The Disengage: [1, 2, 3, 6].
+    let mut b = on_open_ground(
         (10, 5),
-        &[],
         vec![
             eu("Hero", "Heroes", (1, 1), 30),
             eu("Friend", "Heroes", (1, 2), 30),
             eu("Orc", "Foes", (2, 3), 30),
         ],
+        &[4, 4, 3, 1, 2, 3, 6],
     );
-    // The Dicey Move (Easy, 11): [4, 4, 3] + 3 = 14. The Disengage: [1, 2, 3, 6].
-    let mut b = battle(&l, &[4, 4, 3, 1, 2, 3, 6]);
     let dicey = act(
         &b,
         "Hero",
@@ -475,9 +515,10 @@ fn e_40_e_gap_19_dicey_move_aid_helps_an_allys_disengage() {
     let events = play(&mut b, |b| {
         act(b, "Friend", "Disengage", &[("to", ArgValue::Cell(c(0, 1)))])
     });
-    let (purpose, kept, outcome) = last_roll(&events);
-    assert!(purpose.contains("Dicey Aid"), "{purpose}");
-    assert_eq!((kept, outcome.as_str()), (vec![2, 3, 6], "success"));
+    assert_eq!(
+        edged(last_roll(&events), "Dicey Aid", &[2, 3, 6]),
+        "success"
+    );
     assert_eq!(cell(&b, "Friend"), c(0, 1));
     assert!(
         !conditions(&b, "Friend").iter().any(|c| c.contains("Dicey")),
@@ -541,13 +582,11 @@ fn spirit(boon: &str, faces: &[u32]) -> Battle {
 #[test]
 fn e_41_fight_in_spirit_guards_the_ally() {
     let mut b = spirit("Guard", &[6, 6, 6, 1, 2]);
-    let events = play(&mut b, |b| strike(b, "Gob", "Hero", "Claw"));
-    let (purpose, kept, _) = last_roll(&events[..first_damage(&events)]);
-    assert!(
-        purpose.contains("1 Disadvantage: target Spirit: guard"),
-        "{purpose}"
+    edged(
+        roll_of(&mut b, |b| strike(b, "Gob", "Hero", "Claw")),
+        "1 Disadvantage: target Spirit: guard",
+        &[1, 6, 6],
     );
-    assert_eq!(kept, [1, 6, 6]);
 }
 
 /// E-41: Fight in Spirit's Saves boon: the ally saves with 1 Advantage for the
@@ -580,16 +619,15 @@ fn e_41_fight_in_spirit_helps_the_allys_saves() {
 /// same attack command is a Basic Ranged Attack with the ranged die (2d6).
 #[test]
 fn e_09_a_stance_switch_changes_the_basic_attack() {
-    let l = level(
+    // The shot: [5, 5, 5] + 5 = 20 hits; 2d6 [6, 6] + 3 = 15.
+    let mut b = on_open_ground(
         (12, 3),
-        &[],
         vec![
             eu("Hero", "Heroes", (0, 1), 20),
             eu("Orc", "Foes", (9, 1), 20),
         ],
+        &[5, 5, 5, 6, 6],
     );
-    // The shot: [5, 5, 5] + 5 = 20 hits; 2d6 [6, 6] + 3 = 15.
-    let mut b = battle(&l, &[5, 5, 5, 6, 6]);
     assert!(b.check(&attack(&b, "Hero", "Orc")).is_err(), "melee stance");
     play(&mut b, |b| act(b, "Hero", "Stance", &[]));
     let events = play(&mut b, |b| attack(b, "Hero", "Orc"));
@@ -601,15 +639,14 @@ fn e_09_a_stance_switch_changes_the_basic_attack() {
 /// the refusal is typed and names it.
 #[test]
 fn e_31_a_unit_may_not_attack_itself() {
-    let l = level(
+    let b = on_open_ground(
         (10, 3),
-        &[],
         vec![
             eu("Hero", "Heroes", (1, 1), 20),
             eu("Orc", "Foes", (2, 1), 20),
         ],
+        &[],
     );
-    let b = battle(&l, &[]);
     let err = b.check(&attack(&b, "Hero", "Hero")).unwrap_err();
     assert!(
         matches!(&err, CommandError::NoSuchTarget(why) if why.contains("Hero")),

@@ -861,7 +861,7 @@ fn w_07_w_09_w_ex_8_move_six_dash_two_more_per_bonus_action() {
     all_dice_used(&b);
 }
 
-/// W-GAP-20 / W-14: a difficult square costs 2 spaces; a diagonal step costs 1.
+/// W-GAP-20: a difficult square costs 2 spaces; a diagonal step costs 1.
 #[test]
 fn w_gap_20_difficult_squares_cost_two_diagonals_one() {
     let l = level(
