@@ -104,28 +104,36 @@ fn w_30_no_action_left_on_the_next_turn_means_no_standing_up() {
         // The attack, then the extra attack (MA + 2 BA of the archer's turn).
         for pay in pays {
             run(&mut b, |b| attack(b, archer, "Hero"));
-            offers.push(offered(&b).len());
+            offers.push(offered(&b));
             run(&mut b, |b| paid(b, "Hero", "Stand", pay));
             assert!(!has(&b, "Hero", "Prone"));
         }
         end(&mut b, archer);
     }
-    assert_eq!(offers, [3, 3, 2, 1], "BA, MA, AA; then what is left");
+    let sizes: Vec<usize> = offers.iter().map(Vec::len).collect();
+    assert_eq!(
+        sizes,
+        [3, 3, 2, 1],
+        "BA, MA, AA; then what is left: {offers:?}"
+    );
+    assert!(offers[2].iter().all(|o| !o.contains("BA")), "{offers:?}");
+    assert!(offers[3][0].ends_with("next turn's 1 AA"), "{offers:?}");
     run(&mut b, |b| attack(b, "A3", "Hero"));
     assert!(offered(&b).is_empty(), "nothing left to stand up with");
     assert!(has(&b, "Hero", "Prone"));
     end(&mut b, "A3");
     assert_eq!(actions(&b, "Hero"), (0, 0, 0));
     let err = refusal(&b, &paid(&b, "Hero", "Stand", "BA"));
-    assert!(err.contains("left"), "{err}");
+    assert!(err.contains("Hero has not 1 BA left for Stand"), "{err}");
     assert!(has(&b, "Hero", "Prone"));
     assert_eq!(hp(&b, "Hero"), 55);
     all_dice_used(&b);
 }
 
 /// W-03: on the Ravine Road the Warband started the fight: all its units act after
-/// all the Caravan's in round 1, whatever their Agility. The level then plays to its
-/// end with the normal AI on both sides, every command legal.
+/// all the Caravan's in round 1, whatever their Agility (the Cutthroat, +3, after
+/// the Mage, +1). The level then plays to its
+/// end with the normal AI on both sides, every command legal, until a side wins.
 #[test]
 fn w_03_the_ravine_road_plays_to_its_end_with_the_normal_ai() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/wounds_ravine.ron");
@@ -162,7 +170,7 @@ fn w_03_the_ravine_road_plays_to_its_end_with_the_normal_ai() {
         b.submit(command).expect("the AI's command is legal");
     }
     assert!(
-        matches!(b.awaiting(), Awaiting::Over(_)),
+        matches!(b.awaiting(), Awaiting::Over(Some(_))),
         "{:?}",
         b.awaiting()
     );
