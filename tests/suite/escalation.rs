@@ -13,7 +13,7 @@ use skirmish::level::schema::*;
 use crate::common::{c, cell, hp, id};
 
 /// An escalation unit: Level 2, Volition 3, AC 15 by default.
-fn eu(name: &str, side: &str, pos: (i32, i32), hp: i32) -> UnitDef {
+pub(crate) fn eu(name: &str, side: &str, pos: (i32, i32), hp: i32) -> UnitDef {
     UnitDef {
         name: name.into(),
         side: side.into(),
@@ -33,18 +33,18 @@ fn eu(name: &str, side: &str, pos: (i32, i32), hp: i32) -> UnitDef {
     }
 }
 
-fn with(mut u: UnitDef, traits: &[&str]) -> UnitDef {
+pub(crate) fn with(mut u: UnitDef, traits: &[&str]) -> UnitDef {
     u.traits = traits.iter().map(|t| t.to_string()).collect();
     u
 }
 
-fn stat(mut u: UnitDef, k: &str, v: i32) -> UnitDef {
+pub(crate) fn stat(mut u: UnitDef, k: &str, v: i32) -> UnitDef {
     u.stats.insert(k.into(), v);
     u
 }
 
 /// Heroes (PCs) against Foes on an open square map; nobody is asked anything.
-fn level(size: (u32, u32), terrain: &[&str], units: Vec<UnitDef>) -> Level {
+pub(crate) fn level(size: (u32, u32), terrain: &[&str], units: Vec<UnitDef>) -> Level {
     let mut l = crate::common::level(size, terrain, units);
     l.ruleset = "escalation".into();
     for (side, name) in l.sides.iter_mut().zip(["Heroes", "Foes"]) {
@@ -53,11 +53,11 @@ fn level(size: (u32, u32), terrain: &[&str], units: Vec<UnitDef>) -> Level {
     l
 }
 
-fn battle(level: &Level, faces: &[u32]) -> Battle {
+pub(crate) fn battle(level: &Level, faces: &[u32]) -> Battle {
     Battle::from_level(level, Dice::scripted(faces.iter().copied())).expect("level sets up")
 }
 
-fn mv(b: &Battle, unit: &str, path: &[(i32, i32)]) -> Command {
+pub(crate) fn mv(b: &Battle, unit: &str, path: &[(i32, i32)]) -> Command {
     Command::Move {
         unit: id(b, unit),
         power: "Move".into(),
@@ -66,7 +66,7 @@ fn mv(b: &Battle, unit: &str, path: &[(i32, i32)]) -> Command {
     }
 }
 
-fn attack(b: &Battle, unit: &str, target: &str) -> Command {
+pub(crate) fn attack(b: &Battle, unit: &str, target: &str) -> Command {
     Command::Attack {
         unit: id(b, unit),
         target: id(b, target),
@@ -76,7 +76,7 @@ fn attack(b: &Battle, unit: &str, target: &str) -> Command {
     }
 }
 
-fn act(b: &Battle, unit: &str, verb: &str, args: &[(&str, ArgValue)]) -> Command {
+pub(crate) fn act(b: &Battle, unit: &str, verb: &str, args: &[(&str, ArgValue)]) -> Command {
     Command::Act {
         unit: id(b, unit),
         verb: verb.into(),
@@ -86,19 +86,19 @@ fn act(b: &Battle, unit: &str, verb: &str, args: &[(&str, ArgValue)]) -> Command
     }
 }
 
-fn end(b: &mut Battle, unit: &str) {
+pub(crate) fn end(b: &mut Battle, unit: &str) {
     let u = id(b, unit);
     b.submit(Command::EndTurn { unit: u }).expect("end turn");
 }
 
-fn active(b: &Battle) -> Option<UnitId> {
+pub(crate) fn active(b: &Battle) -> Option<UnitId> {
     match b.awaiting() {
         Awaiting::Unit(u, _) => Some(u),
         _ => None,
     }
 }
 
-fn state(b: &Battle, name: &str) -> PlayState {
+pub(crate) fn state(b: &Battle, name: &str) -> PlayState {
     b.units()
         .into_iter()
         .find(|u| u.name == name)
@@ -106,7 +106,7 @@ fn state(b: &Battle, name: &str) -> PlayState {
         .expect("unit")
 }
 
-fn rolls(events: &[Event]) -> Vec<(String, i32, Option<i32>, String)> {
+pub(crate) fn rolls(events: &[Event]) -> Vec<(String, i32, Option<i32>, String)> {
     events
         .iter()
         .filter_map(|e| match e {
@@ -559,7 +559,7 @@ fn e_gap_24_move_is_between_standard_and_quick() {
     );
 }
 
-fn power(name: &str, traits: &[&str]) -> PowerDef {
+pub(crate) fn power(name: &str, traits: &[&str]) -> PowerDef {
     PowerDef {
         name: name.into(),
         range: 1,

@@ -566,7 +566,7 @@ fn e_ex_7_death_saves_two_disadvantage_then_success_or_crit() {
     assert_eq!(hp(&b, "Giant B"), 95);
 }
 
-/// E-44 / E-GAP-06 / E-60: a Coup de Grace on a Dying (Helpless) PC spends every
+/// E-44 / E-GAP-06: a Coup de Grace on a Dying (helpless) PC spends every
 /// action and counts as a natural crit whatever the dice (2, 2, 2): 1d8 + 2 = 3,
 /// doubled: 6. E-51 / E-GAP-23: a stabilized PC's failed death save does not
 /// count. E-42 / E-GAP-22: fleeing takes the whole side off the map and loses the
@@ -696,8 +696,9 @@ fn e_ex_9_rally_saves_with_escalation_added() {
 // ------------------------------------------------------------------ the level
 
 /// Harpy Crag keeps its promise: 24 × 16, 4 PCs against 7 enemies, every PC at
-/// least 8 squares (Far, E-34 / E-GAP-01) from every enemy, a Flying harpy Weak to
-/// Cold and an ogre with Resist Weapon 13+; and its scree costs 2 a square
+/// least 8 squares (Far) from every enemy, a Flying harpy Weak to Cold and an ogre
+/// with Resist Weapon 13+ (level data: what Far, Flying, Weak and Resist do is
+/// played in `escalation.rs` and the scenarios); and its scree costs 2 a square
 /// (E-GAP-14): the Ranger's 6-step path through three scree squares costs 9,
 /// more than a Move action's 6.
 #[test]
@@ -752,11 +753,11 @@ fn harpy_crag_starts_far_apart_and_its_scree_costs_double() {
     assert_eq!(b.check(&open), Ok(()));
 }
 
-/// E-01 / E-16 / E-57 / E-12 / E-13: the `escalation` unit templates
-/// (assets/units/escalation_*.ron) make units a battle accepts, and their traits
-/// are read: the Fast ranger and harpy open the round, PCs before enemies in each
-/// band, the Slow ogre last; the harpy flies and is Weak to Cold; the ogre resists
-/// weapons below a natural 13.
+/// E-01 / E-16: the `escalation` unit templates (assets/units/escalation_*.ron)
+/// make units a battle accepts, and their traits are read: the Fast ranger and
+/// harpy open the round, PCs before enemies in each band, the Slow ogre last; the
+/// harpy's Flying and Weak Cold and the ogre's Resist Weapon 13+ are parsed (what
+/// they do is played by the intercept, crits and resist scenarios).
 #[test]
 fn escalation_templates_make_units_with_their_traits() {
     use skirmish::engine::rulesets::escalation::play::esc;

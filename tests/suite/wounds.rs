@@ -50,7 +50,7 @@ pub(crate) fn wu(
     }
 }
 
-fn stat(mut u: UnitDef, k: &str, v: i32) -> UnitDef {
+pub(crate) fn stat(mut u: UnitDef, k: &str, v: i32) -> UnitDef {
     u.stats.insert(k.into(), v);
     u
 }
@@ -76,7 +76,7 @@ pub(crate) fn weapon(name: &str) -> PowerDef {
 }
 
 /// A table weapon whose hits put `condition` on the target.
-fn weapon_on_hit(name: &str, condition: &str, lasts: EffectDuration) -> PowerDef {
+pub(crate) fn weapon_on_hit(name: &str, condition: &str, lasts: EffectDuration) -> PowerDef {
     PowerDef {
         on_hit: vec![EffectDef {
             condition: condition.into(),
@@ -87,7 +87,7 @@ fn weapon_on_hit(name: &str, condition: &str, lasts: EffectDuration) -> PowerDef
 }
 
 /// A spell: not a table weapon, it keeps its own damage and range.
-fn spell(name: &str, damage: &str, traits: &[&str]) -> PowerDef {
+pub(crate) fn spell(name: &str, damage: &str, traits: &[&str]) -> PowerDef {
     PowerDef {
         name: name.into(),
         range: 10,
@@ -868,7 +868,7 @@ fn w_07_w_09_w_ex_8_move_six_dash_two_more_per_bonus_action() {
     all_dice_used(&b);
 }
 
-/// W-GAP-20 / W-14: a difficult square costs 2 spaces; a diagonal step costs 1.
+/// W-GAP-20: a difficult square costs 2 spaces; a diagonal step costs 1.
 #[test]
 fn w_gap_20_difficult_squares_cost_two_diagonals_one() {
     let l = level(

@@ -931,7 +931,7 @@ fn w_gap_24_allies_are_passable_enemies_are_not() {
     );
 }
 
-/// W-08 / W-16: a Hidden unit sneaks at half speed: 3 of its 6 spaces. W-11 /
+/// W-08: a Hidden unit sneaks at half speed: 3 of its 6 spaces. W-11 /
 /// W-28: Disengage paid with 2 Bonus Actions. W-09 / W-GAP-13: a Bonus Action of
 /// dodge adds +1 to the defense (the wounded bandit's 11 becomes 12) until the
 /// unit's next turn; +1 to hit and +1 melee damage show in the attack's numbers.
@@ -1155,10 +1155,10 @@ fn w_33_a_channeling_unit_is_offered_no_move() {
 // ------------------------------------------------------------------ content
 
 /// The Ravine Road: a 22×15 square map with difficult ground and walls, 4 PCs
-/// against 6 enemies that started the fight (W-03), with the weapons and feats of
-/// §3: Reach (W-25), a Longbow and a Shortbow (W-GAP-01), a Greataxe in Heavy armor
-/// (W-GAP-03), a Hidden cutthroat with Sneak attack (W-16) and spells (W-12). It
-/// sets up and plays a battle to its end with the normal AI on both sides.
+/// against 6 enemies that started the fight (the side trait `Initiator`), with the
+/// weapons and feats of §3: Reach, a Longbow and a Shortbow, a Greataxe in Heavy
+/// armor, a Hidden cutthroat with Sneak attack and spells. It sets up with them
+/// read (level data; `wounds_plays.rs` plays it to its end with the AI).
 #[test]
 fn the_ravine_road_has_the_promised_shape() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/wounds_ravine.ron");
@@ -1201,9 +1201,9 @@ fn the_ravine_road_has_the_promised_shape() {
 }
 
 /// The `wounds` unit templates (assets/units/wounds_*.ron): a swordsman, a Reach
-/// spearman (W-25), a bowman, a Greataxe brute in heavy armor (W-GAP-03), a Hidden
-/// cutthroat with Sneak attack (W-16) and a caster with a Cast 2 spell (W-12): they
-/// load and check, and placed in a level they set up with those feats.
+/// spearman, a bowman, a Greataxe brute in heavy armor, a Hidden cutthroat with
+/// Sneak attack and a caster with a Cast 2 spell: they load and check, and placed
+/// in a level they set up with those feats (level data only).
 #[test]
 fn wounds_templates_place_and_set_up() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/units");

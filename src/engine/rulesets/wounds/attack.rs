@@ -1,8 +1,8 @@
 //! The arithmetic of a `wounds` attack, once, for the rules and the previews: the
-//! defense number (W-13, W-29, W-30, W-GAP-13), the accuracy (Center Mass W-17,
-//! flanking W-15 / W-GAP-17, Bonus Actions W-09), the hit with its natural 20 and
-//! natural 1 (W-20, W-22, W-GAP-05), the crit chain (W-21) and the tragedy chain
-//! with what the attacked unit may do back (W-23, W-24, W-GAP-18), and the damage
+//! defense number (W-13, W-29, W-30, W-GAP-13), flanking (W-15 / W-GAP-17), the
+//! hit with its natural 20 and natural 1 (W-20, W-22, W-GAP-05), the crit chain
+//! (W-21), what the attacked unit may do back after a natural 1 (W-23, W-24,
+//! W-GAP-18), and the damage
 //! steps (W-18, W-GAP-04). The functions on faces are what the systems roll, in the
 //! order the dice are drawn (RULES.md §0): d20, the chain's d4 then d6, the damage
 //! dice, the Fatal d4. [`odds`] gives the exact distribution of the same numbers.
@@ -52,19 +52,6 @@ pub fn flanking_square(attacker: Cell, target: Cell) -> Cell {
 pub fn flanks(attacker: Cell, target: Cell, allies: impl IntoIterator<Item = Cell>) -> bool {
     let behind = flanking_square(attacker, target);
     attacker != target && allies.into_iter().any(|c| c == behind)
-}
-
-/// Everything added to the d20 (W-13): Accuracy (wounds included), the aim's bonus
-/// (Center Mass +1, W-17), flanking +1 (W-15) and the Bonus Action to-hit boost
-/// (W-09, W-GAP-13).
-pub fn accuracy(
-    cfg: &WoundsConfig,
-    accuracy: i64,
-    aim: Aim,
-    flanking: bool,
-    hit_boost: i64,
-) -> i64 {
-    accuracy + aim.accuracy_bonus(cfg) + if flanking { cfg.flanking_bonus } else { 0 } + hit_boost
 }
 
 /// How an attack roll came out.
@@ -126,18 +113,6 @@ pub enum Fumble {
     Tragedy,
     /// Then the d6 showed 6: a fatal blow.
     FatalBlow,
-}
-
-/// The tragedy chain from its faces (W-23, W-EX-4): the d4, then the d6 only when
-/// the d4 escalated.
-pub fn tragedy_chain(cfg: &WoundsConfig, super_face: u32, decisive_face: Option<u32>) -> Fumble {
-    if super_face < cfg.super_face {
-        return Fumble::AutoFail;
-    }
-    match decisive_face {
-        Some(f) if f >= cfg.decisive_face => Fumble::FatalBlow,
-        _ => Fumble::Tragedy,
-    }
 }
 
 /// What the attacked unit may do back after a natural 1 (W-24, W-GAP-14, W-GAP-18).
@@ -247,12 +222,6 @@ pub fn rolls_fatal_die(cfg: &WoundsConfig, terms: &DamageTerms, net: i64) -> boo
     terms.aim == Aim::Fatal && is_wound(cfg, net)
 }
 
-/// The damage of a tragedy's free critical hit (W-24, W-GAP-18, W-EX-4): it hits
-/// automatically, ×2, no chain.
-pub fn free_crit(cfg: &WoundsConfig, terms: &DamageTerms, dice: i64) -> i64 {
-    net_damage(dice, terms, cfg.crit_multiplier)
-}
-
 /// The special outcome of an attack that is not a number of damage: the target
 /// defeated instantly (W-21).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -360,7 +329,7 @@ pub fn free_crit_odds(
 
 /// The exact odds of an attack with `modifier` against `defense` whose dice (weapon
 /// and sneak) total `dice`, computed from the same rules as [`classify`],
-/// [`crit_chain`], [`tragedy_chain`] and [`deal`].
+/// [`crit_chain`], [`retaliation`] and [`deal`].
 pub fn odds(
     cfg: &WoundsConfig,
     modifier: i64,
@@ -465,19 +434,6 @@ mod tests {
         assert_eq!(defense(&c, 3, Footing::Prone, 1), 8);
     }
 
-    /// W-EX-2 / W-17 / W-GAP-07: Accuracy +3, d20 = 8 against 12: Center Mass hits
-    /// (12), any wound aim misses (11).
-    #[test]
-    fn w_ex_2_center_mass_bonus() {
-        let c = cfg();
-        let cm = accuracy(&c, 3, Aim::CenterMass, false, 0);
-        assert_eq!(classify(&c, 8, cm, 12), Roll::Hit);
-        for aim in [Aim::Fatal, Aim::Slowing, Aim::Weakening, Aim::Disrupting] {
-            let m = accuracy(&c, 3, aim, false, 0);
-            assert_eq!(classify(&c, 8, m, 12), Roll::Miss, "{aim:?}");
-        }
-    }
-
     /// W-20 / W-22 / W-GAP-05: a natural 20 hits against any defense, a natural 1
     /// misses against any.
     #[test]
@@ -492,7 +448,6 @@ mod tests {
     /// orthogonally or diagonally; nowhere else.
     #[test]
     fn w_gap_17_flanking_square() {
-        let c = cfg();
         let t = Cell { x: 3, y: 5 };
         assert_eq!(flanking_square(Cell { x: 2, y: 5 }, t), Cell { x: 4, y: 5 });
         assert_eq!(flanking_square(Cell { x: 2, y: 4 }, t), Cell { x: 4, y: 6 });
@@ -502,11 +457,6 @@ mod tests {
             [Cell { x: 0, y: 0 }, Cell { x: 4, y: 6 }]
         ));
         assert!(!flanks(Cell { x: 2, y: 4 }, t, [Cell { x: 4, y: 5 }]));
-        assert_eq!(
-            accuracy(&c, 3, Aim::Slowing, true, 1),
-            5,
-            "W-09 +1 to hit too"
-        );
     }
 
     /// W-EX-1 / W-13 / W-18 / W-GAP-04: d20 = 9 + 3 = 12 ≥ 12 hits; d8 = 5 →
@@ -514,7 +464,7 @@ mod tests {
     #[test]
     fn w_ex_1_hit_and_wound() {
         let c = cfg();
-        let m = accuracy(&c, 3, Aim::Slowing, false, 0);
+        let m = 3 + Aim::Slowing.accuracy_bonus(&c);
         assert_eq!(
             classify(&c, 9, m, defense(&c, 2, Footing::Normal, 0)),
             Roll::Hit
@@ -587,47 +537,20 @@ mod tests {
         assert_eq!(flat_damage(2, 1, true, true), 1);
     }
 
-    /// W-EX-4 / W-23 / W-24 / W-GAP-18: natural 1 inside T's zone with T at FHS 0:
-    /// (a) d4 = 3 → no tragedy, no slot, nothing; (b) d4 = 4, d6 = 3 → tragedy, a
-    /// free crit d6 = 4: (4 + 1) × 2 = 10; (c) d6 = 6 → A killed instantly.
-    #[test]
-    fn w_ex_4_tragedy_chain() {
-        let c = cfg();
-        assert_eq!(tragedy_chain(&c, 3, None), Fumble::AutoFail);
-        assert_eq!(
-            retaliation(Fumble::AutoFail, true, false, 0),
-            Retaliation::None
-        );
-        assert_eq!(
-            retaliation(Fumble::AutoFail, true, false, 1),
-            Retaliation::FreeHit
-        );
-        assert_eq!(tragedy_chain(&c, 4, Some(3)), Fumble::Tragedy);
-        assert_eq!(
-            retaliation(Fumble::Tragedy, true, false, 0),
-            Retaliation::FreeCrit
-        );
-        let t = DamageTerms {
-            flat: 1,
-            armor: 0,
-            aim: Aim::CenterMass,
-        };
-        assert_eq!(free_crit(&c, &t, 4), 10);
-        assert_eq!(tragedy_chain(&c, 4, Some(6)), Fumble::FatalBlow);
-        assert_eq!(
-            retaliation(Fumble::FatalBlow, true, false, 0),
-            Retaliation::FatalBlow
-        );
-    }
-
     /// W-GAP-18 / W-GAP-14: outside the melee zone a tragedy only misses; a free
-    /// hit's natural 1 never chains.
+    /// hit's natural 1 never chains. Inside it, a plain auto fail gives a free hit
+    /// only with a slot left, a tragedy a free crit without one, a fatal blow kills.
     #[test]
     fn w_gap_18_tragedy_needs_the_melee_zone() {
         for f in [Fumble::AutoFail, Fumble::Tragedy, Fumble::FatalBlow] {
             assert_eq!(retaliation(f, false, false, 3), Retaliation::None);
             assert_eq!(retaliation(f, true, true, 3), Retaliation::None);
         }
+        let inside = |f, slots| retaliation(f, true, false, slots);
+        assert_eq!(inside(Fumble::AutoFail, 0), Retaliation::None);
+        assert_eq!(inside(Fumble::AutoFail, 1), Retaliation::FreeHit);
+        assert_eq!(inside(Fumble::Tragedy, 0), Retaliation::FreeCrit);
+        assert_eq!(inside(Fumble::FatalBlow, 0), Retaliation::FatalBlow);
     }
 
     /// W-EX-1 odds, exact: +3 against 12 aiming Slowing hits on 9-20 (12/20); Center
@@ -637,7 +560,7 @@ mod tests {
     fn w_ex_1_exact_odds() {
         let c = cfg();
         let d8 = Distribution::die(8);
-        let m = accuracy(&c, 3, Aim::Slowing, false, 0);
+        let m = 3 + Aim::Slowing.accuracy_bonus(&c);
         let o = odds(&c, m, 12, &ex1(Aim::Slowing), &d8).unwrap();
         close(o.hit, 12.0 / 20.0);
         close(o.crit, 1.0 / 20.0);
@@ -654,7 +577,7 @@ mod tests {
         close(o.fatal_bonus, 0.0);
         let cm = odds(
             &c,
-            accuracy(&c, 3, Aim::CenterMass, false, 0),
+            3 + Aim::CenterMass.accuracy_bonus(&c),
             12,
             &ex1(Aim::CenterMass),
             &d8,
@@ -669,7 +592,7 @@ mod tests {
     #[test]
     fn w_17_fatal_odds() {
         let c = cfg();
-        let m = accuracy(&c, 3, Aim::Fatal, false, 0);
+        let m = 3 + Aim::Fatal.accuracy_bonus(&c);
         let o = odds(&c, m, 12, &ex1(Aim::Fatal), &Distribution::die(8)).unwrap();
         close(o.wound, 611.0 / 1920.0);
         close(o.fatal_bonus, 611.0 / 1920.0 / 4.0);

@@ -1,0 +1,177 @@
+//! `wounds` rules that only unit tests or level data used to check, played through
+//! [`Battle::submit`] with scripted dice: damage by weapon and spell, standing up
+//! off-turn until the next turn has nothing left, and the Ravine Road played to its
+//! end by the normal AI. Each test names the rule ids it plays and asserts their
+//! effect.
+
+use std::path::Path;
+
+use rand::SeedableRng;
+use skirmish::ai::AiPolicy;
+use skirmish::engine::dice::Dice;
+use skirmish::engine::event::Event;
+use skirmish::engine::{Awaiting, Battle};
+use skirmish::level::schema::*;
+
+use crate::common::{hp, id};
+use crate::wounds::{
+    actions, all_dice_used, armed, attack, battle, damage_to, end, has, level, paid, refusal, run,
+    spell, weapon, weapon_on_hit, wu,
+};
+
+/// W-14 / W-GAP-01: damage varies with the weapon or spell: against the same Ogre,
+/// with the same d20, Unarmed rolls a d3, the Dagger a d4, the Greataxe a d12 and a
+/// spell its own dice (1d10); each highest face is the damage (Strength 0, no
+/// armor). A face above the die's sides would stop the battle, so each is the die
+/// the weapon names.
+#[test]
+fn w_14_w_gap_01_damage_varies_with_the_weapon_or_spell() {
+    let l = level(
+        (6, 5),
+        &[],
+        vec![
+            armed(
+                wu("Axer", "Heroes", (1, 1), 4, 0, 20),
+                vec![weapon("Greataxe")],
+            ),
+            armed(
+                wu("Knifer", "Heroes", (2, 1), 3, 0, 20),
+                vec![weapon("Dagger")],
+            ),
+            wu("Brawler", "Heroes", (3, 1), 2, 0, 20),
+            armed(
+                wu("Mage", "Heroes", (0, 4), 1, 0, 20),
+                vec![spell("Spark", "1d10", &[])],
+            ),
+            wu("Ogre", "Foes", (2, 2), 0, 0, 80),
+        ],
+    );
+    // Each: d20 15 hits defense 10; then the damage die's highest face.
+    let mut b = battle(&l, &[15, 12, 15, 4, 15, 3, 15, 10]);
+    let ogre = id(&b, "Ogre");
+    let mut dealt = Vec::new();
+    for unit in ["Axer", "Knifer", "Brawler", "Mage"] {
+        let events = run(&mut b, |b| attack(b, unit, "Ogre"));
+        dealt.push((unit, damage_to(&events, ogre)));
+        end(&mut b, unit);
+    }
+    assert_eq!(
+        dealt,
+        [
+            ("Axer", vec![12]),
+            ("Knifer", vec![4]),
+            ("Brawler", vec![3]),
+            ("Mage", vec![10])
+        ]
+    );
+    assert_eq!(hp(&b, "Ogre"), 80 - 29);
+    all_dice_used(&b);
+}
+
+/// W-30 / W-GAP-19: a unit knocked prone off its turn may stand up at once with an
+/// action of its next turn, and only with one that turn still has: after two
+/// Bonus Actions the offer leaves them out, after all four actions there is no
+/// offer, it stays prone, and on its turn it has nothing to stand up with.
+#[test]
+fn w_30_no_action_left_on_the_next_turn_means_no_standing_up() {
+    let archer = |name: &str, y: i32, agility: i32| {
+        armed(
+            wu(name, "Foes", (8, y), agility, 0, 20),
+            vec![weapon_on_hit("Shortbow", "Prone", EffectDuration::SaveEnds)],
+        )
+    };
+    let mut l = level(
+        (10, 4),
+        &[],
+        vec![
+            wu("Hero", "Heroes", (0, 1), 0, 0, 60),
+            archer("A1", 0, 4),
+            archer("A2", 1, 3),
+            archer("A3", 2, 2),
+        ],
+    );
+    l.sides[0].decisions = DecisionPolicy::Ask;
+    // Five shots, each d20 15 and d6 1 (no wound).
+    let mut b = battle(&l, &[15, 1, 15, 1, 15, 1, 15, 1, 15, 1]);
+    let offered = |b: &Battle| -> Vec<String> {
+        match b.awaiting() {
+            Awaiting::Decision(d) => d.options.iter().map(|o| o.label.clone()).collect(),
+            _ => Vec::new(),
+        }
+    };
+    let mut offers = Vec::new();
+    for (archer, pays) in [("A1", ["BA", "BA"]), ("A2", ["MA", "AA"])] {
+        // The attack, then the extra attack (MA + 2 BA of the archer's turn).
+        for pay in pays {
+            run(&mut b, |b| attack(b, archer, "Hero"));
+            offers.push(offered(&b));
+            run(&mut b, |b| paid(b, "Hero", "Stand", pay));
+            assert!(!has(&b, "Hero", "Prone"));
+        }
+        end(&mut b, archer);
+    }
+    let sizes: Vec<usize> = offers.iter().map(Vec::len).collect();
+    assert_eq!(
+        sizes,
+        [3, 3, 2, 1],
+        "BA, MA, AA; then what is left: {offers:?}"
+    );
+    assert!(offers[2].iter().all(|o| !o.contains("BA")), "{offers:?}");
+    assert!(offers[3][0].ends_with("next turn's 1 AA"), "{offers:?}");
+    run(&mut b, |b| attack(b, "A3", "Hero"));
+    assert!(offered(&b).is_empty(), "nothing left to stand up with");
+    assert!(has(&b, "Hero", "Prone"));
+    end(&mut b, "A3");
+    assert_eq!(actions(&b, "Hero"), (0, 0, 0));
+    let err = refusal(&b, &paid(&b, "Hero", "Stand", "BA"));
+    assert!(err.contains("Hero has not 1 BA left for Stand"), "{err}");
+    assert!(has(&b, "Hero", "Prone"));
+    assert_eq!(hp(&b, "Hero"), 55);
+    all_dice_used(&b);
+}
+
+/// W-03: on the Ravine Road the Warband started the fight: all its units act after
+/// all the Caravan's in round 1, whatever their Agility (the Cutthroat, +3, after
+/// the Mage, +1). The level then plays to its
+/// end with the normal AI on both sides, every command legal, until a side wins.
+#[test]
+fn w_03_the_ravine_road_plays_to_its_end_with_the_normal_ai() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/wounds_ravine.ron");
+    let level = skirmish::level::load_file(&path).expect("the level loads");
+    let mut b = Battle::from_level(&level, Dice::seeded(3)).expect("it sets up");
+    let order: Vec<String> = b
+        .events()
+        .iter()
+        .find_map(|e| match e {
+            Event::OrderSet { order, .. } => Some(order.iter().map(|&u| b.unit_name(u)).collect()),
+            _ => None,
+        })
+        .expect("round 1's order");
+    let side_of = |name: &String| {
+        level
+            .units
+            .iter()
+            .find(|u| &u.name == name)
+            .map(|u| u.side.clone())
+            .unwrap()
+    };
+    let sides: Vec<String> = order.iter().map(side_of).collect();
+    let caravan = sides.iter().filter(|s| *s == "Caravan").count();
+    assert_eq!(caravan, 4);
+    assert!(
+        sides[..caravan].iter().all(|s| s == "Caravan"),
+        "W-03: {order:?}"
+    );
+    let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(7);
+    for _ in 0..20_000 {
+        let Some(command) = skirmish::ai::choose(&b, AiPolicy::Normal, &mut rng) else {
+            break;
+        };
+        b.submit(command).expect("the AI's command is legal");
+    }
+    assert!(
+        matches!(b.awaiting(), Awaiting::Over(Some(_))),
+        "{:?}",
+        b.awaiting()
+    );
+}
