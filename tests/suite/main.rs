@@ -16,6 +16,7 @@ mod editor;
 mod editor_ui;
 mod escalation;
 mod escalation_scenarios;
+mod escalation_seed;
 mod explain;
 mod flow;
 mod fork;

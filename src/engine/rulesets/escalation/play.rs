@@ -149,11 +149,22 @@ pub fn engaged(world: &World, unit: UnitId) -> Vec<UnitId> {
 }
 
 /// The enemies that get an opportunity attack when `unit` moves or makes a ranged
-/// attack: engaged, in Melee stance, not Grabbed (E-36, E-38, E-58).
+/// attack: engaged, in Melee stance, not Grabbed (E-36, E-38, E-58), and not
+/// popped off this turn by a `Pop off` power (E-37).
 pub fn provoked_by(world: &World, unit: UnitId) -> Vec<UnitId> {
+    let popped: Vec<UnitId> = world
+        .get::<Conditions>(entity(world, unit))
+        .map(|c| {
+            c.0.iter()
+                .filter(|c| c.name == names::POPPED_OFF)
+                .filter_map(|c| c.source)
+                .collect()
+        })
+        .unwrap_or_default();
     engaged(world, unit)
         .into_iter()
         .filter(|&e| esc(world, e).stance == Stance::Melee && !has(world, e, names::GRABBED))
+        .filter(|e| !popped.contains(e))
         .collect()
 }
 
@@ -327,7 +338,24 @@ pub fn strike(
         damage_type: types,
         traits,
     } = source;
-    let header = super::powers::parse_header(&traits).unwrap_or_default();
+    let mut header = super::powers::parse_header(&traits).unwrap_or_default();
+    // E-09: `As a basic attack` deals the basic attack's hit and miss damage.
+    let (roll, bonus) = if header.as_basic {
+        (DamageRoll::Stance, me.volition - me.exhausted)
+    } else {
+        (roll, bonus)
+    };
+    // E-59: a Hampered enemy's first listed attack is its basic attack, with its
+    // non-damage effects stripped (ongoing damage is damage, and stays).
+    let on_hit = if hampered_attack(world, attacker).as_deref() == Some(name.as_str()) {
+        header.pop_off = false;
+        on_hit
+            .into_iter()
+            .filter(|e| parse_effect(&e.condition).is_some_and(|(c, _)| c == ONGOING))
+            .collect()
+    } else {
+        on_hit
+    };
     if d > reach {
         return Err(NoStrike::Reach(reach));
     }
@@ -802,8 +830,18 @@ pub fn recover(world: &mut World, unit: UnitId) -> Result<i32, DiceError> {
     } else {
         (me.level.max(1) as u32, 6, 0)
     };
-    let faces = world.resource_mut::<Dice>().roll_many(n, die)?;
-    let rolled = crate::engine::dice::sum(&faces) + bonus;
+    // E-48: the recovery dice rolled, or their average when the level says so.
+    let faces = if rules(world).average_recovery {
+        Vec::new()
+    } else {
+        world.resource_mut::<Dice>().roll_many(n, die)?
+    };
+    let dice = if rules(world).average_recovery {
+        super::saves::averaged_recovery(n, die)
+    } else {
+        crate::engine::dice::sum(&faces)
+    };
+    let rolled = dice + bonus;
     let healed = super::saves::recovery_heal(rolled, me.recoveries);
     let h = *world
         .get::<Health>(entity(world, unit))
@@ -1310,6 +1348,22 @@ pub fn parse_effect(name: &str) -> Option<(&'static str, Option<i32>)> {
     }
 }
 
+/// The attack a Hampered enemy may use (E-59): its first listed power, which
+/// counts as its basic attack, stripped of non-damage effects. `None` when `unit`
+/// is not Hampered, is a PC (PCs keep their stance's basic attack), or lists no
+/// power (then the stance's basic attack stands).
+pub fn hampered_attack(world: &World, unit: UnitId) -> Option<String> {
+    if esc(world, unit).pc || !has(world, unit, names::HAMPERED) {
+        return None;
+    }
+    world
+        .get::<Powers>(entity(world, unit))?
+        .0
+        .iter()
+        .map(|p| p.name.clone())
+        .find(|p| p != BASIC_MELEE && p != BASIC_RANGED)
+}
+
 // ------------------------------------------------------------------ commands
 
 /// Spends the action `needs` for `what` (a better one if that one is gone, E-22)
@@ -1331,8 +1385,41 @@ fn spend(world: &mut World, unit: UnitId, needs: ActionKind, what: &str) {
     );
 }
 
-/// Executes the active unit's command (already checked).
+/// Executes the active unit's command (already checked); a `Pop off` power then
+/// pops its user off the enemies it attacked, skipping the Disengage check: its
+/// moves provoke no opportunity attack from them until the end of its turn (E-37).
 fn execute(world: &mut World, unit: UnitId, command: Command) {
+    let popped = match &command {
+        Command::Attack { target, power, .. } => strike(world, unit, *target, power.as_deref())
+            .ok()
+            .filter(|s| s.header.pop_off)
+            .map(|s| {
+                let mut them = vec![*target];
+                if s.header.all_engaged {
+                    them.extend(engaged(world, unit).into_iter().filter(|u| u != target));
+                }
+                them
+            })
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    perform(world, unit, command);
+    if !is_active(world, unit) || halted(world) {
+        return;
+    }
+    let turn = esc(world, unit).turns;
+    for enemy in popped {
+        add_condition(
+            world,
+            unit,
+            Condition::new(names::POPPED_OFF, Duration::EndOfTurnOf { unit, turn })
+                .with_source(enemy),
+        );
+    }
+}
+
+/// Carries out the active unit's command.
+fn perform(world: &mut World, unit: UnitId, command: Command) {
     match command {
         Command::EndTurn { .. } => end_turn(world, unit),
         Command::Move { path, .. } => {
@@ -1747,7 +1834,7 @@ fn disengage(world: &mut World, unit: UnitId, to: Cell, except: Option<UnitId>) 
         (false, true) => "Disengage (1 Disadvantage: Grabbed)",
         (false, false) => "Disengage",
     };
-    // E-37: success is 3d6 >= the Difficulty (engagement::disengages).
+    // E-37: success is 3d6 >= the Difficulty.
     let ok = match check_roll(world, unit, purpose.into(), net, Vec::new(), difficulty) {
         Ok(ok) => ok,
         Err(e) => return fault(world, e),
