@@ -7,7 +7,7 @@
 use skirmish::engine::dice::Dice;
 use skirmish::engine::event::Event;
 use skirmish::engine::rulesets::escalation::events::EscalationEvent;
-use skirmish::engine::verb::Args;
+use skirmish::engine::verb::{ArgValue, Args};
 use skirmish::engine::{Battle, Command};
 use skirmish::level::schema::*;
 use skirmish::level::{load_str, to_ron_string};
@@ -386,4 +386,80 @@ fn e_59_hampered_enemy_uses_its_first_listed_attack_stripped() {
     let hero = conditions(&b, "Hero");
     assert!(!hero.iter().any(|c| c.contains("Dazed")), "{hero:?}");
     assert!(hero.iter().any(|c| c.contains("Ongoing")), "{hero:?}");
+}
+
+fn dicey(b: &Battle, unit: &str, reward: &str, more: &[(&str, ArgValue)]) -> Command {
+    let args = [
+        ("difficulty", ArgValue::Choice("Easy".into())),
+        ("reward", ArgValue::Choice(reward.into())),
+    ]
+    .into_iter()
+    .chain(more.iter().map(|(k, v)| (*k, v.clone())))
+    .fold(Args::new(), |a, (k, v)| a.with(k, v));
+    Command::Act {
+        unit: id(b, unit),
+        verb: "DiceyMove".into(),
+        args,
+    }
+}
+
+/// E-40 / E-GAP-19: a Dicey Move "might … deal some environmental damage, add a
+/// condition for a round, or give an ally 1 Advantage on Disengagement". Hazard:
+/// Level d6 [3, 4] = 7 to the Orc 5 squares away; Hinder: the Orc is Stuck until
+/// the end of the Hero's next turn; Aid: the ally next to the Hero gets Dicey Aid.
+/// The mover itself as the target, or a Hinder without its condition, is refused in
+/// words.
+#[test]
+fn e_40_dicey_move_hazard_hinder_and_aid() {
+    let l = arena(vec![
+        fighter("Hero", "Heroes", (1, 2), 30, &[], vec![]),
+        fighter("Ally", "Heroes", (1, 3), 30, &[], vec![]),
+        fighter("Orc", "Foes", (6, 2), 40, &[], vec![]),
+    ]);
+    // Hazard: [5, 4, 3] + 3 = 15 >= 11, then 2d6 [3, 4]. Round 2: Hinder [5, 4, 3];
+    // the Ally's Aid [5, 4, 3].
+    let mut b = start(&l, &[5, 4, 3, 3, 4, 5, 4, 3, 5, 4, 3]);
+    let itself = dicey(&b, "Hero", "Hazard", &[("target", ArgValue::Unit(id(&b, "Hero")))]);
+    let err = b.check(&itself).unwrap_err().to_string();
+    assert!(err.contains("E-40"), "{err}");
+    let orc = ArgValue::Unit(id(&b, "Orc"));
+    b.submit(dicey(&b, "Hero", "Hazard", &[("target", orc.clone())]))
+        .unwrap();
+    assert_eq!(hp(&b, "Orc"), 33);
+    pass(&mut b, "Hero");
+    pass(&mut b, "Ally");
+    pass(&mut b, "Orc");
+    let err = b
+        .check(&dicey(&b, "Hero", "Hinder", &[("target", orc.clone())]))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("`condition`") && err.contains("Stuck"), "{err}");
+    let hinder = [
+        ("target", orc.clone()),
+        ("condition", ArgValue::Choice("Stuck".into())),
+    ];
+    b.submit(dicey(&b, "Hero", "Hinder", &hinder)).unwrap();
+    assert!(conditions(&b, "Orc").iter().any(|c| c.contains("Stuck")));
+    pass(&mut b, "Hero");
+    let aid = [("ally", ArgValue::Unit(id(&b, "Hero")))];
+    b.submit(dicey(&b, "Ally", "Aid", &aid)).unwrap();
+    assert!(
+        conditions(&b, "Hero")
+            .iter()
+            .any(|c| c.contains("Dicey Aid"))
+    );
+    pass(&mut b, "Ally");
+    let step = Command::Move {
+        unit: id(&b, "Orc"),
+        power: "Move".into(),
+        path: vec![crate::common::c(5, 2)],
+        target: None,
+    };
+    assert!(b.check(&step).is_err(), "E-65: the Orc is Stuck this round");
+    pass(&mut b, "Orc");
+    pass(&mut b, "Hero");
+    assert!(
+        !conditions(&b, "Orc").iter().any(|c| c.contains("Stuck")),
+        "gone at the end of the Hero's next turn"
+    );
 }

@@ -62,6 +62,36 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
     }
 }
 
+/// A Dicey Move's `Hazard` or `Hinder` reward needs `target`, another unit in the
+/// fight within Nearby, and `Hinder` its `condition` (E-40).
+fn check_stunt_target(world: &World, unit: UnitId, args: &Args) -> Result<(), CommandError> {
+    let Some(target) = args.unit("target") else {
+        return Err(CommandError::Forbidden(
+            "a Hazard or Hinder reward needs `target`: the unit within Nearby it hits (E-40)"
+                .into(),
+        ));
+    };
+    let d = world
+        .resource::<Map>()
+        .0
+        .distance(cell_of(world, unit), cell_of(world, target));
+    if target == unit || !is_active(world, target) || d > play::nearby_limit(world) {
+        return Err(CommandError::NoSuchTarget(format!(
+            "{} is not another unit in the fight within Nearby of {} (E-40)",
+            name(world, target),
+            name(world, unit)
+        )));
+    }
+    if args.choice("reward") == Some("Hinder") && args.choice("condition").is_none() {
+        let valid: Vec<&str> = verbs::HINDERS.iter().map(|c| c.value).collect();
+        return Err(CommandError::Forbidden(format!(
+            "a Hinder reward needs `condition`, one of {} (E-40)",
+            valid.join(", ")
+        )));
+    }
+    Ok(())
+}
+
 /// Refuses a power keyed to the Escalation die's parity (`Escalation even` /
 /// `Escalation odd`) when the die, as the unit counts it (0 when Shaken, E-63),
 /// doesn't match; at 0 it is neither (E-18).
@@ -399,6 +429,9 @@ fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<()
         }
         verbs::DICEY_MOVE => {
             needs(world, unit, ActionKind::Move, "a Dicey Move")?;
+            if matches!(args.choice("reward"), Some("Hazard" | "Hinder")) {
+                check_stunt_target(world, unit, args)?;
+            }
             if args.choice("reward") == Some("Aid") {
                 let Some(ally) = args.unit("ally") else {
                     return Err(CommandError::Forbidden(

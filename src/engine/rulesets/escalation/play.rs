@@ -1683,7 +1683,7 @@ pub fn interceptors(world: &World, mover: UnitId, path: &[Cell]) -> Vec<(UnitId,
 }
 
 /// The farthest distance that is still Nearby (E-GAP-01: 7).
-fn nearby_limit(world: &World) -> u32 {
+pub fn nearby_limit(world: &World) -> u32 {
     let bands = &rules(world).bands;
     bands
         .index_of("Nearby")
@@ -2023,6 +2023,7 @@ fn dicey_move(world: &mut World, unit: UnitId, args: &crate::engine::verb::Args)
     let turn = esc(world, unit).turns + 1;
     let lasts = Duration::EndOfTurnOf { unit, turn };
     match (args.choice("reward"), args.unit("ally")) {
+        (Some("Hazard" | "Hinder"), _) => stunt(world, unit, args, lasts),
         (Some("Aid"), Some(ally)) => {
             add_condition(
                 world,
@@ -2037,6 +2038,30 @@ fn dicey_move(world: &mut World, unit: UnitId, args: &crate::engine::verb::Args)
                 Condition::new(names::DICEY_EDGE, lasts).with_source(unit),
             );
         }
+    }
+}
+
+/// A Dicey Move's reward on another unit (E-40): `Hazard` deals Level d6
+/// environmental damage to `target` (no attack roll, so no crit or resistance);
+/// `Hinder` puts `condition` on it until `lasts` (the end of the mover's next turn,
+/// E-GAP-19).
+fn stunt(world: &mut World, unit: UnitId, args: &crate::engine::verb::Args, lasts: Duration) {
+    let Some(target) = args.unit("target") else {
+        return;
+    };
+    if args.choice("reward") == Some("Hinder") {
+        if let Some(c) = args.choice("condition") {
+            add_condition(world, target, Condition::new(c, lasts).with_source(unit));
+        }
+        return;
+    }
+    let level = esc(world, unit).level.max(1) as u32;
+    match world.resource_mut::<Dice>().roll_many(level, 6) {
+        Ok(faces) => {
+            let amount = crate::engine::dice::sum(&faces);
+            hurt(world, target, faces, amount, false);
+        }
+        Err(e) => fault(world, e),
     }
 }
 
