@@ -61,7 +61,12 @@ fn melee(name: &str, damage: &str, traits: &[&str], on_hit: &[&str]) -> PowerDef
 
 /// Heroes (the first side, PCs) against Foes on an open 10 × 5 map.
 fn arena(units: Vec<UnitDef>) -> Level {
-    let mut l = crate::common::level((10, 5), &[], units);
+    wide_arena((10, 5), units)
+}
+
+/// Heroes against Foes on an open map of this size.
+fn wide_arena(size: (u32, u32), units: Vec<UnitDef>) -> Level {
+    let mut l = crate::common::level(size, &[], units);
     l.ruleset = "escalation".into();
     l.sides[0].name = "Heroes".into();
     l.sides[1].name = "Foes".into();
@@ -462,4 +467,106 @@ fn e_40_dicey_move_hazard_hinder_and_aid() {
         !conditions(&b, "Orc").iter().any(|c| c.contains("Stuck")),
         "gone at the end of the Hero's next turn"
     );
+}
+
+fn walk(b: &Battle, unit: &str, path: &[(i32, i32)]) -> Command {
+    Command::Move {
+        unit: id(b, unit),
+        power: "Move".into(),
+        path: path.iter().map(|&(x, y)| crate::common::c(x, y)).collect(),
+        target: None,
+    }
+}
+
+fn provokers(b: &Battle, events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e.narration::<EscalationEvent>() {
+            Some(EscalationEvent::Provoked { attacker, .. }) => Some(b.unit_name(*attacker)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// E-34 / E-22 / E-GAP-01: "Far: … engaged with two move actions or Nearby each
+/// other with one move action". From 13 squares (Far) one Move of 6 brings the
+/// Hero Nearby (7), where its melee attack is still out of reach; a second Move,
+/// paid with the Standard action, engages the Orc. A 7-square Move is refused.
+#[test]
+fn e_34_far_takes_two_moves_to_engage() {
+    let l = wide_arena(
+        (16, 3),
+        vec![
+            fighter("Hero", "Heroes", (0, 1), 30, &[], vec![]),
+            fighter("Orc", "Foes", (13, 1), 40, &[], vec![]),
+        ],
+    );
+    let mut b = start(&l, &[]);
+    let seven: Vec<(i32, i32)> = (1..=7).map(|x| (x, 1)).collect();
+    assert!(b.check(&walk(&b, "Hero", &seven)).is_err(), "one Move is 6");
+    let first: Vec<(i32, i32)> = (1..=6).map(|x| (x, 1)).collect();
+    b.submit(walk(&b, "Hero", &first)).unwrap();
+    let err = b.check(&strike(&b, "Hero", "Orc", None)).unwrap_err();
+    assert!(err.to_string().contains("Nearby (7 squares away)"), "{err}");
+    let second: Vec<(i32, i32)> = (7..=12).map(|x| (x, 1)).collect();
+    b.submit(walk(&b, "Hero", &second))
+        .expect("E-22: the Standard pays for a second Move");
+    assert_eq!(crate::common::cell(&b, "Hero"), crate::common::c(12, 1));
+    let pools = b.pools(id(&b, "Hero"));
+    assert!(pools.contains(&("Standard".to_string(), 0)), "{pools:?}");
+}
+
+/// E-38: "you can make any number of Opportunity Attacks in a round". The Orc,
+/// engaged with both heroes, attacks each as it walks off, in the same round.
+#[test]
+fn e_38_any_number_of_opportunity_attacks_in_a_round() {
+    let l = arena(vec![
+        fighter("Hero", "Heroes", (2, 1), 30, &[], vec![]),
+        fighter("Ally", "Heroes", (2, 3), 30, &[], vec![]),
+        fighter("Orc", "Foes", (3, 2), 40, &[], vec![]),
+    ]);
+    // Two misses: [1, 1, 2] each.
+    let mut b = start(&l, &[1, 1, 2, 1, 1, 2]);
+    let events = b.submit(walk(&b, "Hero", &[(1, 1), (0, 1)])).unwrap().to_vec();
+    assert_eq!(provokers(&b, &events), ["Orc"]);
+    pass(&mut b, "Hero");
+    let events = b.submit(walk(&b, "Ally", &[(1, 3), (0, 3)])).unwrap().to_vec();
+    assert_eq!(provokers(&b, &events), ["Orc"], "a second one, same round");
+    assert_eq!(b.turn().round, 1);
+}
+
+/// E-17 / E-GAP-10: "two characters of the ambushing party's choice may act in the
+/// Surprise Round. After this round, initiative proceeds as normal." With the
+/// level's `surprise: ["Orc"]` only the Orc acts before round 1 (though PCs go
+/// first in a band); then round 1 runs Hero, Ally, Orc, and the die comes at 1 in
+/// round 2 as usual.
+#[test]
+fn e_17_surprise_round_before_round_1() {
+    let mut l = arena(vec![
+        fighter("Hero", "Heroes", (1, 1), 30, &[], vec![]),
+        fighter("Ally", "Heroes", (1, 3), 30, &[], vec![]),
+        fighter("Orc", "Foes", (8, 2), 40, &[], vec![]),
+    ]);
+    l.rules
+        .insert("surprise".into(), ron::from_str(r#"["Orc"]"#).unwrap());
+    let mut b = start(&l, &[]);
+    let mut order = Vec::new();
+    for _ in 0..4 {
+        let who = crate::common::active(&b);
+        order.push((who.clone(), b.turn().round));
+        pass(&mut b, &who);
+    }
+    assert_eq!(
+        order[..1],
+        [("Orc".to_string(), 0)],
+        "the surprise turn comes before round 1: {order:?}"
+    );
+    let names: Vec<&str> = order.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["Orc", "Hero", "Ally", "Orc"]);
+    assert_eq!(order[1].1, 1);
+    // The surprise turn is no round: the die is first placed in round 2, at 1.
+    assert_eq!(crate::common::active(&b), "Hero");
+    assert_eq!(b.turn().round, 2);
+    let pools = b.pools(id(&b, "Hero"));
+    assert!(pools.contains(&("Escalation die".to_string(), 1)), "{pools:?}");
 }
