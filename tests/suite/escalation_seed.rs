@@ -198,7 +198,11 @@ fn e_37_pop_off_skips_the_disengage_check() {
     let mut b = start(&l, &[1, 1, 2, 1, 1, 1]);
     b.submit(strike(&b, "Hero", "Orc", Some("Tumbling Cut")))
         .unwrap();
-    assert!(conditions(&b, "Hero").iter().any(|c| c.contains("Popped off")));
+    assert!(
+        conditions(&b, "Hero")
+            .iter()
+            .any(|c| c.contains("Popped off"))
+    );
     let path = vec![crate::common::c(2, 1), crate::common::c(2, 0)];
     let events = b
         .submit(Command::Move {
@@ -221,7 +225,9 @@ fn e_37_pop_off_skips_the_disengage_check() {
     assert_eq!(crate::common::cell(&b, "Hero"), crate::common::c(2, 0));
     pass(&mut b, "Hero");
     assert!(
-        !conditions(&b, "Hero").iter().any(|c| c.contains("Popped off")),
+        !conditions(&b, "Hero")
+            .iter()
+            .any(|c| c.contains("Popped off")),
         "lasts the turn"
     );
 }
@@ -238,7 +244,12 @@ fn e_09_as_a_basic_attack_deals_the_basic_attacks_damage() {
             (2, 2),
             30,
             &[],
-            vec![melee("Shield Bash", "1d4", &["As a basic attack"], &["Dazed"])],
+            vec![melee(
+                "Shield Bash",
+                "1d4",
+                &["As a basic attack"],
+                &["Dazed"],
+            )],
         ),
         fighter("Orc", "Foes", (3, 2), 40, &[], vec![]),
     ]);
@@ -334,7 +345,11 @@ fn e_47_rally_with_no_recoveries_heals_half_and_weakens() {
     assert_eq!(totals(&events)[0], (9, Some(14)), "AC 15 - 1");
     pass(&mut b, "Orc");
     let events = b.submit(strike(&b, "Hero", "Orc", None)).unwrap().to_vec();
-    assert_eq!(totals(&events)[0], (10, Some(15)), "Level 2 + Volition 2 + die 2");
+    assert_eq!(
+        totals(&events)[0],
+        (10, Some(15)),
+        "Level 2 + Volition 2 + die 2"
+    );
 }
 
 /// E-59: Hampered: "you can only use basic attacks (for enemies, this is the first
@@ -424,7 +439,12 @@ fn e_40_dicey_move_hazard_hinder_and_aid() {
     // Hazard: [5, 4, 3] + 3 = 15 >= 11, then 2d6 [3, 4]. Round 2: Hinder [5, 4, 3];
     // the Ally's Aid [5, 4, 3].
     let mut b = start(&l, &[5, 4, 3, 3, 4, 5, 4, 3, 5, 4, 3]);
-    let itself = dicey(&b, "Hero", "Hazard", &[("target", ArgValue::Unit(id(&b, "Hero")))]);
+    let itself = dicey(
+        &b,
+        "Hero",
+        "Hazard",
+        &[("target", ArgValue::Unit(id(&b, "Hero")))],
+    );
     let err = b.check(&itself).unwrap_err().to_string();
     assert!(err.contains("E-40"), "{err}");
     let orc = ArgValue::Unit(id(&b, "Orc"));
@@ -438,7 +458,10 @@ fn e_40_dicey_move_hazard_hinder_and_aid() {
         .check(&dicey(&b, "Hero", "Hinder", &[("target", orc.clone())]))
         .unwrap_err()
         .to_string();
-    assert!(err.contains("`condition`") && err.contains("Stuck"), "{err}");
+    assert!(
+        err.contains("`condition`") && err.contains("Stuck"),
+        "{err}"
+    );
     let hinder = [
         ("target", orc.clone()),
         ("condition", ArgValue::Choice("Stuck".into())),
@@ -527,10 +550,16 @@ fn e_38_any_number_of_opportunity_attacks_in_a_round() {
     ]);
     // Two misses: [1, 1, 2] each.
     let mut b = start(&l, &[1, 1, 2, 1, 1, 2]);
-    let events = b.submit(walk(&b, "Hero", &[(1, 1), (0, 1)])).unwrap().to_vec();
+    let events = b
+        .submit(walk(&b, "Hero", &[(1, 1), (0, 1)]))
+        .unwrap()
+        .to_vec();
     assert_eq!(provokers(&b, &events), ["Orc"]);
     pass(&mut b, "Hero");
-    let events = b.submit(walk(&b, "Ally", &[(1, 3), (0, 3)])).unwrap().to_vec();
+    let events = b
+        .submit(walk(&b, "Ally", &[(1, 3), (0, 3)]))
+        .unwrap()
+        .to_vec();
     assert_eq!(provokers(&b, &events), ["Orc"], "a second one, same round");
     assert_eq!(b.turn().round, 1);
 }
@@ -568,5 +597,8 @@ fn e_17_surprise_round_before_round_1() {
     assert_eq!(crate::common::active(&b), "Hero");
     assert_eq!(b.turn().round, 2);
     let pools = b.pools(id(&b, "Hero"));
-    assert!(pools.contains(&("Escalation die".to_string(), 1)), "{pools:?}");
+    assert!(
+        pools.contains(&("Escalation die".to_string(), 1)),
+        "{pools:?}"
+    );
 }

@@ -109,8 +109,7 @@ fn check_parity(
     };
     let names = play::condition_names(world, unit);
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    let die =
-        names::escalation_for(&refs, world.resource::<play::RoundState>().escalation);
+    let die = names::escalation_for(&refs, world.resource::<play::RoundState>().escalation);
     if super::harm::escalation_is_even(die) == Some(even) {
         return Ok(());
     }
@@ -118,7 +117,11 @@ fn check_parity(
         "{} needs the Escalation die {}; it is {die}{} (E-18)",
         power.unwrap_or_default(),
         if even { "even" } else { "odd" },
-        if die == 0 { ", which is neither even nor odd" } else { "" }
+        if die == 0 {
+            ", which is neither even nor odd"
+        } else {
+            ""
+        }
     )))
 }
 
@@ -338,7 +341,9 @@ fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<()
             let value = args.choice("band").unwrap_or_default();
             let config = rules(world);
             match play::band_index(config, value) {
-                Some(b) if super::initiative::may_delay(me.band, b, config.initiative_bands.len()) => {
+                Some(b)
+                    if super::initiative::may_delay(me.band, b, config.initiative_bands.len()) =>
+                {
                     Ok(())
                 }
                 Some(_) => Err(CommandError::Forbidden(format!(
