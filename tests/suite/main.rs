@@ -17,6 +17,7 @@ mod editor_ui;
 mod escalation;
 mod escalation_plays;
 mod escalation_scenarios;
+mod escalation_seed;
 mod explain;
 mod flow;
 mod flow_seed;

@@ -52,7 +52,8 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
         Command::EndTurn { .. } => Ok(()),
         Command::Move { power, path, .. } => check_move(world, unit, power, path),
         Command::Attack { target, power, .. } => {
-            check_attack(world, unit, *target, power.as_deref())
+            check_attack(world, unit, *target, power.as_deref())?;
+            check_parity(world, unit, *target, power.as_deref())
         }
         Command::ActivateItem { .. } => Err(CommandError::Forbidden(
             "`escalation` units have no items to use".into(),
@@ -60,6 +61,69 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
         Command::Act { verb, args, .. } => check_verb(world, unit, verb, args),
         _ => Err(CommandError::NoDecisionPending),
     }
+}
+
+/// A Dicey Move's `Hazard` or `Hinder` reward needs `target`, another unit in the
+/// fight within Nearby, and `Hinder` its `condition` (E-40).
+fn check_stunt_target(world: &World, unit: UnitId, args: &Args) -> Result<(), CommandError> {
+    let Some(target) = args.unit("target") else {
+        return Err(CommandError::Forbidden(
+            "a Hazard or Hinder reward needs `target`: the unit within Nearby it hits (E-40)"
+                .into(),
+        ));
+    };
+    let d = world
+        .resource::<Map>()
+        .0
+        .distance(cell_of(world, unit), cell_of(world, target));
+    if target == unit || !is_active(world, target) || d > play::nearby_limit(world) {
+        return Err(CommandError::NoSuchTarget(format!(
+            "{} is not another unit in the fight within Nearby of {} (E-40)",
+            name(world, target),
+            name(world, unit)
+        )));
+    }
+    if args.choice("reward") == Some("Hinder") && args.choice("condition").is_none() {
+        let valid: Vec<&str> = verbs::HINDERS.iter().map(|c| c.value).collect();
+        return Err(CommandError::Forbidden(format!(
+            "a Hinder reward needs `condition`, one of {} (E-40)",
+            valid.join(", ")
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses a power keyed to the Escalation die's parity (`Escalation even` /
+/// `Escalation odd`) when the die, as the unit counts it (0 when Shaken, E-63),
+/// doesn't match; at 0 it is neither (E-18).
+fn check_parity(
+    world: &World,
+    unit: UnitId,
+    target: UnitId,
+    power: Option<&str>,
+) -> Result<(), CommandError> {
+    let Some(even) = play::strike(world, unit, target, power)
+        .ok()
+        .and_then(|s| s.header.parity)
+    else {
+        return Ok(());
+    };
+    let names = play::condition_names(world, unit);
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let die = names::escalation_for(&refs, world.resource::<play::RoundState>().escalation);
+    if super::harm::escalation_is_even(die) == Some(even) {
+        return Ok(());
+    }
+    Err(CommandError::Forbidden(format!(
+        "{} needs the Escalation die {}; it is {die}{} (E-18)",
+        power.unwrap_or_default(),
+        if even { "even" } else { "odd" },
+        if die == 0 {
+            ", which is neither even nor odd"
+        } else {
+            ""
+        }
+    )))
 }
 
 /// Refuses when the turn has no action of `kind` left, nor a better one (E-22).
@@ -192,7 +256,15 @@ pub fn usable_now(
         }
     }
     let basic = power.is_none_or(|p| p == BASIC_MELEE || p == BASIC_RANGED);
-    if !basic && has(world, unit, names::HAMPERED) {
+    if let Some(first) = play::hampered_attack(world, unit) {
+        if power != Some(first.as_str()) {
+            return Err(CommandError::Forbidden(format!(
+                "{} is Hampered: an enemy's basic attack is its first listed attack, \
+                 {first}, without its non-damage effects (E-59)",
+                name(world, unit)
+            )));
+        }
+    } else if !basic && has(world, unit, names::HAMPERED) {
         return Err(CommandError::Forbidden(format!(
             "{} is Hampered: only basic attacks (E-59)",
             name(world, unit)
@@ -339,14 +411,9 @@ fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<()
         }
         verbs::STANCE => needs(world, unit, ActionKind::Quick, "switching stance"),
         verbs::RALLY => {
-            needs(world, unit, ActionKind::Standard, "Rally")?;
-            if me.recoveries == 0 {
-                return Err(CommandError::Forbidden(format!(
-                    "{} has no Recoveries left to Rally with (E-43, E-47)",
-                    name(world, unit)
-                )));
-            }
-            Ok(())
+            // E-47: with no Recoveries left Rally still heals, halved, and the
+            // unit takes -1 to Volition and all Defenses (`recover`).
+            needs(world, unit, ActionKind::Standard, "Rally")
         }
         verbs::DELAY => {
             if world.resource::<TurnActions>().acted {
@@ -357,7 +424,11 @@ fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<()
             let value = args.choice("band").unwrap_or_default();
             let config = rules(world);
             match play::band_index(config, value) {
-                Some(b) if b > me.band => Ok(()),
+                Some(b)
+                    if super::initiative::may_delay(me.band, b, config.initiative_bands.len()) =>
+                {
+                    Ok(())
+                }
                 Some(_) => Err(CommandError::Forbidden(format!(
                     "{} is in the {} band; it may only delay to a lower (later) band",
                     name(world, unit),
@@ -466,6 +537,9 @@ fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<()
         }
         verbs::DICEY_MOVE => {
             needs(world, unit, ActionKind::Move, "a Dicey Move")?;
+            if matches!(args.choice("reward"), Some("Hazard" | "Hinder")) {
+                check_stunt_target(world, unit, args)?;
+            }
             if args.choice("reward") == Some("Aid") {
                 let Some(ally) = args.unit("ally") else {
                     return Err(CommandError::Forbidden(

@@ -48,6 +48,9 @@ pub const DICEY_EDGE: &str = "Dicey Edge";
 /// The reward of a Dicey Move for an ally: 1 Advantage on its next Disengage, until
 /// the end of the mover's next turn (E-40, E-GAP-19).
 pub const DICEY_AID: &str = "Dicey Aid";
+/// Popped off an enemy by a `Pop off` power (E-37): the condition's source is
+/// that enemy, whom the unit's moves provoke no more until the end of its turn.
+pub const POPPED_OFF: &str = "Popped off";
 
 /// Fight in Spirit's boons, for one round (E-41): 1 Advantage on attacks,
 pub const SPIRIT_ATTACKS: &str = "Spirit: attacks";

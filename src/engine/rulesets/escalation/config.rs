@@ -65,6 +65,10 @@ pub struct EscalationConfig {
     /// The ambush option: the Escalation die starts at 1 in round 1 (E-17, E-GAP-04).
     #[serde(default)]
     pub ambush: bool,
+    /// Recoveries heal with their dice averaged (each die rounded down: 2d8 → 8)
+    /// instead of rolled (E-48); off by default: rolled.
+    #[serde(default)]
+    pub average_recovery: bool,
 }
 
 impl RulesetConfig for EscalationConfig {

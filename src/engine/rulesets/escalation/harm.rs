@@ -1,8 +1,6 @@
-//! Damage types, weakness and resistance by type, Staggered, and what 0 HP means
-//! (E-10, E-12, E-13, E-44 … E-46, E-GAP-06, E-GAP-16), as pure functions the
+//! Damage types, weakness and resistance by type, Staggered, and the Escalation
+//! die's parity (E-10, E-12, E-13, E-18, E-45, E-GAP-16), as pure functions the
 //! attack code and the systems share.
-
-use crate::engine::units::PlayState;
 
 /// The damage types (E-10); an attack that names none deals `Weapon`.
 pub const DAMAGE_TYPES: &[&str] = &[
@@ -51,22 +49,6 @@ pub fn resistance(types: &[&str], resists: &[(&str, i64)]) -> Option<i64> {
 /// E-GAP-16).
 pub fn staggered(hp: i32, max_hp: i32) -> bool {
     hp > 0 && hp <= max_hp / 2
-}
-
-/// What reaching 0 HP or less makes of a unit: a PC is Dying, an enemy dead (E-46).
-pub fn at_zero(pc: bool) -> PlayState {
-    if pc {
-        PlayState::Dying
-    } else {
-        PlayState::Dead
-    }
-}
-
-/// Whether a Coup de Grace may target a unit: it is engaged with the attacker and
-/// helpless (E-44, E-60); it then counts as a natural crit: an automatic hit for
-/// double damage (E-GAP-06).
-pub fn coup_de_grace_allowed(engaged: bool, helpless: bool) -> bool {
-    engaged && helpless
 }
 
 /// The parity of the Escalation die abilities may key off: `None` at 0, which is
@@ -118,21 +100,9 @@ mod tests {
         assert!(!staggered(0, 20), "0 HP is not Staggered but Dying or out");
     }
 
-    /// E-46: at 0 HP a PC is Dying and keeps its cell; an enemy is dead.
+    /// E-18: the Escalation die at 0 is neither even nor odd.
     #[test]
-    fn e_46_zero_hp() {
-        assert_eq!(at_zero(true), PlayState::Dying);
-        assert_eq!(at_zero(false), PlayState::Dead);
-        assert!(at_zero(true).on_board());
-    }
-
-    /// E-44: a Coup de Grace needs an engaged, helpless target; E-18: the Escalation
-    /// die at 0 is neither even nor odd.
-    #[test]
-    fn e_44_coup_de_grace_and_e_18_parity() {
-        assert!(coup_de_grace_allowed(true, true));
-        assert!(!coup_de_grace_allowed(false, true));
-        assert!(!coup_de_grace_allowed(true, false));
+    fn e_18_parity() {
         assert_eq!(escalation_is_even(0), None);
         assert_eq!(escalation_is_even(3), Some(false));
         assert_eq!(escalation_is_even(4), Some(true));

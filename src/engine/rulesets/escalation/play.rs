@@ -153,11 +153,22 @@ pub fn engaged(world: &World, unit: UnitId) -> Vec<UnitId> {
 }
 
 /// The enemies that get an opportunity attack when `unit` moves or makes a ranged
-/// attack: engaged, in Melee stance, not Grabbed (E-36, E-38, E-58).
+/// attack: engaged, in Melee stance, not Grabbed (E-36, E-38, E-58), and not
+/// popped off this turn by a `Pop off` power (E-37).
 pub fn provoked_by(world: &World, unit: UnitId) -> Vec<UnitId> {
+    let popped: Vec<UnitId> = world
+        .get::<Conditions>(entity(world, unit))
+        .map(|c| {
+            c.0.iter()
+                .filter(|c| c.name == names::POPPED_OFF)
+                .filter_map(|c| c.source)
+                .collect()
+        })
+        .unwrap_or_default();
     engaged(world, unit)
         .into_iter()
         .filter(|&e| esc(world, e).stance == Stance::Melee && !has(world, e, names::GRABBED))
+        .filter(|e| !popped.contains(e))
         .collect()
 }
 
@@ -353,7 +364,24 @@ pub fn strike(
         damage_type: types,
         traits,
     } = source;
-    let header = super::powers::parse_header(&traits).unwrap_or_default();
+    let mut header = super::powers::parse_header(&traits).unwrap_or_default();
+    // E-09: `As a basic attack` deals the basic attack's hit and miss damage.
+    let (roll, bonus) = if header.as_basic {
+        (DamageRoll::Stance, me.volition - me.exhausted)
+    } else {
+        (roll, bonus)
+    };
+    // E-59: a Hampered enemy's first listed attack is its basic attack, with its
+    // non-damage effects stripped (ongoing damage is damage, and stays).
+    let on_hit = if hampered_attack(world, attacker).as_deref() == Some(name.as_str()) {
+        header.pop_off = false;
+        on_hit
+            .into_iter()
+            .filter(|e| parse_effect(&e.condition).is_some_and(|(c, _)| c == ONGOING))
+            .collect()
+    } else {
+        on_hit
+    };
     if d > reach {
         return Err(NoStrike::Reach(reach));
     }
@@ -965,8 +993,18 @@ pub fn recover(world: &mut World, unit: UnitId) -> Result<i32, DiceError> {
     } else {
         (me.level.max(1) as u32, 6, 0)
     };
-    let faces = world.resource_mut::<Dice>().roll_many(n, die)?;
-    let rolled = crate::engine::dice::sum(&faces) + bonus;
+    // E-48: the recovery dice rolled, or their average when the level says so.
+    let faces = if rules(world).average_recovery {
+        Vec::new()
+    } else {
+        world.resource_mut::<Dice>().roll_many(n, die)?
+    };
+    let dice = if rules(world).average_recovery {
+        super::saves::averaged_recovery(n, die)
+    } else {
+        crate::engine::dice::sum(&faces)
+    };
+    let rolled = dice + bonus;
     let healed = super::saves::recovery_heal(rolled, me.recoveries);
     let h = *world
         .get::<Health>(entity(world, unit))
@@ -1490,6 +1528,22 @@ pub fn parse_effect(name: &str) -> Option<(&'static str, Option<i32>)> {
     }
 }
 
+/// The attack a Hampered enemy may use (E-59): its first listed power, which
+/// counts as its basic attack, stripped of non-damage effects. `None` when `unit`
+/// is not Hampered, is a PC (PCs keep their stance's basic attack), or lists no
+/// power (then the stance's basic attack stands).
+pub fn hampered_attack(world: &World, unit: UnitId) -> Option<String> {
+    if esc(world, unit).pc || !has(world, unit, names::HAMPERED) {
+        return None;
+    }
+    world
+        .get::<Powers>(entity(world, unit))?
+        .0
+        .iter()
+        .map(|p| p.name.clone())
+        .find(|p| p != BASIC_MELEE && p != BASIC_RANGED)
+}
+
 // ------------------------------------------------------------------ commands
 
 /// Spends the action `needs` for `what` (a better one if that one is gone, E-22)
@@ -1511,8 +1565,41 @@ fn spend(world: &mut World, unit: UnitId, needs: ActionKind, what: &str) {
     );
 }
 
-/// Executes the active unit's command (already checked).
+/// Executes the active unit's command (already checked); a `Pop off` power then
+/// pops its user off the enemies it attacked, skipping the Disengage check: its
+/// moves provoke no opportunity attack from them until the end of its turn (E-37).
 fn execute(world: &mut World, unit: UnitId, command: Command) {
+    let popped = match &command {
+        Command::Attack { target, power, .. } => strike(world, unit, *target, power.as_deref())
+            .ok()
+            .filter(|s| s.header.pop_off)
+            .map(|s| {
+                let mut them = vec![*target];
+                if s.header.all_engaged {
+                    them.extend(engaged(world, unit).into_iter().filter(|u| u != target));
+                }
+                them
+            })
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    perform(world, unit, command);
+    if !is_active(world, unit) || halted(world) {
+        return;
+    }
+    let turn = esc(world, unit).turns;
+    for enemy in popped {
+        add_condition(
+            world,
+            unit,
+            Condition::new(names::POPPED_OFF, Duration::EndOfTurnOf { unit, turn })
+                .with_source(enemy),
+        );
+    }
+}
+
+/// Carries out the active unit's command.
+fn perform(world: &mut World, unit: UnitId, command: Command) {
     match command {
         Command::EndTurn { .. } => end_turn(world, unit),
         Command::Move { path, .. } => {
@@ -1771,7 +1858,7 @@ pub fn interceptors(world: &World, mover: UnitId, path: &[Cell]) -> Vec<(UnitId,
 }
 
 /// The farthest distance that is still Nearby (E-GAP-01: 7).
-fn nearby_limit(world: &World) -> u32 {
+pub fn nearby_limit(world: &World) -> u32 {
     let bands = &rules(world).bands;
     bands
         .index_of("Nearby")
@@ -1935,7 +2022,7 @@ fn disengage(world: &mut World, unit: UnitId, to: Cell, except: Option<UnitId>) 
         (false, true) => "Disengage (1 Disadvantage: Grabbed)",
         (false, false) => "Disengage",
     };
-    // E-37: success is 3d6 >= the Difficulty (engagement::disengages).
+    // E-37: success is 3d6 >= the Difficulty.
     let ok = match check_roll(world, unit, purpose.into(), net, Vec::new(), difficulty) {
         Ok(ok) => ok,
         Err(e) => return fault(world, e),
@@ -2238,6 +2325,7 @@ fn dicey_move(world: &mut World, unit: UnitId, args: &crate::engine::verb::Args)
     let turn = esc(world, unit).turns + 1;
     let lasts = Duration::EndOfTurnOf { unit, turn };
     match (args.choice("reward"), args.unit("ally")) {
+        (Some("Hazard" | "Hinder"), _) => stunt(world, unit, args, lasts),
         (Some("Aid"), Some(ally)) => {
             add_condition(
                 world,
@@ -2252,6 +2340,30 @@ fn dicey_move(world: &mut World, unit: UnitId, args: &crate::engine::verb::Args)
                 Condition::new(names::DICEY_EDGE, lasts).with_source(unit),
             );
         }
+    }
+}
+
+/// A Dicey Move's reward on another unit (E-40): `Hazard` deals Level d6
+/// environmental damage to `target` (no attack roll, so no crit or resistance);
+/// `Hinder` puts `condition` on it until `lasts` (the end of the mover's next turn,
+/// E-GAP-19).
+fn stunt(world: &mut World, unit: UnitId, args: &crate::engine::verb::Args, lasts: Duration) {
+    let Some(target) = args.unit("target") else {
+        return;
+    };
+    if args.choice("reward") == Some("Hinder") {
+        if let Some(c) = args.choice("condition") {
+            add_condition(world, target, Condition::new(c, lasts).with_source(unit));
+        }
+        return;
+    }
+    let level = esc(world, unit).level.max(1) as u32;
+    match world.resource_mut::<Dice>().roll_many(level, 6) {
+        Ok(faces) => {
+            let amount = crate::engine::dice::sum(&faces);
+            hurt(world, target, faces, amount, false);
+        }
+        Err(e) => fault(world, e),
     }
 }
 

@@ -103,6 +103,17 @@ pub struct Header {
     pub frequency: Frequency,
     /// Using it provokes opportunity attacks from engaged enemies (E-28).
     pub provokes: bool,
+    /// Usable only when the Escalation die is even (`Some(true)`, `Escalation
+    /// even`) or odd (`Some(false)`, `Escalation odd`); a die at 0 is neither
+    /// (E-18).
+    pub parity: Option<bool>,
+    /// `Pop off`: using it pops its user off its targets without a Disengage
+    /// check, so the user's moves this turn provoke no opportunity attack from them
+    /// (E-37).
+    pub pop_off: bool,
+    /// `As a basic attack`: it deals the hit and miss damage of its user's basic
+    /// attack (Level dice of the stance die + Volition), not its own (E-09).
+    pub as_basic: bool,
     /// Usable only when the Escalation die is at least this (E-30).
     pub escalation: Option<i32>,
     /// Power points it costs (E-30).
@@ -134,6 +145,9 @@ impl Default for Header {
         Self {
             frequency: Frequency::AtWill,
             provokes: false,
+            parity: None,
+            pop_off: false,
+            as_basic: false,
             escalation: None,
             spend: 0,
             action: ActionKind::Standard,
@@ -153,6 +167,11 @@ pub const FORMS: &str = "At-Will, Encounter, Daily, `Recharge <X>+`, Provokes, \
                          `Escalation <X>+`, `Spend <X> Power`, Quick, Move, Standard, `All engaged`, \
                          `Sustain <X>+`, `Last Gasp`, `vs AC`, `vs PD`, `vs MD`, `Staggered target`, `Heal`, Free, \
                          `Interrupt: <trigger>` (triggers: enemy engages, attacked, hit, ally hit)";
+
+/// The header phrases the seed asks for beyond the ability entry's fields: the
+/// die's parity (E-18), popping off without a check (E-37), a power dealing its
+/// user's basic attack damage (E-09).
+pub const SEED_FORMS: &str = "`Escalation even`, `Escalation odd`, `Pop off`, `As a basic attack`";
 
 /// Reads a power's traits; the error names the phrase and the valid forms.
 pub fn parse_header(traits: &[String]) -> Result<Header, String> {
@@ -184,7 +203,15 @@ pub fn parse_header(traits: &[String]) -> Result<Header, String> {
             ["daily"] => h.frequency = Frequency::Daily,
             ["recharge", x] => h.frequency = Frequency::Recharge(number(x, true)?),
             ["provokes"] => h.provokes = true,
-            ["escalation", x] => h.escalation = Some(number(x, true)? as i32),
+            ["escalation", "even"] => h.parity = Some(true),
+            ["escalation", "odd"] => h.parity = Some(false),
+            ["escalation", x] => {
+                let x = number(x, true)
+                    .map_err(|e| format!("{e}, or `Escalation even` / `Escalation odd`"))?;
+                h.escalation = Some(x as i32);
+            }
+            ["pop", "off"] => h.pop_off = true,
+            ["as", "a", "basic", "attack"] => h.as_basic = true,
             ["spend", x, "power"] => h.spend = number(x, false)? as i32,
             ["quick"] => h.action = ActionKind::Quick,
             ["move"] => h.action = ActionKind::Move,
@@ -210,7 +237,7 @@ pub fn parse_header(traits: &[String]) -> Result<Header, String> {
             }
             _ => {
                 return Err(format!(
-                    "`{p}` is not an `escalation` power header; expected {FORMS}"
+                    "`{p}` is not an `escalation` power header; expected {FORMS}, {SEED_FORMS}"
                 ));
             }
         }

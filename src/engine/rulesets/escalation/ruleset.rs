@@ -462,8 +462,9 @@ impl Ruleset for Escalation {
         })
     }
 
-    /// Rally (E-43): a Recovery heals Level dice of the recovery die plus Volition
-    /// (E-48), halved with none left.
+    /// Rally (E-43): a Recovery heals Level dice of the recovery die (rolled, or
+    /// averaged each rounded down when the table says so) plus Volition (E-48),
+    /// halved with none left (E-47).
     fn recovery_action(&self, world: &World, unit: UnitId) -> Option<(Command, f64)> {
         let command = Command::Act {
             unit,
@@ -472,8 +473,14 @@ impl Ruleset for Escalation {
         };
         check::check(world, &command).ok()?;
         let me = esc(world, unit);
-        let mean = f64::from(me.level.max(1)) * (f64::from(me.recovery_die) + 1.0) / 2.0
-            + f64::from(me.volition);
+        let n = me.level.max(1) as u32;
+        let dice = if rules(world).average_recovery {
+            f64::from(super::saves::averaged_recovery(n, me.recovery_die))
+        } else {
+            f64::from(n) * (f64::from(me.recovery_die) + 1.0) / 2.0
+        };
+        let mean = dice + f64::from(me.volition);
+        let mean = if me.recoveries == 0 { mean / 2.0 } else { mean };
         Some((command, mean))
     }
 

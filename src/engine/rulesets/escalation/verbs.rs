@@ -3,6 +3,7 @@
 //! Grace (E-44), Ready (E-20) and Flee (E-42). Moves, attacks and ending the turn are core
 //! commands.
 
+use super::conditions as names;
 use crate::engine::units::Pool;
 use crate::engine::verb::{ArgKind, ArgSpec, ChoiceSpec, Cost, VerbSpec};
 
@@ -88,6 +89,48 @@ pub const REWARDS: &[ChoiceSpec] = &[
     ChoiceSpec {
         value: "Aid",
         label: "1 Advantage on an ally's next Disengage",
+    },
+    ChoiceSpec {
+        value: "Hazard",
+        label: "environmental damage to a unit Nearby",
+    },
+    ChoiceSpec {
+        value: "Hinder",
+        label: "a condition on a unit Nearby for a round",
+    },
+];
+
+/// The conditions a Dicey Move's `Hinder` reward may put on a unit for a round
+/// (E-40): those that make sense for one round of a stunt (a knocked-over brazier,
+/// a tangling rope), none that needs a source or ends a unit's part in the fight.
+pub const HINDERS: &[ChoiceSpec] = &[
+    ChoiceSpec {
+        value: names::DAZED,
+        label: "Dazed",
+    },
+    ChoiceSpec {
+        value: names::HAMPERED,
+        label: "Hampered",
+    },
+    ChoiceSpec {
+        value: names::SHAKEN,
+        label: "Shaken",
+    },
+    ChoiceSpec {
+        value: names::SOFTENED,
+        label: "Softened",
+    },
+    ChoiceSpec {
+        value: names::STUCK,
+        label: "Stuck",
+    },
+    ChoiceSpec {
+        value: names::VULNERABLE,
+        label: "Vulnerable",
+    },
+    ChoiceSpec {
+        value: names::WEAKENED,
+        label: "Weakened",
     },
 ];
 
@@ -216,12 +259,17 @@ pub const VERBS: &[VerbSpec] = &[
             ArgSpec::required("difficulty", ArgKind::Choice(DIFFICULTIES)),
             ArgSpec::required("reward", ArgKind::Choice(REWARDS)),
             ArgSpec::optional("ally", ArgKind::Unit),
+            ArgSpec::optional("target", ArgKind::Unit),
+            ArgSpec::optional("condition", ArgKind::Choice(HINDERS)),
         ],
         ..VerbSpec::new(
             DICEY_MOVE,
             "a stunt with the surroundings: 3d6 + Volition against 11, 13 or 15; success \
              gives 1 Advantage on the unit's next attack (Edge) or on the next Disengage \
-             of `ally`, next to it (Aid), until the end of its next turn (E-40, E-GAP-19)",
+             of `ally`, next to it (Aid), until the end of its next turn; or deals Level d6 \
+             environmental damage to `target` (Hazard), or puts `condition` on `target` \
+             until the end of the unit's next turn (Hinder), `target` within Nearby \
+             (E-40, E-GAP-19)",
             &["Dicey Move ({difficulty}, {reward})", "Dicey Move"],
         )
     },
