@@ -7,6 +7,7 @@
 use skirmish::engine::dice::Dice;
 use skirmish::engine::event::Event;
 use skirmish::engine::rulesets::escalation::events::EscalationEvent;
+use skirmish::engine::units::PlayState;
 use skirmish::engine::verb::{ArgValue, Args};
 use skirmish::engine::{Battle, Command};
 use skirmish::level::schema::*;
@@ -601,4 +602,44 @@ fn e_17_surprise_round_before_round_1() {
         pools.contains(&("Escalation die".to_string(), 1)),
         "{pools:?}"
     );
+}
+
+/// E-51: "any healing brings a character back from dying (recover from 0 hp) as if
+/// they had succeeded at a Death Save". The Orc crits the Hero to -2 (Dying); the
+/// Medic's `Heal` power, next to it, heals it with its Recovery from 0: 2d8 [4, 4]
+/// + 3 = 11, and the Hero is back in the fight.
+#[test]
+fn e_51_healing_brings_a_dying_pc_back() {
+    let l = arena(vec![
+        fighter(
+            "Medic",
+            "Heroes",
+            (2, 1),
+            30,
+            &[],
+            vec![melee("Second Wind", "0", &["Heal", "Quick"], &[])],
+        ),
+        fighter("Hero", "Heroes", (2, 2), 20, &[], vec![]),
+        fighter("Orc", "Foes", (3, 2), 40, &[], vec![]),
+    ]);
+    // Round 1: the Orc's [6, 6, 5] crits: (2d8 [4, 4] + 3) × 2 = 22. Round 2: the
+    // Medic heals the Hero: 2d8 [4, 4] + 3.
+    let mut b = start(&l, &[6, 6, 5, 4, 4, 4, 4]);
+    pass(&mut b, "Medic");
+    pass(&mut b, "Hero");
+    b.submit(strike(&b, "Orc", "Hero", None)).unwrap();
+    assert_eq!(state(&b, "Hero"), PlayState::Dying);
+    pass(&mut b, "Orc");
+    b.submit(strike(&b, "Medic", "Hero", Some("Second Wind")))
+        .unwrap();
+    assert_eq!(state(&b, "Hero"), PlayState::Active);
+    assert_eq!(hp(&b, "Hero"), 11);
+}
+
+fn state(b: &Battle, name: &str) -> PlayState {
+    b.units()
+        .into_iter()
+        .find(|u| u.name == name)
+        .map(|u| u.state)
+        .expect("unit")
 }

@@ -51,10 +51,7 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
     match command {
         Command::EndTurn { .. } => Ok(()),
         Command::Move { power, path, .. } => check_move(world, unit, power, path),
-        Command::Attack { target, power, .. } => {
-            check_attack(world, unit, *target, power.as_deref())?;
-            check_parity(world, unit, *target, power.as_deref())
-        }
+        Command::Attack { target, power, .. } => check_attack(world, unit, *target, power.as_deref()),
         Command::ActivateItem { .. } => Err(CommandError::Forbidden(
             "`escalation` units have no items to use".into(),
         )),
@@ -91,39 +88,6 @@ fn check_stunt_target(world: &World, unit: UnitId, args: &Args) -> Result<(), Co
         )));
     }
     Ok(())
-}
-
-/// Refuses a power keyed to the Escalation die's parity (`Escalation even` /
-/// `Escalation odd`) when the die, as the unit counts it (0 when Shaken, E-63),
-/// doesn't match; at 0 it is neither (E-18).
-fn check_parity(
-    world: &World,
-    unit: UnitId,
-    target: UnitId,
-    power: Option<&str>,
-) -> Result<(), CommandError> {
-    let Some(even) = play::strike(world, unit, target, power)
-        .ok()
-        .and_then(|s| s.header.parity)
-    else {
-        return Ok(());
-    };
-    let names = play::condition_names(world, unit);
-    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    let die = names::escalation_for(&refs, world.resource::<play::RoundState>().escalation);
-    if super::harm::escalation_is_even(die) == Some(even) {
-        return Ok(());
-    }
-    Err(CommandError::Forbidden(format!(
-        "{} needs the Escalation die {}; it is {die}{} (E-18)",
-        power.unwrap_or_default(),
-        if even { "even" } else { "odd" },
-        if die == 0 {
-            ", which is neither even nor odd"
-        } else {
-            ""
-        }
-    )))
 }
 
 /// Refuses when the turn has no action of `kind` left, nor a better one (E-22).
@@ -318,7 +282,8 @@ pub fn usable_now(
 /// Whether `unit` may use its power `power` with header `h` now: not an Encounter,
 /// Daily or Recharge power already used (E-27), its Power cost (E-30), its
 /// `Escalation X+` against the die the battle shows, which a Shaken unit counts as
-/// 0 (E-30, E-63).
+/// 0 (E-30, E-63), and its `Escalation even` / `Escalation odd` against the die as
+/// the unit counts it, which at 0 is neither (E-18).
 fn check_use(
     world: &World,
     unit: UnitId,
@@ -355,6 +320,20 @@ fn check_use(
         return Err(CommandError::Forbidden(format!(
             "{power} needs the Escalation die at {x} or more; it is {die}{shaken} (E-30)"
         )));
+    }
+    if let Some(even) = h.parity {
+        let die = play::die_for(world, unit);
+        if super::harm::escalation_is_even(die) != Some(even) {
+            return Err(CommandError::Forbidden(format!(
+                "{power} needs the Escalation die {}; it is {die}{} (E-18)",
+                if even { "even" } else { "odd" },
+                if die == 0 {
+                    ", which is neither even nor odd"
+                } else {
+                    ""
+                }
+            )));
+        }
     }
     Ok(())
 }

@@ -962,7 +962,7 @@ pub fn staggered(world: &mut World, unit: UnitId) {
     let Some(h) = world.get::<Health>(entity(world, unit)).copied() else {
         return;
     };
-    let now = h.hp > 0 && h.hp <= h.max / 2;
+    let now = super::harm::staggered(h.hp, h.max);
     match (now, has(world, unit, names::STAGGERED)) {
         (true, false) => {
             add_condition(
@@ -1540,8 +1540,10 @@ pub fn hampered_attack(world: &World, unit: UnitId) -> Option<String> {
         .get::<Powers>(entity(world, unit))?
         .0
         .iter()
+        .filter(|p| p.name != BASIC_MELEE && p.name != BASIC_RANGED)
+        // A `Heal` power is no attack (E-47).
+        .find(|p| !super::powers::parse_header(&p.traits).is_ok_and(|h| h.heal))
         .map(|p| p.name.clone())
-        .find(|p| p != BASIC_MELEE && p != BASIC_RANGED)
 }
 
 // ------------------------------------------------------------------ commands
