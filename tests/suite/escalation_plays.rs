@@ -480,8 +480,10 @@ fn e_48_an_npc_heals_1d6_per_level() {
     assert_eq!(hp(&b, "Orc"), 36);
     end(&mut b, "Orc");
     end(&mut b, "Hero");
-    let err = b.check(&act(&b, "Orc", "Rally", &[])).unwrap_err();
-    assert!(err.to_string().contains("no Recoveries left"), "{err}");
+    // Its one Recovery is spent; it may still Rally, for half (E-47, played in
+    // escalation_seed.rs).
+    b.check(&act(&b, "Orc", "Rally", &[]))
+        .expect("a Rally with no Recoveries left is allowed (E-47)");
 }
 
 /// E-40 / E-GAP-19: a Dicey Move's Aid reward gives the ally next to the mover 1
@@ -631,7 +633,7 @@ fn e_09_a_stance_switch_changes_the_basic_attack() {
     assert!(b.check(&attack(&b, "Hero", "Orc")).is_err(), "melee stance");
     play(&mut b, |b| act(b, "Hero", "Stance", &[]));
     let events = play(&mut b, |b| attack(b, "Hero", "Orc"));
-    assert_eq!(rolls(&events)[0].0, "Basic Ranged Attack");
+    assert_eq!(rolls(&events)[0].0, "Basic Ranged Attack vs AC");
     assert_eq!(hp(&b, "Orc"), 5);
 }
 

@@ -51,7 +51,9 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
     match command {
         Command::EndTurn { .. } => Ok(()),
         Command::Move { power, path, .. } => check_move(world, unit, power, path),
-        Command::Attack { target, power, .. } => check_attack(world, unit, *target, power.as_deref()),
+        Command::Attack { target, power, .. } => {
+            check_attack(world, unit, *target, power.as_deref())
+        }
         Command::ActivateItem { .. } => Err(CommandError::Forbidden(
             "`escalation` units have no items to use".into(),
         )),
