@@ -643,3 +643,34 @@ fn state(b: &Battle, name: &str) -> PlayState {
         .map(|u| u.state)
         .expect("unit")
 }
+
+/// E-17 / E-GAP-04: "if this is an explicit ambush performed by PCs, it might be
+/// appropriate to start the Escalation die at 1 in the first real combat round":
+/// with the table's switch `ambush` on, the die shows 1 in round 1 and 2 in round
+/// 2; off (the default), 0 and then 1. The Hero's attack in round 1 adds it.
+#[test]
+fn e_17_e_gap_04_an_ambush_starts_the_die_at_1() {
+    let units = || {
+        vec![
+            fighter("Hero", "Heroes", (1, 1), 30, &[], vec![]),
+            fighter("Orc", "Foes", (8, 2), 40, &[], vec![]),
+        ]
+    };
+    let die = |b: &Battle| {
+        b.pools(id(b, "Hero"))
+            .into_iter()
+            .find(|(k, _)| k == "Escalation die")
+            .map(|(_, v)| v)
+    };
+    for (ambush, first, second) in [(true, 1, 2), (false, 0, 1)] {
+        let mut l = arena(units());
+        l.rules.insert("ambush".into(), ron::Value::Bool(ambush));
+        let mut b = start(&l, &[]);
+        assert_eq!(b.turn().round, 1);
+        assert_eq!(die(&b), Some(first), "ambush {ambush}, round 1");
+        pass(&mut b, "Hero");
+        pass(&mut b, "Orc");
+        assert_eq!(b.turn().round, 2);
+        assert_eq!(die(&b), Some(second), "ambush {ambush}, round 2");
+    }
+}
