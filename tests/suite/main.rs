@@ -34,3 +34,4 @@ mod script_cli;
 mod toy_ruleset;
 mod wounds;
 mod wounds_scenarios;
+mod wounds_seed;

@@ -25,7 +25,14 @@ use crate::common::{c, cell, conditions, hp, id};
 
 /// A `wounds` unit with its three required modifiers and HP; it fights Unarmed
 /// until [`armed`] gives it weapons.
-fn wu(name: &str, side: &str, pos: (i32, i32), agility: i32, accuracy: i32, hp: i32) -> UnitDef {
+pub(crate) fn wu(
+    name: &str,
+    side: &str,
+    pos: (i32, i32),
+    agility: i32,
+    accuracy: i32,
+    hp: i32,
+) -> UnitDef {
     UnitDef {
         name: name.into(),
         side: side.into(),
@@ -43,19 +50,19 @@ fn wu(name: &str, side: &str, pos: (i32, i32), agility: i32, accuracy: i32, hp: 
     }
 }
 
-fn stat(mut u: UnitDef, k: &str, v: i32) -> UnitDef {
+pub(crate) fn stat(mut u: UnitDef, k: &str, v: i32) -> UnitDef {
     u.stats.insert(k.into(), v);
     u
 }
 
-fn with(mut u: UnitDef, traits: &[&str]) -> UnitDef {
+pub(crate) fn with(mut u: UnitDef, traits: &[&str]) -> UnitDef {
     u.traits.extend(traits.iter().map(|t| t.to_string()));
     u
 }
 
 /// A power named like a weapon of the table takes the table's damage and range
 /// (W-GAP-01); the `damage` and `range` written here are overwritten.
-fn weapon(name: &str) -> PowerDef {
+pub(crate) fn weapon(name: &str) -> PowerDef {
     PowerDef {
         name: name.into(),
         range: 1,
@@ -80,7 +87,7 @@ fn weapon_on_hit(name: &str, condition: &str, lasts: EffectDuration) -> PowerDef
 }
 
 /// A spell: not a table weapon, it keeps its own damage and range.
-fn spell(name: &str, damage: &str, traits: &[&str]) -> PowerDef {
+pub(crate) fn spell(name: &str, damage: &str, traits: &[&str]) -> PowerDef {
     PowerDef {
         name: name.into(),
         range: 10,
@@ -93,12 +100,12 @@ fn spell(name: &str, damage: &str, traits: &[&str]) -> PowerDef {
     }
 }
 
-fn armed(mut u: UnitDef, powers: Vec<PowerDef>) -> UnitDef {
+pub(crate) fn armed(mut u: UnitDef, powers: Vec<PowerDef>) -> UnitDef {
     u.powers = powers;
     u
 }
 
-fn potion(uses: u32) -> ItemDef {
+pub(crate) fn potion(uses: u32) -> ItemDef {
     ItemDef {
         name: "Potion".into(),
         uses,
@@ -108,7 +115,7 @@ fn potion(uses: u32) -> ItemDef {
 
 /// Heroes (PCs) against Foes on an open square map, both sides Human and never
 /// asked anything (an AI side would surrender on its own, W-GAP-21).
-fn level(size: (u32, u32), terrain: &[&str], units: Vec<UnitDef>) -> Level {
+pub(crate) fn level(size: (u32, u32), terrain: &[&str], units: Vec<UnitDef>) -> Level {
     let mut l = crate::common::level(size, terrain, units);
     l.ruleset = "wounds".into();
     for (side, (name, t)) in l
@@ -122,12 +129,12 @@ fn level(size: (u32, u32), terrain: &[&str], units: Vec<UnitDef>) -> Level {
     l
 }
 
-fn battle(level: &Level, faces: &[u32]) -> Battle {
+pub(crate) fn battle(level: &Level, faces: &[u32]) -> Battle {
     Battle::from_level(level, Dice::scripted(faces.iter().copied())).expect("level sets up")
 }
 
 /// Every scripted face was drawn, no more and no fewer.
-fn all_dice_used(b: &Battle) {
+pub(crate) fn all_dice_used(b: &Battle) {
     let dice = format!("{:?}", b.world().resource::<Dice>());
     assert!(dice.contains("left: []"), "faces left over: {dice}");
 }
@@ -136,7 +143,7 @@ fn path(p: &[(i32, i32)]) -> Vec<skirmish::engine::board::Cell> {
     p.iter().map(|&(x, y)| c(x, y)).collect()
 }
 
-fn mv(b: &Battle, unit: &str, p: &[(i32, i32)]) -> Command {
+pub(crate) fn mv(b: &Battle, unit: &str, p: &[(i32, i32)]) -> Command {
     Command::Move {
         unit: id(b, unit),
         power: "Move".into(),
@@ -165,11 +172,17 @@ fn aimed(b: &Battle, unit: &str, target: &str, aim: Option<&str>) -> Command {
     }
 }
 
-fn attack(b: &Battle, unit: &str, target: &str) -> Command {
+pub(crate) fn attack(b: &Battle, unit: &str, target: &str) -> Command {
     aimed(b, unit, target, None)
 }
 
-fn with_power(b: &Battle, unit: &str, target: &str, power: &str, aim: Option<&str>) -> Command {
+pub(crate) fn with_power(
+    b: &Battle,
+    unit: &str,
+    target: &str,
+    power: &str,
+    aim: Option<&str>,
+) -> Command {
     Command::Attack {
         unit: id(b, unit),
         target: id(b, target),
@@ -179,7 +192,7 @@ fn with_power(b: &Battle, unit: &str, target: &str, power: &str, aim: Option<&st
     }
 }
 
-fn act(b: &Battle, unit: &str, verb: &str, args: &[(&str, ArgValue)]) -> Command {
+pub(crate) fn act(b: &Battle, unit: &str, verb: &str, args: &[(&str, ArgValue)]) -> Command {
     Command::Act {
         unit: id(b, unit),
         verb: verb.into(),
@@ -190,7 +203,7 @@ fn act(b: &Battle, unit: &str, verb: &str, args: &[(&str, ArgValue)]) -> Command
 }
 
 /// A verb paid with `AA`, `MA` or `BA`.
-fn paid(b: &Battle, unit: &str, verb: &str, with: &str) -> Command {
+pub(crate) fn paid(b: &Battle, unit: &str, verb: &str, with: &str) -> Command {
     act(b, unit, verb, &[("pay", ArgValue::Choice(with.into()))])
 }
 
@@ -198,7 +211,7 @@ fn delay(b: &Battle, unit: &str, after: &str) -> Command {
     act(b, unit, "Delay", &[("after", ArgValue::Unit(id(b, after)))])
 }
 
-fn use_potion(b: &Battle, unit: &str) -> Command {
+pub(crate) fn use_potion(b: &Battle, unit: &str) -> Command {
     Command::ActivateItem {
         unit: id(b, unit),
         item: "Potion".into(),
@@ -206,7 +219,7 @@ fn use_potion(b: &Battle, unit: &str) -> Command {
     }
 }
 
-fn end(b: &mut Battle, unit: &str) -> Vec<Event> {
+pub(crate) fn end(b: &mut Battle, unit: &str) -> Vec<Event> {
     let u = id(b, unit);
     b.submit(Command::EndTurn { unit: u })
         .expect("end turn")
@@ -214,13 +227,13 @@ fn end(b: &mut Battle, unit: &str) -> Vec<Event> {
 }
 
 /// Submits the command `make` builds (it is legal) and returns its events.
-fn run(b: &mut Battle, make: impl FnOnce(&Battle) -> Command) -> Vec<Event> {
+pub(crate) fn run(b: &mut Battle, make: impl FnOnce(&Battle) -> Command) -> Vec<Event> {
     let command = make(b);
     b.submit(command).expect("legal command").to_vec()
 }
 
 /// The name of the unit whose turn it is.
-fn active(b: &Battle) -> Option<String> {
+pub(crate) fn active(b: &Battle) -> Option<String> {
     match b.awaiting() {
         Awaiting::Unit(u, _) => Some(b.unit_name(u)),
         _ => None,
@@ -228,13 +241,13 @@ fn active(b: &Battle) -> Option<String> {
 }
 
 /// The refusal of `command`, in words.
-fn refusal(b: &Battle, command: &Command) -> String {
+pub(crate) fn refusal(b: &Battle, command: &Command) -> String {
     b.check(command)
         .expect_err("the command must be refused")
         .to_string()
 }
 
-fn state(b: &Battle, name: &str) -> PlayState {
+pub(crate) fn state(b: &Battle, name: &str) -> PlayState {
     b.units()
         .into_iter()
         .find(|u| u.name == name)
@@ -244,17 +257,17 @@ fn state(b: &Battle, name: &str) -> PlayState {
 
 /// One rolled line: what for, its faces, its total and the number to reach.
 #[derive(Clone, Debug)]
-struct Roll {
-    purpose: String,
-    dice: String,
-    faces: Vec<u32>,
-    modifiers: Vec<(String, i32)>,
-    total: i32,
-    target: Option<i32>,
-    outcome: String,
+pub(crate) struct Roll {
+    pub(crate) purpose: String,
+    pub(crate) dice: String,
+    pub(crate) faces: Vec<u32>,
+    pub(crate) modifiers: Vec<(String, i32)>,
+    pub(crate) total: i32,
+    pub(crate) target: Option<i32>,
+    pub(crate) outcome: String,
 }
 
-fn rolls(events: &[Event]) -> Vec<Roll> {
+pub(crate) fn rolls(events: &[Event]) -> Vec<Roll> {
     events
         .iter()
         .filter_map(|e| match e {
@@ -285,7 +298,7 @@ fn rolls(events: &[Event]) -> Vec<Roll> {
 }
 
 /// The wounds-only narration in these events.
-fn told(events: &[Event]) -> Vec<WoundsEvent> {
+pub(crate) fn told(events: &[Event]) -> Vec<WoundsEvent> {
     events
         .iter()
         .filter_map(|e| e.narration::<WoundsEvent>())
@@ -294,7 +307,7 @@ fn told(events: &[Event]) -> Vec<WoundsEvent> {
 }
 
 /// The damage amounts dealt to `unit` in these events.
-fn damage_to(events: &[Event], unit: UnitId) -> Vec<i32> {
+pub(crate) fn damage_to(events: &[Event], unit: UnitId) -> Vec<i32> {
     events
         .iter()
         .filter_map(|e| match e {
@@ -308,7 +321,7 @@ fn damage_to(events: &[Event], unit: UnitId) -> Vec<i32> {
 
 /// A pool or shown stat of a unit (`AA`, `MA`, `BA`, `Spaces left`, `Free Hit
 /// Slots`, `MP`, `Agility (wounds -1)` ...).
-fn pool(b: &Battle, unit: &str, key: &str) -> Option<i32> {
+pub(crate) fn pool(b: &Battle, unit: &str, key: &str) -> Option<i32> {
     b.pools(id(b, unit))
         .into_iter()
         .find(|(k, _)| k == key)
@@ -316,7 +329,7 @@ fn pool(b: &Battle, unit: &str, key: &str) -> Option<i32> {
 }
 
 /// AA, MA and BA left to the active unit.
-fn actions(b: &Battle, unit: &str) -> (i32, i32, i32) {
+pub(crate) fn actions(b: &Battle, unit: &str) -> (i32, i32, i32) {
     (
         pool(b, unit, "AA").expect("its turn"),
         pool(b, unit, "MA").expect("its turn"),
@@ -324,7 +337,7 @@ fn actions(b: &Battle, unit: &str) -> (i32, i32, i32) {
     )
 }
 
-fn has(b: &Battle, unit: &str, condition: &str) -> bool {
+pub(crate) fn has(b: &Battle, unit: &str, condition: &str) -> bool {
     conditions(b, unit).iter().any(|c| c == condition)
 }
 

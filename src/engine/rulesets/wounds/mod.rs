@@ -8,7 +8,8 @@
 //! hits ([`economy`]) and who aims a free hit ([`free_hit`]), the unit stats ([`stats`]), traits ([`units`]) and power
 //! headers ([`powers`]). The battle itself is [`play`] (one system) with
 //! [`check`] for legality, [`verbs`] and [`events`]; [`ruleset`] puts it behind the
-//! seam.
+//! seam. Spells that remove a wound or grant disengagement, upkeep and cancelling
+//! a channeled spell are [`magic`].
 
 pub mod aim;
 pub mod attack;
@@ -18,6 +19,7 @@ pub mod economy;
 pub mod events;
 pub mod free_hit;
 pub mod initiative;
+pub mod magic;
 pub mod play;
 pub mod powers;
 pub mod ruleset;

@@ -1,7 +1,9 @@
 //! What a `wounds` power's `traits` say (W-12, W-33, W-GAP-07): `Spell` (not a
 //! physical attack: it can't aim and adds no Strength), `Cast N` (a spell whose cast
 //! time is N actions, paid with Attack and Move Actions; more than the turn has left
-//! is channeled over the next turns), and `MP N` (magic points it costs).
+//! is channeled over the next turns), and `MP N` (magic points it costs); a spell or
+//! ability that helps (`Removes a wound`, `Grants disengage`, `Upkeep N`) is read
+//! in [`super::magic`].
 
 /// A power's header, parsed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -15,12 +17,24 @@ pub struct Header {
 }
 
 /// The forms a power trait takes, for messages and the editor.
-pub const POWER_TRAITS: &[&str] = &["Spell", "Cast 3", "MP 2"];
+pub const POWER_TRAITS: &[&str] = &[
+    "Spell",
+    "Cast 3",
+    "MP 2",
+    "Removes a wound",
+    "Grants disengage",
+    "Upkeep 1",
+];
 
 /// Reads a power's traits; the error names the bad phrase and the valid forms.
 pub fn parse_header(traits: &[String]) -> Result<Header, String> {
     let mut h = Header::default();
     for t in traits {
+        // `Removes a wound`, `Grants disengage`, `Upkeep N` (W-19, W-28, W-33).
+        if super::magic::read(t, &mut Default::default()).is_some() {
+            h.spell = true;
+            continue;
+        }
         let words: Vec<&str> = t.split_whitespace().collect();
         let number = |n: &str, what: &str| {
             n.parse::<u32>()
@@ -37,12 +51,15 @@ pub fn parse_header(traits: &[String]) -> Result<Header, String> {
             [w, n] if w.eq_ignore_ascii_case("mp") => h.mp = i64::from(number(n, "the MP cost")?),
             _ => {
                 return Err(format!(
-                    "`{t}` is not a `wounds` power trait; expected `Spell`, `Cast <actions>` \
-                     or `MP <points>`"
+                    "`{t}` is not a `wounds` power trait; expected `Spell`, `Cast <actions>`, \
+                     `MP <points>`, `{}`, `{}` or `Upkeep <MP>`",
+                    super::magic::REMOVES_A_WOUND,
+                    super::magic::GRANTS_DISENGAGE
                 ));
             }
         }
     }
+    super::magic::help(traits)?;
     if h.spell && h.cast == 0 {
         h.cast = 1;
     }

@@ -35,6 +35,10 @@ pub const STAND: &str = "Stand";
 pub const PICK_UP: &str = "PickUp";
 /// `Delay(unit, after)`.
 pub const DELAY: &str = "Delay";
+/// `Invoke(unit, power, target)`: a spell or ability that helps (W-19, W-28).
+pub const INVOKE: &str = "Invoke";
+/// `Cancel(unit)`: end a channeled or upkept spell (W-33).
+pub const CANCEL: &str = "Cancel";
 /// `Surrender(unit)`.
 pub const SURRENDER: &str = "Surrender";
 
@@ -146,4 +150,24 @@ pub const VERBS: &[VerbSpec] = &[
             &["Surrender the battle"],
         )
     },
+    VerbSpec {
+        args: &[
+            ArgSpec::required("power", ArgKind::Name),
+            ArgSpec::required("target", ArgKind::Unit),
+        ],
+        target: Some("target"),
+        ..VerbSpec::new(
+            INVOKE,
+            "cast a spell or use an ability that removes a wound (W-19) or grants \
+             disengagement (W-28) on the unit itself or an ally in its range, paying its \
+             MP and cast time like any spell (W-12)",
+            &["{power} on {target}", "Invoke a helping spell"],
+        )
+    },
+    VerbSpec::new(
+        CANCEL,
+        "stop channeling a spell, or end an upkept one and its effect: no longer \
+         flat-footed for it (W-33)",
+        &["Cancel its spell"],
+    ),
 ];
