@@ -198,12 +198,12 @@ fn w_33_cancel_a_channeled_spell() {
     all_dice_used(&b);
 }
 
-/// W-33 / W-28 / W-29: an `Upkeep 1` spell is channeling: its effect (here
+/// W-33 / W-28 / W-29 / W-09: an `Upkeep 1` spell is channeling: its effect (here
 /// disengagement) lasts while the caster pays 1 MP as each of its turns starts, the
-/// caster flat-footed meanwhile; when its MP can't pay, the spell and its effect
-/// end. `Cancel` ends it at once.
+/// caster flat-footed meanwhile; a Bonus Action toggles the effect off or on; when
+/// its MP can't pay, the spell and its effect end. `Cancel` ends it at once.
 #[test]
-fn w_33_an_upkeep_spell_lasts_while_paid() {
+fn w_33_w_09_an_upkeep_spell_lasts_while_paid_and_toggles() {
     let haste = spell("Haste", "1d6", &["Grants disengage", "Upkeep 1"]);
     let l = level(
         (10, 10),
@@ -244,7 +244,17 @@ fn w_33_an_upkeep_spell_lasts_while_paid() {
         "{events:?}"
     );
     assert_eq!(pool(&b, "Warden", "MP"), None, "no MP left");
+    // W-09: a Bonus Action toggles the effect off, another back on.
+    run(&mut b, |b| act(b, "Warden", "Toggle", &[]));
+    assert!(!has(&b, "Pal", "Disengaged") && has(&b, "Warden", "Upkeeping"));
+    run(&mut b, |b| act(b, "Warden", "Toggle", &[]));
+    assert!(has(&b, "Pal", "Disengaged"));
+    assert_eq!(actions(&b, "Warden"), (1, 1, 0), "2 BA");
+    let err = refusal(&b, &act(&b, "Warden", "Toggle", &[]));
+    assert!(err.contains("has not 1 BA left for Toggle"), "{err}");
     end(&mut b, "Warden");
+    let err = refusal(&b, &act(&b, "Pal", "Toggle", &[]));
+    assert!(err.contains("Pal upkeeps no spell"), "{err}");
     assert!(has(&b, "Pal", "Disengaged"));
     let events = run(&mut b, |b| mv(b, "Pal", &[(6, 7), (7, 7)]));
     assert!(rolls(&events).is_empty() && !free_hit_drawn(&events));
@@ -342,4 +352,91 @@ fn w_19_w_28_w_33_bad_helping_traits_are_reported_where_they_are() {
     );
     found("\"Resist lots\"", "the resistance must be a whole number");
     assert_eq!(problems.len(), 3, "{problems:#?}");
+}
+
+/// W-19 / W-28 / W-33: the AIs with helping spells on the board: a Mend that
+/// removes a wound, a Blink that grants disengagement, an upkept Haste, Fireballs
+/// that channel. `random` picks among every legal command (Invoke and Cancel
+/// included; each must be accepted) and `normal` plays as usual; no battle stalls
+/// until the command limit, and the random side does use the new actions.
+#[test]
+fn w_19_w_28_w_33_ais_play_with_helping_spells() {
+    let fireball = spell("Fireball", "2d6", &["Cast 3", "MP 2"]);
+    let caster = |name: &str, side: &str, pos, power| {
+        armed(
+            stat(wu(name, side, pos, 1, 2, 14), "MP", 8),
+            vec![power, fireball.clone(), weapon("Dagger")],
+        )
+    };
+    let l = level(
+        (10, 8),
+        &[],
+        vec![
+            caster(
+                "Healer",
+                "Heroes",
+                (0, 1),
+                spell("Mend", "1d6", &["Removes a wound", "MP 2"]),
+            ),
+            caster(
+                "Blinker",
+                "Heroes",
+                (0, 3),
+                spell("Blink", "1d6", &["Grants disengage"]),
+            ),
+            armed(
+                wu("Knight", "Heroes", (1, 2), 2, 3, 20),
+                vec![weapon("Longsword")],
+            ),
+            caster(
+                "Witch",
+                "Foes",
+                (9, 5),
+                spell("Haste", "1d6", &["Grants disengage", "Upkeep 1"]),
+            ),
+            armed(
+                wu("Brute", "Foes", (8, 4), 0, 3, 22),
+                vec![weapon("Greataxe")],
+            ),
+            armed(
+                wu("Orc", "Foes", (8, 6), 1, 2, 16),
+                vec![weapon("Shortsword")],
+            ),
+        ],
+    );
+    use skirmish::ai::sim::{command_limit, play_logged};
+    use skirmish::engine::spec::AiPolicy::{Normal, Random};
+    let limit = command_limit(&skirmish::ai::sim::ai_level(&l, &[Random, Random]));
+    let mut lines = Vec::new();
+    for seed in 0..12 {
+        for policies in [
+            [Random, Random],
+            [Normal, Random],
+            [Random, Normal],
+            [Normal, Normal],
+        ] {
+            let (r, log) = play_logged(&l, seed, &policies, limit)
+                .unwrap_or_else(|e| panic!("seed {seed} {policies:?}: {e}"));
+            assert!(
+                !r.cut_off_by_commands,
+                "seed {seed} {policies:?} stalled: {r:?}"
+            );
+            lines.extend(log);
+        }
+    }
+    // The random side did use the new actions.
+    for said in [
+        "cast time of Mend",
+        "wound heals",
+        "cast time of Blink",
+        "cast time of Haste",
+        "upkeep of its spell",
+        "toggle its spell's effect",
+        "cancels",
+    ] {
+        assert!(
+            lines.iter().any(|l| l.contains(said)),
+            "no `{said}` in any battle"
+        );
+    }
 }

@@ -44,7 +44,7 @@ fn left(world: &World) -> TurnBudget {
 }
 
 /// Refuses when the turn can't pay `what` with `payment`.
-fn can_pay(
+pub(super) fn can_pay(
     world: &World,
     unit: UnitId,
     what: Use,
@@ -333,6 +333,7 @@ fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<()
         }
         verbs::INVOKE => super::magic::check_invoke(world, unit, args),
         verbs::CANCEL => super::magic::check_cancel(world, unit),
+        verbs::TOGGLE => super::magic::check_toggle(world, unit),
         verbs::SURRENDER => Ok(()),
         other => Err(CommandError::Forbidden(format!(
             "`wounds` has no action `{other}`"

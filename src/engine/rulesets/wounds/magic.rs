@@ -7,11 +7,13 @@
 //! cast time, default 1 action, and its `MP N`) with the verb `Invoke` on its
 //! caster or an ally within its range. `Upkeep N` makes `Grants disengage` last
 //! while the caster pays N MP as each of its turns starts: an upkept spell is
-//! channeling (W-33), the caster flat-footed until it ends. `Cancel` ends a
-//! channeled or upkept spell ("until the spell is cast or canceled", W-33).
+//! channeling (W-33), the caster flat-footed until it ends; `Toggle` switches its
+//! effect off or on for a Bonus Action (W-09). `Cancel` ends a channeled or upkept
+//! spell ("until the spell is cast or canceled", W-33).
 
 use bevy_ecs::world::World;
 
+use super::economy::{Action, Use};
 use super::events::WoundsEvent;
 use super::play::{self, Kind, NoSwing, has, names, wu};
 use super::verbs;
@@ -167,11 +169,14 @@ pub fn check_invoke(world: &World, unit: UnitId, args: &Args) -> Result<(), Comm
 /// Every `Invoke` of `unit`'s helping powers on itself and its allies, and
 /// `Cancel`, that is legal now (for the AI and property tests).
 pub fn commands(world: &World, unit: UnitId) -> Vec<Command> {
-    let mut out = vec![Command::Act {
-        unit,
-        verb: verbs::CANCEL.into(),
-        args: Args::new(),
-    }];
+    let mut out: Vec<Command> = [verbs::CANCEL, verbs::TOGGLE]
+        .into_iter()
+        .map(|verb| Command::Act {
+            unit,
+            verb: verb.into(),
+            args: Args::new(),
+        })
+        .collect();
     let powers: Vec<String> = world
         .get::<Powers>(entity(world, unit))
         .map(|p| p.0.iter().map(|p| p.name.clone()).collect())
@@ -305,6 +310,64 @@ pub fn turn_starts(world: &mut World, unit: UnitId) {
             actions: format!("{mp} MP"),
         },
     );
+}
+
+/// Whether `unit`'s upkept spell's effect is on: its target is disengaged by it.
+fn effect_on(world: &World, caster: UnitId, target: UnitId) -> bool {
+    world
+        .get::<Conditions>(entity(world, target))
+        .is_some_and(|cs| {
+            cs.0.iter().any(|c| {
+                c.name == names::DISENGAGED
+                    && c.source == Some(caster)
+                    && c.duration == Duration::UntilRemoved
+            })
+        })
+}
+
+/// Whether `Toggle(unit)` is legal: it upkeeps a spell and has a Bonus Action left
+/// (W-09: "Toggle the effects of spells cast").
+pub fn check_toggle(world: &World, unit: UnitId) -> Result<(), CommandError> {
+    let Some((target, _)) = upkept(world, unit) else {
+        return Err(CommandError::Forbidden(format!(
+            "{} upkeeps no spell: only a lasting spell's effect toggles (W-09, W-33)",
+            name(world, unit)
+        )));
+    };
+    if !effect_on(world, unit, target) && has(world, target, names::DISENGAGED) {
+        return Err(CommandError::AlreadyUsed {
+            unit: name(world, target),
+            what: "disengaged".into(),
+        });
+    }
+    super::check::can_pay(world, unit, Use::ToggleSpell, &[Action::Bonus], "Toggle")
+}
+
+/// `Toggle`: for a Bonus Action the upkept spell's effect goes off, or comes back
+/// on; the spell stays upkept (its MP paid, its caster channeling) either way
+/// (W-09, W-33).
+pub fn toggle(world: &mut World, unit: UnitId) {
+    let Some((target, _)) = upkept(world, unit) else {
+        return;
+    };
+    let on = effect_on(world, unit, target);
+    let what = if on {
+        "toggle its spell's effect off"
+    } else {
+        "toggle its spell's effect on"
+    };
+    play::pay(world, unit, Use::ToggleSpell, &[Action::Bonus], what);
+    if on {
+        end_where(world, target, "its spell is toggled off (W-09)", |c| {
+            c.name == names::DISENGAGED && c.source == Some(unit)
+        });
+    } else {
+        add_condition(
+            world,
+            target,
+            Condition::new(names::DISENGAGED, Duration::UntilRemoved).with_source(unit),
+        );
+    }
 }
 
 /// Whether `Cancel(unit)` is legal: something is channeled or upkept (W-33).

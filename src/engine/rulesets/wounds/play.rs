@@ -1429,7 +1429,7 @@ pub(super) fn spend_mp(world: &mut World, unit: UnitId, mp: i64) {
 }
 
 /// Spends `payment` for `what` and tells it.
-fn pay(world: &mut World, unit: UnitId, what: Use, payment: &[Action], text: &str) {
+pub(super) fn pay(world: &mut World, unit: UnitId, what: Use, payment: &[Action], text: &str) {
     let ok = {
         let mut t = world.resource_mut::<TurnBudget>();
         t.acted = true;
@@ -1707,6 +1707,7 @@ fn act(world: &mut World, unit: UnitId, verb: &str, args: &crate::engine::verb::
         }
         verbs::INVOKE => super::magic::invoke(world, unit, args),
         verbs::CANCEL => super::magic::cancel(world, unit),
+        verbs::TOGGLE => super::magic::toggle(world, unit),
         verbs::SURRENDER => {
             let side = side_of(world, unit);
             surrender(world, side, String::new());

@@ -39,6 +39,8 @@ pub const DELAY: &str = "Delay";
 pub const INVOKE: &str = "Invoke";
 /// `Cancel(unit)`: end a channeled or upkept spell (W-33).
 pub const CANCEL: &str = "Cancel";
+/// `Toggle(unit)`: switch an upkept spell's effect off or on (W-09).
+pub const TOGGLE: &str = "Toggle";
 /// `Surrender(unit)`.
 pub const SURRENDER: &str = "Surrender";
 
@@ -170,4 +172,13 @@ pub const VERBS: &[VerbSpec] = &[
          flat-footed for it (W-33)",
         &["Cancel its spell"],
     ),
+    VerbSpec {
+        cost: one(pools::BA),
+        ..VerbSpec::new(
+            TOGGLE,
+            "switch the effect of the spell the unit upkeeps off, or back on, for a Bonus \
+             Action; the spell stays upkept (W-09, W-33)",
+            &["Toggle its spell's effect"],
+        )
+    },
 ];
