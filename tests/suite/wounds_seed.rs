@@ -440,3 +440,34 @@ fn w_19_w_28_w_33_ais_play_with_helping_spells() {
         );
     }
 }
+
+/// W-33 / W-28: an upkept spell ends with its caster: once the caster is out of the
+/// fight nobody pays the upkeep, and the target's disengagement ends as the next
+/// turn starts.
+#[test]
+fn w_33_an_upkept_spell_ends_when_its_caster_falls() {
+    let haste = spell("Haste", "1d6", &["Grants disengage", "Upkeep 1"]);
+    let l = level(
+        (10, 10),
+        &[],
+        vec![
+            armed(
+                stat(wu("Warden", "Heroes", (0, 0), 3, 0, 1), "MP", 5),
+                vec![haste],
+            ),
+            wu("Pal", "Heroes", (5, 6), 2, 0, 30),
+            armed(wu("Orc", "Foes", (1, 0), 0, 1, 30), vec![weapon("Dagger")]),
+        ],
+    );
+    // The Orc's d20 4 + 1 = 5 hits the flat-footed Warden; dagger d4 1: down.
+    let mut b = battle(&l, &[4, 1]);
+    run(&mut b, |b| invoke(b, "Warden", "Haste", "Pal"));
+    end(&mut b, "Warden");
+    end(&mut b, "Pal");
+    run(&mut b, |b| attack(b, "Orc", "Warden"));
+    assert_eq!(hp(&b, "Warden"), 0);
+    assert!(has(&b, "Pal", "Disengaged"), "until the next turn starts");
+    end(&mut b, "Orc");
+    assert!(!has(&b, "Pal", "Disengaged"));
+    all_dice_used(&b);
+}

@@ -17,7 +17,7 @@ use super::economy::{Action, Use};
 use super::events::WoundsEvent;
 use super::play::{self, Kind, NoSwing, has, names, wu};
 use super::verbs;
-use crate::engine::battle::{active_units, board_units, emit, entity, is_active, name, side_of};
+use crate::engine::battle::{Roster, active_units, emit, entity, is_active, name, side_of};
 use crate::engine::command::{Command, CommandError};
 use crate::engine::conditions::{Condition, Duration, Magnitude, add_condition, end_where};
 use crate::engine::units::{Conditions, Powers, UnitId};
@@ -166,8 +166,9 @@ pub fn check_invoke(world: &World, unit: UnitId, args: &Args) -> Result<(), Comm
     super::check::spell_costs(world, unit, &s)
 }
 
-/// Every `Invoke` of `unit`'s helping powers on itself and its allies, and
-/// `Cancel`, that is legal now (for the AI and property tests).
+/// `Cancel`, `Toggle` and every `Invoke` of `unit`'s helping powers on itself and
+/// its allies, legal or not (the caller keeps the legal ones), for the AI and
+/// property tests.
 pub fn commands(world: &World, unit: UnitId) -> Vec<Command> {
     let mut out: Vec<Command> = [verbs::CANCEL, verbs::TOGGLE]
         .into_iter()
@@ -286,12 +287,19 @@ fn end_upkeep(world: &mut World, caster: UnitId, why: &str) {
 }
 
 /// As `unit`'s turn starts: it pays the upkeep of its upkept spell, or the spell
-/// ends when its MP can't (W-33); an upkept effect whose caster is out of the
-/// fight ends too.
+/// ends when its MP can't (W-33); an upkept spell whose caster or target is out
+/// of the fight ends too.
 pub fn turn_starts(world: &mut World, unit: UnitId) {
-    for caster in board_units(world) {
-        if !is_active(world, caster) && upkept(world, caster).is_some() {
-            end_upkeep(world, caster, "its caster is out of the fight");
+    let roster = world.resource::<Roster>().0.len() as u32;
+    for caster in (0..roster).map(UnitId) {
+        match upkept(world, caster) {
+            Some(_) if !is_active(world, caster) => {
+                end_upkeep(world, caster, "its caster is out of the fight");
+            }
+            Some((target, _)) if !is_active(world, target) => {
+                end_upkeep(world, caster, "its target is out of the fight");
+            }
+            _ => {}
         }
     }
     let Some((_, mp)) = upkept(world, unit) else {
