@@ -416,6 +416,7 @@ pub fn legal(world: &World) -> Vec<Command> {
             });
         }
     }
+    out.extend(super::magic::commands(world, unit));
     for pay in DISENGAGE_PAY {
         out.push(act(
             unit,
@@ -435,7 +436,6 @@ pub fn legal(world: &World) -> Vec<Command> {
             ));
         }
     }
-    out.extend(super::magic::commands(world, unit));
     for &after in &world.resource::<RoundState>().queue {
         out.push(act(
             unit,

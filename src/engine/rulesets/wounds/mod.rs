@@ -8,8 +8,7 @@
 //! hits ([`economy`]) and who aims a free hit ([`free_hit`]), the unit stats ([`stats`]), traits ([`units`]) and power
 //! headers ([`powers`]). The battle itself is [`play`] (one system) with
 //! [`check`] for legality, [`verbs`] and [`events`]; [`ruleset`] puts it behind the
-//! seam. Spells that remove a wound or grant disengagement, upkeep and cancelling
-//! a channeled spell are [`magic`].
+//! seam.
 
 pub mod aim;
 pub mod attack;

@@ -131,6 +131,7 @@ pub fn wu(world: &World, unit: UnitId) -> &WUnit {
         .expect("every wounds unit has WUnit")
 }
 
+/// A unit's `wounds` data, to change.
 pub(super) fn wu_mut(world: &mut World, unit: UnitId) -> Mut<'_, WUnit> {
     let e = entity(world, unit);
     world

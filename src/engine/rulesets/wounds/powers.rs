@@ -1,9 +1,7 @@
 //! What a `wounds` power's `traits` say (W-12, W-33, W-GAP-07): `Spell` (not a
 //! physical attack: it can't aim and adds no Strength), `Cast N` (a spell whose cast
 //! time is N actions, paid with Attack and Move Actions; more than the turn has left
-//! is channeled over the next turns), and `MP N` (magic points it costs); a spell or
-//! ability that helps (`Removes a wound`, `Grants disengage`, `Upkeep N`) is read
-//! in [`super::magic`].
+//! is channeled over the next turns), and `MP N` (magic points it costs).
 
 /// A power's header, parsed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -17,20 +15,15 @@ pub struct Header {
 }
 
 /// The forms a power trait takes, for messages and the editor.
-pub const POWER_TRAITS: &[&str] = &[
-    "Spell",
-    "Cast 3",
-    "MP 2",
-    "Removes a wound",
-    "Grants disengage",
-    "Upkeep 1",
-];
+pub const POWER_TRAITS: &[&str] = &["Spell", "Cast 3", "MP 2"];
 
 /// Reads a power's traits; the error names the bad phrase and the valid forms.
 pub fn parse_header(traits: &[String]) -> Result<Header, String> {
+    // A spell or ability that helps: `Removes a wound`, `Grants disengage`, `Upkeep
+    // N` (W-19, W-28, W-33), read in [`super::magic`].
+    super::magic::help(traits)?;
     let mut h = Header::default();
     for t in traits {
-        // `Removes a wound`, `Grants disengage`, `Upkeep N` (W-19, W-28, W-33).
         if super::magic::read(t, &mut Default::default()).is_some() {
             h.spell = true;
             continue;
@@ -59,7 +52,6 @@ pub fn parse_header(traits: &[String]) -> Result<Header, String> {
             }
         }
     }
-    super::magic::help(traits)?;
     if h.spell && h.cast == 0 {
         h.cast = 1;
     }
