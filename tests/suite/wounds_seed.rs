@@ -354,9 +354,9 @@ fn w_19_w_28_w_33_bad_helping_traits_are_reported_where_they_are() {
     assert_eq!(problems.len(), 3, "{problems:#?}");
 }
 
-/// W-19 / W-28 / W-33: the AIs with helping spells on the board: a Mend that
-/// removes a wound, a Blink that grants disengagement, an upkept Haste, Fireballs
-/// that channel. `random` picks among every legal command (Invoke and Cancel
+/// W-19 / W-28 / W-33 / W-09: the AIs with helping spells on the board: a Mend
+/// that removes a wound, a Blink that grants disengagement, an upkept Ward and Haste
+/// (their effects toggled), Fireballs that channel. `random` picks among every legal command (Invoke and Cancel
 /// included; each must be accepted) and `normal` plays as usual; no battle stalls
 /// until the command limit, and the random side does use the new actions.
 #[test]
@@ -369,7 +369,7 @@ fn w_19_w_28_w_33_ais_play_with_helping_spells() {
         )
     };
     let l = level(
-        (10, 8),
+        (8, 6),
         &[],
         vec![
             caster(
@@ -389,17 +389,23 @@ fn w_19_w_28_w_33_ais_play_with_helping_spells() {
                 vec![weapon("Longsword")],
             ),
             caster(
+                "Warden",
+                "Heroes",
+                (1, 4),
+                spell("Ward", "1d6", &["Grants disengage", "Upkeep 1"]),
+            ),
+            caster(
                 "Witch",
                 "Foes",
-                (9, 5),
+                (7, 5),
                 spell("Haste", "1d6", &["Grants disengage", "Upkeep 1"]),
             ),
             armed(
-                wu("Brute", "Foes", (8, 4), 0, 3, 22),
+                wu("Brute", "Foes", (6, 4), 0, 3, 22),
                 vec![weapon("Greataxe")],
             ),
             armed(
-                wu("Orc", "Foes", (8, 6), 1, 2, 16),
+                wu("Orc", "Foes", (6, 2), 1, 2, 16),
                 vec![weapon("Shortsword")],
             ),
         ],
