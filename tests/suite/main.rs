@@ -39,3 +39,4 @@ mod wounds;
 mod wounds_actions;
 mod wounds_plays;
 mod wounds_scenarios;
+mod wounds_seed;

@@ -97,7 +97,7 @@ fn check_move(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> Result
     Ok(())
 }
 
-fn channeling(world: &World, unit: UnitId) -> CommandError {
+pub(super) fn channeling(world: &World, unit: UnitId) -> CommandError {
     let c = wu(world, unit)
         .channel
         .clone()
@@ -191,6 +191,36 @@ fn check_attack(
             name(world, unit)
         )));
     }
+    if super::magic::helps(world, unit, power) {
+        return Err(CommandError::Forbidden(format!(
+            "{} attacks nobody: Invoke it on {} or an ally (W-19, W-28)",
+            s.name,
+            name(world, unit)
+        )));
+    }
+    spell_costs(world, unit, &s)?;
+    if s.header.spell {
+        return Ok(());
+    }
+    match kind {
+        Kind::Extra => can_pay(
+            world,
+            unit,
+            Use::ExtraAttack,
+            &[Action::Move, Action::Bonus, Action::Bonus],
+            "the extra attack (its Attack Action is spent, W-10)",
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// Refuses a spell (or a power with an MP cost) the caster can't pay: its MP, and
+/// an Attack or Move Action for its cast time (W-12).
+pub(super) fn spell_costs(
+    world: &World,
+    unit: UnitId,
+    s: &play::Swing,
+) -> Result<(), CommandError> {
     if s.header.mp > wu(world, unit).mp {
         return Err(CommandError::Forbidden(format!(
             "{} costs {} MP; {} has {}",
@@ -210,18 +240,8 @@ fn check_attack(
                 s.name
             )));
         }
-        return Ok(());
     }
-    match kind {
-        Kind::Extra => can_pay(
-            world,
-            unit,
-            Use::ExtraAttack,
-            &[Action::Move, Action::Bonus, Action::Bonus],
-            "the extra attack (its Attack Action is spent, W-10)",
-        ),
-        _ => Ok(()),
-    }
+    Ok(())
 }
 
 fn check_item(world: &World, unit: UnitId, item: &str) -> Result<(), CommandError> {
@@ -329,6 +349,9 @@ fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<()
             }
             Ok(())
         }
+        verbs::INVOKE => super::magic::check_invoke(world, unit, args),
+        verbs::CANCEL => super::magic::check_cancel(world, unit),
+        verbs::TOGGLE => super::magic::check_toggle(world, unit),
         verbs::SURRENDER => Ok(()),
         other => Err(CommandError::Forbidden(format!(
             "`wounds` has no action `{other}`"
@@ -411,6 +434,7 @@ pub fn legal(world: &World) -> Vec<Command> {
             });
         }
     }
+    out.extend(super::magic::commands(world, unit));
     for pay in DISENGAGE_PAY {
         out.push(act(
             unit,

@@ -92,6 +92,13 @@ pub enum WoundsEvent {
         /// Why.
         why: String,
     },
+    /// A unit canceled the spell it channeled or upkept (W-33).
+    Canceled {
+        /// The caster.
+        unit: UnitId,
+        /// The spell.
+        spell: String,
+    },
     /// A side lost the will to fight (W-05, W-GAP-21).
     Surrendered {
         /// The side.
@@ -155,6 +162,12 @@ impl Narration for WoundsEvent {
                 format!("{} delays its turn until after {}", n(unit), n(after))
             }
             WoundsEvent::CannotAct { unit, why } => format!("{} can't act: {why}", n(unit)),
+            WoundsEvent::Canceled { unit, spell } => {
+                format!(
+                    "{} cancels {spell}: no longer channeling it (W-33)",
+                    n(unit)
+                )
+            }
             WoundsEvent::Surrendered { side, why } => {
                 format!(
                     "{} loses the will to fight and surrenders{why}",
@@ -184,7 +197,8 @@ impl Narration for WoundsEvent {
             | WoundsEvent::Chain { unit, .. }
             | WoundsEvent::Wounded { unit, .. }
             | WoundsEvent::WoundHealed { unit, .. }
-            | WoundsEvent::CannotAct { unit, .. } => vec![*unit],
+            | WoundsEvent::CannotAct { unit, .. }
+            | WoundsEvent::Canceled { unit, .. } => vec![*unit],
             WoundsEvent::FreeHit {
                 attacker, mover, ..
             } => vec![*mover, *attacker],

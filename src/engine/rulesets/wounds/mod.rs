@@ -23,6 +23,7 @@ pub mod extra;
 pub mod free_hit;
 pub mod gear;
 pub mod initiative;
+pub mod magic;
 pub mod play;
 pub mod powers;
 pub mod ruleset;

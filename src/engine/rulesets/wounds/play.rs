@@ -172,7 +172,9 @@ pub fn able(world: &World, unit: UnitId) -> bool {
 /// How `unit` stands against an attack by a hidden (`sneak`) or seen attacker
 /// (W-16, W-29, W-30, W-33, W-GAP-23).
 pub fn footing(world: &World, unit: UnitId, sneak: bool) -> Footing {
-    let channeling = has(world, unit, names::CHANNELING) && !wu(world, unit).feats.battle_caster;
+    let channeling = (has(world, unit, names::CHANNELING)
+        || has(world, unit, super::magic::UPKEEPING))
+        && !wu(world, unit).feats.battle_caster;
     if sneak || channeling || has(world, unit, names::FLAT_FOOTED) || has(world, unit, names::SICK)
     {
         Footing::FlatFooted
@@ -862,6 +864,11 @@ pub fn healed(world: &mut World, unit: UnitId, amount: i32) {
     let Some(w) = wu_mut(world, unit).wounds.heal(i64::from(amount), &config) else {
         return;
     };
+    wound_gone(world, unit, w, &format!("healed by {amount}"));
+}
+
+/// Tells that `unit`'s wound `w` is gone, `why`, and ends what it did (W-19).
+pub fn wound_gone(world: &mut World, unit: UnitId, w: super::aim::Wound, why: &str) {
     emit(
         world,
         WoundsEvent::WoundHealed {
@@ -874,7 +881,7 @@ pub fn healed(world: &mut World, unit: UnitId, amount: i32) {
         Event::ConditionRemoved {
             unit,
             name: wound_name(w.aim),
-            reason: format!("healed by {amount}"),
+            reason: why.into(),
         },
     );
     if w.aim == Aim::Disrupting && w.round == round(world) {
@@ -1396,6 +1403,7 @@ fn start_turn(world: &mut World, unit: UnitId) {
         emit(world, Event::TurnEnded { unit });
         return;
     }
+    super::magic::turn_starts(world, unit);
     if wu(world, unit).channel.is_some() {
         channel(world, unit);
     }
@@ -1424,6 +1432,13 @@ pub fn actions_text(payment: &[Action]) -> String {
         }
     }
     parts.join(" + ")
+}
+
+/// Spends `mp` of `unit`'s MP (a spell's cost, an upkeep).
+pub(super) fn spend_mp(world: &mut World, unit: UnitId, mp: i64) {
+    if mp > 0 {
+        wu_mut(world, unit).mp -= mp;
+    }
 }
 
 /// Spends `payment` for `what` and tells it.
@@ -1719,6 +1734,9 @@ fn act(world: &mut World, unit: UnitId, verb: &str, args: &crate::engine::verb::
                 emit(world, Event::TurnEnded { unit });
             }
         }
+        verbs::INVOKE => super::magic::invoke(world, unit, args),
+        verbs::CANCEL => super::magic::cancel(world, unit),
+        verbs::TOGGLE => super::magic::toggle(world, unit),
         verbs::SURRENDER => {
             let side = side_of(world, unit);
             surrender(world, side, String::new());
@@ -1856,7 +1874,7 @@ fn ordinal(n: u32) -> String {
 /// A spell with a cast time of `cast` actions (W-12): paid with the Attack and Move
 /// Actions left; what the turn can't pay is channeled, the caster flat-footed until
 /// it goes off (W-33).
-fn cast(world: &mut World, unit: UnitId, target: UnitId, power: &str, cast: u32) {
+pub(super) fn cast(world: &mut World, unit: UnitId, target: UnitId, power: &str, cast: u32) {
     wu_mut(world, unit).channel = Some(Channel {
         power: power.into(),
         target,
@@ -1911,6 +1929,8 @@ fn channel(world: &mut World, unit: UnitId) {
         None
     };
     match why {
+        // A helping spell takes effect instead of attacking (W-19, W-28).
+        None if super::magic::go_off(world, unit, c.target, &c.power) => {}
         None => make_attack(world, unit, c.target, Some(&c.power), None, Kind::Normal),
         Some(why) => emit(
             world,

@@ -27,8 +27,15 @@ pub const POWER_TRAITS: &[&str] = &["Spell", "Cast 3", "MP 2", "Sheathed", "Summ
 
 /// Reads a power's traits; the error names the bad phrase and the valid forms.
 pub fn parse_header(traits: &[String]) -> Result<Header, String> {
+    // A spell or ability that helps: `Removes a wound`, `Grants disengage`, `Upkeep
+    // N` (W-19, W-28, W-33), read in [`super::magic`].
+    super::magic::help(traits)?;
     let mut h = Header::default();
     for t in traits {
+        if super::magic::read(t, &mut Default::default()).is_some() {
+            h.spell = true;
+            continue;
+        }
         let words: Vec<&str> = t.split_whitespace().collect();
         let number = |n: &str, what: &str| {
             n.parse::<u32>()
@@ -51,7 +58,9 @@ pub fn parse_header(traits: &[String]) -> Result<Header, String> {
             _ => {
                 return Err(format!(
                     "`{t}` is not a `wounds` power trait; expected `Spell`, `Cast <actions>`, \
-                     `MP <points>`, `Sheathed` or `Summon`"
+                     `MP <points>`, `Sheathed`, `Summon`, `{}`, `{}` or `Upkeep <MP>`",
+                    super::magic::REMOVES_A_WOUND,
+                    super::magic::GRANTS_DISENGAGE
                 ));
             }
         }

@@ -70,6 +70,7 @@ pub enum Trait {
 
 /// The unit-trait forms, for messages and the editor's hint.
 pub const UNIT_TRAIT_EXAMPLES: &[&str] = &[
+    "Resist 1",
     "Reach",
     "Sneak attack",
     "Weapon focus Longsword",
@@ -131,6 +132,17 @@ pub fn parse_trait(config: &WoundsConfig, phrase: &str) -> Result<Trait, String>
                 )
             });
     }
+    // A resistance or guarding feat: a flat reduction of every hit, added to the
+    // armor's (W-18, W-GAP-03).
+    if let Some(n) = lower.strip_prefix("resist ") {
+        return n
+            .trim()
+            .parse::<i64>()
+            .ok()
+            .filter(|n| (1..=20).contains(n))
+            .map(Trait::Armor)
+            .ok_or_else(|| format!("`{p}`: the resistance must be a whole number from 1 to 20"));
+    }
     if let Some(kind) = lower.strip_suffix(" armor") {
         return config
             .armor
@@ -156,6 +168,7 @@ pub fn parse_trait(config: &WoundsConfig, phrase: &str) -> Result<Trait, String>
             .map(|t| match *t {
                 "Weapon focus Longsword" => "Weapon focus <weapon>",
                 "Medium armor" => "<Light|Medium|Heavy> armor",
+                "Resist 1" => "Resist <points>",
                 t => t,
             })
             .collect::<Vec<_>>()

@@ -47,6 +47,12 @@ pub const FLEE: &str = "Flee";
 pub const SUMMON: &str = "Summon";
 /// `Delay(unit, after)`.
 pub const DELAY: &str = "Delay";
+/// `Invoke(unit, power, target)`: a spell or ability that helps (W-19, W-28).
+pub const INVOKE: &str = "Invoke";
+/// `Cancel(unit)`: end a channeled or upkept spell (W-33).
+pub const CANCEL: &str = "Cancel";
+/// `Toggle(unit)`: switch an upkept spell's effect off or on (W-09).
+pub const TOGGLE: &str = "Toggle";
 /// `Surrender(unit)`.
 pub const SURRENDER: &str = "Surrender";
 
@@ -246,6 +252,35 @@ pub const VERBS: &[VerbSpec] = &[
             "the unit's side loses the will to fight and gives up the battle (W-05, \
              W-GAP-21)",
             &["Surrender the battle"],
+        )
+    },
+    VerbSpec {
+        args: &[
+            ArgSpec::required("power", ArgKind::Name),
+            ArgSpec::required("target", ArgKind::Unit),
+        ],
+        target: Some("target"),
+        ..VerbSpec::new(
+            INVOKE,
+            "cast a spell or use an ability that removes a wound (W-19) or grants \
+             disengagement (W-28) on the unit itself or an ally in its range, paying its \
+             MP and cast time like any spell (W-12)",
+            &["{power} on {target}", "Invoke a helping spell"],
+        )
+    },
+    VerbSpec::new(
+        CANCEL,
+        "stop channeling a spell, or end an upkept one and its effect: no longer \
+         flat-footed for it (W-33)",
+        &["Cancel its spell"],
+    ),
+    VerbSpec {
+        cost: one(pools::BA),
+        ..VerbSpec::new(
+            TOGGLE,
+            "switch the effect of the spell the unit upkeeps off, or back on, for a Bonus \
+             Action; the spell stays upkept (W-09, W-33)",
+            &["Toggle its spell's effect"],
         )
     },
 ];
