@@ -674,3 +674,49 @@ fn e_17_e_gap_04_an_ambush_starts_the_die_at_1() {
         assert_eq!(die(&b), Some(second), "ambush {ambush}, round 2");
     }
 }
+
+/// E-47: "some magical healing can surpass this using a Free Recovery". The
+/// Medic's `Free recovery` power heals the Dying Hero, who has no Recoveries left,
+/// as with one — 2d8 [4, 4] + 3 = 11, not halved to 5 — and spends none: no
+/// Exhausted penalty, its Recoveries stay at 0.
+#[test]
+fn e_47_a_free_recovery_spends_none_and_is_not_halved() {
+    let l = arena(vec![
+        fighter(
+            "Medic",
+            "Heroes",
+            (2, 1),
+            30,
+            &[],
+            vec![melee("Mending Word", "0", &["Free recovery", "Quick"], &[])],
+        ),
+        fighter("Hero", "Heroes", (2, 2), 20, &[("Recoveries", 0)], vec![]),
+        fighter("Orc", "Foes", (3, 2), 40, &[], vec![]),
+    ]);
+    let mut b = start(&l, &[6, 6, 5, 4, 4, 4, 4]);
+    pass(&mut b, "Medic");
+    pass(&mut b, "Hero");
+    b.submit(strike(&b, "Orc", "Hero", None)).unwrap();
+    assert_eq!(state(&b, "Hero"), PlayState::Dying);
+    pass(&mut b, "Orc");
+    let events = b
+        .submit(strike(&b, "Medic", "Hero", Some("Mending Word")))
+        .unwrap()
+        .to_vec();
+    assert_eq!(state(&b, "Hero"), PlayState::Active);
+    assert_eq!(hp(&b, "Hero"), 11, "not halved");
+    assert!(
+        !events.iter().any(|e| matches!(
+            e,
+            Event::Ruleset(r) if format!("{r:?}").contains("Exhausted")
+                || format!("{r:?}").contains("RecoverySpent")
+        )),
+        "no Recovery spent, no penalty: {events:?}"
+    );
+    let recoveries = b
+        .pools(id(&b, "Hero"))
+        .into_iter()
+        .find(|(k, _)| k == "Recoveries")
+        .map(|(_, v)| v);
+    assert_eq!(recoveries, Some(0));
+}

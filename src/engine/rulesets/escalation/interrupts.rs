@@ -186,7 +186,7 @@ pub(super) fn interrupt(world: &mut World, unit: UnitId, target: UnitId, power: 
         return;
     }
     if s.header.heal {
-        use_heal(world, unit, unit);
+        use_heal(world, unit, unit, s.header.free_recovery);
     } else {
         make_attack(world, unit, target, Some(power), Manner::Normal);
     }

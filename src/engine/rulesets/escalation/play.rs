@@ -642,9 +642,9 @@ fn confused_ability(world: &mut World, unit: UnitId) {
 /// its Recoveries (E-47, E-48); a Dying PC so healed is back up, as after a
 /// successful death save (E-51). Then Confused's save for a non-attack ability
 /// (E-54).
-pub(super) fn use_heal(world: &mut World, unit: UnitId, target: UnitId) {
+pub(super) fn use_heal(world: &mut World, unit: UnitId, target: UnitId, free: bool) {
     let dying = play_state(world, target) == PlayState::Dying;
-    if let Err(e) = recover(world, target) {
+    if let Err(e) = recover_with(world, target, free) {
         return fault(world, e);
     }
     if dying {
@@ -987,6 +987,12 @@ pub fn staggered(world: &mut World, unit: UnitId) {
 /// die plus Volition (halved with no Recoveries left), an enemy 1d6 per Level; from
 /// 0 HP when it was Dying (E-50). Returns the HP healed.
 pub fn recover(world: &mut World, unit: UnitId) -> Result<i32, DiceError> {
+    recover_with(world, unit, false)
+}
+
+/// [`recover`], or with `free` a Free Recovery (E-47): the same dice, never halved,
+/// and no Recovery spent nor Exhausted penalty.
+fn recover_with(world: &mut World, unit: UnitId, free: bool) -> Result<i32, DiceError> {
     let me = esc(world, unit).clone();
     let (n, die, bonus) = if me.pc {
         (me.level.max(1) as u32, me.recovery_die, me.volition)
@@ -1005,7 +1011,11 @@ pub fn recover(world: &mut World, unit: UnitId) -> Result<i32, DiceError> {
         crate::engine::dice::sum(&faces)
     };
     let rolled = dice + bonus;
-    let healed = super::saves::recovery_heal(rolled, me.recoveries);
+    let healed = if free {
+        rolled.max(0)
+    } else {
+        super::saves::recovery_heal(rolled, me.recoveries)
+    };
     let h = *world
         .get::<Health>(entity(world, unit))
         .expect("units have health");
@@ -1025,7 +1035,9 @@ pub fn recover(world: &mut World, unit: UnitId) -> Result<i32, DiceError> {
         },
     );
     staggered(world, unit);
-    if me.recoveries > 0 {
+    if free {
+        // A Free Recovery spends nothing (E-47).
+    } else if me.recoveries > 0 {
         let left = me.recoveries - 1;
         esc_mut(world, unit).recoveries = left;
         emit(world, EscalationEvent::RecoverySpent { unit, left });
@@ -1627,7 +1639,7 @@ fn perform(world: &mut World, unit: UnitId, command: Command) {
                 return;
             }
             if s.header.heal {
-                return use_heal(world, unit, target);
+                return use_heal(world, unit, target, s.header.free_recovery);
             }
             if !fire_readied(world, unit) {
                 return;
@@ -2267,7 +2279,12 @@ fn fire_readied(world: &mut World, trigger: UnitId) -> bool {
                 pay_power(world, r, &s);
             }
             if ready_waits_nearby(world, r, &ready) {
-                use_heal(world, r, r);
+                let free = ready
+                    .power
+                    .as_deref()
+                    .and_then(|p| strike(world, r, r, Some(p)).ok())
+                    .is_some_and(|s| s.header.free_recovery);
+                use_heal(world, r, r, free);
             } else {
                 make_attack(world, r, trigger, ready.power.as_deref(), Manner::Normal);
             }

@@ -135,6 +135,10 @@ pub struct Header {
     /// A non-attack power: no attack roll; its target (the unit itself or an ally
     /// within its range) heals using one of its Recoveries (E-47, E-48, E-51).
     pub heal: bool,
+    /// `Free recovery`: a `Heal` power whose healing uses no Recovery — the
+    /// target heals as with one, never halved, and keeps its Recoveries (E-47: "some
+    /// magical healing can surpass this using a Free Recovery").
+    pub free_recovery: bool,
     /// What a Sustain roll needs to keep its sustained effects (E-29; 0 when the
     /// header names none: sustaining then only takes the action).
     pub sustain: i64,
@@ -158,6 +162,7 @@ impl Default for Header {
             defense: Defense::Ac,
             staggered_target: false,
             heal: false,
+            free_recovery: false,
         }
     }
 }
@@ -171,7 +176,8 @@ pub const FORMS: &str = "At-Will, Encounter, Daily, `Recharge <X>+`, Provokes, \
 /// The header phrases the seed asks for beyond the ability entry's fields: the
 /// die's parity (E-18), popping off without a check (E-37), a power dealing its
 /// user's basic attack damage (E-09).
-pub const SEED_FORMS: &str = "`Escalation even`, `Escalation odd`, `Pop off`, `As a basic attack`";
+pub const SEED_FORMS: &str =
+    "`Escalation even`, `Escalation odd`, `Pop off`, `As a basic attack`, `Free recovery`";
 
 /// Reads a power's traits; the error names the phrase and the valid forms.
 pub fn parse_header(traits: &[String]) -> Result<Header, String> {
@@ -221,6 +227,10 @@ pub fn parse_header(traits: &[String]) -> Result<Header, String> {
             ["last", "gasp"] => h.last_gasp = true,
             ["staggered", "target"] => h.staggered_target = true,
             ["heal"] => h.heal = true,
+            ["free", "recovery"] => {
+                h.heal = true;
+                h.free_recovery = true;
+            }
             ["vs", d] => {
                 h.defense = match *d {
                     "ac" => Defense::Ac,
