@@ -533,7 +533,7 @@ fn w_06_new_level_words_are_checked_where_they_are_written() {
         power.starts_with(&at("traits: [\"Sheath\"")),
         "{power}\n{text}"
     );
-    assert!(power.contains("`Sheathed` or `Summon`"), "{power}");
+    assert!(power.contains("`Sheathed`, `Summon`"), "{power}");
     let unit = problems
         .iter()
         .find(|p| p.contains("`Burdend` is not a `wounds` unit trait"))

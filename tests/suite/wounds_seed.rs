@@ -414,7 +414,7 @@ fn w_19_w_28_w_33_ais_play_with_helping_spells() {
     use skirmish::engine::spec::AiPolicy::{Normal, Random};
     let limit = command_limit(&skirmish::ai::sim::ai_level(&l, &[Random, Random]));
     let mut lines = Vec::new();
-    for seed in 0..12 {
+    for seed in 0..32 {
         for policies in [
             [Random, Random],
             [Normal, Random],
