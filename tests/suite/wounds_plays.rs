@@ -175,3 +175,44 @@ fn w_03_the_ravine_road_plays_to_its_end_with_the_normal_ai() {
         b.awaiting()
     );
 }
+
+/// Configuration belongs to the battle: two `wounds` battles under different
+/// constants (crits from a natural 20, and from 15), asked for the same attack's
+/// odds one after the other in one thread, each get their own numbers — the ones a
+/// fresh thread computes for it alone — however the odds cache is warmed.
+#[test]
+fn two_configurations_in_one_thread_never_share_odds() {
+    use skirmish::engine::battle::Assume;
+    fn make(crit_at: i32) -> Level {
+        let mut l = crate::wounds::level(
+            (5, 3),
+            &[],
+            vec![
+                crate::wounds::armed(
+                    crate::wounds::wu("Hero", "Heroes", (1, 1), 1, 2, 20),
+                    vec![crate::wounds::weapon("Longsword")],
+                ),
+                crate::wounds::wu("Orc", "Foes", (2, 1), 1, 1, 20),
+            ],
+        );
+        l.rules
+            .insert("crit_at".into(), ron::Value::Number(crit_at.into()));
+        l
+    }
+    fn odds(crit_at: i32) -> (f64, f64, f64) {
+        let b = Battle::from_level(&make(crit_at), Dice::seeded(1)).expect("level sets up");
+        let (hero, orc) = (id(&b, "Hero"), id(&b, "Orc"));
+        let o = b
+            .attack_odds(hero, orc, Some("Longsword"), Assume::default())
+            .expect("the Orc is in reach");
+        (o.chance, o.expected_damage, o.kill_chance)
+    }
+    let alone = |crit_at: i32| std::thread::spawn(move || odds(crit_at)).join().unwrap();
+    let (at_20, at_15) = (alone(20), alone(15));
+    assert_ne!(at_20, at_15, "crits from 15 change the odds");
+    // Alternate in this thread: each battle's odds are its own.
+    for _ in 0..3 {
+        assert_eq!(odds(20), at_20);
+        assert_eq!(odds(15), at_15);
+    }
+}

@@ -132,7 +132,26 @@ pub struct WoundsConfig {
     /// AI sides surrender below this percentage of their starting HP; 0 never
     /// (W-GAP-21).
     pub ai_surrender_percent: u32,
+    /// This configuration's identity for the odds cache ([`WoundsConfig::fingerprint`]);
+    /// not a constant: never read from or written to a file.
+    #[serde(skip)]
+    pub identity: Fingerprint,
 }
+
+/// A configuration's identity for caches: a hash of every constant, computed on first
+/// use and kept by its clones. A configuration is not changed once in use (a level's
+/// overrides build a new one), so two battles with different constants never share
+/// a fingerprint, even in one thread. It takes no part in comparing configurations.
+#[derive(Clone, Debug, Default)]
+pub struct Fingerprint(std::sync::OnceLock<u64>);
+
+impl PartialEq for Fingerprint {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Fingerprint {}
 
 impl RulesetConfig for WoundsConfig {
     const RULESET: &'static str = "wounds";
@@ -239,6 +258,18 @@ impl RulesetConfig for WoundsConfig {
 }
 
 impl WoundsConfig {
+    /// A hash of every constant, computed once per configuration: what the odds
+    /// cache keys a configuration by, so that two configurations in one thread (a
+    /// sweep, or the window's second battle) never read each other's odds.
+    pub fn fingerprint(&self) -> u64 {
+        *self.identity.0.get_or_init(|| {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            ron::to_string(self).unwrap_or_default().hash(&mut h);
+            h.finish()
+        })
+    }
+
     /// The weapon called `name`, if the table has one.
     pub fn weapon(&self, name: &str) -> Option<&Weapon> {
         self.weapons.iter().find(|w| w.name == name)

@@ -1172,17 +1172,26 @@ pub fn damage_and_kill(o: &attack::Odds, hp: i32) -> (f64, f64) {
 }
 
 /// The exact odds of a swing, computed once per thread: the AI and the previews ask
-/// the same few attacks many times. Emptied past a few thousand entries.
+/// the same few attacks many times. The key holds the configuration's fingerprint,
+/// so battles under different constants in one thread each get their own odds.
+/// Emptied past a few thousand entries.
 pub fn cached_odds(config: &WoundsConfig, s: &Swing) -> Option<std::sync::Arc<attack::Odds>> {
     use std::cell::RefCell;
     use std::collections::HashMap;
-    type Key = (i64, i64, DamageTerms, DiceExpr, bool);
+    type Key = (u64, i64, i64, DamageTerms, DiceExpr, bool);
     thread_local! {
         static CACHE: RefCell<HashMap<Key, std::sync::Arc<attack::Odds>>> =
             RefCell::new(HashMap::new());
     }
     let free_crit = s.kind == Kind::FreeCrit;
-    let key = (s.modifier, s.defense, s.terms, s.dice.clone(), free_crit);
+    let key = (
+        config.fingerprint(),
+        s.modifier,
+        s.defense,
+        s.terms,
+        s.dice.clone(),
+        free_crit,
+    );
     if let Some(o) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
         return Some(o);
     }
