@@ -127,9 +127,22 @@ fn brush_size_rect_and_flood_tools_map_to_their_doc_calls() {
     assert_eq!(walls, 9);
 
     act(&mut ed, EditorAction::ToolRect);
-    act(&mut ed, EditorAction::NextTerrain); // Impassable -> Open
-    act(&mut ed, EditorAction::NextTerrain); // -> Difficult
-    assert_eq!(ed.terrain, Terrain::Difficult);
+    // The terrain key cycles every kind: Impassable -> Water -> Climb -> Open ->
+    // Difficult.
+    let mut seen = Vec::new();
+    for _ in 0..4 {
+        act(&mut ed, EditorAction::NextTerrain);
+        seen.push(ed.terrain);
+    }
+    assert_eq!(
+        seen,
+        [
+            Terrain::Water,
+            Terrain::Climb,
+            Terrain::Open,
+            Terrain::Difficult
+        ]
+    );
     ed.press(Cell::new(7, 5));
     ed.release(Some(Cell::new(5, 4)));
     assert_eq!(&ed.doc.level().terrain[4][5..], "~~~");
