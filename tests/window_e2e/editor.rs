@@ -88,9 +88,11 @@ fn script() -> VecDeque<Step> {
     for _ in 0..20 {
         s.push_back(Step::Idle);
     }
-    // Terrain picker: Impassable (the default) -> Open -> Difficult.
-    tap(&mut s, KeyCode::KeyT);
-    tap(&mut s, KeyCode::KeyT);
+    // Terrain picker: Impassable (the default) -> Water -> Climb -> Open ->
+    // Difficult.
+    for _ in 0..4 {
+        tap(&mut s, KeyCode::KeyT);
+    }
     until(&mut s, "Difficult is picked", |v| {
         v.ed.terrain == Terrain::Difficult
     });
