@@ -326,6 +326,13 @@ pub struct Summary {
     pub wins: BTreeMap<String, usize>,
     /// Share of battles each side won, by side name.
     pub win_rates: BTreeMap<String, f64>,
+    /// The 95% Wilson score interval of each side's win rate, `[low, high]`, by side
+    /// name: where the true rate lies, given the battles played ([`wilson`]).
+    pub win_ci: BTreeMap<String, [f64; 2]>,
+    /// One line when the intervals say the level is lopsided (a side's interval lies
+    /// above 65% of the battles: it leans; above 90%: its setup decides it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<String>,
     /// Battles that ended in a draw (including those at the round limit); battles
     /// stopped at the command limit are not draws.
     pub draws: usize,
@@ -405,6 +412,14 @@ pub fn summarize(
             .iter()
             .map(|(s, &w)| (s.clone(), w as f64 / nf))
             .collect(),
+        win_ci: wins
+            .iter()
+            .map(|(s, &w)| {
+                let (lo, hi) = wilson(w, n);
+                (s.clone(), [lo, hi])
+            })
+            .collect(),
+        verdict: verdict(&wins, n),
         wins,
         draws,
         cut_off: results.iter().filter(|r| r.cut_off).count(),
@@ -432,6 +447,55 @@ pub fn summarize(
         },
         threads,
     }
+}
+
+/// The 95% Wilson score interval of a rate of `successes` in `n` trials, `(low,
+/// high)`, within 0 to 1: unlike the normal approximation it stays inside [0, 1] and
+/// is honest at 0 or `n` successes (0 of 30 gives 0 to 11.4%). `(0, 1)` for no
+/// trials.
+pub fn wilson(successes: usize, n: usize) -> (f64, f64) {
+    /// The normal quantile of 97.5%.
+    const Z: f64 = 1.959_963_984_540_054;
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let (k, n) = (successes as f64, n as f64);
+    let p = k / n;
+    let z2 = Z * Z;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    // At 0 or n successes the bound is exactly 0 or 1 (no rounding below or above).
+    let lo = if successes == 0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let hi = if k == n {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    (lo, hi)
+}
+
+/// The one-line verdict on a lopsided run: the side whose 95% interval lies above
+/// 90% of the battles ("decided by its setup") or above 65% ("leans to it").
+fn verdict(wins: &BTreeMap<String, usize>, n: usize) -> Option<String> {
+    let (side, &w) = wins.iter().max_by_key(|(_, w)| **w)?;
+    let (lo, hi) = wilson(w, n);
+    let what = if lo > 0.9 {
+        "the level is decided by its setup".to_string()
+    } else if lo > 0.65 {
+        format!("the level leans to {side}")
+    } else {
+        return None;
+    };
+    Some(format!(
+        "{side} wins {:.1}% [{:.1}–{:.1}]: {what}",
+        100.0 * w as f64 / n as f64,
+        100.0 * lo,
+        100.0 * hi
+    ))
 }
 
 fn is_zero(n: &usize) -> bool {

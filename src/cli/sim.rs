@@ -277,12 +277,15 @@ fn print_table(level: &Level, s: &Summary, max_commands: usize) {
     for side in &level.sides {
         let w = s.wins.get(&side.name).copied().unwrap_or(0);
         let policy = s.policies.get(&side.name).map_or("?", String::as_str);
+        let [lo, hi] = s.win_ci.get(&side.name).copied().unwrap_or([0.0, 1.0]);
         println!(
-            "  {:<16} {:<7} wins {:>6}  {:>5.1}%",
+            "  {:<16} {:<7} wins {:>6}  {:>5.1}%  [{:.1}–{:.1}] (95%)",
             side.name,
             policy,
             w,
-            pct(w)
+            pct(w),
+            100.0 * lo,
+            100.0 * hi
         );
     }
     println!(
@@ -302,6 +305,9 @@ fn print_table(level: &Level, s: &Summary, max_commands: usize) {
             s.cut_off_by_commands,
             pct(s.cut_off_by_commands),
         );
+    }
+    if let Some(v) = &s.verdict {
+        println!("{v}");
     }
     println!(
         "Rounds: mean {:.2}, std dev {:.2}, min {}, max {}",

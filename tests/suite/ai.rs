@@ -497,3 +497,53 @@ fn sim_bad_input_is_a_clear_error() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+/// The 95% Wilson score interval against published values (R's
+/// `binom.confint(..., methods = "wilson")`): 81 of 263 is 25.53–36.62%, 1 of 10
+/// is 1.79–40.42%, 5 of 10 is 23.66–76.34%; at the edges it is exact: 0 of 30 is
+/// 0–11.35%, 10 of 10 is 72.25–100%.
+#[test]
+fn wilson_interval_matches_known_values() {
+    use skirmish::ai::sim::wilson;
+    let close = |(lo, hi): (f64, f64), (a, b): (f64, f64)| {
+        assert!(
+            (lo - a).abs() < 5e-5 && (hi - b).abs() < 5e-5,
+            "({lo}, {hi}) is not ({a}, {b})"
+        );
+    };
+    close(wilson(81, 263), (0.25529, 0.36621));
+    close(wilson(1, 10), (0.01788, 0.40415));
+    close(wilson(5, 10), (0.23659, 0.76341));
+    close(wilson(0, 30), (0.0, 0.11351));
+    close(wilson(10, 10), (0.72247, 1.0));
+    assert_eq!(wilson(0, 30).0, 0.0);
+    assert_eq!(wilson(10, 10).1, 1.0);
+    assert_eq!(wilson(0, 0), (0.0, 1.0));
+}
+
+/// `sim` gives each side's win rate with its 95% interval (`win_ci` in the JSON,
+/// `[lo–hi]` in the table) and, when the interval says so, a verdict: on The Ford
+/// Blue wins every battle, so its interval lies above 90% and the level is
+/// "decided by its setup"; the interval is the one `wilson` gives for the wins.
+#[test]
+fn sim_reports_win_intervals_and_a_lopsided_verdict() {
+    use skirmish::ai::sim::wilson;
+    let args = ["levels/ford.ron", "--battles", "40", "--seed", "3"];
+    let json = figures(&sim(&[&args[..], &["--json"]].concat()));
+    let blue = json["wins"]["Blue"].as_u64().unwrap() as usize;
+    let (lo, hi) = wilson(blue, 40);
+    assert!((json["win_ci"]["Blue"][0].as_f64().unwrap() - lo).abs() < 1e-12);
+    assert!((json["win_ci"]["Blue"][1].as_f64().unwrap() - hi).abs() < 1e-12);
+    assert!(lo > 0.9, "The Ford is lopsided: Blue wins {blue} of 40");
+    let verdict = json["verdict"].as_str().expect("a verdict");
+    assert!(
+        verdict.starts_with("Blue wins") && verdict.ends_with("the level is decided by its setup"),
+        "{verdict}"
+    );
+    let table = String::from_utf8_lossy(&sim(&args).stdout).to_string();
+    assert!(table.contains(verdict), "{table}");
+    assert!(
+        table.contains(&format!("[{:.1}–{:.1}] (95%)", 100.0 * lo, 100.0 * hi)),
+        "{table}"
+    );
+}
