@@ -586,9 +586,9 @@ fn expected_range(spec: &StatSpec) -> String {
 /// The valid terrain characters in words: `` `.` (open), `~` (difficult), … or `^`
 /// (climbing) ``.
 fn terrain_kinds() -> String {
-    let all: Vec<String> = Terrain::ALL.iter().map(|t| t.described()).collect();
-    let (last, rest) = all.split_last().expect("terrain kinds");
-    format!("{} or {last}", rest.join(", "))
+    let mut all: Vec<String> = Terrain::ALL.iter().map(|t| t.described()).collect();
+    let last = all.pop().unwrap_or_default();
+    format!("{} or {last}", all.join(", "))
 }
 
 #[cfg(test)]

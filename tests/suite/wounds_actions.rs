@@ -605,39 +605,24 @@ fn ais_play_with_the_new_wounds_actions() {
             ),
         ],
     );
-    use skirmish::ai::sim::{command_limit, play_logged};
-    use skirmish::engine::spec::AiPolicy::{Normal, Random};
-    let limit = command_limit(&skirmish::ai::sim::ai_level(&l, &[Random, Random]));
+    use skirmish::engine::spec::AiPolicy::Normal;
     let mut lines = Vec::new();
-    for seed in 0..6 {
-        for policies in [
-            [Random, Random],
-            [Normal, Random],
-            [Random, Normal],
-            [Normal, Normal],
-        ] {
-            let (r, log) = play_logged(&l, seed, &policies, limit)
-                .unwrap_or_else(|e| panic!("seed {seed} {policies:?}: {e}"));
+    for (seed, policies, log) in every_pairing(&l, 6) {
+        if policies[0] == Normal {
+            // `normal` draws the Knight's only weapon before fighting (W-06).
+            let first = log
+                .iter()
+                .position(|l| l.starts_with("Knight's turn"))
+                .unwrap();
             assert!(
-                !r.cut_off_by_commands,
-                "seed {seed} {policies:?} stalled: {r:?}"
-            );
-            if policies[0] == Normal {
-                // `normal` draws the Knight's only weapon before fighting (W-06).
-                let first = log
+                log[first..first + 3]
                     .iter()
-                    .position(|l| l.starts_with("Knight's turn"))
-                    .unwrap();
-                assert!(
-                    log[first..first + 3]
-                        .iter()
-                        .any(|l| l == "Knight draws Longsword (Main hand)"),
-                    "seed {seed} {policies:?}: {:?}",
-                    &log[first..first + 3]
-                );
-            }
-            lines.extend(log);
+                    .any(|l| l == "Knight draws Longsword (Main hand)"),
+                "seed {seed} {policies:?}: {:?}",
+                &log[first..first + 3]
+            );
         }
+        lines.extend(log);
     }
     // The random side did use the new actions.
     for said in [
@@ -652,4 +637,34 @@ fn ais_play_with_the_new_wounds_actions() {
             "no `{said}` in any battle"
         );
     }
+}
+
+/// Plays `l` with every pairing of `random` and `normal` on seeds `0..seeds`, and
+/// checks that no battle stalls at the command limit: each battle's seed, policies
+/// and log.
+pub(crate) fn every_pairing(
+    l: &skirmish::level::schema::Level,
+    seeds: u64,
+) -> Vec<(u64, [AiPolicy; 2], Vec<String>)> {
+    use skirmish::ai::sim::{command_limit, play_logged};
+    use skirmish::engine::spec::AiPolicy::{Normal, Random};
+    let limit = command_limit(&skirmish::ai::sim::ai_level(l, &[Random, Random]));
+    let mut out = Vec::new();
+    for seed in 0..seeds {
+        for policies in [
+            [Random, Random],
+            [Normal, Random],
+            [Random, Normal],
+            [Normal, Normal],
+        ] {
+            let (r, log) = play_logged(l, seed, &policies, limit)
+                .unwrap_or_else(|e| panic!("seed {seed} {policies:?}: {e}"));
+            assert!(
+                !r.cut_off_by_commands,
+                "seed {seed} {policies:?} stalled: {r:?}"
+            );
+            out.push((seed, policies, log));
+        }
+    }
+    out
 }

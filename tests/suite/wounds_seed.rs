@@ -410,26 +410,10 @@ fn w_19_w_28_w_33_ais_play_with_helping_spells() {
             ),
         ],
     );
-    use skirmish::ai::sim::{command_limit, play_logged};
-    use skirmish::engine::spec::AiPolicy::{Normal, Random};
-    let limit = command_limit(&skirmish::ai::sim::ai_level(&l, &[Random, Random]));
-    let mut lines = Vec::new();
-    for seed in 0..32 {
-        for policies in [
-            [Random, Random],
-            [Normal, Random],
-            [Random, Normal],
-            [Normal, Normal],
-        ] {
-            let (r, log) = play_logged(&l, seed, &policies, limit)
-                .unwrap_or_else(|e| panic!("seed {seed} {policies:?}: {e}"));
-            assert!(
-                !r.cut_off_by_commands,
-                "seed {seed} {policies:?} stalled: {r:?}"
-            );
-            lines.extend(log);
-        }
-    }
+    let lines: Vec<String> = crate::wounds_actions::every_pairing(&l, 32)
+        .into_iter()
+        .flat_map(|(_, _, log)| log)
+        .collect();
     // The random side did use the new actions.
     for said in [
         "cast time of Mend",

@@ -204,7 +204,8 @@ pub fn apply_overrides<T: RulesetConfig>(
             Ok(_) => typed.push((key, v)),
         }
     }
-    let together = match with(&typed) {
+    let merged = with(&typed);
+    let together = match &merged {
         Ok(m) => m.problems(),
         Err(e) => vec![ConfigError::new("", format!("the rules overrides: {e}"))],
     };
@@ -241,7 +242,7 @@ pub fn apply_overrides<T: RulesetConfig>(
     // Problems in the order of the level's keys, the ones about no key last.
     problems.sort_by(|a, b| (a.key.is_empty(), &a.key).cmp(&(b.key.is_empty(), &b.key)));
     if problems.is_empty() {
-        return (with(&typed).unwrap_or_else(|_| config.clone()), problems);
+        return (merged.unwrap_or_else(|_| config.clone()), problems);
     }
     // Play what can be played: the overrides no problem is about.
     let playable: Vec<(&String, &ron::Value)> = typed

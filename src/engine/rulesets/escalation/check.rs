@@ -307,11 +307,16 @@ fn check_use(
             me.power_points
         )));
     }
+    if h.escalation.is_none() && h.parity.is_none() {
+        return Ok(());
+    }
+    // The die as the unit counts it: 0 when Shaken (E-63).
+    let counted = play::die_for(world, unit);
     if let Some(x) = h.escalation
-        && play::die_for(world, unit) < x
+        && counted < x
     {
         let die = play::battle_die(world);
-        let shaken = if play::die_for(world, unit) != die {
+        let shaken = if counted != die {
             format!(
                 ", but {} is Shaken and counts it as 0 (E-63)",
                 name(world, unit)
@@ -323,19 +328,18 @@ fn check_use(
             "{power} needs the Escalation die at {x} or more; it is {die}{shaken} (E-30)"
         )));
     }
-    if let Some(even) = h.parity {
-        let die = play::die_for(world, unit);
-        if super::harm::escalation_is_even(die) != Some(even) {
-            return Err(CommandError::Forbidden(format!(
-                "{power} needs the Escalation die {}; it is {die}{} (E-18)",
-                if even { "even" } else { "odd" },
-                if die == 0 {
-                    ", which is neither even nor odd"
-                } else {
-                    ""
-                }
-            )));
-        }
+    if let Some(even) = h.parity
+        && super::harm::escalation_is_even(counted) != Some(even)
+    {
+        return Err(CommandError::Forbidden(format!(
+            "{power} needs the Escalation die {}; it is {counted}{} (E-18)",
+            if even { "even" } else { "odd" },
+            if counted == 0 {
+                ", which is neither even nor odd"
+            } else {
+                ""
+            }
+        )));
     }
     Ok(())
 }
