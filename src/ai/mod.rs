@@ -47,6 +47,7 @@
 //! decision. [`sim`] plays whole AI-vs-AI battles.
 
 mod moves;
+pub mod record;
 pub mod search;
 pub mod sim;
 mod tactics;

@@ -28,6 +28,7 @@ mod levels;
 mod odds;
 mod phases;
 mod property;
+mod record;
 mod reliability_engine;
 mod reliability_messages;
 mod replay;
