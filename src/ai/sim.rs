@@ -30,6 +30,7 @@ use rand::rngs::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::record::{Tally, UnitFigures, UnitTally, unit_figures};
 use super::{AiPolicy, choose, policy_name};
 use crate::engine::battle::Battle;
 use crate::engine::dice::Dice;
@@ -91,6 +92,10 @@ pub struct BattleResult {
     /// Whether the battle was stopped, unfinished, at the command limit (then it is
     /// neither won nor a draw).
     pub cut_off_by_commands: bool,
+    /// Each unit's figures, by roster index, from the battle's record (attacks,
+    /// damage dealt and taken, kills, the round it left play).
+    #[serde(default)]
+    pub units: Vec<UnitTally>,
 }
 
 impl BattleResult {
@@ -207,7 +212,9 @@ pub fn play(
         })
         .collect();
     let mut damage_taken = vec![0_i64; sides];
+    let mut record = Tally::new(level.units.len());
     let mut tally = |events: &[Event]| {
+        record.add(events);
         for e in events {
             if let Event::Damaged { unit, amount, .. } = e
                 && let Some(&s) = side_of.get(unit.0 as usize)
@@ -231,6 +238,7 @@ pub fn play(
                     cut_off: winner.is_none()
                         && level.victory.max_rounds.is_some_and(|m| rounds >= m),
                     cut_off_by_commands: false,
+                    units: record.finish(),
                 });
             }
             crate::engine::battle::Awaiting::Decision(d) => d.side,
@@ -245,6 +253,7 @@ pub fn play(
                 commands,
                 cut_off: false,
                 cut_off_by_commands: true,
+                units: record.finish(),
             });
         }
         let policy = policies
@@ -340,6 +349,10 @@ pub struct RunInfo {
     /// A fingerprint of the level as played (after any changes made to it for the
     /// run): runs on differently edited copies of a level differ here.
     pub level_digest: String,
+    /// Each unit's name and side name, in roster order (the rows of the per-unit
+    /// figures).
+    #[serde(default)]
+    pub units: Vec<(String, String)>,
 }
 
 impl RunInfo {
@@ -360,6 +373,11 @@ impl RunInfo {
             max_commands: config.max_commands,
             max_rounds: level.victory.max_rounds.unwrap_or(DEFAULT_MAX_ROUNDS),
             level_digest: level_digest(level),
+            units: level
+                .units
+                .iter()
+                .map(|u| (u.name.clone(), u.side.clone()))
+                .collect(),
         }
     }
 }
@@ -422,6 +440,10 @@ pub struct Summary {
     pub damage_per_round: f64,
     /// Mean damage taken per battle, by side name.
     pub damage_taken: BTreeMap<String, f64>,
+    /// Each unit's figures, in roster order: attacks, hit rate against the mean
+    /// predicted chance, damage dealt and taken, kills, survival, mean round of
+    /// defeat ([`crate::ai::record`]).
+    pub units: Vec<UnitFigures>,
     /// Mean commands per battle.
     pub mean_commands: f64,
     /// Battles per second of wall-clock time (the one figure that varies between runs).
@@ -504,6 +526,13 @@ pub fn summarize(
             .zip(&damage_taken)
             .map(|(s, &d)| (s.clone(), d as f64 / nf))
             .collect(),
+        units: unit_figures(
+            &info.units,
+            &results
+                .iter()
+                .map(|r| r.units.as_slice())
+                .collect::<Vec<_>>(),
+        ),
         mean_commands: results.iter().map(|r| r.commands as f64).sum::<f64>() / nf,
         battles_per_second: if seconds > 0.0 {
             n as f64 / seconds

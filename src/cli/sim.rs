@@ -322,12 +322,44 @@ fn print_table(info: &RunInfo, s: &Summary) {
         s.damage_per_round,
         taken.join(", ")
     );
+    print_units(s);
     println!(
         "Speed: {:.1} battles/s on {} thread{}",
         s.battles_per_second,
         s.threads,
         if s.threads == 1 { "" } else { "s" }
     );
+}
+
+/// The per-unit table: per battle means of attacks, damage and kills, the hit rate
+/// against the mean predicted chance, survival and the mean round of defeat.
+fn print_units(s: &Summary) {
+    if s.units.is_empty() {
+        return;
+    }
+    let pct = |p: Option<f64>| p.map_or("-".to_string(), |p| format!("{:.1}%", 100.0 * p));
+    println!(
+        "Units (per battle):  {:<12} {:>7} {:>7} {:>9} {:>7} {:>7} {:>6} {:>8} {:>8}",
+        "side", "attacks", "hit", "predicted", "dealt", "taken", "kills", "survival", "down in"
+    );
+    for u in &s.units {
+        let down = u
+            .mean_defeat_round
+            .map_or("-".to_string(), |r| format!("rd {r:.1}"));
+        println!(
+            "  {:<18} {:<12} {:>7.2} {:>7} {:>9} {:>7.1} {:>7.1} {:>6.2} {:>8} {:>8}",
+            u.name,
+            u.side,
+            u.attacks,
+            pct(u.hit_rate),
+            pct(u.predicted_hit),
+            u.damage_dealt,
+            u.damage_taken,
+            u.kills,
+            pct(Some(u.survival)),
+            down
+        );
+    }
 }
 
 /// Draws win rates (left) and the battle-length histogram (right) into a PNG.

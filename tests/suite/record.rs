@@ -438,3 +438,120 @@ fn an_attacks_recorded_odds_are_the_preview_the_window_showed_for_it() {
         assert!(compared.get(r).is_some_and(|&n| n > 0), "{r}: {compared:?}");
     }
 }
+
+fn level_file(name: &str) -> Level {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("levels")
+        .join(name);
+    skirmish::level::load_file(&path).expect("shipped level loads")
+}
+
+#[test]
+fn sims_per_unit_figures_agree_with_its_side_figures_and_add_up_over_shards() {
+    use skirmish::ai::sim::{RunInfo, SimConfig, simulate, summarize};
+    for file in ["ford.ron", "escalation_crossroads.ron", "wounds_mill.ron"] {
+        let level = level_file(file);
+        let config = SimConfig {
+            battles: 12,
+            seed: 9,
+            policies: vec![AiPolicy::Normal, AiPolicy::Normal],
+            max_commands: command_limit(&level),
+        };
+        let info = RunInfo::new(&level, &config);
+        let results = simulate(&level, &config, 0..12, &|| {}).unwrap();
+        let s = summarize(&info, &results, 1.0, 1);
+        let names: Vec<&str> = s.units.iter().map(|u| u.name.as_str()).collect();
+        let roster: Vec<&str> = level.units.iter().map(|u| u.name.as_str()).collect();
+        assert_eq!(names, roster, "{file}: one row per unit, in roster order");
+        // The units' damage taken is their side's (counted apart, from Damaged).
+        for (side, taken) in &s.damage_taken {
+            let units: f64 = s
+                .units
+                .iter()
+                .filter(|u| &u.side == side)
+                .map(|u| u.damage_taken)
+                .sum();
+            assert!(
+                (units - taken).abs() < 1e-9,
+                "{file}: {side} {units} vs {taken}"
+            );
+        }
+        let dealt: f64 = s.units.iter().map(|u| u.damage_dealt).sum();
+        let taken: f64 = s.units.iter().map(|u| u.damage_taken).sum();
+        assert!(
+            dealt > 0.0 && dealt <= taken + 1e-9,
+            "{file}: {dealt} > {taken}"
+        );
+        // A unit killed by another is a unit down (in escalation a dying PC healed
+        // back into the fight may go down, and count as a kill, twice).
+        let kills: f64 = s.units.iter().map(|u| u.kills).sum();
+        let downs: f64 = s.units.iter().map(|u| 1.0 - u.survival).sum();
+        assert!(kills > 0.0, "{file}");
+        if level.ruleset != "escalation" {
+            assert!(kills <= downs + 1e-9, "{file}: {kills} > {downs}");
+        }
+        for u in &s.units {
+            for p in [u.hit_rate, u.predicted_hit].into_iter().flatten() {
+                assert!((0.0..=1.0).contains(&p), "{file}: {u:?}");
+            }
+            assert_eq!(
+                u.mean_defeat_round.is_some(),
+                u.survival < 1.0,
+                "{file}: {u:?}"
+            );
+        }
+        // Shards played apart give the same figures.
+        let mut parts = simulate(&level, &config, 0..5, &|| {}).unwrap();
+        parts.extend(simulate(&level, &config, 5..12, &|| {}).unwrap());
+        assert_eq!(summarize(&info, &parts, 1.0, 1).units, s.units, "{file}");
+    }
+}
+
+#[test]
+fn sim_prints_and_writes_the_per_unit_table() {
+    let ford = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/ford.ron");
+    let run = |json: bool| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"));
+        cmd.arg("sim")
+            .arg(&ford)
+            .args(["--battles", "6", "--threads", "1"]);
+        if json {
+            cmd.arg("--json");
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let v: serde_json::Value = serde_json::from_str(&run(true)).unwrap();
+    let units = v["units"].as_array().expect("a units array");
+    let knight = units.iter().find(|u| u["name"] == "Knight").unwrap();
+    assert_eq!(knight["side"], "Blue");
+    for key in [
+        "attacks",
+        "hit_rate",
+        "predicted_hit",
+        "damage_dealt",
+        "damage_taken",
+        "kills",
+        "survival",
+        "mean_defeat_round",
+    ] {
+        assert!(knight.get(key).is_some(), "no {key} in {knight}");
+    }
+    let table = run(false);
+    let header = table
+        .lines()
+        .find(|l| l.starts_with("Units (per battle):"))
+        .expect("the per-unit table");
+    assert!(
+        header.contains("predicted") && header.contains("survival"),
+        "{header}"
+    );
+    let row = table
+        .lines()
+        .find(|l| l.trim_start().starts_with("Knight"))
+        .unwrap();
+    let attacks = row.split_whitespace().nth(2).unwrap();
+    let json = format!("{:.2}", knight["attacks"].as_f64().unwrap());
+    assert_eq!(attacks, json, "{row}");
+}
