@@ -522,13 +522,20 @@ fn wilson_interval_matches_known_values() {
 }
 
 /// `sim` gives each side's win rate with its 95% interval (`win_ci` in the JSON,
-/// `[lo–hi]` in the table) and, when the interval says so, a verdict: on The Ford
-/// Blue wins every battle, so its interval lies above 90% and the level is
-/// "decided by its setup"; the interval is the one `wilson` gives for the wins.
+/// `[lo–hi]` in the table) and, when the interval says so, a verdict: on the first
+/// version of The Ford (`tests/fixtures/ford_lopsided.ron`) Blue wins every battle,
+/// so its interval lies above 90% and the level is "decided by its setup"; the
+/// interval is the one `wilson` gives for the wins.
 #[test]
 fn sim_reports_win_intervals_and_a_lopsided_verdict() {
     use skirmish::ai::sim::wilson;
-    let args = ["levels/ford.ron", "--battles", "40", "--seed", "3"];
+    let args = [
+        "tests/fixtures/ford_lopsided.ron",
+        "--battles",
+        "40",
+        "--seed",
+        "3",
+    ];
     let json = figures(&sim(&[&args[..], &["--json"]].concat()));
     let blue = json["wins"]["Blue"].as_u64().unwrap() as usize;
     let (lo, hi) = wilson(blue, 40);
