@@ -290,9 +290,9 @@ fn hard_wins_more_than_normal_from_the_same_seats() {
 /// asks (≥ 70 %, and well above `normal`'s own figure from the seats).
 ///
 /// Ignored: the search does not reach it. Over 50 battles a seat on every shipped
-/// level it wins 519 of 1,000 where `normal` in the same seats wins 489 (the
-/// README's table), and on The Ford no policy wins from Red's seat at all; kept to
-/// run with `--ignored` should the search improve.
+/// level it wins 519 of 1,000 where `normal` in the same seats wins 489 (measured
+/// on the shipped levels before they were evened out; The Ford's Red could not win
+/// at all then); kept to run with `--ignored` should the search improve.
 #[test]
 #[ignore = "hard does not reach 70 % against normal (README: 519 vs 489 wins of 1,000)"]
 fn hard_beats_normal_on_a_shipped_level() {
