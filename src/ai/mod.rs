@@ -50,6 +50,7 @@ mod moves;
 pub mod search;
 pub mod sim;
 mod tactics;
+pub mod threat;
 mod view;
 
 use rand::{Rng, RngExt};
