@@ -6,6 +6,11 @@ use skirmish::engine::battle::Assume;
 
 use super::common::*;
 
+/// A battle of `level` with seeded dice (what the threat is doesn't depend on them).
+fn seeded(level: &skirmish::level::schema::Level) -> skirmish::engine::Battle {
+    skirmish::engine::Battle::from_level(level, skirmish::engine::dice::Dice::seeded(7)).unwrap()
+}
+
 /// A goblin with Speed 3 and a melee power (range 1) on an open row threatens
 /// exactly the cells within 4 of it; a wall in its way shortens its reach.
 #[test]
@@ -14,7 +19,7 @@ fn an_enemy_threatens_what_it_can_reach_and_strike_next_turn() {
     goblin.stats.insert("Speed".into(), 3);
     let knight = unit("Knight", "Blue", (0, 2), 1, 1, 2, 11);
     let open = level((12, 5), &[], vec![knight.clone(), goblin.clone()]);
-    let b = battle(&open, &[1; 64]);
+    let b = seeded(&open);
     let (k, g) = (id(&b, "Knight"), id(&b, "Goblin"));
     let blue = b.side_id("Blue").unwrap();
     let map = threat::map(&b, blue, Some(k));
@@ -40,7 +45,7 @@ fn an_enemy_threatens_what_it_can_reach_and_strike_next_turn() {
     let mut rows = vec![".......#...."; 8];
     rows.push("............");
     let walled = level((12, 9), &rows, vec![knight, goblin]);
-    let b = battle(&walled, &[1; 64]);
+    let b = seeded(&walled);
     let map = threat::map(&b, b.side_id("Blue").unwrap(), None);
     assert!(!map.contains_key(&c(5, 2)), "the wall is in the way");
     assert!(map.contains_key(&c(8, 2)), "next to it, still");
@@ -55,7 +60,7 @@ fn cells_two_enemies_reach_count_both() {
     a.stats.insert("Speed".into(), 2);
     z.stats.insert("Speed".into(), 2);
     let knight = unit("Knight", "Blue", (0, 2), 1, 1, 2, 11);
-    let b = battle(&level((10, 5), &[], vec![knight, a, z]), &[1; 64]);
+    let b = seeded(&level((10, 5), &[], vec![knight, a, z]));
     let k = id(&b, "Knight");
     let map = threat::map(&b, b.side_id("Blue").unwrap(), Some(k));
     assert_eq!(map[&c(6, 2)].enemies, 2);
