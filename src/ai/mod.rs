@@ -51,6 +51,7 @@ pub mod record;
 pub mod search;
 pub mod sim;
 mod tactics;
+pub mod threat;
 mod view;
 
 use rand::{Rng, RngExt};

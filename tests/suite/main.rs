@@ -35,6 +35,7 @@ mod replay;
 #[cfg(feature = "render")]
 mod resume;
 mod script_cli;
+mod threat;
 mod toy_ruleset;
 mod wounds;
 mod wounds_actions;
