@@ -34,9 +34,9 @@ pub struct ThreatTile;
 
 /// Threatened cells: red, from faint (one enemy, little damage) to deep.
 const THREAT: Color = Color::srgb(0.85, 0.08, 0.12);
-/// A hovered enemy's move range: violet; the cells it can strike beyond: red.
-const ENEMY_MOVES: Color = Color::srgba(0.55, 0.3, 0.95, 0.38);
-const ENEMY_STRIKES: Color = Color::srgba(0.95, 0.2, 0.25, 0.3);
+/// A hovered enemy's move range: violet; the cells it can strike beyond: orange.
+const ENEMY_MOVES: Color = Color::srgba(0.5, 0.3, 1.0, 0.4);
+const ENEMY_STRIKES: Color = Color::srgba(1.0, 0.5, 0.1, 0.42);
 
 /// Reachable: a cool blue; provoking: amber with a count; target: a red ring.
 const REACH: Color = Color::srgba(0.35, 0.75, 1.0, 0.33);
@@ -223,7 +223,7 @@ fn sync_threat(
 pub fn threat_words(shown: &ThreatShown, cell: Cell) -> Option<String> {
     if let Some(enemy) = &shown.enemy {
         return Some(format!(
-            "threat: {enemy}'s move range (violet) and reach (red) next turn"
+            "threat: {enemy}'s move range (violet) and what it can strike beyond (orange) next turn"
         ));
     }
     let t = shown.cells.get(&cell)?;

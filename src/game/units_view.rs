@@ -444,9 +444,9 @@ pub fn show_names(
         };
         visibility.set_if_neq(want);
         if show {
-            // Just under the marker's shape, its top at the shape's lower edge. The
-            // text is laid out at its size on screen (crisp), the backing scaled.
-            transform.translation.y = -(cell * 0.3 + 7.0 * scale);
+            // Just under the marker and the ring of the unit to act, clear of both.
+            // The text is laid out at its size on screen (crisp), the backing scaled.
+            transform.translation.y = -(cell * 0.47 + 7.0 * scale);
             match font {
                 Some(mut font) => {
                     // Whole pixels: each size is a font atlas of its own.
