@@ -340,6 +340,10 @@ pub struct RunInfo {
     /// A fingerprint of the level as played (after any changes made to it for the
     /// run): runs on differently edited copies of a level differ here.
     pub level_digest: String,
+    /// What the run changed in the level, `KEY=VALUE` each (`skirmish sim --set`,
+    /// and the value of a sweep), in order; empty for the level as it is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub set: Vec<String>,
 }
 
 impl RunInfo {
@@ -360,6 +364,7 @@ impl RunInfo {
             max_commands: config.max_commands,
             max_rounds: level.victory.max_rounds.unwrap_or(DEFAULT_MAX_ROUNDS),
             level_digest: level_digest(level),
+            set: Vec::new(),
         }
     }
 }
@@ -386,6 +391,10 @@ pub struct Summary {
     pub seed: u64,
     /// Battles played.
     pub battles: usize,
+    /// What the run changed in the level (`KEY=VALUE` each, [`RunInfo::set`]); in the
+    /// JSON only when there are changes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub set: Vec<String>,
     /// Policy of each side, by side name.
     pub policies: BTreeMap<String, String>,
     /// Wins by side name.
@@ -468,6 +477,7 @@ pub fn summarize(
         ruleset: info.ruleset.clone(),
         seed: info.seed,
         battles: n,
+        set: info.set.clone(),
         policies: names
             .iter()
             .cloned()
