@@ -44,11 +44,12 @@ impl Shard {
         let (k, n) = text.split_once('/').ok_or_else(usage)?;
         let k: usize = k.trim().parse().map_err(|_| usage())?;
         let n: usize = n.trim().parse().map_err(|_| usage())?;
-        if n == 0 || k == 0 || k > n {
+        if n == 0 {
+            return Err(format!("`{text}` is not a shard: N must be at least 1"));
+        }
+        if k == 0 || k > n {
             return Err(format!(
-                "`{text}` is not a shard: K must be 1 to N and N at least 1 (shards 1/{n} to \
-                 {n}/{n})",
-                n = n.max(1)
+                "`{text}` is not a shard: K must be 1 to N (shards 1/{n} to {n}/{n})"
             ));
         }
         Ok(Shard { k, n })
@@ -207,8 +208,8 @@ fn same_run(first: &Path, head: &Played, file: &Path, played: &Played) -> Result
     };
     if played.shard.n != head.shard.n {
         return Err(differs(format!(
-            "it is shard {} but the other is {} (of {} shards)",
-            played.shard, head.shard, head.shard.n
+            "it is shard {} and the other shard {}",
+            played.shard, head.shard
         )));
     }
     if played.sweep != head.sweep || played.runs.len() != head.runs.len() {
@@ -245,14 +246,17 @@ fn differing_field(mine: &RunInfo, theirs: &RunInfo) -> String {
     else {
         return "the runs differ".into();
     };
-    for (key, v) in &a {
-        let w = b.get(key).unwrap_or(&serde_json::Value::Null);
+    // The digest last: a differing setting or limit says more.
+    let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+    keys.sort_by_key(|k| *k == "level_digest");
+    for key in keys {
+        let null = serde_json::Value::Null;
+        let (v, w) = (a.get(key).unwrap_or(&null), b.get(key).unwrap_or(&null));
         if v != w {
-            let what = match key.as_str() {
+            return match key.as_str() {
                 "level_digest" => "the level as played differs (an edited level file?)".into(),
                 _ => format!("{key} {v} here, {w} there"),
             };
-            return what;
         }
     }
     "the runs differ".into()

@@ -153,7 +153,8 @@ fn sim(args: &SimArgs) -> Result<(), Failure> {
         Some(text) => {
             if args.csv || args.plot.is_some() {
                 return Err(Failure::Usage(
-                    "--shard prints a shard file (JSON) for `skirmish merge`; give --csv or                      --plot to merge"
+                    "--shard prints a shard file (JSON) for `skirmish merge`; give --csv or --plot \
+                     to merge"
                         .into(),
                 ));
             }

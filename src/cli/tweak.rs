@@ -96,9 +96,14 @@ pub fn parse_key(level: &Level, key: &str) -> Result<Key, String> {
     })
 }
 
-/// A VALUE as RON; text that isn't RON is taken as a string (`3d6` for `"3d6"`).
+/// A VALUE as RON; text that isn't RON, or a bare word RON would read as `()`, is
+/// taken as a string (`3d6` for `"3d6"`, `d6` for `"d6"`).
 pub fn parse_value(text: &str) -> ron::Value {
-    ron::from_str::<ron::Value>(text).unwrap_or_else(|_| ron::Value::String(text.to_string()))
+    match ron::from_str::<ron::Value>(text) {
+        Ok(ron::Value::Unit) if text.trim() != "()" => ron::Value::String(text.to_string()),
+        Ok(value) => value,
+        Err(_) => ron::Value::String(text.to_string()),
+    }
 }
 
 /// Parses `--set KEY=VALUE` against `level`.
@@ -400,6 +405,8 @@ mod tests {
     fn values_are_ron_or_bare_strings() {
         assert_eq!(parse_value("3d6"), ron::Value::String("3d6".into()));
         assert_eq!(parse_value("\"3d6\""), ron::Value::String("3d6".into()));
+        assert_eq!(parse_value("d6"), ron::Value::String("d6".into()));
+        assert_eq!(parse_value("()"), ron::Value::Unit);
         assert_eq!(parse_value("true"), ron::Value::Bool(true));
         assert_eq!(parse_value("17").into_rust::<i32>().unwrap(), 17);
     }
