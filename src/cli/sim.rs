@@ -150,17 +150,15 @@ fn sim(args: &SimArgs) -> Result<(), Failure> {
     }
     let shard = match &args.shard {
         None => Shard::WHOLE,
-        Some(text) => {
-            if args.csv || args.plot.is_some() {
-                return Err(Failure::Usage(
-                    "--shard prints a shard file (JSON) for `skirmish merge`; give --csv or --plot \
-                     to merge"
-                        .into(),
-                ));
-            }
-            Shard::parse(text).map_err(|e| Failure::Usage(format!("--shard {e}")))?
-        }
+        Some(text) => Shard::parse(text).map_err(|e| Failure::Usage(format!("--shard {e}")))?,
     };
+    if args.shard.is_some() && (args.csv || args.plot.is_some()) {
+        return Err(Failure::Usage(
+            "--shard prints a shard file (JSON) for `skirmish merge`; give --csv or --plot \
+             to merge"
+                .into(),
+        ));
+    }
     let level = load_level(&args.level, args.ruleset.as_deref())?;
     let settings = args
         .set

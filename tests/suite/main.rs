@@ -35,6 +35,7 @@ mod replay;
 mod resume;
 mod script_cli;
 mod toy_ruleset;
+mod workbench;
 mod wounds;
 mod wounds_actions;
 mod wounds_plays;
