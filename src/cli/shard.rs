@@ -104,25 +104,17 @@ pub struct MergeArgs {
     /// The shard files (`skirmish sim … --shard K/N --json > FILE`), all N of them.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
-    /// Print one JSON object instead of the table.
-    #[arg(long)]
-    pub json: bool,
-    /// Print CSV instead of the table.
-    #[arg(long, conflicts_with = "json")]
-    pub csv: bool,
-    /// Write a PNG of the figures (as `sim --plot`).
-    #[arg(long, value_name = "FILE.png")]
-    pub plot: Option<PathBuf>,
+    /// How the figures are printed (as `sim` prints them).
+    #[command(flatten)]
+    pub output: Output,
 }
 
 /// Runs `skirmish merge`.
 pub fn run(args: &MergeArgs) -> ExitCode {
-    let out = Output {
-        json: args.json,
-        csv: args.csv,
-        plot: args.plot.clone(),
-    };
-    super::sim::exit("merge", merge(&args.files).and_then(|p| report(&p, &out)))
+    super::sim::exit(
+        "merge",
+        merge(&args.files).and_then(|p| report(&p, &args.output)),
+    )
 }
 
 /// The shards in `files` merged into the whole run.
@@ -143,6 +135,13 @@ fn merge(files: &[PathBuf]) -> Result<Played, Failure> {
                 "its format is `{}`, expected `{FORMAT}`",
                 played.format
             )));
+        }
+        let Shard { k, n } = played.shard;
+        if n == 0 || k == 0 || k > n {
+            return Err(not_a_shard(format!("`{k}/{n}` is not a shard")));
+        }
+        if played.runs.is_empty() {
+            return Err(not_a_shard("it holds no runs".into()));
         }
         shards.push((file, played));
     }

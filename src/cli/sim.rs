@@ -83,16 +83,9 @@ pub struct SimArgs {
     /// Worker threads (default: every core).
     #[arg(long, value_name = "T")]
     pub threads: Option<usize>,
-    /// Print one JSON object instead of the table.
-    #[arg(long)]
-    pub json: bool,
-    /// Print CSV (a header, then a row per side) instead of the table.
-    #[arg(long, conflicts_with = "json")]
-    pub csv: bool,
-    /// Write a PNG of the win rates and the distribution of battle length (for a
-    /// sweep: each side's win rate against the value).
-    #[arg(long, value_name = "FILE.png")]
-    pub plot: Option<PathBuf>,
+    /// How the figures are printed.
+    #[command(flatten)]
+    pub output: Output,
     /// Print the event log of battle number INDEX of the run (0-based) and its
     /// result instead of the figures.
     #[arg(long, value_name = "INDEX")]
@@ -111,13 +104,19 @@ pub(super) enum Failure {
     Failed(String),
 }
 
-/// How a report is printed: the table, `--json` or `--csv`, and an optional plot.
-pub(super) struct Output {
-    /// One JSON object.
+/// How a report is printed (`sim`, `merge`): the table, `--json` or `--csv`, and an
+/// optional plot.
+#[derive(Clone, Debug, Args)]
+pub struct Output {
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
     pub json: bool,
-    /// CSV.
+    /// Print CSV (a header, then a row per side) instead of the table.
+    #[arg(long, conflicts_with = "json")]
     pub csv: bool,
-    /// A PNG to write.
+    /// Write a PNG of the win rates and the distribution of battle length (for a
+    /// sweep: each side's win rate against the value, its 95% interval as a band).
+    #[arg(long, value_name = "FILE.png")]
     pub plot: Option<PathBuf>,
 }
 
@@ -152,7 +151,7 @@ fn sim(args: &SimArgs) -> Result<(), Failure> {
         None => Shard::WHOLE,
         Some(text) => Shard::parse(text).map_err(|e| Failure::Usage(format!("--shard {e}")))?,
     };
-    if args.shard.is_some() && (args.csv || args.plot.is_some()) {
+    if args.shard.is_some() && (args.output.csv || args.output.plot.is_some()) {
         return Err(Failure::Usage(
             "--shard prints a shard file (JSON) for `skirmish merge`; give --csv or --plot \
              to merge"
@@ -197,12 +196,7 @@ fn sim(args: &SimArgs) -> Result<(), Failure> {
         println!("{json}");
         return Ok(());
     }
-    let out = Output {
-        json: args.json,
-        csv: args.csv,
-        plot: args.plot.clone(),
-    };
-    report(&played, &out)
+    report(&played, &args.output)
 }
 
 /// `--save-battle INDEX FILE`: writes one battle of the run as a battle file.

@@ -361,6 +361,11 @@ fn mismatched_shards_are_clear_errors() {
     let truncated = dir.join("truncated.json");
     fs::write(&truncated, v.to_string()).unwrap();
     let truncated = truncated.to_str().unwrap();
+    // A shard numbered 0.
+    v["shard"]["k"] = 0.into();
+    let zero = dir.join("zero.json");
+    fs::write(&zero, v.to_string()).unwrap();
+    let zero = zero.to_str().unwrap();
     let cases: &[(&[&str], String)] = &[
         (
             &[&one],
@@ -395,6 +400,12 @@ fn mismatched_shards_are_clear_errors() {
         (
             &[&one, truncated],
             format!("{truncated}: shard 2/2 of 6 battles should hold battles 3 to 5"),
+        ),
+        (
+            &[&one, zero],
+            format!(
+                "{zero}: not a shard file of `skirmish sim --shard K/N --json`: `0/2` is not a shard"
+            ),
         ),
     ];
     for (files, expected) in cases {
