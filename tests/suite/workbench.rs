@@ -80,8 +80,8 @@ fn set_equals_a_separately_edited_level() {
         ),
         (
             "levels/ford.ron",
-            "\"DEF\": 12",
-            "\"DEF\": 9",
+            "\"AGI\": 1, \"ATK\": 3, \"DEF\": 12",
+            "\"AGI\": 1, \"ATK\": 3, \"DEF\": 9",
             "Knight.DEF=9",
         ),
     ];
