@@ -191,9 +191,7 @@ fn sim(args: &SimArgs) -> Result<(), Failure> {
     let runs = runs(&level, &settings, args.sweep.as_deref())?;
     let played = play(args, &config, shard, runs)?;
     if args.shard.is_some() {
-        let json = serde_json::to_string(&played)
-            .map_err(|e| Failure::Failed(format!("cannot write JSON: {e}")))?;
-        println!("{json}");
+        print!("{}", json(&played)?);
         return Ok(());
     }
     report(&played, &args.output)
