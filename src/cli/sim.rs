@@ -721,14 +721,29 @@ fn plot(info: &RunInfo, s: &Summary, path: &Path) -> Result<(), String> {
                 )
             });
     }
+    legend_and_present(&mut chart, &root, SeriesLabelPosition::UpperLeft)
+}
+
+/// Draws `chart`'s series labels (the legend) at `position` and writes the image of
+/// `root`: how every chart of `sim` ends.
+pub(super) fn legend_and_present<'a, DB, CT, S>(
+    chart: &mut plotters::chart::ChartContext<'a, DB, CT>,
+    root: &plotters::drawing::DrawingArea<DB, S>,
+    position: plotters::chart::SeriesLabelPosition,
+) -> Result<(), String>
+where
+    DB: plotters::prelude::DrawingBackend + 'a,
+    CT: plotters::coord::CoordTranslate,
+    S: plotters::coord::CoordTranslate,
+{
+    use plotters::prelude::*;
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
+        .position(position)
         .background_style(WHITE.mix(0.9))
         .border_style(BLACK.mix(0.3))
         .label_font(("sans-serif", 13))
         .draw()
         .map_err(|e| e.to_string())?;
-    root.present().map_err(|e| e.to_string())?;
-    Ok(())
+    root.present().map_err(|e| e.to_string())
 }

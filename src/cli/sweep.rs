@@ -237,14 +237,5 @@ pub fn plot(
             .label("draws")
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], grey.stroke_width(1)));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK.mix(0.3))
-        .label_font(("sans-serif", 13))
-        .draw()
-        .map_err(|e| e.to_string())?;
-    root.present().map_err(|e| e.to_string())?;
-    Ok(())
+    super::sim::legend_and_present(&mut chart, &root, SeriesLabelPosition::UpperRight)
 }
