@@ -353,6 +353,10 @@ pub struct RunInfo {
     /// figures).
     #[serde(default)]
     pub units: Vec<(String, String)>,
+    /// What the run changed in the level, `KEY=VALUE` each (`skirmish sim --set`,
+    /// and the value of a sweep), in order; empty for the level as it is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub set: Vec<String>,
 }
 
 impl RunInfo {
@@ -378,6 +382,7 @@ impl RunInfo {
                 .iter()
                 .map(|u| (u.name.clone(), u.side.clone()))
                 .collect(),
+            set: Vec::new(),
         }
     }
 }
@@ -404,6 +409,10 @@ pub struct Summary {
     pub seed: u64,
     /// Battles played.
     pub battles: usize,
+    /// What the run changed in the level (`KEY=VALUE` each, [`RunInfo::set`]); in the
+    /// JSON only when there are changes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub set: Vec<String>,
     /// Policy of each side, by side name.
     pub policies: BTreeMap<String, String>,
     /// Wins by side name.
@@ -490,6 +499,7 @@ pub fn summarize(
         ruleset: info.ruleset.clone(),
         seed: info.seed,
         battles: n,
+        set: info.set.clone(),
         policies: names
             .iter()
             .cloned()

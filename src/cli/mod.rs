@@ -1,4 +1,5 @@
-//! The command line: `skirmish play | edit | check | dice | script | sim | replay`.
+//! The command line: `skirmish play | edit | check | dice | script | sim | merge |
+//! replay`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -6,10 +7,14 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub mod check;
+pub mod csv;
 pub mod dice;
 pub mod replay;
 pub mod script;
+pub mod shard;
 pub mod sim;
+pub mod sweep;
+pub mod tweak;
 
 /// skirmish: tactical skirmishes and a workbench for tabletop combat rules.
 #[derive(Debug, Parser)]
@@ -100,8 +105,11 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         save_battle: Option<PathBuf>,
     },
-    /// Play AI-vs-AI battles headless on every core and print win rates and lengths.
+    /// Play AI-vs-AI battles headless on every core and print win rates and lengths;
+    /// change constants (--set), sweep one (--sweep), or play a shard (--shard).
     Sim(sim::SimArgs),
+    /// Combine the shard files of `skirmish sim --shard K/N` into the full run's report.
+    Merge(shard::MergeArgs),
     /// Watch a battle file in the window (play/pause, step by command or turn,
     /// speed, jump), or headless: print its log (`--print`), or only check that it
     /// reproduces event by event (`--check`, exit 1 with the first diverging event).
@@ -204,6 +212,10 @@ pub fn main() -> ExitCode {
         Command::Sim(args) => {
             quiet_broken_pipe();
             sim::run(&args)
+        }
+        Command::Merge(args) => {
+            quiet_broken_pipe();
+            shard::run(&args)
         }
     }
 }

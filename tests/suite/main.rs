@@ -37,6 +37,7 @@ mod resume;
 mod script_cli;
 mod threat;
 mod toy_ruleset;
+mod workbench;
 mod wounds;
 mod wounds_actions;
 mod wounds_plays;
