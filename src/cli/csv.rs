@@ -9,8 +9,13 @@
 //! - `side`: a side (`name` = its name), with its `policy`, `wins`, `win_rate`,
 //!   `win_ci_low`, `win_ci_high` (the 95% Wilson interval) and mean `damage_taken`.
 //!
-//! Other kinds of rows (e.g. `unit`, one per unit) add their own columns at the end
-//! of [`COLUMNS`] and leave the others' empty, as `side` rows leave theirs. Rates
+//! - `unit`: a unit (`name` = its name, `side` = its side's name), with its figures
+//!   from the battle record: mean `attacks` per battle, `hit_rate` and the
+//!   `predicted_hit` chance the engine gave its attacks, mean `damage_dealt` and
+//!   `damage_taken`, `kills`, `survival` and `mean_defeat_round` (empty where it made
+//!   no attack or never fell).
+//!
+//! Each kind of row fills its own columns and leaves the others' empty. Rates
 //! are shares (0 to 1), as in the JSON; timings are left out (they vary between runs).
 
 use std::collections::BTreeMap;
@@ -43,6 +48,14 @@ pub const COLUMNS: &[&str] = &[
     "max_rounds",
     "damage_per_round",
     "mean_commands",
+    "side",
+    "attacks",
+    "hit_rate",
+    "predicted_hit",
+    "damage_dealt",
+    "kills",
+    "survival",
+    "mean_defeat_round",
 ];
 
 /// One row: a value by column name (columns left out are empty).
@@ -72,31 +85,48 @@ pub fn rows(sweep: Option<(&str, &str)>, info: &RunInfo, s: &Summary) -> Vec<Row
         ("mean_commands", s.mean_commands.to_string()),
     ];
     run.extend(figures);
-    info.sides
-        .iter()
-        .map(|side| {
-            let mut row = run.clone();
-            let [lo, hi] = s.win_ci.get(side).copied().unwrap_or([0.0, 1.0]);
-            let side_figures: [(&'static str, String); 8] = [
-                ("row", "side".into()),
-                ("name", side.clone()),
-                ("policy", s.policies.get(side).cloned().unwrap_or_default()),
-                ("wins", s.wins.get(side).copied().unwrap_or(0).to_string()),
-                (
-                    "win_rate",
-                    s.win_rates.get(side).copied().unwrap_or(0.0).to_string(),
-                ),
-                ("win_ci_low", lo.to_string()),
-                ("win_ci_high", hi.to_string()),
-                (
-                    "damage_taken",
-                    s.damage_taken.get(side).copied().unwrap_or(0.0).to_string(),
-                ),
-            ];
-            row.extend(side_figures);
-            row
-        })
-        .collect()
+    let opt = |v: Option<f64>| v.map_or_else(String::new, |v| v.to_string());
+    let units = s.units.iter().map(|u| {
+        let mut row = run.clone();
+        let unit_figures: [(&'static str, String); 11] = [
+            ("row", "unit".into()),
+            ("name", u.name.clone()),
+            ("side", u.side.clone()),
+            ("attacks", u.attacks.to_string()),
+            ("hit_rate", opt(u.hit_rate)),
+            ("predicted_hit", opt(u.predicted_hit)),
+            ("damage_dealt", u.damage_dealt.to_string()),
+            ("damage_taken", u.damage_taken.to_string()),
+            ("kills", u.kills.to_string()),
+            ("survival", u.survival.to_string()),
+            ("mean_defeat_round", opt(u.mean_defeat_round)),
+        ];
+        row.extend(unit_figures);
+        row
+    });
+    let sides = info.sides.iter().map(|side| {
+        let mut row = run.clone();
+        let [lo, hi] = s.win_ci.get(side).copied().unwrap_or([0.0, 1.0]);
+        let side_figures: [(&'static str, String); 8] = [
+            ("row", "side".into()),
+            ("name", side.clone()),
+            ("policy", s.policies.get(side).cloned().unwrap_or_default()),
+            ("wins", s.wins.get(side).copied().unwrap_or(0).to_string()),
+            (
+                "win_rate",
+                s.win_rates.get(side).copied().unwrap_or(0.0).to_string(),
+            ),
+            ("win_ci_low", lo.to_string()),
+            ("win_ci_high", hi.to_string()),
+            (
+                "damage_taken",
+                s.damage_taken.get(side).copied().unwrap_or(0.0).to_string(),
+            ),
+        ];
+        row.extend(side_figures);
+        row
+    });
+    sides.chain(units).collect()
 }
 
 /// The CSV text of `rows` under the header of [`COLUMNS`], one line each.

@@ -460,9 +460,14 @@ fn csv_parses_and_agrees_with_json() {
         };
         let mut lines = text.lines();
         let header = csv_fields(lines.next().unwrap());
-        let rows: Vec<Vec<String>> = lines.map(csv_fields).collect();
+        let all_rows: Vec<Vec<String>> = lines.map(csv_fields).collect();
+        let kind = header.iter().position(|h| h == "row").unwrap();
+        let (rows, unit_rows): (Vec<Vec<String>>, Vec<Vec<String>>) =
+            all_rows.into_iter().partition(|r| r[kind] == "side");
         let sides = summaries[0]["wins"].as_object().unwrap().len();
         assert_eq!(rows.len(), sides * summaries.len(), "{text}");
+        let units = summaries[0]["units"].as_array().unwrap().len();
+        assert_eq!(unit_rows.len(), units * summaries.len(), "{text}");
         let col = |row: &Vec<String>, name: &str| {
             let i = header
                 .iter()
@@ -511,6 +516,28 @@ fn csv_parses_and_agrees_with_json() {
                 "damage_per_round",
             ] {
                 assert_eq!(num(row, key), s[key].as_f64().unwrap(), "{key}");
+            }
+        }
+        // One row per unit and run, in roster order, with the JSON's per-unit figures.
+        for (i, row) in unit_rows.iter().enumerate() {
+            let u = &summaries[i / units]["units"][i % units];
+            assert_eq!(col(row, "row"), "unit");
+            assert_eq!(col(row, "name"), u["name"].as_str().unwrap());
+            assert_eq!(col(row, "side"), u["side"].as_str().unwrap());
+            for key in [
+                "attacks",
+                "damage_dealt",
+                "damage_taken",
+                "kills",
+                "survival",
+            ] {
+                assert_eq!(num(row, key), u[key].as_f64().unwrap(), "{key}");
+            }
+            for key in ["hit_rate", "predicted_hit", "mean_defeat_round"] {
+                match u[key].as_f64() {
+                    Some(v) => assert_eq!(num(row, key), v, "{key}"),
+                    None => assert_eq!(col(row, key), "", "{key}"),
+                }
             }
         }
     }
