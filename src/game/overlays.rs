@@ -137,9 +137,14 @@ pub struct ThreatShown {
     pub enemy: Option<String>,
 }
 
+/// What the threat overlay was last drawn for: the battle's version, the setting,
+/// the hovered enemy and the weighed unit.
+type ThreatKey = (u64, bool, Option<UnitId>, Option<UnitId>);
+
 /// Rebuilds the threat overlay when the battle, the setting or the hovered enemy
 /// changed: with an enemy under the pointer, its own move range and reach; else
 /// every cell the enemies can strike.
+#[allow(clippy::too_many_arguments)]
 fn sync_threat(
     mut commands: Commands,
     game: Res<super::Game>,
@@ -149,7 +154,7 @@ fn sync_threat(
     geo: Option<Res<MapGeometry>>,
     tiles: Query<Entity, With<ThreatTile>>,
     mut shown: ResMut<ThreatShown>,
-    mut key_shown: Local<Option<(u64, bool, Option<UnitId>, Option<UnitId>)>>,
+    mut key_shown: Local<Option<ThreatKey>>,
 ) {
     let Some(geo) = geo else { return };
     let battle = &game.battle;

@@ -542,3 +542,33 @@ fn csv_parses_and_agrees_with_json() {
         }
     }
 }
+
+/// E-05: escalation's `crit_fail_at` is read: attacks that crit-fail on a natural 8 or
+/// less land less often than those that crit-fail only on a 1… never (0), so the same
+/// battles go differently (the constant used to be ignored, its sweep flat).
+#[test]
+fn e_05_crit_fail_at_changes_the_battles() {
+    let report = json(&sim(&[
+        "levels/escalation_crossroads.ron",
+        "--battles",
+        "6",
+        "--sweep",
+        "crit_fail_at=0,8",
+        "--json",
+    ]));
+    let runs = report["runs"].as_array().unwrap();
+    let hit_rate = |run: &Value| -> f64 {
+        let units = run["units"].as_array().unwrap();
+        units
+            .iter()
+            .filter_map(|u| u["hit_rate"].as_f64())
+            .sum::<f64>()
+            / units.len() as f64
+    };
+    assert!(
+        hit_rate(&runs[0]) > hit_rate(&runs[1]) + 0.1,
+        "crit_fail_at 0: {}, 8: {}",
+        hit_rate(&runs[0]),
+        hit_rate(&runs[1])
+    );
+}

@@ -53,6 +53,9 @@ pub struct Attack {
     pub defense: i64,
     /// The natural roll that crits ([`crit_threshold`]).
     pub crit_at: i64,
+    /// The natural roll at or below which it crit-fails (E-05; the config's
+    /// `crit_fail_at`, 3 by default).
+    pub crit_fail_at: i64,
     /// Hit damage dice: how many (Level) and their size (the stance die), E-07.
     pub dice: u32,
     /// Size of the damage dice.
@@ -67,7 +70,7 @@ pub struct Attack {
 
 /// The outcome of a natural roll (E-03, E-04, E-05, E-GAP-06).
 pub fn classify(attack: &Attack, natural: i64) -> Outcome {
-    if natural <= 3 {
+    if natural <= attack.crit_fail_at {
         Outcome::CritFail
     } else if natural >= attack.crit_at {
         Outcome::Crit
@@ -160,6 +163,7 @@ mod tests {
             net_advantage: 0,
             defense: 19,
             crit_at: crit_threshold(false, false),
+            crit_fail_at: 3,
             dice: 3,
             die: 8,
             bonus: 2,
@@ -245,6 +249,7 @@ mod tests {
                 modifier: 5,
                 defense: 16,
                 crit_at: crit_threshold(true, false),
+                crit_fail_at: 3,
                 dice: 2,
                 die: 4,
                 bonus: 1,

@@ -229,6 +229,7 @@ mod tests {
             net_advantage: 0,
             defense: 10,
             crit_at: 17,
+            crit_fail_at: 3,
             dice: 1,
             die: 10,
             bonus: 0,

@@ -424,6 +424,7 @@ pub fn strike(
         net_advantage: edge.net(),
         defense: i64::from(stats) - i64::from(them.exhausted),
         crit_at,
+        crit_fail_at: i64::from(rules(world).crit_fail_at),
         dice: me.level.max(1) as u32,
         die: me.stance_die(),
         bonus: i64::from(bonus),
