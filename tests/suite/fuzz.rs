@@ -1223,6 +1223,8 @@ fn build(mut g: GeneratedLevel) -> Level {
             armor: spec.armor,
             traits: Vec::new(),
             icon: None,
+            archetype: None,
+            tier: None,
         });
     }
     // Side `i` has unit `i`: with at least 2 units, at least 2 sides keep theirs.

@@ -10,6 +10,7 @@
 //! [`verbs`], Interrupt powers in [`interrupts`], narration in
 //! [`events`]; [`Escalation`] is what the engine, the editor and the AI ask of it.
 
+pub mod archetype;
 pub mod actions;
 pub mod attack;
 pub mod check;

@@ -17,6 +17,7 @@
 //! odds every decision shows in [`attack`]. [`Flow`] is what the engine, the editor
 //! and the AI ask of it (the [`crate::engine::rulesets::Ruleset`] seam).
 
+pub mod archetype;
 pub mod actions;
 pub mod attack;
 pub mod check;

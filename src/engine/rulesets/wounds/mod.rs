@@ -13,6 +13,7 @@
 //! [`check`] for legality, [`verbs`] and [`events`]; [`ruleset`] puts it behind the
 //! seam.
 
+pub mod archetype;
 pub mod aim;
 pub mod attack;
 pub mod check;
