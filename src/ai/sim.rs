@@ -81,6 +81,9 @@ pub struct BattleResult {
     /// Whether the battle was stopped, unfinished, at the command limit (then it is
     /// neither won nor a draw).
     pub cut_off_by_commands: bool,
+    /// How many of the level's units were out of play (defeated, dying, fled) when
+    /// the battle ended.
+    pub units_down: usize,
 }
 
 impl BattleResult {
@@ -208,6 +211,11 @@ pub fn play(
     };
     tally(battle.events());
     let mut commands = 0;
+    let units_down = |battle: &Battle| {
+        (0..level.units.len())
+            .filter(|&i| !crate::engine::battle::is_active(battle.world(), UnitId(i as u32)))
+            .count()
+    };
     loop {
         let deciding = match battle.awaiting() {
             crate::engine::battle::Awaiting::Over(winner) => {
@@ -220,6 +228,7 @@ pub fn play(
                     cut_off: winner.is_none()
                         && level.victory.max_rounds.is_some_and(|m| rounds >= m),
                     cut_off_by_commands: false,
+                    units_down: units_down(battle),
                 });
             }
             crate::engine::battle::Awaiting::Decision(d) => d.side,
@@ -233,6 +242,7 @@ pub fn play(
                 commands,
                 cut_off: false,
                 cut_off_by_commands: true,
+                units_down: units_down(battle),
             });
         }
         let policy = policies
@@ -356,6 +366,9 @@ pub struct Summary {
     pub damage_per_round: f64,
     /// Mean damage taken per battle, by side name.
     pub damage_taken: BTreeMap<String, f64>,
+    /// Mean share of the level's units out of play (defeated, dying, fled) when a
+    /// battle ended, 0 to 1.
+    pub units_down: f64,
     /// Mean commands per battle.
     pub mean_commands: f64,
     /// Battles per second of wall-clock time (the one figure that varies between runs).
@@ -439,6 +452,11 @@ pub fn summarize(
             .zip(&damage_taken)
             .map(|(s, &d)| (s.clone(), d as f64 / nf))
             .collect(),
+        units_down: results
+            .iter()
+            .map(|r| r.units_down as f64 / level.units.len().max(1) as f64)
+            .sum::<f64>()
+            / nf,
         mean_commands: results.iter().map(|r| r.commands as f64).sum::<f64>() / nf,
         battles_per_second: if seconds > 0.0 {
             n as f64 / seconds

@@ -1,4 +1,5 @@
-//! The command line: `skirmish play | edit | check | dice | script | sim | replay`.
+//! The command line: `skirmish play | edit | check | dice | script | sim | compare |
+//! replay`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -6,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub mod check;
+pub mod compare;
 pub mod dice;
 pub mod replay;
 pub mod script;
@@ -102,6 +104,9 @@ pub enum Command {
     },
     /// Play AI-vs-AI battles headless on every core and print win rates and lengths.
     Sim(sim::SimArgs),
+    /// Play a level under every ruleset that can (grid, archetypes) and set win
+    /// rates, battle length, damage and losses side by side.
+    Compare(compare::CompareArgs),
     /// Watch a battle file in the window (play/pause, step by command or turn,
     /// speed, jump), or headless: print its log (`--print`), or only check that it
     /// reproduces event by event (`--check`, exit 1 with the first diverging event).
@@ -204,6 +209,10 @@ pub fn main() -> ExitCode {
         Command::Sim(args) => {
             quiet_broken_pipe();
             sim::run(&args)
+        }
+        Command::Compare(args) => {
+            quiet_broken_pipe();
+            compare::run(&args)
         }
     }
 }

@@ -27,7 +27,7 @@ use crate::level::schema::{Controller, Level};
 use crate::level::{load_file, under_ruleset};
 
 /// The chart font (Fira Mono, SIL Open Font License; see assets/fonts/).
-const FONT: &[u8] = include_bytes!("../../assets/fonts/FiraMono-subset.ttf");
+pub(super) const FONT: &[u8] = include_bytes!("../../assets/fonts/FiraMono-subset.ttf");
 
 /// Arguments of `skirmish sim`.
 #[derive(Debug, Args)]
@@ -66,7 +66,7 @@ pub struct SimArgs {
 }
 
 /// A usage problem (exit 2) or a failure (exit 1).
-enum Failure {
+pub(super) enum Failure {
     Usage(String),
     Failed(String),
 }
@@ -218,7 +218,7 @@ fn load_level(path: &Path, ruleset: Option<&str>) -> Result<Level, Failure> {
 }
 
 /// Each side's policy: `--ai` first, else the level's AI controller, else `normal`.
-fn policies(level: &Level, ai: &[String]) -> Result<Vec<AiPolicy>, Failure> {
+pub(super) fn policies(level: &Level, ai: &[String]) -> Result<Vec<AiPolicy>, Failure> {
     let mut out: Vec<AiPolicy> = level
         .sides
         .iter()
