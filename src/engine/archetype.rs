@@ -372,6 +372,99 @@ pub fn stats<const N: usize>(
     pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
 }
 
+// ------------------------------------------------------------------ the docs' tables
+
+/// One attack or weapon as the tables show it: `Bow 1d8 (ranged 10)`.
+fn describe_power(p: &PowerDef) -> String {
+    let mut out = format!("{} {}", p.name, p.damage);
+    if p.ranged {
+        out.push_str(&format!(" (ranged {})", p.range));
+    } else if p.range > 1 {
+        out.push_str(&format!(" (range {})", p.range));
+    }
+    if !p.add_tier {
+        out.push_str(" no tier");
+    }
+    if let Some(t) = &p.damage_type {
+        out.push_str(&format!(" {t}"));
+    }
+    for e in &p.on_hit {
+        out.push_str(&format!(" +{}", e.condition));
+    }
+    if !p.traits.is_empty() {
+        out.push_str(&format!(" [{}]", p.traits.join(", ")));
+    }
+    out
+}
+
+/// A `flow` weapon as the tables show it: `Spear 1d10 reach 2 Polearm 2h`.
+fn describe_weapon(w: &WeaponDef) -> String {
+    let mut out = w.name.clone();
+    if w.category != WeaponCategory::Shield {
+        out.push_str(&format!(" {}", w.damage));
+    }
+    if w.range > 0 {
+        out.push_str(&format!(" range {}", w.range));
+    } else if w.reach > 1 {
+        out.push_str(&format!(" reach {}", w.reach));
+    }
+    if w.category != WeaponCategory::Standard {
+        out.push_str(&format!(" {:?}", w.category));
+    }
+    if w.two_handed {
+        out.push_str(" 2h");
+    }
+    match w.held {
+        Hand::Main => {}
+        Hand::Off => out.push_str(" (off hand)"),
+        Hand::Stowed => out.push_str(" (stowed)"),
+    }
+    out
+}
+
+/// What a realized unit holds, as the three cells of a table row: its stats (in
+/// the ruleset's order), its attacks (powers or weapons) and the rest (skills,
+/// armour, traits, movement, items, size).
+pub fn describe(ruleset: &dyn crate::engine::rulesets::Ruleset, unit: &UnitDef) -> [String; 3] {
+    let order = ruleset.stats();
+    let mut stats: Vec<(&String, &i32)> = unit.stats.iter().collect();
+    stats.sort_by_key(|(k, _)| order.iter().position(|s| s.name == k.as_str()));
+    let stats: Vec<String> = stats.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    let mut attacks: Vec<String> = unit.powers.iter().map(describe_power).collect();
+    attacks.extend(unit.weapons.iter().map(describe_weapon));
+    let mut rest: Vec<String> = unit.skills.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    if unit.armor != 0 {
+        rest.push(format!("armor {}", unit.armor));
+    }
+    rest.extend(unit.traits.iter().map(|t| format!("`{t}`")));
+    rest.extend(unit.movement.iter().map(|m| format!("moves: {m}")));
+    rest.extend(unit.items.iter().map(|i| format!("item: {}", i.name)));
+    if unit.size != Default::default() {
+        rest.push(format!("{:?}", unit.size));
+    }
+    [stats.join(", "), attacks.join("; "), rest.join(", ")]
+}
+
+/// The markdown table of how `ruleset` realizes every archetype at its own tier
+/// (`docs/archetypes.md` has one per ruleset; a test keeps them equal).
+pub fn table(ruleset: &dyn crate::engine::rulesets::Ruleset) -> String {
+    let mut out = String::from(
+        "| archetype | role, tier, weapon, armour | stats | attacks | skills, armour, traits |\n\
+         |---|---|---|---|---|\n",
+    );
+    for a in all() {
+        let cells = match ruleset.realize_archetype(a, a.tier) {
+            Ok(unit) => describe(ruleset, &unit),
+            Err(e) => [format!("not realized: {e}"), String::new(), String::new()],
+        };
+        out.push_str(&format!(
+            "| `{}` | {:?}, {}, {:?}, {:?} | {} | {} | {} |\n",
+            a.name, a.role, a.tier, a.weapon, a.armour, cells[0], cells[1], cells[2]
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -114,10 +114,13 @@ pub fn realize_within(
     file: &str,
     prefix: &[PathStep],
 ) -> Result<(), Vec<Problem>> {
-    let mut issues = archetype::written_issues(level);
-    if issues.is_empty() {
-        issues = archetype::realize_level(level);
+    // A unit written wrong is not realized: its other problems would follow from
+    // that one.
+    let written = archetype::written_issues(level);
+    if !written.is_empty() {
+        return Err(locate_issues(written, text, file, prefix));
     }
+    let mut issues = archetype::realize_level(level);
     if !issues.is_empty() {
         issues.extend(validate::validate(level));
         return Err(locate_issues(issues, text, file, prefix));

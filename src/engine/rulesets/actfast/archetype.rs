@@ -16,7 +16,18 @@
 use crate::engine::archetype::{
     Archetype, ArmourKind, Role, WeaponKind, melee_power, ranged_power, stats,
 };
-use crate::engine::spec::{EffectDef, EffectDuration, UnitDef};
+use crate::engine::spec::{EffectDef, EffectDuration, PowerDef, UnitDef};
+
+/// A weapon of the ruleset's table (A-GAP-05), by name, with the table's damage
+/// written out (the rules take it from the table anyway).
+fn table_weapon(name: &str) -> Result<PowerDef, String> {
+    let weapon = super::ruleset::defaults()?
+        .weapon(name)
+        .ok_or_else(|| format!("the weapon table has no `{name}`"))?;
+    let mut power = melee_power(name, &weapon.damage);
+    power.ranged = !weapon.melee;
+    Ok(power)
+}
 
 /// The unit `actfast` makes of `archetype` at `tier`.
 pub fn realize(archetype: &Archetype, tier: u32) -> Result<UnitDef, String> {
@@ -51,12 +62,10 @@ pub fn realize(archetype: &Archetype, tier: u32) -> Result<UnitDef, String> {
         unit.stats.insert("Morale".into(), 9);
         unit.traits.push("Leader".into());
     }
-    // Table weapons take their damage from the ruleset's table (the power leaves
-    // the schema's default, as the shipped levels write it).
     unit.powers = match archetype.weapon {
-        WeaponKind::Sword | WeaponKind::Spear => vec![melee_power("One-handed", "1d6")],
-        WeaponKind::GreatWeapon => vec![melee_power("Two-handed", "1d6")],
-        WeaponKind::Bow => vec![melee_power("Bow", "1d6"), melee_power("Dagger", "1d4")],
+        WeaponKind::Sword | WeaponKind::Spear => vec![table_weapon("One-handed")?],
+        WeaponKind::GreatWeapon => vec![table_weapon("Two-handed")?],
+        WeaponKind::Bow => vec![table_weapon("Bow")?, melee_power("Dagger", "1d4")],
         WeaponKind::Dagger => vec![melee_power("Daggers", "1d4")],
         WeaponKind::Staff => {
             let mut firebolt = ranged_power("Firebolt", 1, "1d6");

@@ -42,7 +42,7 @@ pub struct Actfast;
 pub const ID: &str = "actfast";
 
 /// The configuration's defaults, read once.
-fn defaults() -> Result<&'static ActfastConfig, String> {
+pub(super) fn defaults() -> Result<&'static ActfastConfig, String> {
     static DEFAULTS: std::sync::OnceLock<Result<ActfastConfig, String>> =
         std::sync::OnceLock::new();
     DEFAULTS

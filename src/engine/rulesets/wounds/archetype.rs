@@ -19,11 +19,18 @@ use crate::engine::archetype::{
 };
 use crate::engine::spec::{PowerDef, UnitDef};
 
-/// A weapon of the ruleset's table, by name: its damage and range come from the
-/// table, so the power leaves them at the schema's defaults, as the shipped levels
-/// write it (`(name: "Longsword")`).
-fn table_weapon(name: &str) -> PowerDef {
-    melee_power(name, "1d6")
+/// A weapon of the ruleset's table (W-GAP-01), by name, with the table's damage
+/// and range written out (the rules take them from the table anyway).
+fn table_weapon(name: &str) -> Result<PowerDef, String> {
+    let weapon = super::ruleset::defaults()?
+        .weapon(name)
+        .ok_or_else(|| format!("the weapon table has no `{name}`"))?;
+    let mut power = melee_power(name, &weapon.damage);
+    if !weapon.melee {
+        power.range = weapon.range;
+        power.ranged = true;
+    }
+    Ok(power)
 }
 
 /// The unit `wounds` makes of `archetype` at `tier`.
@@ -47,13 +54,13 @@ pub fn realize(archetype: &Archetype, tier: u32) -> Result<UnitDef, String> {
         ..UnitDef::default()
     };
     unit.powers = match archetype.weapon {
-        WeaponKind::Sword => vec![table_weapon("Longsword")],
+        WeaponKind::Sword => vec![table_weapon("Longsword")?],
         WeaponKind::Spear => {
             unit.traits.push("Reach".into());
             vec![melee_power("Spear", "1d8")]
         }
-        WeaponKind::Dagger => vec![table_weapon("Dagger")],
-        WeaponKind::Bow => vec![table_weapon("Shortbow"), table_weapon("Dagger")],
+        WeaponKind::Dagger => vec![table_weapon("Dagger")?],
+        WeaponKind::Bow => vec![table_weapon("Shortbow")?, table_weapon("Dagger")?],
         WeaponKind::Staff => {
             let mut firebolt = ranged_power("Firebolt", 10, "2d6");
             // `wounds` reads a power's range alone: a ranged power is one that
@@ -62,7 +69,7 @@ pub fn realize(archetype: &Archetype, tier: u32) -> Result<UnitDef, String> {
             firebolt.traits = vec!["Cast 2".into(), "MP 2".into()];
             vec![firebolt, melee_power("Staff", "1d6")]
         }
-        WeaponKind::GreatWeapon => vec![table_weapon("Greataxe")],
+        WeaponKind::GreatWeapon => vec![table_weapon("Greataxe")?],
     };
     if archetype.role == Role::Caster {
         unit.stats.insert("MP".into(), 8);

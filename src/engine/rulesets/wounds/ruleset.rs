@@ -45,7 +45,7 @@ pub const ID: &str = "wounds";
 
 /// The configuration's defaults, read once: the editor checks every phrase on
 /// every edit.
-fn defaults() -> Result<&'static WoundsConfig, String> {
+pub(super) fn defaults() -> Result<&'static WoundsConfig, String> {
     static DEFAULTS: std::sync::OnceLock<Result<WoundsConfig, String>> = std::sync::OnceLock::new();
     DEFAULTS
         .get_or_init(config::load_default::<WoundsConfig>)
