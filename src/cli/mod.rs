@@ -51,6 +51,10 @@ pub enum Command {
         /// Continue the latest autosave in `saves/`.
         #[arg(long = "continue")]
         continue_latest: bool,
+        /// Play under this ruleset instead of the level's (archetype units are
+        /// realized for it; other units need its stats).
+        #[arg(long, value_name = "R", value_parser = parse_ruleset)]
+        ruleset: Option<String>,
     },
     /// Edit a level in a window (a new level if LEVEL is left out or does not exist
     /// yet; it is then saved to LEVEL).
@@ -136,6 +140,7 @@ pub fn main() -> ExitCode {
         no_menu: false,
         load: None,
         continue_latest: false,
+        ruleset: None,
     });
     match command {
         Command::Play {
@@ -146,6 +151,7 @@ pub fn main() -> ExitCode {
             no_menu,
             load,
             continue_latest,
+            ruleset,
         } => {
             let load = if continue_latest {
                 match latest_autosave() {
@@ -158,7 +164,7 @@ pub fn main() -> ExitCode {
             } else {
                 load
             };
-            play(level, screenshot, size, seed, no_menu, load)
+            play(level, screenshot, size, seed, no_menu, load, ruleset)
         }
         Command::Edit {
             level,
@@ -309,6 +315,7 @@ fn edit(args: EditArgs) -> ExitCode {
         load: None,
         saves: Some(SAVES.into()),
         replay: None,
+        ruleset: None,
     })
 }
 
@@ -326,6 +333,7 @@ fn play(
     seed: Option<u64>,
     no_menu: bool,
     load: Option<PathBuf>,
+    ruleset: Option<String>,
 ) -> ExitCode {
     use crate::game::screen::Screen;
     crate::game::run(crate::game::GameOptions {
@@ -341,6 +349,7 @@ fn play(
         },
         load,
         saves: Some(SAVES.into()),
+        ruleset,
         ..Default::default()
     })
 }
@@ -382,6 +391,7 @@ fn play(
     _: Option<u64>,
     _: bool,
     _: Option<PathBuf>,
+    _: Option<String>,
 ) -> ExitCode {
     eprintln!("this build has no window: rebuild with the `render` feature (on by default)");
     ExitCode::FAILURE

@@ -296,6 +296,34 @@ pub fn realize_level(level: &mut Level) -> Vec<Issue> {
     issues
 }
 
+/// Switches `level` to `ruleset` and returns the ruleset it had: each archetype unit
+/// that was as the old ruleset realizes it (or not realized at all) is realized for
+/// the new one; a unit edited away from its realization keeps its numbers. Switching
+/// back undoes it (the editor's ruleset switch).
+pub fn switch_ruleset(level: &mut Level, ruleset: String) -> String {
+    let old = registry::get(&level.ruleset);
+    let follow: Vec<bool> = level
+        .units
+        .iter()
+        .map(|u| {
+            u.archetype.is_some()
+                && (first_realized(u).is_none()
+                    || old
+                        .and_then(|r| realize_unit(r, u))
+                        .is_some_and(|r| r.is_ok_and(|r| r == *u)))
+        })
+        .collect();
+    let previous = std::mem::replace(&mut level.ruleset, ruleset);
+    if let Some(new) = registry::get(&level.ruleset) {
+        for (unit, follow) in level.units.iter_mut().zip(follow) {
+            if follow && let Some(Ok(realized)) = realize_unit(new, unit) {
+                *unit = realized;
+            }
+        }
+    }
+    previous
+}
+
 /// Whether the level has any unit given by archetype.
 pub fn has_archetypes(level: &Level) -> bool {
     level.units.iter().any(|u| u.archetype.is_some())

@@ -128,6 +128,36 @@ pub fn realize_within(
     check_within(level, text, file, prefix)
 }
 
+/// `level` as played with `--ruleset`: itself without one, else
+/// [`under_ruleset`], the reasons it can't be played on one line.
+pub fn with_ruleset(level: Level, ruleset: Option<&str>) -> Result<Level, String> {
+    let Some(r) = ruleset else {
+        return Ok(level);
+    };
+    under_ruleset(&level, r).map_err(|issues| {
+        let reasons: Vec<&str> = issues.iter().map(|i| i.message.as_str()).collect();
+        format!(
+            "`{}` can't be played under ruleset `{r}`: {}",
+            level.name,
+            reasons.join("; ")
+        )
+    })
+}
+
+/// Reads a level file to play it, under `ruleset` if one is given (`skirmish play
+/// --ruleset`): its problems (`file:line:col`, one a line), or why it can't be
+/// played under that ruleset.
+pub fn load_for_play(path: &Path, ruleset: Option<&str>) -> Result<Level, String> {
+    let level = load_file(path).map_err(|problems| {
+        problems
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n")
+    })?;
+    with_ruleset(level, ruleset)
+}
+
 /// `level`, loaded for another ruleset: its ruleset set to `ruleset`, its archetype
 /// units realized for it, and checked again. The issues say why it can't be played
 /// under `ruleset` (a grid the ruleset isn't played on, stats it doesn't read…).

@@ -375,3 +375,56 @@ fn compare_table_plot_and_bad_arguments() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+/// The editor keeps archetypes: moving a unit and saving writes it by its archetype
+/// still; switching the ruleset realizes the archetype units for the new one (and
+/// undoing switches them back).
+#[test]
+fn the_editor_keeps_archetypes_and_realizes_them_for_its_ruleset() {
+    use skirmish::editor::EditorDoc;
+    use skirmish::engine::board::Cell;
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/archetype_field.ron");
+    let path = scratch("editor").join("field.ron");
+    std::fs::copy(&source, &path).expect("copy");
+    let mut doc = EditorDoc::open(&path).expect("opens");
+    let phases = doc.level().clone();
+    doc.move_unit(0, Cell::new(3, 3)).expect("moves");
+    doc.set_ruleset("wounds").expect("switches");
+    assert!(doc.problems().is_empty(), "{:?}", doc.problems());
+    let wounds = skirmish::level::under_ruleset(&phases, "wounds").expect("plays");
+    assert_eq!(doc.level().units[1], wounds.units[1]);
+    assert_eq!(doc.level().units[0].stats, wounds.units[0].stats);
+    doc.save().expect("saves");
+    let text = std::fs::read_to_string(&path).expect("saved");
+    assert!(text.contains("ruleset: \"wounds\""), "{text}");
+    assert!(text.contains("pos: (3, 3),\n            archetype: \"line_infantry\""), "{text}");
+    assert!(!text.contains("stats"), "{text}");
+    assert!(doc.undo(), "undo the switch");
+    assert_eq!(doc.level().units[1], phases.units[1]);
+}
+
+/// `play --ruleset` and `sim --ruleset` load the level for that ruleset, or say why
+/// it can't be played under it (a grid the ruleset isn't played on: exit 2 for sim).
+#[test]
+fn ruleset_overrides_load_the_level_for_that_ruleset_or_say_why_not() {
+    use skirmish::level::load::load_for_play;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/archetype_field.ron");
+    let own = load_for_play(&path, None).expect("plays");
+    assert_eq!(own.ruleset, "phases");
+    let wounds = load_for_play(&path, Some("wounds")).expect("plays under wounds");
+    assert_eq!(wounds.ruleset, "wounds");
+    assert!(wounds.units.iter().all(|u| u.stats.contains_key("Agility")));
+    let err = load_for_play(&path, Some("flow")).expect_err("squares");
+    assert_eq!(
+        err,
+        "`The Open Field` can't be played under ruleset `flow`: ruleset flow is played on \
+         hexes; expected `grid: Hex`"
+    );
+    let out = skirmish(&["sim", "levels/archetype_field.ron", "--ruleset", "flow"]);
+    let msg = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{msg}");
+    assert!(msg.contains("expected `grid: Hex`"), "{msg}");
+    // A hand-written level can't play under a ruleset whose stats it lacks.
+    let out = skirmish(&["sim", "levels/ford.ron", "--ruleset", "wounds"]);
+    assert_eq!(out.status.code(), Some(2));
+}
