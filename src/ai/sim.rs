@@ -4,7 +4,13 @@
 //! Determinism: battle `i` of a run with seed `S` gets its own seed
 //! [`battle_seed`]`(S, i)`, from which its dice and its AI's choices are drawn, and
 //! results are aggregated in index order; so a run gives the same figures whatever
-//! the number of threads.
+//! the number of threads, and any share of the indices played apart (a shard, see
+//! [`simulate`]) gives exactly those battles of the full run.
+//!
+//! The figures ([`Summary`]) are rebuilt from the per-battle results and a small
+//! serializable [`RunInfo`] by [`summarize`], without the level: a run played in one
+//! go, the shards of a run merged on another machine and each value of a sweep are
+//! aggregated by that one function.
 //!
 //! Two limits stop a battle that doesn't end by itself:
 //!
@@ -22,7 +28,7 @@ use std::collections::BTreeMap;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{AiPolicy, choose, policy_name};
 use crate::engine::battle::Battle;
@@ -66,8 +72,12 @@ pub fn command_limit(level: &Level) -> usize {
 }
 
 /// How one battle went.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BattleResult {
+    /// Its number in its run (0-based; it plays with [`battle_seed`]`(run seed,
+    /// index)`), set by [`simulate`]; 0 for a battle played on its own
+    /// ([`play_out`]).
+    pub index: usize,
     /// The winning side (`None` = a draw, or a battle stopped at the command limit).
     pub winner: Option<SideId>,
     /// Rounds played.
@@ -221,6 +231,7 @@ pub fn play(
             crate::engine::battle::Awaiting::Over(winner) => {
                 let rounds = battle.turn().round;
                 return Ok(BattleResult {
+                    index: 0,
                     winner,
                     rounds,
                     damage_taken,
@@ -236,6 +247,7 @@ pub fn play(
         };
         if commands >= max_commands {
             return Ok(BattleResult {
+                index: 0,
                 winner: None,
                 rounds: battle.turn().round,
                 damage_taken,
@@ -289,34 +301,88 @@ pub struct SimConfig {
     pub max_commands: usize,
 }
 
-/// Plays `config.battles` battles in parallel (rayon's current pool) and returns
-/// their results in index order; `on_done` is called after each battle (from any
-/// thread), e.g. to advance a progress bar. The first error in index order is
-/// returned.
+/// Plays the battles numbered `indices` of the run `config` (all of them:
+/// `0..config.battles`; a shard: its share) in parallel (rayon's current pool) and
+/// returns their results in index order, each carrying its index; `on_done` is
+/// called after each battle (from any thread), e.g. to advance a progress bar. The
+/// first error in index order is returned.
 pub fn simulate(
     level: &Level,
     config: &SimConfig,
+    indices: std::ops::Range<usize>,
     on_done: &(dyn Fn() + Sync),
 ) -> Result<Vec<BattleResult>, String> {
-    (0..config.battles)
+    indices
         .into_par_iter()
         .map(|i| {
-            let r = play_out(
-                level,
-                battle_seed(config.seed, i as u64),
-                &config.policies,
-                config.max_commands,
-            )
-            .map_err(|e| {
-                format!(
-                    "battle {i} (seed {}): {e}",
-                    battle_seed(config.seed, i as u64)
-                )
-            });
+            let seed = battle_seed(config.seed, i as u64);
+            let r = play_out(level, seed, &config.policies, config.max_commands)
+                .map(|r| BattleResult { index: i, ..r })
+                .map_err(|e| format!("battle {i} (seed {seed}): {e}"));
             on_done();
             r
         })
         .collect()
+}
+
+/// What a run is, apart from its battles: what [`summarize`] needs besides the
+/// per-battle results, so that figures can be rebuilt without the level (a shard
+/// file holds it with its results). Two runs with equal `RunInfo`s play the same
+/// battles.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunInfo {
+    /// Level name.
+    pub level: String,
+    /// Ruleset played.
+    pub ruleset: String,
+    /// Side names, in side order.
+    pub sides: Vec<String>,
+    /// Seed of the run.
+    pub seed: u64,
+    /// AI policy name of each side, in side order.
+    pub policies: Vec<String>,
+    /// Battles the run plays (all its shards together).
+    pub battles: usize,
+    /// The command limit of a battle ([`command_limit`]).
+    pub max_commands: usize,
+    /// The round limit of a battle (the level's, else [`DEFAULT_MAX_ROUNDS`]).
+    pub max_rounds: u32,
+    /// A fingerprint of the level as played (after any changes made to it for the
+    /// run): runs on differently edited copies of a level differ here.
+    pub level_digest: String,
+}
+
+impl RunInfo {
+    /// The run `config` on `level`.
+    pub fn new(level: &Level, config: &SimConfig) -> Self {
+        Self {
+            level: level.name.clone(),
+            ruleset: level.ruleset.clone(),
+            sides: level.sides.iter().map(|s| s.name.clone()).collect(),
+            seed: config.seed,
+            policies: (0..level.sides.len())
+                .map(|i| {
+                    let p = config.policies.get(i).copied().unwrap_or_default();
+                    policy_name(p).to_string()
+                })
+                .collect(),
+            battles: config.battles,
+            max_commands: config.max_commands,
+            max_rounds: level.victory.max_rounds.unwrap_or(DEFAULT_MAX_ROUNDS),
+            level_digest: level_digest(level),
+        }
+    }
+}
+
+/// A fingerprint of `level`: FNV-1a (64 bits) of its RON text, in hex. Stable
+/// across machines and builds (unlike `std`'s hasher), so shards played apart can
+/// be checked to have played the same level.
+pub fn level_digest(level: &Level) -> String {
+    let text = ron::to_string(level).unwrap_or_default();
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    format!("{hash:016x}")
 }
 
 /// The figures of a run.
@@ -377,15 +443,17 @@ pub struct Summary {
     pub threads: usize,
 }
 
-/// Aggregates results (in index order) of a run on `level`.
+/// The figures of the run `info` from its battles' `results` (in index order; all
+/// of them, or as many as were played), played in `seconds` on `threads` threads:
+/// the one aggregation of a run played in one go, of merged shards and of each
+/// value of a sweep.
 pub fn summarize(
-    level: &Level,
-    config: &SimConfig,
+    info: &RunInfo,
     results: &[BattleResult],
     seconds: f64,
     threads: usize,
 ) -> Summary {
-    let names: Vec<String> = level.sides.iter().map(|s| s.name.clone()).collect();
+    let names = &info.sides;
     let n = results.len();
     let nf = n.max(1) as f64;
     let mut wins: BTreeMap<String, usize> = names.iter().map(|s| (s.clone(), 0)).collect();
@@ -409,17 +477,14 @@ pub fn summarize(
     let total_rounds: f64 = rounds.iter().sum();
     let total_damage: i64 = results.iter().map(BattleResult::damage).sum();
     Summary {
-        level: level.name.clone(),
-        ruleset: level.ruleset.clone(),
-        seed: config.seed,
+        level: info.level.clone(),
+        ruleset: info.ruleset.clone(),
+        seed: info.seed,
         battles: n,
         policies: names
             .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                let p = config.policies.get(i).copied().unwrap_or_default();
-                (s.clone(), policy_name(p).to_string())
-            })
+            .cloned()
+            .zip(info.policies.iter().cloned())
             .collect(),
         win_rates: wins
             .iter()

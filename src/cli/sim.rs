@@ -20,7 +20,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::ai::sim::{
-    SimConfig, Summary, battle_seed, command_limit, play_logged, simulate, summarize,
+    RunInfo, SimConfig, Summary, battle_seed, command_limit, play_logged, simulate, summarize,
 };
 use crate::ai::{AiPolicy, parse_policy};
 use crate::level::schema::{Controller, Level};
@@ -169,26 +169,21 @@ fn sim(args: &SimArgs) -> Result<(), Failure> {
     };
     let start = Instant::now();
     let results = pool
-        .install(|| simulate(&level, &config, &|| bar.inc(1)))
+        .install(|| simulate(&level, &config, 0..config.battles, &|| bar.inc(1)))
         .map_err(Failure::Failed)?;
     let seconds = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
-    let summary = summarize(
-        &level,
-        &config,
-        &results,
-        seconds,
-        pool.current_num_threads(),
-    );
+    let info = RunInfo::new(&level, &config);
+    let summary = summarize(&info, &results, seconds, pool.current_num_threads());
     if args.json {
         let json = serde_json::to_string(&summary)
             .map_err(|e| Failure::Failed(format!("cannot write JSON: {e}")))?;
         println!("{json}");
     } else {
-        print_table(&level, &summary, config.max_commands);
+        print_table(&info, &summary);
     }
     if let Some(path) = &args.plot {
-        plot(&level, &summary, path).map_err(|e| {
+        plot(&info, &summary, path).map_err(|e| {
             Failure::Failed(format!("cannot write the plot {}: {e}", path.display()))
         })?;
         if !args.json {
@@ -266,19 +261,20 @@ pub(super) fn policies(level: &Level, ai: &[String]) -> Result<Vec<AiPolicy>, Fa
     Ok(out)
 }
 
-fn print_table(level: &Level, s: &Summary, max_commands: usize) {
+fn print_table(info: &RunInfo, s: &Summary) {
+    let max_commands = info.max_commands;
     let pct = |n: usize| 100.0 * n as f64 / s.battles.max(1) as f64;
     println!(
         "{} ({}), {} battles, seed {}",
         s.level, s.ruleset, s.battles, s.seed
     );
-    for side in &level.sides {
-        let w = s.wins.get(&side.name).copied().unwrap_or(0);
-        let policy = s.policies.get(&side.name).map_or("?", String::as_str);
-        let [lo, hi] = s.win_ci.get(&side.name).copied().unwrap_or([0.0, 1.0]);
+    for side in &info.sides {
+        let w = s.wins.get(side).copied().unwrap_or(0);
+        let policy = s.policies.get(side).map_or("?", String::as_str);
+        let [lo, hi] = s.win_ci.get(side).copied().unwrap_or([0.0, 1.0]);
         println!(
             "  {:<16} {:<7} wins {:>6}  {:>5.1}%  [{:.1}–{:.1}] (95%)",
-            side.name,
+            side,
             policy,
             w,
             pct(w),
@@ -311,12 +307,12 @@ fn print_table(level: &Level, s: &Summary, max_commands: usize) {
         "Rounds: mean {:.2}, std dev {:.2}, min {}, max {}",
         s.mean_rounds, s.std_rounds, s.min_rounds, s.max_rounds
     );
-    let taken: Vec<String> = level
+    let taken: Vec<String> = info
         .sides
         .iter()
         .map(|side| {
-            let d = s.damage_taken.get(&side.name).copied().unwrap_or(0.0);
-            format!("{} {d:.1}", side.name)
+            let d = s.damage_taken.get(side).copied().unwrap_or(0.0);
+            format!("{side} {d:.1}")
         })
         .collect();
     println!(
@@ -333,7 +329,7 @@ fn print_table(level: &Level, s: &Summary, max_commands: usize) {
 }
 
 /// Draws win rates (left) and the battle-length histogram (right) into a PNG.
-fn plot(level: &Level, s: &Summary, path: &Path) -> Result<(), String> {
+fn plot(info: &RunInfo, s: &Summary, path: &Path) -> Result<(), String> {
     use plotters::prelude::*;
     use plotters::style::text_anchor::{HPos, Pos, VPos};
     use plotters::style::{FontStyle, register_font};
@@ -354,13 +350,13 @@ fn plot(level: &Level, s: &Summary, path: &Path) -> Result<(), String> {
     let (left, right) = root.split_horizontally(480);
 
     // Win rates: one bar per side, then draws.
-    let mut bars: Vec<(String, f64)> = level
+    let mut bars: Vec<(String, f64)> = info
         .sides
         .iter()
         .map(|side| {
-            let policy = s.policies.get(&side.name).map_or("?", String::as_str);
-            let rate = s.win_rates.get(&side.name).copied().unwrap_or(0.0);
-            (format!("{} ({policy})", side.name), rate)
+            let policy = s.policies.get(side).map_or("?", String::as_str);
+            let rate = s.win_rates.get(side).copied().unwrap_or(0.0);
+            (format!("{side} ({policy})"), rate)
         })
         .collect();
     bars.push(("draws".into(), s.draws as f64 / s.battles.max(1) as f64));
@@ -467,10 +463,7 @@ fn plot(level: &Level, s: &Summary, path: &Path) -> Result<(), String> {
         .label("decided")
         .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], BLUE.mix(0.6).filled()));
     // Battles stopped at the round limit: the grey part of the limit's bar.
-    let limit = level
-        .victory
-        .max_rounds
-        .unwrap_or(crate::ai::sim::DEFAULT_MAX_ROUNDS);
+    let limit = info.max_rounds;
     if s.cut_off > 0 && limit <= max_round {
         chart
             .draw_series(
