@@ -93,6 +93,7 @@ pub struct BattleResult {
     pub cut_off_by_commands: bool,
     /// How many of the level's units were out of play (defeated, dying, fled) when
     /// the battle ended.
+    #[serde(default)]
     pub units_down: usize,
 }
 
@@ -337,6 +338,9 @@ pub struct RunInfo {
     pub ruleset: String,
     /// Side names, in side order.
     pub sides: Vec<String>,
+    /// How many units the level places (the share of units down is out of these).
+    #[serde(default)]
+    pub units: usize,
     /// Seed of the run.
     pub seed: u64,
     /// AI policy name of each side, in side order.
@@ -359,6 +363,7 @@ impl RunInfo {
             level: level.name.clone(),
             ruleset: level.ruleset.clone(),
             sides: level.sides.iter().map(|s| s.name.clone()).collect(),
+            units: level.units.len(),
             seed: config.seed,
             policies: (0..level.sides.len())
                 .map(|i| {
@@ -519,7 +524,7 @@ pub fn summarize(
             .collect(),
         units_down: results
             .iter()
-            .map(|r| r.units_down as f64 / level.units.len().max(1) as f64)
+            .map(|r| r.units_down as f64 / info.units.max(1) as f64)
             .sum::<f64>()
             / nf,
         mean_commands: results.iter().map(|r| r.commands as f64).sum::<f64>() / nf,

@@ -17,7 +17,7 @@ use std::time::Instant;
 use clap::Args;
 use serde::Serialize;
 
-use crate::ai::sim::{SimConfig, Summary, command_limit, simulate, summarize};
+use crate::ai::sim::{RunInfo, SimConfig, Summary, command_limit, simulate, summarize};
 use crate::engine::board::GridKind;
 use crate::engine::rulesets::{RULESETS, registry};
 use crate::level::schema::Level;
@@ -162,12 +162,11 @@ fn compare(args: &CompareArgs) -> Result<(), Failure> {
         };
         let start = Instant::now();
         let results = pool
-            .install(|| simulate(&played, &config, &|| {}))
+            .install(|| simulate(&played, &config, 0..config.battles, &|| {}))
             .map_err(|e| Failure::Failed(format!("under {id}: {e}")))?;
         let seconds = start.elapsed().as_secs_f64();
         rulesets.push(summarize(
-            &played,
-            &config,
+            &RunInfo::new(&played, &config),
             &results,
             seconds,
             pool.current_num_threads(),
