@@ -209,7 +209,9 @@ fn compare(args: &CompareArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The human table: one row per ruleset, then the skipped ones.
+/// The human table: one row per ruleset (each side's win rate and interval, draws
+/// and unfinished battles, mean rounds, damage per round, share of units down,
+/// battles per second), then the skipped ones.
 pub fn table(c: &Comparison) -> String {
     use std::fmt::Write;
     let mut out = String::new();
@@ -224,8 +226,8 @@ pub fn table(c: &Comparison) -> String {
     }
     let _ = write!(
         header,
-        " {:>6} {:>7} {:>7} {:>10}",
-        "rounds", "dmg/rd", "down", "battles/s"
+        " {:>6} {:>6} {:>7} {:>7} {:>10}",
+        "draws", "rounds", "dmg/rd", "down", "battles/s"
     );
     let _ = writeln!(out, "{}", header.trim_end());
     for s in &c.rulesets {
@@ -241,9 +243,12 @@ pub fn table(c: &Comparison) -> String {
             );
             let _ = write!(row, " {cell:<22}");
         }
+        // Draws and battles stopped unfinished: what the win rates leave out.
+        let undecided = (s.draws + s.cut_off_by_commands) as f64 / s.battles.max(1) as f64;
         let _ = writeln!(
             out,
-            "{row} {:>6.2} {:>7.2} {:>6.1}% {:>10.1}",
+            "{row} {:>5.1}% {:>6.2} {:>7.2} {:>6.1}% {:>10.1}",
+            100.0 * undecided,
             s.mean_rounds,
             s.damage_per_round,
             100.0 * s.units_down,
@@ -294,6 +299,7 @@ fn plot(c: &Comparison, path: &Path) -> Result<(), String> {
             }
         })
         .y_labels(11)
+        .light_line_style(WHITE)
         .y_desc("win rate")
         .y_label_formatter(&|v| format!("{:.0}%", v * 100.0))
         .label_style(("sans-serif", 13))
