@@ -235,12 +235,7 @@ pub fn table(c: &Comparison) -> String {
         for side in &c.sides {
             let rate = s.win_rates.get(side).copied().unwrap_or(0.0);
             let [lo, hi] = s.win_ci.get(side).copied().unwrap_or([0.0, 1.0]);
-            let cell = format!(
-                "{:.1}% [{:.1}–{:.1}]",
-                100.0 * rate,
-                100.0 * lo,
-                100.0 * hi
-            );
+            let cell = format!("{:.1}% [{:.1}–{:.1}]", 100.0 * rate, 100.0 * lo, 100.0 * hi);
             let _ = write!(row, " {cell:<22}");
         }
         // Draws and battles stopped unfinished: what the win rates leave out.

@@ -394,9 +394,7 @@ pub fn weapon(name: &str, damage: &str) -> WeaponDef {
 }
 
 /// `(name, value)` pairs as a stats map.
-pub fn stats<const N: usize>(
-    pairs: [(&str, i32); N],
-) -> std::collections::BTreeMap<String, i32> {
+pub fn stats<const N: usize>(pairs: [(&str, i32); N]) -> std::collections::BTreeMap<String, i32> {
     pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
 }
 
@@ -460,7 +458,11 @@ pub fn describe(ruleset: &dyn crate::engine::rulesets::Ruleset, unit: &UnitDef) 
     let stats: Vec<String> = stats.iter().map(|(k, v)| format!("{k} {v}")).collect();
     let mut attacks: Vec<String> = unit.powers.iter().map(describe_power).collect();
     attacks.extend(unit.weapons.iter().map(describe_weapon));
-    let mut rest: Vec<String> = unit.skills.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    let mut rest: Vec<String> = unit
+        .skills
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
     if unit.armor != 0 {
         rest.push(format!("armor {}", unit.armor));
     }

@@ -19,8 +19,8 @@ use ron::extensions::Extensions;
 use ron::ser::PrettyConfig;
 
 use super::schema::{Level, UnitDef};
-use crate::engine::archetype;
 use super::validate::{self, PathStep, Where};
+use crate::engine::archetype;
 
 /// One problem found in a file, with where it is (1-based line and column).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -51,8 +51,9 @@ fn figures(mut summary: serde_json::Value) -> serde_json::Value {
 /// makes of each archetype: the realizations themselves, rendered.
 #[test]
 fn the_docs_tables_are_the_realizations() {
-    let docs = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/archetypes.md"))
-        .expect("docs/archetypes.md");
+    let docs =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/archetypes.md"))
+            .expect("docs/archetypes.md");
     let mut missing = String::new();
     for id in ["phases", "escalation", "wounds", "actfast", "flow"] {
         let table = archetype::table(registry::get(id).expect("built in"));
@@ -164,8 +165,12 @@ fn an_archetype_level_plays_as_the_hand_written_level_under_each_ruleset() {
     for ruleset in ["phases", "escalation", "wounds", "actfast", "flow"] {
         let (source, twin) = hand_written_level(ruleset, &dir);
         // The twin loads as the same units as the realized archetypes.
-        let mut realized = load_file(Path::new(env!("CARGO_MANIFEST_DIR")).join(&source).as_path())
-            .expect("loads");
+        let mut realized = load_file(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join(&source)
+                .as_path(),
+        )
+        .expect("loads");
         realized = skirmish::level::under_ruleset(&realized, ruleset).expect("plays");
         let hand = load_file(&twin).unwrap_or_else(|p| panic!("{ruleset}: {p:?}"));
         for (a, h) in realized.units.iter().zip(&hand.units) {
@@ -228,7 +233,11 @@ fn archetype_mistakes_are_reported_where_they_are() {
         let line = 4; // the first unit's line
         let col = unit.find(&format!("{field}:")).expect("field") + 1;
         let p = &problems[0];
-        assert_eq!((p.file.as_str(), p.line, p.col), ("bad.ron", line, col), "{p}");
+        assert_eq!(
+            (p.file.as_str(), p.line, p.col),
+            ("bad.ron", line, col),
+            "{p}"
+        );
         assert!(p.message.contains(message), "{p}");
         assert_eq!(problems.len(), 1, "{problems:?}");
     }
@@ -242,10 +251,13 @@ fn archetype_mistakes_are_reported_where_they_are() {
     )
     .expect("write");
     let out = skirmish(&["check", path.to_str().expect("utf-8")]);
-    let err = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    let err =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
-        err.contains("bad.ron:4:37: unknown archetype `wizard` for unit `X`; expected one of: line_infantry"),
+        err.contains(
+            "bad.ron:4:37: unknown archetype `wizard` for unit `X`; expected one of: line_infantry"
+        ),
         "{err}"
     );
 }
@@ -323,13 +335,24 @@ fn compare_agrees_with_sim_and_names_what_it_skips() {
         assert_eq!(figures(summary.clone()), figures(json(&sim)), "{ruleset}");
     }
     // On hexes, the square-only rulesets are the ones skipped.
-    let out = skirmish(&["compare", "levels/archetype_hills.ron", "--battles", "2", "--json"]);
+    let out = skirmish(&[
+        "compare",
+        "levels/archetype_hills.ron",
+        "--battles",
+        "2",
+        "--json",
+    ]);
     let c = json(&out);
     let skipped: Vec<(&str, &str)> = c["skipped"]
         .as_array()
         .expect("skipped")
         .iter()
-        .map(|s| (s["ruleset"].as_str().unwrap(), s["reason"].as_str().unwrap()))
+        .map(|s| {
+            (
+                s["ruleset"].as_str().unwrap(),
+                s["reason"].as_str().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(
         skipped,
@@ -354,19 +377,31 @@ fn compare_table_plot_and_bad_arguments() {
         "--plot",
         png.to_str().expect("utf-8"),
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let table = String::from_utf8_lossy(&out.stdout);
     for ruleset in ["phases", "flow", "actfast"] {
         assert!(
-            table.lines().any(|l| l.starts_with(ruleset) && l.contains('%')),
+            table
+                .lines()
+                .any(|l| l.starts_with(ruleset) && l.contains('%')),
             "{table}"
         );
     }
-    assert!(table.contains("wounds      skipped: played on squares"), "{table}");
+    assert!(
+        table.contains("wounds      skipped: played on squares"),
+        "{table}"
+    );
     let bytes = std::fs::read(&png).expect("plot written");
     assert!(bytes.starts_with(b"\x89PNG"), "a PNG");
     for (args, message) in [
-        (&["compare", "levels/archetype_field.ron", "--battles", "0"][..], "at least 1"),
+        (
+            &["compare", "levels/archetype_field.ron", "--battles", "0"][..],
+            "at least 1",
+        ),
         (&["compare", "levels/nope.ron"][..], "cannot read"),
     ] {
         let out = skirmish(args);
@@ -397,7 +432,10 @@ fn the_editor_keeps_archetypes_and_realizes_them_for_its_ruleset() {
     doc.save().expect("saves");
     let text = std::fs::read_to_string(&path).expect("saved");
     assert!(text.contains("ruleset: \"wounds\""), "{text}");
-    assert!(text.contains("pos: (3, 3),\n            archetype: \"line_infantry\""), "{text}");
+    assert!(
+        text.contains("pos: (3, 3),\n            archetype: \"line_infantry\""),
+        "{text}"
+    );
     assert!(!text.contains("stats"), "{text}");
     assert!(doc.undo(), "undo the switch");
     assert_eq!(doc.level().units[1], phases.units[1]);

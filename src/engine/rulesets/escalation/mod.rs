@@ -10,8 +10,8 @@
 //! [`verbs`], Interrupt powers in [`interrupts`], narration in
 //! [`events`]; [`Escalation`] is what the engine, the editor and the AI ask of it.
 
-pub mod archetype;
 pub mod actions;
+pub mod archetype;
 pub mod attack;
 pub mod check;
 pub mod conditions;

@@ -37,27 +37,52 @@ pub fn realize(archetype: &Archetype, tier: u32) -> Result<UnitDef, String> {
         Role::LineInfantry => (
             1,
             18,
-            &[("Melee", 55), ("Agility", 40), ("Athletics", 50), ("Endurance", 50)],
+            &[
+                ("Melee", 55),
+                ("Agility", 40),
+                ("Athletics", 50),
+                ("Endurance", 50),
+            ],
         ),
         Role::Archer => (
             2,
             14,
-            &[("Ranged", 60), ("Melee", 40), ("Agility", 50), ("Athletics", 45)],
+            &[
+                ("Ranged", 60),
+                ("Melee", 40),
+                ("Agility", 50),
+                ("Athletics", 45),
+            ],
         ),
         Role::Skirmisher => (
             3,
             14,
-            &[("Melee", 50), ("Agility", 60), ("Athletics", 50), ("Deception", 50)],
+            &[
+                ("Melee", 50),
+                ("Agility", 60),
+                ("Athletics", 50),
+                ("Deception", 50),
+            ],
         ),
         Role::Brute => (
             -1,
             26,
-            &[("Melee", 55), ("Agility", 25), ("Athletics", 65), ("Endurance", 60)],
+            &[
+                ("Melee", 55),
+                ("Agility", 25),
+                ("Athletics", 65),
+                ("Endurance", 60),
+            ],
         ),
         Role::Caster => (
             1,
             12,
-            &[("Ranged", 60), ("Melee", 30), ("Agility", 40), ("Knowledge", 60)],
+            &[
+                ("Ranged", 60),
+                ("Melee", 30),
+                ("Agility", 40),
+                ("Knowledge", 60),
+            ],
         ),
         Role::Leader => (
             2,

@@ -17,8 +17,8 @@
 //! odds every decision shows in [`attack`]. [`Flow`] is what the engine, the editor
 //! and the AI ask of it (the [`crate::engine::rulesets::Ruleset`] seam).
 
-pub mod archetype;
 pub mod actions;
+pub mod archetype;
 pub mod attack;
 pub mod check;
 pub mod config;

@@ -14,9 +14,7 @@
 //!   `Bolt` 1d6 at 6 squares (no Tier added) and a `Staff` 1d4; great weapon
 //!   `Great Weapon` 1d10.
 
-use crate::engine::archetype::{
-    Archetype, Role, WeaponKind, melee_power, ranged_power, stats,
-};
+use crate::engine::archetype::{Archetype, Role, WeaponKind, melee_power, ranged_power, stats};
 use crate::engine::spec::{EffectDef, EffectDuration, UnitDef};
 
 /// The unit `phases` makes of `archetype` at `tier`.
@@ -62,10 +60,7 @@ pub fn realize(archetype: &Archetype, tier: u32) -> Result<UnitDef, String> {
             vec![spear]
         }
         WeaponKind::Dagger => vec![melee_power("Daggers", "1d4")],
-        WeaponKind::Bow => vec![
-            ranged_power("Bow", 10, "1d8"),
-            melee_power("Dagger", "1d4"),
-        ],
+        WeaponKind::Bow => vec![ranged_power("Bow", 10, "1d8"), melee_power("Dagger", "1d4")],
         WeaponKind::Staff => {
             let mut bolt = ranged_power("Bolt", 6, "1d6");
             bolt.add_tier = false;

@@ -13,8 +13,8 @@
 //! [`check`] for legality, [`verbs`] and [`events`]; [`ruleset`] puts it behind the
 //! seam.
 
-pub mod archetype;
 pub mod aim;
+pub mod archetype;
 pub mod attack;
 pub mod check;
 pub mod config;
