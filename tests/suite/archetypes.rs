@@ -466,3 +466,31 @@ fn ruleset_overrides_load_the_level_for_that_ruleset_or_say_why_not() {
     let out = skirmish(&["sim", "levels/ford.ron", "--ruleset", "wounds"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// A scenario's inline level may give archetype units too: they are realized for
+/// its ruleset, and a mistake is reported at its place in the scenario file.
+#[test]
+fn scenarios_realize_inline_archetype_units() {
+    let scenario = |archetype: &str| {
+        format!(
+            "Scenario(\n    level: Inline((name: \"S\", ruleset: \"wounds\", grid: Square, size: (6, 4),\n        \
+             sides: [(name: \"A\"), (name: \"B\")],\n        \
+             units: [\n            (name: \"X\", side: \"A\", pos: (0, 0), archetype: \"{archetype}\"),\n            \
+             (name: \"Y\", side: \"B\", pos: (5, 0), archetype: \"brute\"),\n        ])),\n    \
+             dice: Seed(3),\n    commands: [],\n)\n"
+        )
+    };
+    let dir = scratch("scenario");
+    let good = dir.join("good.ron");
+    std::fs::write(&good, scenario("archer")).expect("write");
+    let (_, level) = skirmish::script::load(&good).expect("loads");
+    assert_eq!(level.units[0].stats["Agility"], 3, "{:?}", level.units[0]);
+    let bad = dir.join("bad.ron");
+    std::fs::write(&bad, scenario("archr")).expect("write");
+    let err = skirmish::script::load(&bad).expect_err("unknown archetype");
+    let shown = err.to_string();
+    assert!(
+        shown.contains("bad.ron:5:49: unknown archetype `archr`"),
+        "{shown}"
+    );
+}
