@@ -290,9 +290,9 @@ fn hard_wins_more_than_normal_from_the_same_seats() {
 /// asks (≥ 70 %, and well above `normal`'s own figure from the seats).
 ///
 /// Ignored: the search does not reach it. Over 50 battles a seat on every shipped
-/// level it wins 519 of 1,000 where `normal` in the same seats wins 489 (the
-/// README's table), and on The Ford no policy wins from Red's seat at all; kept to
-/// run with `--ignored` should the search improve.
+/// level it wins 519 of 1,000 where `normal` in the same seats wins 489 (measured
+/// on the shipped levels before they were evened out; The Ford's Red could not win
+/// at all then); kept to run with `--ignored` should the search improve.
 #[test]
 #[ignore = "hard does not reach 70 % against normal (README: 519 vs 489 wins of 1,000)"]
 fn hard_beats_normal_on_a_shipped_level() {
@@ -522,13 +522,20 @@ fn wilson_interval_matches_known_values() {
 }
 
 /// `sim` gives each side's win rate with its 95% interval (`win_ci` in the JSON,
-/// `[lo–hi]` in the table) and, when the interval says so, a verdict: on The Ford
-/// Blue wins every battle, so its interval lies above 90% and the level is
-/// "decided by its setup"; the interval is the one `wilson` gives for the wins.
+/// `[lo–hi]` in the table) and, when the interval says so, a verdict: on the first
+/// version of The Ford (`tests/fixtures/ford_lopsided.ron`) Blue wins every battle,
+/// so its interval lies above 90% and the level is "decided by its setup"; the
+/// interval is the one `wilson` gives for the wins.
 #[test]
 fn sim_reports_win_intervals_and_a_lopsided_verdict() {
     use skirmish::ai::sim::wilson;
-    let args = ["levels/ford.ron", "--battles", "40", "--seed", "3"];
+    let args = [
+        "tests/fixtures/ford_lopsided.ron",
+        "--battles",
+        "40",
+        "--seed",
+        "3",
+    ];
     let json = figures(&sim(&[&args[..], &["--json"]].concat()));
     let blue = json["wins"]["Blue"].as_u64().unwrap() as usize;
     let (lo, hi) = wilson(blue, 40);

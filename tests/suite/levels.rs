@@ -575,3 +575,206 @@ fn the_documented_example_is_a_valid_level() {
     assert_eq!(level.units.len(), 4);
     assert_eq!(level.seed, Some(7));
 }
+
+// ------------------------------------------------------------------ duel levels
+
+/// The rulesets with a duel level, `levels/duel_<ruleset>.ron`.
+const DUEL_RULESETS: [&str; 5] = ["phases", "escalation", "wounds", "actfast", "flow"];
+
+/// Each ruleset's duel level, loaded.
+fn duels() -> Vec<(&'static str, Level)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels");
+    DUEL_RULESETS
+        .iter()
+        .map(|r| {
+            let file = dir.join(format!("duel_{r}.ron"));
+            let level = load_file(&file).unwrap_or_else(|problems| {
+                let lines: Vec<String> = problems.iter().map(Problem::to_string).collect();
+                panic!("{} does not load:\n{}", file.display(), lines.join("\n"))
+            });
+            (*r, level)
+        })
+        .collect()
+}
+
+/// A reflection of a map onto itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mirror {
+    /// Column x to column width - 1 - x.
+    LeftRight,
+    /// Row y to row height - 1 - y.
+    TopBottom,
+    /// Both: a half turn about the centre.
+    Point,
+}
+
+impl Mirror {
+    fn apply(self, (x, y): (i32, i32), (w, h): (u32, u32)) -> (i32, i32) {
+        let (fx, fy) = (w as i32 - 1 - x, h as i32 - 1 - y);
+        match self {
+            Mirror::LeftRight => (fx, y),
+            Mirror::TopBottom => (x, fy),
+            Mirror::Point => (fx, fy),
+        }
+    }
+
+    /// The reflections that take the level's grid onto itself: all three on squares;
+    /// on hexes (odd-r rows, odd rows shifted half a hex) only top to bottom, and only
+    /// with an odd number of rows, so that row y and its image have the same shift.
+    fn of(level: &Level) -> Vec<Mirror> {
+        match level.grid {
+            skirmish::engine::board::GridKind::Square => {
+                vec![Mirror::LeftRight, Mirror::TopBottom, Mirror::Point]
+            }
+            skirmish::engine::board::GridKind::Hex if level.size.1 % 2 == 1 => {
+                vec![Mirror::TopBottom]
+            }
+            skirmish::engine::board::GridKind::Hex => Vec::new(),
+        }
+    }
+}
+
+/// The terrain character at `(x, y)` (`.` where the level gives no terrain).
+fn terrain_at(level: &Level, (x, y): (i32, i32)) -> char {
+    level
+        .terrain
+        .get(y as usize)
+        .and_then(|row| row.chars().nth(x as usize))
+        .unwrap_or('.')
+}
+
+/// Why `level` is not its own image under `m` (terrain cell by cell; every unit of
+/// the first side has one on the second side on the mirrored cell, the same in all
+/// but name, side and cell; the sides read the same traits), or `None` if it is.
+fn asymmetry(level: &Level, m: Mirror) -> Option<String> {
+    let (w, h) = level.size;
+    for y in 0..h as i32 {
+        for x in 0..w as i32 {
+            let image = m.apply((x, y), level.size);
+            if terrain_at(level, (x, y)) != terrain_at(level, image) {
+                return Some(format!("terrain at {:?} and {image:?} differ", (x, y)));
+            }
+        }
+    }
+    let [a, b] = &level.sides[..] else {
+        return Some(format!("{} sides, not 2", level.sides.len()));
+    };
+    if a.traits != b.traits {
+        return Some(format!("side traits {:?} and {:?}", a.traits, b.traits));
+    }
+    let of = |side: &str| -> Vec<_> { level.units.iter().filter(|u| u.side == side).collect() };
+    let (ours, theirs) = (of(&a.name), of(&b.name));
+    if ours.len() != theirs.len() {
+        return Some(format!("{} units against {}", ours.len(), theirs.len()));
+    }
+    for u in ours {
+        let cell = m.apply(u.pos, level.size);
+        let Some(v) = theirs.iter().find(|v| v.pos == cell) else {
+            return Some(format!("{} at {:?}: nobody at {cell:?}", u.name, u.pos));
+        };
+        let mut twin = (*v).clone();
+        (twin.name, twin.side, twin.pos) = (u.name.clone(), u.side.clone(), u.pos);
+        if twin != *u {
+            return Some(format!("{} and {} differ", u.name, v.name));
+        }
+    }
+    None
+}
+
+/// Every ruleset has its duel level, which loads under that ruleset with two sides
+/// of at least three units and a map with something in the way: impassable cells
+/// and cells that cost more to cross.
+#[test]
+fn every_ruleset_has_a_duel_level_with_terrain_to_use() {
+    for (ruleset, level) in duels() {
+        assert_eq!(level.ruleset, ruleset, "{}", level.name);
+        assert_eq!(level.sides.len(), 2, "{}", level.name);
+        for side in &level.sides {
+            let n = level.units.iter().filter(|u| u.side == side.name).count();
+            assert!(n >= 3, "{}: {} has {n} units", level.name, side.name);
+        }
+        let cells: String = level.terrain.concat();
+        assert!(cells.contains('#'), "{}: nothing impassable", level.name);
+        assert!(
+            cells.contains(['~', 'w', '^']),
+            "{}: no difficult ground",
+            level.name
+        );
+    }
+}
+
+/// Each duel level is mirror-symmetric: under a reflection of its grid the terrain
+/// maps onto itself and each side's units onto the other's, stat for stat.
+#[test]
+fn duel_levels_are_mirror_symmetric() {
+    for (_, level) in duels() {
+        let mirrors = Mirror::of(&level);
+        let fits: Vec<Mirror> = mirrors
+            .iter()
+            .copied()
+            .filter(|&m| asymmetry(&level, m).is_none())
+            .collect();
+        let why: Vec<String> = mirrors
+            .iter()
+            .map(|&m| format!("{m:?}: {}", asymmetry(&level, m).unwrap_or_default()))
+            .collect();
+        assert!(
+            !fits.is_empty(),
+            "{} is not mirror-symmetric: {}",
+            level.name,
+            why.join("; ")
+        );
+    }
+}
+
+/// The symmetry check can fail: a duel with one unit moved, one stat changed or one
+/// terrain cell changed is no longer its own mirror image.
+#[test]
+fn a_moved_unit_a_changed_stat_or_cell_breaks_the_mirror() {
+    let (_, level) = duels().swap_remove(0);
+    let m = *Mirror::of(&level)
+        .iter()
+        .find(|&&m| asymmetry(&level, m).is_none())
+        .expect("the phases duel is symmetric");
+    let mut moved = level.clone();
+    moved.units[0].pos.1 += 1;
+    assert!(asymmetry(&moved, m).is_some());
+    let mut stronger = level.clone();
+    *stronger.units[0].stats.values_mut().next().unwrap() += 1;
+    assert!(asymmetry(&stronger, m).is_some());
+    let mut rock = level.clone();
+    rock.terrain[0].replace_range(0..1, "#");
+    assert!(asymmetry(&rock, m).is_some());
+}
+
+/// Battles a side plays on each duel level in `neither_side_wins_every_duel_battle`.
+const DUEL_BATTLES: u64 = 40;
+
+/// A cheap look at fairness (the 1,000-battle figures are in the README): in the
+/// first 40 `normal`-vs-`normal` battles of seed 1 (the ones `skirmish sim --seed
+/// 1` plays), each side of every duel wins at least a quarter. A level that a
+/// side's setup decided would fail.
+#[test]
+fn neither_side_wins_every_duel_battle() {
+    use skirmish::ai::AiPolicy;
+    use skirmish::ai::sim::{battle_seed, play_out};
+    for (_, level) in duels() {
+        let mut wins = [0u64; 2];
+        for i in 0..DUEL_BATTLES {
+            let r = play_out(&level, battle_seed(1, i), &[AiPolicy::Normal; 2], 20_000)
+                .expect("the battle plays");
+            if let Some(w) = r.winner {
+                wins[w.0 as usize] += 1;
+            }
+        }
+        assert!(
+            wins.iter().all(|&w| 4 * w >= DUEL_BATTLES),
+            "{}: {} won {} and {} won {} of {DUEL_BATTLES}",
+            level.name,
+            level.sides[0].name,
+            wins[0],
+            level.sides[1].name,
+            wins[1]
+        );
+    }
+}
