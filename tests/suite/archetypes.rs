@@ -147,7 +147,7 @@ fn hand_written_level(ruleset: &str, dir: &Path) -> (String, std::path::PathBuf)
     .replacen(
         &format!(
             "ruleset: \"{}\"",
-            if ruleset == "flow" { "flow" } else { "phases" }
+            if ruleset == "flow" { "flow" } else { "wounds" }
         ),
         &format!("ruleset: \"{ruleset}\""),
         1,
@@ -290,16 +290,16 @@ fn saving_keeps_archetypes_and_edits() {
     assert!(!text.contains("stats"), "{text}");
     assert_eq!(load_str(&text, "again.ron").expect("reloads"), level);
     // Under another ruleset too.
-    let wounds = skirmish::level::under_ruleset(&level, "wounds").expect("plays");
-    let text = to_ron_string(&wounds);
+    let phases = skirmish::level::under_ruleset(&level, "phases").expect("plays");
+    let text = to_ron_string(&phases);
     assert!(!text.contains("stats"), "{text}");
-    assert_eq!(load_str(&text, "again.ron").expect("reloads"), wounds);
+    assert_eq!(load_str(&text, "again.ron").expect("reloads"), phases);
     // An edit to a realized stat is kept: that unit is saved as written.
     let mut edited = level.clone();
-    edited.units[0].stats.insert("DEF".into(), 15);
+    edited.units[0].stats.insert("Agility".into(), 4);
     let text = to_ron_string(&edited);
     let back = load_str(&text, "edited.ron").expect("reloads");
-    assert_eq!(back.units[0].stats["DEF"], 15);
+    assert_eq!(back.units[0].stats["Agility"], 4);
     assert_eq!(back.units[0].archetype, None);
     assert_eq!(back.units[1].archetype.as_deref(), Some("archer"));
 }
@@ -422,23 +422,23 @@ fn the_editor_keeps_archetypes_and_realizes_them_for_its_ruleset() {
     let path = scratch("editor").join("field.ron");
     std::fs::copy(&source, &path).expect("copy");
     let mut doc = EditorDoc::open(&path).expect("opens");
-    let phases = doc.level().clone();
+    let wounds = doc.level().clone();
     doc.move_unit(0, Cell::new(3, 3)).expect("moves");
-    doc.set_ruleset("wounds").expect("switches");
+    doc.set_ruleset("phases").expect("switches");
     assert!(doc.problems().is_empty(), "{:?}", doc.problems());
-    let wounds = skirmish::level::under_ruleset(&phases, "wounds").expect("plays");
-    assert_eq!(doc.level().units[1], wounds.units[1]);
-    assert_eq!(doc.level().units[0].stats, wounds.units[0].stats);
+    let phases = skirmish::level::under_ruleset(&wounds, "phases").expect("plays");
+    assert_eq!(doc.level().units[1], phases.units[1]);
+    assert_eq!(doc.level().units[0].stats, phases.units[0].stats);
     doc.save().expect("saves");
     let text = std::fs::read_to_string(&path).expect("saved");
-    assert!(text.contains("ruleset: \"wounds\""), "{text}");
+    assert!(text.contains("ruleset: \"phases\""), "{text}");
     assert!(
         text.contains("pos: (3, 3),\n            archetype: \"line_infantry\""),
         "{text}"
     );
     assert!(!text.contains("stats"), "{text}");
     assert!(doc.undo(), "undo the switch");
-    assert_eq!(doc.level().units[1], phases.units[1]);
+    assert_eq!(doc.level().units[1], wounds.units[1]);
 }
 
 /// `play --ruleset` and `sim --ruleset` load the level for that ruleset, or say why
@@ -448,10 +448,10 @@ fn ruleset_overrides_load_the_level_for_that_ruleset_or_say_why_not() {
     use skirmish::level::load::load_for_play;
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/archetype_field.ron");
     let own = load_for_play(&path, None).expect("plays");
-    assert_eq!(own.ruleset, "phases");
-    let wounds = load_for_play(&path, Some("wounds")).expect("plays under wounds");
-    assert_eq!(wounds.ruleset, "wounds");
-    assert!(wounds.units.iter().all(|u| u.stats.contains_key("Agility")));
+    assert_eq!(own.ruleset, "wounds");
+    let phases = load_for_play(&path, Some("phases")).expect("plays under phases");
+    assert_eq!(phases.ruleset, "phases");
+    assert!(phases.units.iter().all(|u| u.stats.contains_key("DEF")));
     let err = load_for_play(&path, Some("flow")).expect_err("squares");
     assert_eq!(
         err,
