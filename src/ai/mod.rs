@@ -47,9 +47,11 @@
 //! decision. [`sim`] plays whole AI-vs-AI battles.
 
 mod moves;
+pub mod record;
 pub mod search;
 pub mod sim;
 mod tactics;
+pub mod threat;
 mod view;
 
 use rand::{Rng, RngExt};

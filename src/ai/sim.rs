@@ -30,6 +30,7 @@ use rand::rngs::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::record::{Tally, UnitFigures, UnitTally, unit_figures};
 use super::{AiPolicy, choose, policy_name};
 use crate::engine::battle::Battle;
 use crate::engine::dice::Dice;
@@ -91,10 +92,10 @@ pub struct BattleResult {
     /// Whether the battle was stopped, unfinished, at the command limit (then it is
     /// neither won nor a draw).
     pub cut_off_by_commands: bool,
-    /// How many of the level's units were out of play (defeated, dying, fled) when
-    /// the battle ended.
+    /// Each unit's figures, by roster index, from the battle's record (attacks,
+    /// damage dealt and taken, kills, the round it left play).
     #[serde(default)]
-    pub units_down: usize,
+    pub units: Vec<UnitTally>,
 }
 
 impl BattleResult {
@@ -211,7 +212,9 @@ pub fn play(
         })
         .collect();
     let mut damage_taken = vec![0_i64; sides];
+    let mut record = Tally::new(level.units.len());
     let mut tally = |events: &[Event]| {
+        record.add(events);
         for e in events {
             if let Event::Damaged { unit, amount, .. } = e
                 && let Some(&s) = side_of.get(unit.0 as usize)
@@ -222,11 +225,6 @@ pub fn play(
     };
     tally(battle.events());
     let mut commands = 0;
-    let units_down = |battle: &Battle| {
-        (0..level.units.len())
-            .filter(|&i| !crate::engine::battle::is_active(battle.world(), UnitId(i as u32)))
-            .count()
-    };
     loop {
         let deciding = match battle.awaiting() {
             crate::engine::battle::Awaiting::Over(winner) => {
@@ -240,7 +238,7 @@ pub fn play(
                     cut_off: winner.is_none()
                         && level.victory.max_rounds.is_some_and(|m| rounds >= m),
                     cut_off_by_commands: false,
-                    units_down: units_down(battle),
+                    units: record.finish(),
                 });
             }
             crate::engine::battle::Awaiting::Decision(d) => d.side,
@@ -255,7 +253,7 @@ pub fn play(
                 commands,
                 cut_off: false,
                 cut_off_by_commands: true,
-                units_down: units_down(battle),
+                units: record.finish(),
             });
         }
         let policy = policies
@@ -338,9 +336,6 @@ pub struct RunInfo {
     pub ruleset: String,
     /// Side names, in side order.
     pub sides: Vec<String>,
-    /// How many units the level places (the share of units down is out of these).
-    #[serde(default)]
-    pub units: usize,
     /// Seed of the run.
     pub seed: u64,
     /// AI policy name of each side, in side order.
@@ -354,6 +349,14 @@ pub struct RunInfo {
     /// A fingerprint of the level as played (after any changes made to it for the
     /// run): runs on differently edited copies of a level differ here.
     pub level_digest: String,
+    /// Each unit's name and side name, in roster order (the rows of the per-unit
+    /// figures).
+    #[serde(default)]
+    pub units: Vec<(String, String)>,
+    /// What the run changed in the level, `KEY=VALUE` each (`skirmish sim --set`,
+    /// and the value of a sweep), in order; empty for the level as it is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub set: Vec<String>,
 }
 
 impl RunInfo {
@@ -363,7 +366,6 @@ impl RunInfo {
             level: level.name.clone(),
             ruleset: level.ruleset.clone(),
             sides: level.sides.iter().map(|s| s.name.clone()).collect(),
-            units: level.units.len(),
             seed: config.seed,
             policies: (0..level.sides.len())
                 .map(|i| {
@@ -375,6 +377,12 @@ impl RunInfo {
             max_commands: config.max_commands,
             max_rounds: level.victory.max_rounds.unwrap_or(DEFAULT_MAX_ROUNDS),
             level_digest: level_digest(level),
+            units: level
+                .units
+                .iter()
+                .map(|u| (u.name.clone(), u.side.clone()))
+                .collect(),
+            set: Vec::new(),
         }
     }
 }
@@ -401,6 +409,10 @@ pub struct Summary {
     pub seed: u64,
     /// Battles played.
     pub battles: usize,
+    /// What the run changed in the level (`KEY=VALUE` each, [`RunInfo::set`]); in the
+    /// JSON only when there are changes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub set: Vec<String>,
     /// Policy of each side, by side name.
     pub policies: BTreeMap<String, String>,
     /// Wins by side name.
@@ -440,6 +452,10 @@ pub struct Summary {
     /// Mean share of the level's units out of play (defeated, dying, fled) when a
     /// battle ended, 0 to 1.
     pub units_down: f64,
+    /// Each unit's figures, in roster order: attacks, hit rate against the mean
+    /// predicted chance, damage dealt and taken, kills, survival, mean round of
+    /// defeat ([`crate::ai::record`]).
+    pub units: Vec<UnitFigures>,
     /// Mean commands per battle.
     pub mean_commands: f64,
     /// Battles per second of wall-clock time (the one figure that varies between runs).
@@ -481,11 +497,26 @@ pub fn summarize(
     let var = rounds.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / nf;
     let total_rounds: f64 = rounds.iter().sum();
     let total_damage: i64 = results.iter().map(BattleResult::damage).sum();
+    let units = unit_figures(
+        &info.units,
+        &results
+            .iter()
+            .map(|r| r.units.as_slice())
+            .collect::<Vec<_>>(),
+    );
+    // The mean share of units down at the end of a battle: the mean of the units'
+    // shares of battles they left play in.
+    let units_down = if units.is_empty() {
+        0.0
+    } else {
+        units.iter().map(|u| 1.0 - u.survival).sum::<f64>() / units.len() as f64
+    };
     Summary {
         level: info.level.clone(),
         ruleset: info.ruleset.clone(),
         seed: info.seed,
         battles: n,
+        set: info.set.clone(),
         policies: names
             .iter()
             .cloned()
@@ -522,11 +553,8 @@ pub fn summarize(
             .zip(&damage_taken)
             .map(|(s, &d)| (s.clone(), d as f64 / nf))
             .collect(),
-        units_down: results
-            .iter()
-            .map(|r| r.units_down as f64 / info.units.max(1) as f64)
-            .sum::<f64>()
-            / nf,
+        units_down,
+        units,
         mean_commands: results.iter().map(|r| r.commands as f64).sum::<f64>() / nf,
         battles_per_second: if seconds > 0.0 {
             n as f64 / seconds

@@ -1,5 +1,5 @@
-//! The command line: `skirmish play | edit | check | dice | script | sim | compare |
-//! replay`.
+//! The command line: `skirmish play | edit | check | dice | script | sim | merge |
+//! compare | replay`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -8,10 +8,14 @@ use clap::{Parser, Subcommand};
 
 pub mod check;
 pub mod compare;
+pub mod csv;
 pub mod dice;
 pub mod replay;
 pub mod script;
+pub mod shard;
 pub mod sim;
+pub mod sweep;
+pub mod tweak;
 
 /// skirmish: tactical skirmishes and a workbench for tabletop combat rules.
 #[derive(Debug, Parser)]
@@ -106,8 +110,11 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         save_battle: Option<PathBuf>,
     },
-    /// Play AI-vs-AI battles headless on every core and print win rates and lengths.
+    /// Play AI-vs-AI battles headless on every core and print win rates and lengths;
+    /// change constants (--set), sweep one (--sweep), or play a shard (--shard).
     Sim(sim::SimArgs),
+    /// Combine the shard files of `skirmish sim --shard K/N` into the full run's report.
+    Merge(shard::MergeArgs),
     /// Play a level under every ruleset that can (grid, archetypes) and set win
     /// rates, battle length, damage and losses side by side.
     Compare(compare::CompareArgs),
@@ -215,6 +222,10 @@ pub fn main() -> ExitCode {
         Command::Sim(args) => {
             quiet_broken_pipe();
             sim::run(&args)
+        }
+        Command::Merge(args) => {
+            quiet_broken_pipe();
+            shard::run(&args)
         }
         Command::Compare(args) => {
             quiet_broken_pipe();

@@ -1,15 +1,34 @@
 //! `skirmish sim LEVEL [--battles N] [--seed S] [--ruleset R] [--ai SIDE=POLICY]...
-//! [--threads T] [--json] [--plot FILE.png] [--log INDEX] [--save-battle INDEX FILE]`:
-//! AI-vs-AI battles without a window, on
-//! every core, and their figures.
+//! [--set KEY=VALUE]... [--sweep KEY=VALUES] [--shard K/N] [--threads T]
+//! [--json | --csv] [--plot FILE.png] [--log INDEX] [--save-battle INDEX FILE]`:
+//! AI-vs-AI battles without a window, on every core, and their figures — the rule
+//! designer's workbench.
 //!
 //! Each side plays the policy `--ai` gives it, else its level controller's (`Human`
 //! sides play `normal`). The figures are the same for a seed whatever the number of
 //! threads (see [`crate::ai::sim`]); only `battles_per_second` varies. A progress bar
 //! shows on a terminal (stderr), never in a pipe. A battle stopped at the command
 //! limit ([`crate::ai::sim::command_limit`]) is counted and shown apart from the
-//! draws, as unfinished. Exit 0 on success, 2 for bad
-//! arguments, 1 when the level doesn't load or a battle or the plot fails.
+//! draws, as unfinished.
+//!
+//! The workbench flags:
+//!
+//! - `--set KEY=VALUE` (repeatable) changes a ruleset constant (`--set crit_at=16`,
+//!   any key of `assets/rulesets/<ruleset>.ron`, as a level's `rules`) or a unit's
+//!   stat (`--set Knight.DEF=13`) for the run, checked as a level file is
+//!   ([`super::tweak`]); `set` in the JSON lists the changes.
+//! - `--sweep KEY=A..B[:STEP]` or `--sweep KEY=V1,V2,…` plays the run once per value
+//!   of KEY (as `--set` takes it) with the same seeds and reports each side's win
+//!   rate with its interval, the draws and the mean rounds per value (a table; with
+//!   `--json` `{"sweep": KEY, "runs": [{"value": …, <the figures>}, …]}`; with
+//!   `--plot` win rate against the value, the interval as a band).
+//! - `--csv` prints the figures as CSV instead of the table ([`super::csv`]).
+//! - `--shard K/N` plays only the K-th of N shares of the battles and prints a shard
+//!   file (JSON, whether or not `--json` is given) for `skirmish merge`
+//!   ([`super::shard`]), which prints the full run's report.
+//!
+//! Exit 0 on success, 2 for bad arguments (a bad `--set` or `--sweep` is named), 1
+//! when the level doesn't load or a battle or the plot fails.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -18,7 +37,10 @@ use std::time::Instant;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
 
+use super::shard::{FORMAT, Played, PlayedRun, Shard};
+use super::tweak::{self, Setting};
 use crate::ai::sim::{
     RunInfo, SimConfig, Summary, battle_seed, command_limit, play_logged, simulate, summarize,
 };
@@ -46,15 +68,24 @@ pub struct SimArgs {
     /// A side's AI policy: random, easy, normal or hard (repeatable), e.g. `--ai Red=hard`.
     #[arg(long = "ai", value_name = "SIDE=POLICY")]
     pub ai: Vec<String>,
+    /// Change a ruleset constant or a unit's stat for this run (repeatable), e.g.
+    /// `--set crit_at=16` or `--set Knight.DEF=13`; VALUE is RON, as in a level file.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Play the run once per value of KEY with the same seeds: `KEY=A..B[:STEP]`
+    /// (numbers) or `KEY=V1,V2,…` (RON values); KEY as for --set.
+    #[arg(long, value_name = "KEY=VALUES")]
+    pub sweep: Option<String>,
+    /// Play only shard K of N of the battles (same seeds as the full run) and print a
+    /// shard file for `skirmish merge`.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
     /// Worker threads (default: every core).
     #[arg(long, value_name = "T")]
     pub threads: Option<usize>,
-    /// Print one JSON object instead of the table.
-    #[arg(long)]
-    pub json: bool,
-    /// Write a PNG of the win rates and the distribution of battle length.
-    #[arg(long, value_name = "FILE.png")]
-    pub plot: Option<PathBuf>,
+    /// How the figures are printed.
+    #[command(flatten)]
+    pub output: Output,
     /// Print the event log of battle number INDEX of the run (0-based) and its
     /// result instead of the figures.
     #[arg(long, value_name = "INDEX")]
@@ -67,20 +98,43 @@ pub struct SimArgs {
 
 /// A usage problem (exit 2) or a failure (exit 1).
 pub(super) enum Failure {
+    /// Bad arguments or input files (exit 2).
     Usage(String),
+    /// The work failed (exit 1).
     Failed(String),
+}
+
+/// How a report is printed (`sim`, `merge`): the table, `--json` or `--csv`, and an
+/// optional plot.
+#[derive(Clone, Debug, Args)]
+pub struct Output {
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Print CSV (a header, then a row per side) instead of the table.
+    #[arg(long, conflicts_with = "json")]
+    pub csv: bool,
+    /// Write a PNG of the win rates and the distribution of battle length (for a
+    /// sweep: each side's win rate against the value, its 95% interval as a band).
+    #[arg(long, value_name = "FILE.png")]
+    pub plot: Option<PathBuf>,
 }
 
 /// Runs `skirmish sim`.
 pub fn run(args: &SimArgs) -> ExitCode {
-    match sim(args) {
+    exit("sim", sim(args))
+}
+
+/// The exit code of `skirmish COMMAND`'s outcome, with its message on stderr.
+pub(super) fn exit(command: &str, outcome: Result<(), Failure>) -> ExitCode {
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Usage(m)) => {
-            eprintln!("skirmish sim: {m}");
+            eprintln!("skirmish {command}: {m}");
             ExitCode::from(2)
         }
         Err(Failure::Failed(m)) => {
-            eprintln!("skirmish sim: {m}");
+            eprintln!("skirmish {command}: {m}");
             ExitCode::FAILURE
         }
     }
@@ -93,7 +147,27 @@ fn sim(args: &SimArgs) -> Result<(), Failure> {
     if args.threads == Some(0) {
         return Err(Failure::Usage("--threads must be at least 1".into()));
     }
+    let shard = match &args.shard {
+        None => Shard::WHOLE,
+        Some(text) => Shard::parse(text).map_err(|e| Failure::Usage(format!("--shard {e}")))?,
+    };
+    if args.shard.is_some() && (args.output.csv || args.output.plot.is_some()) {
+        return Err(Failure::Usage(
+            "--shard prints a shard file (JSON) for `skirmish merge`; give --csv or --plot \
+             to merge"
+                .into(),
+        ));
+    }
     let level = load_level(&args.level, args.ruleset.as_deref())?;
+    let settings = args
+        .set
+        .iter()
+        .map(|arg| {
+            tweak::parse_setting(&level, arg)
+                .map_err(|e| Failure::Usage(format!("--set {arg}: {e}")))
+        })
+        .collect::<Result<Vec<Setting>, _>>()?;
+    let level = tweak::apply(&level, &settings, "--set").map_err(Failure::Usage)?;
     let policies = policies(&level, &args.ai)?;
     let config = SimConfig {
         battles: args.battles,
@@ -101,54 +175,137 @@ fn sim(args: &SimArgs) -> Result<(), Failure> {
         policies,
         max_commands: command_limit(&level),
     };
+    if args.sweep.is_some() && (args.log.is_some() || !args.save_battle.is_empty()) {
+        return Err(Failure::Usage(
+            "--log and --save-battle play one battle of one run: give the value with --set \
+             instead of --sweep"
+                .into(),
+        ));
+    }
     if let [index, file] = args.save_battle.as_slice() {
-        let index: usize = index.parse().map_err(|_| {
-            Failure::Usage(format!(
-                "--save-battle INDEX FILE: `{index}` is not a battle number (0, 1, 2 …)"
-            ))
-        })?;
-        let seed = battle_seed(args.seed, index as u64);
-        let (result, battle) = crate::ai::sim::play_recorded(
-            &level,
-            seed,
-            &config.policies,
-            config.max_commands,
-            Some(&args.level),
-        )
-        .map_err(|e| Failure::Failed(format!("battle {index} (seed {seed}): {e}")))?;
-        battle.save(Path::new(file)).map_err(Failure::Failed)?;
-        println!(
-            "battle {index} (seed {seed}): {} commands, {} rounds, written to {file}",
-            battle.commands.len(),
-            result.rounds
-        );
-        return Ok(());
+        return save_battle(args, &level, &config, index, file);
     }
     if let Some(index) = args.log {
-        let seed = battle_seed(args.seed, index as u64);
-        let (result, lines) = play_logged(&level, seed, &config.policies, config.max_commands)
-            .map_err(|e| Failure::Failed(format!("battle {index} (seed {seed}): {e}")))?;
-        for line in lines {
-            println!("{line}");
-        }
-        if result.cut_off_by_commands {
-            println!(
-                "battle {index} (seed {seed}): stopped at the command limit ({}) in round {}, \
-                 unfinished",
-                config.max_commands, result.rounds
-            );
-            return Ok(());
-        }
-        let winner = result
-            .winner
-            .and_then(|w| level.sides.get(w.0 as usize))
-            .map_or("nobody (draw)", |s| s.name.as_str());
+        return print_log(&level, &config, index);
+    }
+    let runs = runs(&level, &settings, args.sweep.as_deref())?;
+    let played = play(args, &config, shard, runs)?;
+    if args.shard.is_some() {
+        print!("{}", json(&played)?);
+        return Ok(());
+    }
+    report(&played, &args.output)
+}
+
+/// `--save-battle INDEX FILE`: writes one battle of the run as a battle file.
+fn save_battle(
+    args: &SimArgs,
+    level: &Level,
+    config: &SimConfig,
+    index: &str,
+    file: &str,
+) -> Result<(), Failure> {
+    let index: usize = index.parse().map_err(|_| {
+        Failure::Usage(format!(
+            "--save-battle INDEX FILE: `{index}` is not a battle number (0, 1, 2 …)"
+        ))
+    })?;
+    let seed = battle_seed(args.seed, index as u64);
+    let (result, battle) = crate::ai::sim::play_recorded(
+        level,
+        seed,
+        &config.policies,
+        config.max_commands,
+        Some(&args.level),
+    )
+    .map_err(|e| Failure::Failed(format!("battle {index} (seed {seed}): {e}")))?;
+    battle.save(Path::new(file)).map_err(Failure::Failed)?;
+    println!(
+        "battle {index} (seed {seed}): {} commands, {} rounds, written to {file}",
+        battle.commands.len(),
+        result.rounds
+    );
+    Ok(())
+}
+
+/// `--log INDEX`: prints one battle's event log and its result.
+fn print_log(level: &Level, config: &SimConfig, index: usize) -> Result<(), Failure> {
+    let seed = battle_seed(config.seed, index as u64);
+    let (result, lines) = play_logged(level, seed, &config.policies, config.max_commands)
+        .map_err(|e| Failure::Failed(format!("battle {index} (seed {seed}): {e}")))?;
+    for line in lines {
+        println!("{line}");
+    }
+    if result.cut_off_by_commands {
         println!(
-            "battle {index} (seed {seed}): {winner} won after {} rounds",
-            result.rounds
+            "battle {index} (seed {seed}): stopped at the command limit ({}) in round {}, \
+             unfinished",
+            config.max_commands, result.rounds
         );
         return Ok(());
     }
+    let winner = result
+        .winner
+        .and_then(|w| level.sides.get(w.0 as usize))
+        .map_or("nobody (draw)", |s| s.name.as_str());
+    println!(
+        "battle {index} (seed {seed}): {winner} won after {} rounds",
+        result.rounds
+    );
+    Ok(())
+}
+
+/// One run to play: the sweep value (RON) if any, the level as changed, and what
+/// was changed (`KEY=VALUE` each).
+struct Run {
+    value: Option<String>,
+    level: Level,
+    set: Vec<String>,
+}
+
+/// The runs to play: the level as `--set` left it, or one per value of `sweep`.
+fn runs(level: &Level, settings: &[Setting], sweep: Option<&str>) -> Result<Vec<Run>, Failure> {
+    let set: Vec<String> = settings.iter().map(|s| s.text.clone()).collect();
+    let Some(arg) = sweep else {
+        return Ok(vec![Run {
+            value: None,
+            level: level.clone(),
+            set,
+        }]);
+    };
+    let sweep = tweak::parse_sweep(level, arg)
+        .map_err(|e| Failure::Usage(format!("--sweep {arg}: {e}")))?;
+    if let Some(s) = settings.iter().find(|s| s.key == sweep.values[0].key) {
+        return Err(Failure::Usage(format!(
+            "--sweep {arg}: --set {} sets the same key; sweep it or set it, not both",
+            s.text
+        )));
+    }
+    sweep
+        .values
+        .iter()
+        .zip(sweep.value_texts())
+        .map(|(setting, value)| {
+            let level = tweak::apply(level, std::slice::from_ref(setting), "--sweep")
+                .map_err(Failure::Usage)?;
+            let mut set = set.clone();
+            set.push(setting.text.clone());
+            Ok(Run {
+                value: Some(value),
+                level,
+                set,
+            })
+        })
+        .collect()
+}
+
+/// Plays `shard`'s share of every run, on `--threads` threads with a progress bar.
+fn play(
+    args: &SimArgs,
+    config: &SimConfig,
+    shard: Shard,
+    runs: Vec<Run>,
+) -> Result<Played, Failure> {
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(t) = args.threads {
         pool = pool.num_threads(t);
@@ -156,8 +313,9 @@ fn sim(args: &SimArgs) -> Result<(), Failure> {
     let pool = pool
         .build()
         .map_err(|e| Failure::Failed(format!("cannot start worker threads: {e}")))?;
+    let indices = shard.indices(config.battles);
     let bar = if std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(args.battles as u64);
+        let bar = ProgressBar::new((runs.len() * indices.len()) as u64);
         if let Ok(style) =
             ProgressStyle::with_template("{bar:40} {pos}/{len} battles, {per_sec}, eta {eta}")
         {
@@ -167,30 +325,107 @@ fn sim(args: &SimArgs) -> Result<(), Failure> {
     } else {
         ProgressBar::hidden()
     };
+    let sweep = args
+        .sweep
+        .as_ref()
+        .and_then(|s| s.split_once('='))
+        .map(|(key, _)| key.trim().to_string());
     let start = Instant::now();
-    let results = pool
-        .install(|| simulate(&level, &config, 0..config.battles, &|| bar.inc(1)))
+    let played = pool
+        .install(|| {
+            runs.into_par_iter()
+                .map(|run| {
+                    let config = SimConfig {
+                        max_commands: command_limit(&run.level),
+                        ..config.clone()
+                    };
+                    let results = simulate(&run.level, &config, indices.clone(), &|| bar.inc(1))
+                        .map_err(|e| match run.set.last() {
+                            Some(s) if run.value.is_some() => format!("with {s}: {e}"),
+                            _ => e,
+                        })?;
+                    let mut info = RunInfo::new(&run.level, &config);
+                    info.set = run.set;
+                    Ok(PlayedRun {
+                        value: run.value,
+                        info,
+                        results,
+                    })
+                })
+                .collect::<Result<Vec<_>, String>>()
+        })
         .map_err(Failure::Failed)?;
     let seconds = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
-    let info = RunInfo::new(&level, &config);
-    let summary = summarize(&info, &results, seconds, pool.current_num_threads());
-    if args.json {
-        let json = serde_json::to_string(&summary)
-            .map_err(|e| Failure::Failed(format!("cannot write JSON: {e}")))?;
-        println!("{json}");
-    } else {
-        print_table(&info, &summary);
+    Ok(Played {
+        format: FORMAT.into(),
+        shard,
+        sweep,
+        runs: played,
+        seconds,
+        threads: pool.current_num_threads(),
+    })
+}
+
+/// Prints the report of a whole run (or of a sweep's runs) as `out` asks: the
+/// table, JSON or CSV, and the plot. `sim` and `merge` both report through it.
+pub(super) fn report(played: &Played, out: &Output) -> Result<(), Failure> {
+    let battles: usize = played.runs.iter().map(|r| r.results.len()).sum();
+    let summaries: Vec<Summary> = played
+        .runs
+        .iter()
+        .map(|run| {
+            // A sweep's time shared out by battles.
+            let share = run.results.len() as f64 / battles.max(1) as f64;
+            summarize(
+                &run.info,
+                &run.results,
+                played.seconds * share,
+                played.threads,
+            )
+        })
+        .collect();
+    match (&played.sweep, out.json, out.csv) {
+        (None, true, _) => print!("{}", json(&summaries[0])?),
+        (Some(key), true, _) => print!(
+            "{}",
+            json(&super::sweep::json(key, &played.runs, &summaries))?
+        ),
+        (_, _, true) => {
+            let rows: Vec<super::csv::Row> = played
+                .runs
+                .iter()
+                .zip(&summaries)
+                .flat_map(|(run, s)| {
+                    let sweep = played.sweep.as_deref().zip(run.value.as_deref());
+                    super::csv::rows(sweep, &run.info, s)
+                })
+                .collect();
+            print!("{}", super::csv::write(&rows));
+        }
+        (None, false, false) => print_table(&played.runs[0].info, &summaries[0]),
+        (Some(key), false, false) => {
+            print!("{}", super::sweep::table(key, &played.runs, &summaries));
+        }
     }
-    if let Some(path) = &args.plot {
-        plot(&info, &summary, path).map_err(|e| {
-            Failure::Failed(format!("cannot write the plot {}: {e}", path.display()))
-        })?;
-        if !args.json {
+    if let Some(path) = &out.plot {
+        match &played.sweep {
+            None => plot(&played.runs[0].info, &summaries[0], path),
+            Some(key) => super::sweep::plot(key, &played.runs, &summaries, path),
+        }
+        .map_err(|e| Failure::Failed(format!("cannot write the plot {}: {e}", path.display())))?;
+        if !out.json && !out.csv {
             println!("Plot: {}", path.display());
         }
     }
     Ok(())
+}
+
+/// One line of JSON.
+fn json(value: &impl serde::Serialize) -> Result<String, Failure> {
+    serde_json::to_string(value)
+        .map(|j| j + "\n")
+        .map_err(|e| Failure::Failed(format!("cannot write JSON: {e}")))
 }
 
 /// Loads and checks the level, with the ruleset overridden if asked.
@@ -268,6 +503,9 @@ fn print_table(info: &RunInfo, s: &Summary) {
         "{} ({}), {} battles, seed {}",
         s.level, s.ruleset, s.battles, s.seed
     );
+    if !s.set.is_empty() {
+        println!("Set: {}", s.set.join(", "));
+    }
     for side in &info.sides {
         let w = s.wins.get(side).copied().unwrap_or(0);
         let policy = s.policies.get(side).map_or("?", String::as_str);
@@ -320,12 +558,44 @@ fn print_table(info: &RunInfo, s: &Summary) {
         s.damage_per_round,
         taken.join(", ")
     );
+    print_units(s);
     println!(
         "Speed: {:.1} battles/s on {} thread{}",
         s.battles_per_second,
         s.threads,
         if s.threads == 1 { "" } else { "s" }
     );
+}
+
+/// The per-unit table: per battle means of attacks, damage and kills, the hit rate
+/// against the mean predicted chance, survival and the mean round of defeat.
+fn print_units(s: &Summary) {
+    if s.units.is_empty() {
+        return;
+    }
+    let pct = |p: Option<f64>| p.map_or("-".to_string(), |p| format!("{:.1}%", 100.0 * p));
+    println!(
+        "Units (per battle):  {:<12} {:>7} {:>7} {:>9} {:>7} {:>7} {:>6} {:>8} {:>8}",
+        "side", "attacks", "hit", "predicted", "dealt", "taken", "kills", "survival", "down in"
+    );
+    for u in &s.units {
+        let down = u
+            .mean_defeat_round
+            .map_or("-".to_string(), |r| format!("rd {r:.1}"));
+        println!(
+            "  {:<18} {:<12} {:>7.2} {:>7} {:>9} {:>7.1} {:>7.1} {:>6.2} {:>8} {:>8}",
+            u.name,
+            u.side,
+            u.attacks,
+            pct(u.hit_rate),
+            pct(u.predicted_hit),
+            u.damage_dealt,
+            u.damage_taken,
+            u.kills,
+            pct(Some(u.survival)),
+            down
+        );
+    }
 }
 
 /// Draws win rates (left) and the battle-length histogram (right) into a PNG.
@@ -481,14 +751,29 @@ fn plot(info: &RunInfo, s: &Summary, path: &Path) -> Result<(), String> {
                 )
             });
     }
+    legend_and_present(&mut chart, &root, SeriesLabelPosition::UpperLeft)
+}
+
+/// Draws `chart`'s series labels (the legend) at `position` and writes the image of
+/// `root`: how every chart of `sim` ends.
+pub(super) fn legend_and_present<'a, DB, CT, S>(
+    chart: &mut plotters::chart::ChartContext<'a, DB, CT>,
+    root: &plotters::drawing::DrawingArea<DB, S>,
+    position: plotters::chart::SeriesLabelPosition,
+) -> Result<(), String>
+where
+    DB: plotters::prelude::DrawingBackend + 'a,
+    CT: plotters::coord::CoordTranslate,
+    S: plotters::coord::CoordTranslate,
+{
+    use plotters::prelude::*;
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
+        .position(position)
         .background_style(WHITE.mix(0.9))
         .border_style(BLACK.mix(0.3))
         .label_font(("sans-serif", 13))
         .draw()
         .map_err(|e| e.to_string())?;
-    root.present().map_err(|e| e.to_string())?;
-    Ok(())
+    root.present().map_err(|e| e.to_string())
 }

@@ -245,7 +245,7 @@ fn apply(world: &mut World, event: &Event) {
                 h.hp = *hp;
             }
         }
-        Event::Defeated { unit, state } => {
+        Event::Defeated { unit, state, .. } => {
             let e = entity(world, *unit);
             world.entity_mut(e).insert(*state);
         }
@@ -342,6 +342,7 @@ fn apply(world: &mut World, event: &Event) {
         Event::OrderSet { .. }
         | Event::MovementStopped { .. }
         | Event::Rolled { .. }
+        | Event::AttackResolved { .. }
         | Event::Ruleset(_) => {}
     }
 }

@@ -503,6 +503,15 @@ pub fn has(world: &World, unit: UnitId, name: &str) -> bool {
         .is_some_and(|c| c.has(name))
 }
 
+/// Who caused `unit`'s condition named `name` (the source of its ongoing damage),
+/// if it has one with a source.
+pub fn source_of(world: &World, unit: UnitId, name: &str) -> Option<UnitId> {
+    world
+        .get::<Conditions>(entity(world, unit))
+        .and_then(|c| c.get(name))
+        .and_then(|c| c.source)
+}
+
 /// `unit` took an action (X-08 `UntilAction`): ends its `UntilAction` conditions
 /// that `ends` says this action ends, with `reason` ("it stood up": actfast Prone and
 /// Burning, A-GAP-11; `|_| true` for effects any action ends).

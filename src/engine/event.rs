@@ -13,7 +13,7 @@ use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
 
 use crate::engine::board::Cell;
 use crate::engine::conditions::Condition;
@@ -138,6 +138,11 @@ pub enum Event {
         amount: i32,
         /// HP left.
         hp: i32,
+        /// The unit that dealt it (an attacker, the source of an ongoing effect, the
+        /// unit itself for self-harm), when there is one; left out of the JSON when
+        /// none (falling, a rule with nobody behind it).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        source: Option<UnitId>,
     },
     /// HP restored.
     Healed {
@@ -149,6 +154,10 @@ pub enum Event {
         amount: i32,
         /// HP now.
         hp: i32,
+        /// The unit that healed it (a healer, the unit itself), when the ruleset
+        /// knows one; left out of the JSON when none.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        source: Option<UnitId>,
     },
     /// A unit left play, or its play state changed (a dying unit died or was
     /// brought back: `state: Active`).
@@ -159,6 +168,14 @@ pub enum Event {
         /// every `Defeated` before states existed.
         #[serde(skip_serializing_if = "PlayState::is_down")]
         state: PlayState,
+        /// Why it left play (or changed state); left out of the JSON when unknown
+        /// (every `Defeated` before causes existed).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        cause: Option<LeaveCause>,
+        /// The unit that caused it (whose damage took it to 0 HP, who slew it),
+        /// when there is one; left out of the JSON when none.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        by: Option<UnitId>,
     },
     /// A condition was added.
     ConditionAdded {
@@ -296,9 +313,96 @@ pub enum Event {
         /// The outcome in the ruleset's words ("success", "hit", "miss", ...).
         outcome: String,
     },
+    /// An attack was resolved: the neutral record of one attack roll of any
+    /// ruleset (docs/rulesets.md, "The record of an attack"), with the exact odds it
+    /// had before its dice. Emitted once the outcome and the damage it deals are
+    /// known, before the [`Event::Damaged`] that applies that damage. It changes no
+    /// state and prints no line of the human log (the ruleset's narration tells the
+    /// roll).
+    AttackResolved {
+        /// The attacker.
+        attacker: UnitId,
+        /// The unit the attack landed on (an interceptor that took the hit, in
+        /// `flow`).
+        target: UnitId,
+        /// The power or weapon it was made with.
+        power: String,
+        /// How it came out, in every ruleset's terms.
+        outcome: AttackOutcome,
+        /// Damage it dealt to `target` after mitigation (armor, resistance, halving):
+        /// the `amount` of the [`Event::Damaged`] that follows it (0 when none does,
+        /// the HP left for an instant defeat).
+        damage: i32,
+        /// The exact odds the engine computed for this attack from the state just
+        /// before its dice were rolled (the preview's numbers); left out of the JSON
+        /// when the ruleset has none for it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        odds: Option<Foreseen>,
+    },
     /// A ruleset's own narration event (see [`Narration`]). It changes no state.
     #[serde(untagged)]
     Ruleset(RulesetEvent),
+}
+
+/// How an attack came out, in terms every ruleset maps its own results onto (each
+/// ruleset's mapping: docs/rulesets.md, "The record of an attack").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum AttackOutcome {
+    /// It failed to land (no damage beyond a ruleset's miss damage).
+    Miss,
+    /// It landed weakened (`actfast`'s Partial: damage halved).
+    Partial,
+    /// It landed.
+    Hit,
+    /// It landed as a critical hit.
+    Critical,
+    /// It failed badly (a natural 1 or 3, a fumble): a miss with a ruleset's own
+    /// consequences.
+    CriticalFailure,
+}
+
+impl AttackOutcome {
+    /// Whether the attack landed (a partial, plain or critical hit).
+    pub fn landed(self) -> bool {
+        matches!(
+            self,
+            AttackOutcome::Partial | AttackOutcome::Hit | AttackOutcome::Critical
+        )
+    }
+}
+
+/// The exact odds of an attack as the engine computed them before its dice: what
+/// the preview promised, to set against what the dice gave.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Foreseen {
+    /// Exact chance to land (partial and critical hits included).
+    pub hit: f64,
+    /// Exact chance of a critical hit.
+    pub crit: f64,
+    /// Expected damage, every outcome weighed.
+    pub expected_damage: f64,
+}
+
+// Odds are probabilities and means of finite distributions: never NaN, so equality
+// is an equivalence and events stay `Eq`.
+impl Eq for Foreseen {}
+
+/// Why a unit left play (or changed its play state), for [`Event::Defeated`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum LeaveCause {
+    /// Damage took it to 0 HP (or below).
+    Damage,
+    /// A rule defeated it outright (`wounds`' crit chain and fatal blow).
+    Slain,
+    /// It died of its state: failed death saves, bleeding out.
+    Died,
+    /// It fled, surrendered or was routed (morale).
+    Fled,
+    /// A condition it carried took hold (`escalation`'s Last Gasp).
+    Condition,
+    /// It came (back) into play, `state: Active`: healed or stabilized while dying,
+    /// or summoned (`by`: the summoner).
+    Recovered,
 }
 
 fn is_false(b: &bool) -> bool {

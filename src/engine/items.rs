@@ -56,6 +56,8 @@ pub fn heal(
             faces: roll.faces.iter().map(|&(_, f)| f).collect(),
             amount,
             hp,
+            // Items are used by the unit they heal.
+            source: Some(unit),
         },
     );
     Ok(amount)

@@ -129,10 +129,11 @@ pub fn faces(f: &[u32]) -> String {
 }
 
 /// The human log's line for an event: `None` for a quiet one (bookkeeping other
-/// lines already tell, e.g. phases' per-turn pools).
+/// lines already tell, e.g. phases' per-turn pools, and the record of an attack,
+/// whose roll the ruleset's narration tells).
 pub fn line(world: &World, event: &Event) -> Option<String> {
     match event {
-        Event::PointsChanged { quiet: true, .. } => None,
+        Event::PointsChanged { quiet: true, .. } | Event::AttackResolved { .. } => None,
         _ => Some(describe(world, event)),
     }
 }
@@ -178,6 +179,7 @@ pub fn describe(world: &World, event: &Event) -> String {
             faces: f,
             amount,
             hp,
+            ..
         } => {
             format!("{} takes {amount} damage {} -> {hp} HP", n(unit), faces(f))
         }
@@ -186,8 +188,9 @@ pub fn describe(world: &World, event: &Event) -> String {
             faces: f,
             amount,
             hp,
+            ..
         } => format!("{} heals {amount} {} -> {hp} HP", n(unit), faces(f)),
-        Event::Defeated { unit, state } => format!("{} {}!", n(unit), state.phrase()),
+        Event::Defeated { unit, state, .. } => format!("{} {}!", n(unit), state.phrase()),
         Event::ConditionAdded { unit, condition } => {
             let worded = crate::engine::conditions::Condition {
                 name: condition_word(world, &condition.name).to_string(),
@@ -265,6 +268,29 @@ pub fn describe(world: &World, event: &Event) -> String {
             *target,
             outcome,
         ),
+        Event::AttackResolved {
+            attacker,
+            target,
+            power,
+            outcome,
+            damage,
+            odds,
+        } => {
+            let mut s = format!(
+                "{}'s {power} on {}: {outcome:?}, {damage} damage",
+                n(attacker),
+                n(target)
+            );
+            if let Some(o) = odds {
+                s += &format!(
+                    " ({:.0}% to hit, {:.0}% to crit, {:.1} expected)",
+                    o.hit * 100.0,
+                    o.crit * 100.0,
+                    o.expected_damage
+                );
+            }
+            s
+        }
         Event::Ruleset(r) => r.text(&names),
     }
 }

@@ -1,6 +1,7 @@
 //! Comfort settings: UI scale, animations (off, or their speed), the colour palette
-//! (the colour-blind-safe standard one, or a high-contrast one) and whether AI turns
-//! fast-forward by default. F2 opens the settings panel on the menu and in battle
+//! (the colour-blind-safe standard one, or a high-contrast one), whether AI turns
+//! fast-forward by default and whether the battle shows the threat overlay (also
+//! toggled by its key, F3 by default). F2 opens the settings panel on the menu and in battle
 //! (and O on the menu); every change applies at once and is saved to a RON file.
 //!
 //! The file is `comfort.ron` in the user's configuration folder
@@ -42,6 +43,8 @@ pub struct Comfort {
     pub palette: Palette,
     /// AI turns play fast unless X is held (instead of slow unless X is held).
     pub fast_forward: bool,
+    /// The battle shades every cell an enemy can attack on its next turn.
+    pub threat_overlay: bool,
 }
 
 impl Default for Comfort {
@@ -52,6 +55,7 @@ impl Default for Comfort {
             animation_speed: 1.0,
             palette: Palette::Standard,
             fast_forward: false,
+            threat_overlay: false,
         }
     }
 }
@@ -72,12 +76,13 @@ fn step(list: &[f32], v: f32, dir: i32) -> f32 {
 }
 
 /// The rows of the panel, in order.
-const ROWS: [&str; 5] = [
+const ROWS: [&str; 6] = [
     "UI scale",
     "Animations",
     "Animation speed",
     "Colour palette",
     "AI turns",
+    "Threat overlay",
 ];
 
 impl Comfort {
@@ -106,7 +111,8 @@ impl Comfort {
                     Palette::HighContrast => Palette::Standard,
                 }
             }
-            _ => self.fast_forward = !self.fast_forward,
+            4 => self.fast_forward = !self.fast_forward,
+            _ => self.threat_overlay = !self.threat_overlay,
         }
     }
 
@@ -121,10 +127,16 @@ impl Comfort {
                 Palette::Standard => "standard (colour-blind safe)".into(),
                 Palette::HighContrast => "high contrast".into(),
             },
-            _ => if self.fast_forward {
+            4 => if self.fast_forward {
                 "fast (hold X for the readable pace)"
             } else {
                 "readable pace (hold X to fast-forward)"
+            }
+            .into(),
+            _ => if self.threat_overlay {
+                "on (F3 in battle toggles it)"
+            } else {
+                "off (F3 in battle toggles it)"
             }
             .into(),
         }
@@ -428,10 +440,12 @@ mod tests {
         c.change(0, 1);
         c.change(3, 1);
         c.fast_forward = true;
+        c.change(5, 1);
         save(&path, &c, false).unwrap();
         assert_eq!(load(&path).unwrap(), c);
         assert_eq!(c.ui_scale, 1.25);
         assert_eq!(c.palette, Palette::HighContrast);
+        assert!(c.threat_overlay);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

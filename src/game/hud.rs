@@ -111,8 +111,8 @@ pub fn ascii(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// The bottom bar's line of keys that work on every turn.
-const KEYS_HELP: &str = "Click / Enter: act on the cell  |  WASD cursor, T next target  |  \
-     Tab next mode, C aim  |  Space end turn  |  PgUp/PgDn log  |  X (hold) fast-forward AI";
+const KEYS_HELP: &str = "Click / Enter: act  |  WASD cursor, T next target  |  Tab next mode, \
+     C aim  |  Space end turn  |  PgUp/PgDn log  |  X (hold) fast AI  |  F3 threat, Alt names";
 
 fn spawn_hud(mut commands: Commands) {
     let (l, r, t, b) = panels(1280.0);
@@ -460,6 +460,7 @@ fn update_texts(
     ui: Res<UiState>,
     choices: Res<Choices>,
     replay: Option<Res<super::replay_view::Replay>>,
+    threat: Res<super::overlays::ThreatShown>,
     mut texts: Query<(&HudText, &mut Text, &mut TextColor)>,
 ) {
     let mut set = |which: HudText, value: String, color: Option<Color>| {
@@ -648,6 +649,13 @@ fn update_texts(
                 crate::engine::log::terrain_name(board.terrain(cell))
             );
         }
+    }
+    if let Some(words) = ui
+        .hovered
+        .and_then(|cell| super::overlays::threat_words(&threat, cell))
+    {
+        h += if h.is_empty() { "" } else { "  |  " };
+        h += &words;
     }
     set(HudText::Hover, h, None);
 }

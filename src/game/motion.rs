@@ -4,8 +4,10 @@
 //! reaction get a mark of their own, and defeated units fade out. The camera follows
 //! a moving unit that leaves the view.
 //!
-//! Everything here is read from the battle's event log after the fact: no animation
-//! changes a rule or the log, and headless runs (`sim`, `script`, tests) have none.
+//! Everything here is read from the battle's event log after the fact, from the
+//! neutral record every ruleset emits (`AttackResolved`, `Damaged`, `Healed`,
+//! `Defeated`; no words of a ruleset's narration): no animation changes a rule or
+//! the log, and headless runs (`sim`, `script`, tests) have none.
 //! [`Animations`] turns them off or changes their speed; while they play, the AI
 //! waits for them unless fast-forwarded.
 
@@ -18,7 +20,7 @@ use super::board_view::MapGeometry;
 use super::control::MainCamera;
 use super::screen::Screen;
 use super::units_view::{ShapeTextures, UnitMarker, side_color};
-use crate::engine::event::Event;
+use crate::engine::event::{AttackOutcome, Event};
 use crate::engine::units::UnitId;
 
 /// Whether animations play, and how fast.
@@ -63,6 +65,9 @@ pub struct Motion {
     paths: BTreeMap<UnitId, VecDeque<Vec2>>,
     /// Each striking unit's lunge: toward where, and how far along (0..1).
     lunges: BTreeMap<UnitId, (Vec2, f32)>,
+    /// Whose turn it is as of the events read (an attack by another unit is a
+    /// reaction, an opportunity attack, a free hit: it gets a mark).
+    active: Option<UnitId>,
 }
 
 impl Motion {
@@ -115,11 +120,6 @@ struct Projectile {
     age: f32,
 }
 
-/// `s` in lower case, to find words in a roll's purpose and outcome.
-fn lower(s: &str) -> String {
-    s.to_ascii_lowercase()
-}
-
 /// Reads the events the screen has not shown yet and starts their animations.
 fn read_events(
     mut commands: Commands,
@@ -166,20 +166,17 @@ fn read_events(
                 motion.pos.entry(*unit).or_insert(from);
                 motion.paths.entry(*unit).or_default().push_back(to);
             }
-            Event::Rolled {
-                unit,
-                against: Some(target),
-                purpose,
+            Event::TurnStarted { unit, .. } => motion.active = Some(*unit),
+            Event::TurnEnded { .. } => motion.active = None,
+            Event::AttackResolved {
+                attacker,
+                target,
                 outcome,
                 ..
             } => {
-                let p = lower(purpose);
-                let o = lower(outcome);
+                let unit = attacker;
                 let from = at(&motion, *unit);
                 let to = at(&motion, *target);
-                if p.contains("damage") {
-                    continue;
-                }
                 if from.distance(to) > cell * 1.6 {
                     commands.spawn((
                         Projectile { from, to, age: 0.0 },
@@ -191,18 +188,16 @@ fn read_events(
                     motion.pos.entry(*unit).or_insert(from);
                     motion.lunges.insert(*unit, (to, 0.0));
                 }
-                let reaction = ["riposte", "reaction", "opportunity", "free hit"]
-                    .iter()
-                    .any(|w| p.contains(w));
+                // Out of its turn: a reaction, an opportunity attack, a free hit.
+                let reaction = motion.active.is_some_and(|a| a != *unit);
                 // A hit shows its damage when it lands; a miss and a critical say so.
-                let word =
-                    if o.contains("miss") || o.contains("failure") || o.starts_with("natural 1") {
+                let word = match outcome {
+                    AttackOutcome::Miss | AttackOutcome::CriticalFailure => {
                         Some(("miss", Color::srgb(0.85, 0.85, 0.85)))
-                    } else if o.contains("crit") {
-                        Some(("CRIT!", Color::srgb(1.0, 0.85, 0.2)))
-                    } else {
-                        None
-                    };
+                    }
+                    AttackOutcome::Critical => Some(("CRIT!", Color::srgb(1.0, 0.85, 0.2))),
+                    AttackOutcome::Partial | AttackOutcome::Hit => None,
+                };
                 if let Some((text, color)) = word {
                     float(
                         &mut commands,
@@ -242,7 +237,8 @@ fn read_events(
                     Color::srgb(0.4, 0.95, 0.5),
                 );
             }
-            Event::Defeated { unit, .. } => {
+            // Coming (back) into play is no defeat.
+            Event::Defeated { unit, state, .. } if !state.is_active() => {
                 let p = at(&motion, *unit);
                 let side = side_index(&game, *unit);
                 commands.spawn((

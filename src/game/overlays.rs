@@ -1,6 +1,11 @@
 //! Overlays on the map: reachable cells for the selected movement power (marked with
 //! how many attacks the path there provokes), attackable enemies, the path preview
-//! under the pointer, the active unit's ring and the keyboard cursor.
+//! under the pointer, the active unit's ring and the keyboard cursor; and the threat
+//! overlay ([`crate::ai::threat`]): with the comfort setting on (F3 toggles it), every
+//! cell an enemy can attack on its next turn, deeper red the more damage the
+//! enemies there can expect to deal the unit about to move (the hover line gives
+//! the figures), and, with an enemy under the pointer, that enemy's own move range
+//! and reach instead.
 
 use bevy::prelude::*;
 
@@ -8,12 +13,30 @@ use super::Game;
 use super::board_view::MapGeometry;
 use super::control::{Choices, UiState};
 use super::screen::Screen;
-use crate::engine::battle::{Awaiting, cell_of};
-use crate::engine::board::GridKind;
+use super::settings::{BattleAction, Player};
+use crate::engine::battle::{Awaiting, cell_of, side_of};
+use crate::engine::board::{Cell, GridKind};
+use leafwing_input_manager::prelude::ActionState;
+use std::collections::BTreeMap;
+
+use crate::ai::threat::Threat;
+use crate::engine::units::{SideId, UnitId};
+use crate::level::schema::Controller;
 
 /// One overlay tile (rebuilt when the choices change).
 #[derive(Component)]
 pub struct OverlayTile;
+
+/// A threat overlay tile (rebuilt when the battle, the setting or the hovered enemy
+/// changes).
+#[derive(Component)]
+pub struct ThreatTile;
+
+/// Threatened cells: red, from faint (one enemy, little damage) to deep.
+const THREAT: Color = Color::srgb(0.85, 0.08, 0.12);
+/// A hovered enemy's move range: violet; the cells it can strike beyond: orange.
+const ENEMY_MOVES: Color = Color::srgba(0.5, 0.3, 1.0, 0.4);
+const ENEMY_STRIKES: Color = Color::srgba(1.0, 0.5, 0.1, 0.42);
 
 /// Reachable: a cool blue; provoking: amber with a count; target: a red ring.
 const REACH: Color = Color::srgba(0.35, 0.75, 1.0, 0.33);
@@ -76,6 +99,152 @@ fn sync_overlays(
                 ));
             });
         }
+    }
+}
+
+/// The side the threat overlay is drawn for and the unit whose danger it weighs:
+/// the unit a person is moving, else the first side a person plays (no unit), else
+/// (AI against AI) the side that acts.
+fn threat_view(game: &super::Game, choices: &Choices) -> Option<(SideId, Option<UnitId>)> {
+    let battle = &game.battle;
+    if choices.human
+        && let Some(u) = choices.unit
+    {
+        return Some((side_of(battle.world(), u), Some(u)));
+    }
+    let human = game
+        .level
+        .sides
+        .iter()
+        .position(|s| s.controller == Controller::Human);
+    match (human, battle.awaiting()) {
+        (Some(i), _) => Some((SideId(i as u32), None)),
+        (None, Awaiting::Unit(u, _)) => Some((side_of(battle.world(), u), None)),
+        (None, Awaiting::Decision(d)) => Some((d.side, None)),
+        (None, Awaiting::Over(_)) => None,
+    }
+}
+
+/// What the threat overlay shows now, for the hover line: by cell, how many enemies
+/// can strike there and what they can expect to deal the weighed unit (named).
+#[derive(Resource, Default)]
+pub struct ThreatShown {
+    /// Threatened cells.
+    pub cells: BTreeMap<Cell, Threat>,
+    /// The unit whose danger is weighed, if any.
+    pub victim: Option<String>,
+    /// The hovered enemy whose own reach is shown instead, if any.
+    pub enemy: Option<String>,
+}
+
+/// Rebuilds the threat overlay when the battle, the setting or the hovered enemy
+/// changed: with an enemy under the pointer, its own move range and reach; else
+/// every cell the enemies can strike.
+fn sync_threat(
+    mut commands: Commands,
+    game: Res<super::Game>,
+    choices: Res<Choices>,
+    ui: Res<UiState>,
+    comfort: Res<super::comfort::Comfort>,
+    geo: Option<Res<MapGeometry>>,
+    tiles: Query<Entity, With<ThreatTile>>,
+    mut shown: ResMut<ThreatShown>,
+    mut key_shown: Local<Option<(u64, bool, Option<UnitId>, Option<UnitId>)>>,
+) {
+    let Some(geo) = geo else { return };
+    let battle = &game.battle;
+    let view = threat_view(&game, &choices);
+    let hovered_enemy = ui
+        .hovered
+        .filter(|_| comfort.threat_overlay)
+        .and_then(|cell| {
+            battle
+                .units()
+                .into_iter()
+                .find(|u| u.cell == cell && u.state.is_active())
+                .filter(|u| view.is_some_and(|(side, _)| battle.side_id(&u.side) != Some(side)))
+        });
+    let key = (
+        game.version,
+        comfort.threat_overlay,
+        hovered_enemy.as_ref().map(|u| u.id),
+        view.and_then(|v| v.1),
+    );
+    if *key_shown == Some(key) {
+        return;
+    }
+    *key_shown = Some(key);
+    for e in &tiles {
+        commands.entity(e).despawn();
+    }
+    *shown = ThreatShown::default();
+    let Some((side, victim)) = view.filter(|_| comfort.threat_overlay) else {
+        return;
+    };
+    let mut tile = |cell: Cell, color: Color, z: f32| {
+        let p = geo.center(cell);
+        commands.spawn((
+            ThreatTile,
+            DespawnOnExit(Screen::Battle),
+            tile_sprite(&geo, color),
+            Transform::from_xyz(p.x, p.y, z),
+        ));
+    };
+    if let Some(enemy) = hovered_enemy {
+        let reach = crate::ai::threat::reach(battle, enemy.id);
+        for &cell in &reach.strikes {
+            tile(cell, ENEMY_STRIKES, 0.85);
+        }
+        for &cell in &reach.moves {
+            tile(cell, ENEMY_MOVES, 0.86);
+        }
+        shown.enemy = Some(enemy.name);
+        return;
+    }
+    let victim_view = victim.and_then(|v| battle.units().into_iter().find(|u| u.id == v));
+    let hp = victim_view.as_ref().map_or(1, |u| u.hp.max(1));
+    let cells = crate::ai::threat::map(battle, side, victim);
+    for (&cell, threat) in &cells {
+        // Deeper with the share of the unit's hit points the enemies there can expect
+        // to take, or with their number when no unit is weighed.
+        let weight = if victim.is_some() {
+            (threat.expected / f64::from(hp)) as f32
+        } else {
+            0.25 * threat.enemies as f32
+        };
+        let alpha = 0.12 + 0.43 * weight.clamp(0.0, 1.0);
+        tile(cell, THREAT.with_alpha(alpha), 0.8);
+    }
+    shown.cells = cells;
+    shown.victim = victim_view.map(|u| u.name);
+}
+
+/// The hover line's words on the threat at `cell`, when the overlay is on.
+pub fn threat_words(shown: &ThreatShown, cell: Cell) -> Option<String> {
+    if let Some(enemy) = &shown.enemy {
+        return Some(format!(
+            "threat: {enemy}'s move range (violet) and what it can strike beyond (orange) next turn"
+        ));
+    }
+    let t = shown.cells.get(&cell)?;
+    let who = if t.enemies == 1 { "enemy" } else { "enemies" };
+    Some(match &shown.victim {
+        Some(v) => format!(
+            "threat: {} {who} can strike here next turn, {:.1} expected damage to {v}",
+            t.enemies, t.expected
+        ),
+        None => format!("threat: {} {who} can strike here next turn", t.enemies),
+    })
+}
+
+/// The threat overlay's key flips the comfort setting (so it is saved, and the
+/// settings panel shows it).
+fn toggle_threat(
+    actions: Single<&ActionState<BattleAction>, With<Player>>,
+    mut comfort: ResMut<super::comfort::Comfort>,
+) {
+    if actions.just_pressed(&BattleAction::ToggleThreat) {
+        comfort.threat_overlay = !comfort.threat_overlay;
     }
 }
 
@@ -149,8 +318,9 @@ fn draw(
 
 /// Registers the overlays.
 pub fn plugin(app: &mut App) {
+    app.init_resource::<ThreatShown>();
     app.add_systems(
         Update,
-        (sync_overlays, draw).run_if(in_state(Screen::Battle)),
+        (sync_overlays, toggle_threat, sync_threat, draw).run_if(in_state(Screen::Battle)),
     );
 }

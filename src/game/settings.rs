@@ -63,6 +63,12 @@ pub enum BattleAction {
     ZoomOut,
     /// Fit the map in the window.
     FitMap,
+    /// Show or hide the threat overlay: every cell an enemy can attack on its next
+    /// turn ([`crate::ai::threat`]); also a comfort setting.
+    ToggleThreat,
+    /// Hold to show every unit's name (otherwise only the hovered, selected and
+    /// active units carry a name plate).
+    ShowNames,
     /// Scroll the combat log back.
     LogOlder,
     /// Scroll the combat log forward.
@@ -109,7 +115,7 @@ pub enum BattleAction {
 
 impl BattleAction {
     /// Every action, in declaration order.
-    pub const ALL: [BattleAction; 36] = [
+    pub const ALL: [BattleAction; 38] = [
         BattleAction::Confirm,
         BattleAction::Cancel,
         BattleAction::EndTurn,
@@ -128,6 +134,8 @@ impl BattleAction {
         BattleAction::ZoomIn,
         BattleAction::ZoomOut,
         BattleAction::FitMap,
+        BattleAction::ToggleThreat,
+        BattleAction::ShowNames,
         BattleAction::LogOlder,
         BattleAction::LogNewer,
         BattleAction::ExplainRoll,

@@ -1,7 +1,10 @@
 //! Unit markers: a side-coloured shape (each side also has its own shape, so sides
 //! stay distinguishable without colour) with an icon of what the unit is (a Game
 //! Icons glyph chosen by [`crate::level::icons::icon_for`]; Large units are drawn
-//! larger), its name, an HP bar and condition badges. A dying unit still on the board is drawn greyed, its state in
+//! larger), an HP bar and condition badges, and a name plate shown only for the
+//! hovered unit, the unit whose turn it is and the one selected (and for every unit
+//! while the show-names key, Alt, is held), so names never run into each other on a
+//! crowded map. A dying unit still on the board is drawn greyed, its state in
 //! words on its badge line; units that left play are not drawn. Rebuilt whenever
 //! the battle changes.
 
@@ -12,6 +15,8 @@ use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use super::Game;
 use super::board_view::MapGeometry;
 use super::screen::Screen;
+use crate::engine::board::Cell;
+use crate::engine::units::UnitId;
 
 /// Colour-blind-safe side colours (Okabe–Ito).
 pub const SIDE_COLORS: [Color; 4] = [
@@ -45,6 +50,10 @@ pub const SIDE_SHAPES: [&str; 4] = ["circle", "diamond", "square", "triangle"];
 /// Root of one unit's marker.
 #[derive(Component)]
 pub struct UnitMarker;
+
+/// A unit's name plate (its backing and its text), shown by [`show_names`].
+#[derive(Component)]
+pub struct NamePlate(pub UnitId);
 
 /// The system that rebuilds the markers (motion places them after it).
 #[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
@@ -324,17 +333,20 @@ fn sync_units(
                         ));
                     }
                 }
-                // Name plate under the marker.
+                // Name plate under the marker, above the neighbours' markers, sized
+                // to the name (shown by `show_names`).
+                let plate_w = u.name.chars().count() as f32 * 6.8 + 8.0;
                 p.spawn((
-                    Sprite::from_color(
-                        Color::srgba(0.0, 0.0, 0.0, 0.7),
-                        Vec2::new(cell * 0.98, 13.0),
-                    ),
-                    Transform::from_xyz(0.0, -cell * 0.36, 0.3),
+                    NamePlate(u.id),
+                    Visibility::Hidden,
+                    Sprite::from_color(Color::srgba(0.0, 0.0, 0.0, 0.8), Vec2::new(plate_w, 14.0)),
+                    Transform::from_xyz(0.0, -cell * 0.36, 3.0),
                 ));
                 p.spawn((
+                    NamePlate(u.id),
+                    Visibility::Hidden,
                     text(u.name.clone(), 11.0, Color::WHITE),
-                    Transform::from_xyz(0.0, -cell * 0.36, 0.4),
+                    Transform::from_xyz(0.0, -cell * 0.36, 3.1),
                 ));
                 // HP bar over the marker.
                 p.spawn((
@@ -362,13 +374,109 @@ fn sync_units(
     }
 }
 
+/// Name plate text size on screen, in pixels, whatever the zoom.
+const PLATE_FONT: f32 = 13.0;
+
+/// Shows the name plates of the hovered unit, the unit whose turn it is and the
+/// selected one, or of every unit while the show-names key is held; and keeps them
+/// the same size on screen at any zoom (readable on a big map fitted to the window),
+/// just under their marker.
+#[allow(clippy::too_many_arguments)]
+pub fn show_names(
+    game: Res<Game>,
+    ui: Res<super::control::UiState>,
+    choices: Res<super::control::Choices>,
+    geo: Option<Res<MapGeometry>>,
+    camera: Single<&Projection, With<super::control::MainCamera>>,
+    actions: Single<
+        &leafwing_input_manager::prelude::ActionState<super::settings::BattleAction>,
+        With<super::settings::Player>,
+    >,
+    mut plates: Query<(
+        &NamePlate,
+        &mut Visibility,
+        &mut Transform,
+        Option<&mut TextFont>,
+    )>,
+    new_plates: Query<(), Added<NamePlate>>,
+    mut shown: Local<Option<PlateKey>>,
+) {
+    let Some(geo) = geo else { return };
+    let all = actions.pressed(&super::settings::BattleAction::ShowNames);
+    let zoom = match *camera {
+        Projection::Orthographic(o) => o.scale,
+        _ => 1.0,
+    };
+    // Which plates show changes only with the battle, the pointer, the selection,
+    // the key, and when plates were (re)built; their size with the zoom.
+    let key = PlateKey {
+        version: game.version,
+        hovered: ui.hovered,
+        selected: choices.unit,
+        all,
+        zoom_milli: (zoom * 1000.0).round() as i64,
+    };
+    if shown.as_ref() == Some(&key) && new_plates.is_empty() {
+        return;
+    }
+    *shown = Some(key);
+    let battle = &game.battle;
+    let hovered = ui.hovered.and_then(|cell| {
+        battle
+            .units()
+            .into_iter()
+            .find(|u| u.cell == cell && u.state.on_board())
+            .map(|u| u.id)
+    });
+    let acting = match battle.awaiting() {
+        crate::engine::battle::Awaiting::Unit(u, _) => Some(u),
+        _ => None,
+    };
+    let cell = geo.cell_size().min_element();
+    let scale = (PLATE_FONT / 11.0) * zoom;
+    for (plate, mut visibility, mut transform, font) in &mut plates {
+        let id = Some(plate.0);
+        let show = all || id == hovered || id == acting || id == choices.unit;
+        let want = if show {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        };
+        visibility.set_if_neq(want);
+        if show {
+            // Just under the marker and the ring of the unit to act, clear of both.
+            // The text is laid out at its size on screen (crisp), the backing scaled.
+            transform.translation.y = -(cell * 0.47 + 7.0 * scale);
+            match font {
+                Some(mut font) => {
+                    // Whole pixels: each size is a font atlas of its own.
+                    let size = (PLATE_FONT * zoom).round().max(1.0);
+                    if !matches!(font.font_size, FontSize::Px(px) if px == size) {
+                        font.font_size = FontSize::Px(size);
+                    }
+                }
+                None => transform.scale = Vec3::new(scale, scale, 1.0),
+            }
+        }
+    }
+}
+
+/// What decides which name plates show and how big (see [`show_names`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlateKey {
+    version: u64,
+    hovered: Option<Cell>,
+    selected: Option<UnitId>,
+    all: bool,
+    zoom_milli: i64,
+}
+
 /// Registers the unit view.
 pub fn plugin(app: &mut App) {
     app.add_systems(Startup, setup);
     app.add_systems(
         Update,
-        sync_units
-            .in_set(SyncUnits)
+        (sync_units.in_set(SyncUnits), show_names.after(SyncUnits))
             .run_if(in_state(Screen::Battle)),
     );
 }

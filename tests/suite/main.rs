@@ -29,13 +29,16 @@ mod levels;
 mod odds;
 mod phases;
 mod property;
+mod record;
 mod reliability_engine;
 mod reliability_messages;
 mod replay;
 #[cfg(feature = "render")]
 mod resume;
 mod script_cli;
+mod threat;
 mod toy_ruleset;
+mod workbench;
 mod wounds;
 mod wounds_actions;
 mod wounds_plays;

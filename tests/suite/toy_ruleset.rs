@@ -465,6 +465,7 @@ fn strike(world: &mut World, attacker: UnitId, target: UnitId, hits_on: u32, dam
             faces: vec![face],
             amount: damage,
             hp,
+            source: Some(attacker),
         },
     );
     if hp <= 0 {
@@ -473,6 +474,8 @@ fn strike(world: &mut World, attacker: UnitId, target: UnitId, hits_on: u32, dam
             Event::Defeated {
                 unit: target,
                 state: PlayState::Down,
+                cause: Some(skirmish::engine::event::LeaveCause::Damage),
+                by: Some(attacker),
             },
         );
         check_victory(world);

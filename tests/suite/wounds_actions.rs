@@ -317,7 +317,9 @@ fn w_05_flee_the_battle_from_the_edge() {
     assert_eq!(state(&b, "Hero"), PlayState::Fled);
     assert!(events.contains(&Event::Defeated {
         unit: id(&b, "Hero"),
-        state: PlayState::Fled
+        state: PlayState::Fled,
+        cause: Some(skirmish::engine::event::LeaveCause::Fled),
+        by: None,
     }));
     assert_eq!(active(&b).as_deref(), Some("Hal"), "its turn is over");
     let e = refusal(&b, &flee(&b, "Hal"));

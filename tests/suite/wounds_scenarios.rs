@@ -410,6 +410,7 @@ fn w_ex_3_crit_chain_to_35_and_to_an_instant_defeat() {
                 faces,
                 amount,
                 hp,
+                ..
             } => Some((b.unit_name(*unit), faces.clone(), *amount, *hp)),
             _ => None,
         })

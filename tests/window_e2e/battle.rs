@@ -5,7 +5,9 @@
 //! checked for the map and both sides' units. The `escalation` case also checks what
 //! the HUD says while an enemy is hovered: the attack preview (hit, expected
 //! damage, the range band, crits), the Escalation die, the band-labelled turn order
-//! and the special actions' keys.
+//! and the special actions' keys. After the move and the attack, each case opens
+//! the settings (F2), then turns the threat overlay on and off by its key (F3),
+//! checking the shaded cells and the saved setting.
 
 use std::path::PathBuf;
 
@@ -25,6 +27,7 @@ use skirmish::game::comfort::{Comfort, ComfortPanel};
 use skirmish::game::control::{Choices, MainCamera, UiState, human_turn};
 use skirmish::game::hud::HudText;
 use skirmish::game::log_view::{ExplainPanel, LogView};
+use skirmish::game::overlays::ThreatTile;
 use skirmish::game::screen::Screen;
 use skirmish::game::{Game, GameOptions};
 use skirmish::level::schema::{Controller, DecisionPolicy};
@@ -571,13 +574,40 @@ fn driver(
                 drive.cooldown = 8;
                 return;
             }
-            _ => {
-                if explained.comfort_panel.open {
-                    eprintln!("e2e: F2 did not close the settings");
+            // The threat overlay (issue 33): F3 shades the cells the enemies can
+            // attack next turn, the setting follows (and is saved); F3 again clears it.
+            7..=9 => {
+                let step = drive.explain;
+                let check = match step {
+                    7 if explained.comfort_panel.open => {
+                        Err("F2 did not close the settings".into())
+                    }
+                    8 => explained.threat_shown(true),
+                    9 => explained.threat_shown(false),
+                    _ => Ok(()),
+                };
+                if let Err(e) = check {
+                    eprintln!("e2e: {e}");
                     exit.write(AppExit::error());
                     return;
                 }
+                if step == 9 {
+                    drive.explain += 1;
+                    return;
+                }
+                if step == 8 {
+                    screenshot(
+                        &mut commands,
+                        PathBuf::from(case.shot.replace(".png", "-threat.png")),
+                    );
+                }
+                press(&mut keys, window_id, KeyCode::F3, ButtonState::Pressed);
+                drive.held = Some(Input::Key(KeyCode::F3));
+                drive.explain += 1;
+                drive.cooldown = 8;
+                return;
             }
+            _ => {}
         }
         let frame = drive.frame;
         let at = *drive.shot_at.get_or_insert(frame);
@@ -673,9 +703,33 @@ struct Explained<'w, 's> {
     children: Query<'w, 's, &'static Children>,
     comfort_panel: Res<'w, ComfortPanel>,
     comfort: Res<'w, Comfort>,
+    threat: Query<'w, 's, (), With<ThreatTile>>,
 }
 
 impl Explained<'_, '_> {
+    /// The threat overlay is on (tiles on the map, the setting saved) or off.
+    fn threat_shown(&self, on: bool) -> Result<(), String> {
+        if self.comfort.threat_overlay != on {
+            return Err(format!(
+                "F3 did not turn the threat overlay {}",
+                if on { "on" } else { "off" }
+            ));
+        }
+        if on && self.threat.is_empty() {
+            return Err("the threat overlay is on but shades no cell".into());
+        }
+        let path = skirmish::game::comfort::path().ok_or("no settings path")?;
+        let saved = skirmish::game::comfort::load(&path)?;
+        if saved.threat_overlay != on {
+            return Err(format!(
+                "{} says threat overlay {}",
+                path.display(),
+                saved.threat_overlay
+            ));
+        }
+        Ok(())
+    }
+
     /// The settings panel is open and lists its rows.
     fn settings_shown(&self) -> Result<(), String> {
         let shown: Vec<&str> = self.texts.iter().map(|t| t.0.as_str()).collect();

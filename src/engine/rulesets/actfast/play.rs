@@ -34,7 +34,7 @@ use crate::engine::conditions::{
 };
 use crate::engine::decision::{DecisionOption, PendingDecision, Pick};
 use crate::engine::dice::{Dice, DiceError};
-use crate::engine::event::{Event, RollModifier, Stage};
+use crate::engine::event::{AttackOutcome, Event, Foreseen, LeaveCause, RollModifier, Stage};
 use crate::engine::spec::{Controller, DecisionPolicy, EffectDuration, PowerDef};
 use crate::engine::units::{Conditions, Health, PlayState, Powers, SideId, UnitId};
 
@@ -983,7 +983,8 @@ fn burn(world: &mut World, unit: UnitId) {
             outcome: format!("{dmg} damage"),
         },
     );
-    hurt(world, unit, faces, dmg as i32);
+    let source = crate::engine::conditions::source_of(world, unit, Condition::Burning.name());
+    hurt(world, unit, faces, dmg as i32, source);
 }
 
 /// Ends `unit`'s turn: conditions that last to the end of its turn end.
@@ -1000,8 +1001,9 @@ pub fn end_turn(world: &mut World, unit: UnitId) {
 
 // ------------------------------------------------------------------ harm and morale
 
-/// Deals `amount` damage to `unit`; at 0 HP a PC is Down, an NPC dead (A-GAP-06).
-pub fn hurt(world: &mut World, unit: UnitId, faces: Vec<u32>, amount: i32) {
+/// Deals `amount` damage to `unit` (from `source`, if anyone); at 0 HP a PC is
+/// Down, an NPC dead (A-GAP-06).
+pub fn hurt(world: &mut World, unit: UnitId, faces: Vec<u32>, amount: i32, source: Option<UnitId>) {
     let Some(h) = world.get::<Health>(entity(world, unit)).copied() else {
         return;
     };
@@ -1015,6 +1017,7 @@ pub fn hurt(world: &mut World, unit: UnitId, faces: Vec<u32>, amount: i32) {
             faces,
             amount: amount.max(0),
             hp,
+            source,
         },
     );
     if hp <= 0 && play_state(world, unit) == PlayState::Active {
@@ -1023,14 +1026,28 @@ pub fn hurt(world: &mut World, unit: UnitId, faces: Vec<u32>, amount: i32) {
         } else {
             PlayState::Dead
         };
-        leaves(world, unit, state);
+        leaves(world, unit, state, LeaveCause::Damage, source);
     }
 }
 
 /// `unit` leaves play in `state`: its holds end, its side's morale may be shaken
 /// (A-17, A-GAP-13), and the battle may be over.
-fn leaves(world: &mut World, unit: UnitId, state: PlayState) {
-    emit(world, Event::Defeated { unit, state });
+fn leaves(
+    world: &mut World,
+    unit: UnitId,
+    state: PlayState,
+    cause: LeaveCause,
+    by: Option<UnitId>,
+) {
+    emit(
+        world,
+        Event::Defeated {
+            unit,
+            state,
+            cause: Some(cause),
+            by,
+        },
+    );
     release(world, unit, true);
     if !au(world, unit).pc {
         shaken(world, unit, state);
@@ -1169,7 +1186,7 @@ fn roll_morale(world: &mut World, side: SideId) {
                         how: format!("next to {pc}, it throws down its arms"),
                     },
                 );
-                leaves(world, u, PlayState::Surrendered);
+                leaves(world, u, PlayState::Surrendered, LeaveCause::Fled, None);
                 if halted(world) {
                     return;
                 }
@@ -1217,7 +1234,7 @@ fn flee(world: &mut World, unit: UnitId) {
                 how: "cornered, it throws down its arms".into(),
             },
         );
-        leaves(world, unit, PlayState::Surrendered);
+        leaves(world, unit, PlayState::Surrendered, LeaveCause::Fled, None);
         return;
     };
     let moves = au(world, unit).moves;
@@ -1237,7 +1254,7 @@ fn flee(world: &mut World, unit: UnitId) {
     }
     travel(world, unit, taken);
     if is_active(world, unit) && on_edge(cell_of(world, unit)) {
-        leaves(world, unit, PlayState::Fled);
+        leaves(world, unit, PlayState::Fled, LeaveCause::Fled, None);
     }
 }
 
@@ -1452,6 +1469,8 @@ pub fn attack(
         return;
     };
     let cfg = rules(world).clone();
+    // The record's odds, from the state before the dice.
+    let foreseen = foresee(&cfg, &s);
     let t = pool::throw(&cfg, s.pool);
     let faces = match rolls(world, t.dice, cfg.pool_die) {
         Ok(f) => f,
@@ -1482,7 +1501,16 @@ pub fn attack(
             outcome,
         },
     );
+    let record = |outcome, damage| Event::AttackResolved {
+        attacker,
+        target,
+        power: s.weapon.name.clone(),
+        outcome,
+        damage,
+        odds: foreseen,
+    };
     if reading.grade == Grade::Failure {
+        emit(world, record(AttackOutcome::Miss, 0));
         if s.weapon.kind == AttackKind::Melee && !is_riposte {
             offer_riposte(world, target, attacker, reading.grade);
         }
@@ -1527,12 +1555,37 @@ pub fn attack(
             outcome: how,
         },
     );
-    hurt(world, target, dmg_faces, dmg as i32);
+    emit(world, record(outcome_of(reading.grade), dmg as i32));
+    hurt(world, target, dmg_faces, dmg as i32, Some(attacker));
     if is_active(world, target) {
         for e in &s.weapon.on_hit {
             inflict(world, attacker, target, &e.condition, e.lasts);
         }
     }
+}
+
+/// A grade as the record of an attack tells it: Failure is a miss, Partial a
+/// partial hit, Success a hit, Critical a critical hit (actfast has no critical
+/// failure: a pool of no dice is read by its lowest die, a Failure).
+pub fn outcome_of(grade: Grade) -> AttackOutcome {
+    match grade {
+        Grade::Failure => AttackOutcome::Miss,
+        Grade::Partial => AttackOutcome::Partial,
+        Grade::Success => AttackOutcome::Hit,
+        Grade::Critical => AttackOutcome::Critical,
+    }
+}
+
+/// The exact odds of a swing for the record: the chance of any hit, of a
+/// Critical, and the expected damage — the numbers of [`odds`] and the preview.
+fn foresee(cfg: &ActfastConfig, s: &Swing) -> Option<Foreseen> {
+    let grades = pool::grade_odds(cfg, s.pool, s.auto).ok()?;
+    let dist = pool::damage_distribution(cfg, s.pool, s.weapon.dice, s.armor, s.auto).ok()?;
+    Some(Foreseen {
+        hit: grades.hit(),
+        crit: grades.critical,
+        expected_damage: dist.mean(),
+    })
 }
 
 /// Puts the condition a hit causes on `target` (A-18 … A-25, A-GAP-11): Prone,

@@ -30,7 +30,7 @@ use crate::engine::command::Command;
 use crate::engine::conditions::{Condition, Duration, add_condition, end_where, expire_turn_end};
 use crate::engine::decision::{DecisionOption, PendingDecision, Pick};
 use crate::engine::dice::{Dice, DiceError};
-use crate::engine::event::{Event, RollModifier, Stage};
+use crate::engine::event::{AttackOutcome, Event, Foreseen, LeaveCause, RollModifier, Stage};
 use crate::engine::odds::{DiceExpr, Distribution};
 use crate::engine::spec::{DecisionPolicy, EffectDuration};
 use crate::engine::units::{Conditions, Health, PlayState, Powers, SideId, UnitId};
@@ -605,8 +605,8 @@ pub fn make_attack(
             return;
         }
     }
-    for (t, (s, natural, outcome)) in rolled {
-        attack_effect(world, attacker, t, &s, natural, outcome);
+    for (t, (s, natural, outcome, foreseen)) in rolled {
+        attack_effect(world, attacker, t, &s, natural, (outcome, foreseen));
     }
     if manner == Manner::Normal && first.deals_no_damage() {
         confused_ability(world, attacker);
@@ -632,7 +632,7 @@ fn confused_ability(world: &mut World, unit: UnitId) {
         Ok(false) => {
             emit(world, EscalationEvent::ConfusedSelfHarm { unit });
             let tier = esc(world, unit).tier;
-            hurt(world, unit, Vec::new(), tier, false);
+            hurt(world, unit, Vec::new(), tier, false, Some(unit));
         }
         Err(e) => fault(world, e),
     }
@@ -644,7 +644,7 @@ fn confused_ability(world: &mut World, unit: UnitId) {
 /// (E-54).
 pub(super) fn use_heal(world: &mut World, unit: UnitId, target: UnitId, free: bool) {
     let dying = play_state(world, target) == PlayState::Dying;
-    if let Err(e) = recover_with(world, target, free) {
+    if let Err(e) = recover_with(world, target, free, unit) {
         return fault(world, e);
     }
     if dying {
@@ -653,6 +653,8 @@ pub(super) fn use_heal(world: &mut World, unit: UnitId, target: UnitId, free: bo
             Event::Defeated {
                 unit: target,
                 state: PlayState::Active,
+                cause: Some(LeaveCause::Recovered),
+                by: Some(unit),
             },
         );
         emit(
@@ -690,13 +692,23 @@ fn attack_roll(
     target: UnitId,
     power: Option<&str>,
     manner: Manner,
-) -> Option<(Strike, i64, Outcome)> {
+) -> Option<(Strike, i64, Outcome, Option<Foreseen>)> {
     let power = if manner == Manner::Opportunity {
         Some(BASIC_MELEE)
     } else {
         power
     };
     let s = strike(world, attacker, target, power).ok()?;
+    // The record's odds, from the state before any die of the attack; a Coup de
+    // Grace is a crit whatever it rolls, and has none.
+    let foreseen = (manner != Manner::CoupDeGrace)
+        .then(|| super::ruleset::odds_of(world, &s, target))
+        .flatten()
+        .map(|(o, crit)| Foreseen {
+            hit: o.chance,
+            crit,
+            expected_damage: o.expected_damage,
+        });
     // E-61: attacking an Invisible unit needs an 11+ save first.
     if has(world, target, names::INVISIBLE) {
         let target_n = i64::from(rules(world).save_target);
@@ -780,7 +792,7 @@ fn attack_roll(
             outcome: word.into(),
         },
     );
-    Some((s, natural, outcome))
+    Some((s, natural, outcome, foreseen))
 }
 
 /// What a rolled attack does: damage, conditions, Confused self-harm (E-07, E-54).
@@ -790,7 +802,7 @@ fn attack_effect(
     target: UnitId,
     s: &Strike,
     natural: i64,
-    outcome: Outcome,
+    (outcome, foreseen): (Outcome, Option<Foreseen>),
 ) {
     let (dice_faces, dice_total) = match outcome {
         Outcome::Hit | Outcome::Crit => match roll_damage(world, s) {
@@ -818,6 +830,17 @@ fn attack_effect(
         me.hits.retain(|&(_, r)| r == round);
         me.hits.push((target, round));
     }
+    emit(
+        world,
+        Event::AttackResolved {
+            attacker,
+            target,
+            power: s.name.clone(),
+            outcome: outcome_of(outcome),
+            damage: dealt as i32,
+            odds: foreseen,
+        },
+    );
     if dealt > 0 || matches!(outcome, Outcome::Hit | Outcome::Crit) {
         hurt(
             world,
@@ -825,6 +848,7 @@ fn attack_effect(
             dice_faces,
             dealt as i32,
             outcome == Outcome::Crit,
+            Some(attacker),
         );
     }
     if matches!(outcome, Outcome::Hit | Outcome::Crit) && on_board(world, target) {
@@ -883,8 +907,26 @@ fn attack_effect(
         let own = super::conditions::confused_self_damage(natural, base);
         if own > 0 {
             emit(world, EscalationEvent::ConfusedSelfHarm { unit: attacker });
-            hurt(world, attacker, Vec::new(), own as i32, false);
+            hurt(
+                world,
+                attacker,
+                Vec::new(),
+                own as i32,
+                false,
+                Some(attacker),
+            );
         }
+    }
+}
+
+/// An attack's outcome as the record of an attack tells it: a natural 3 is a
+/// critical failure, a crit (a Coup de Grace included) a critical hit.
+pub fn outcome_of(outcome: Outcome) -> AttackOutcome {
+    match outcome {
+        Outcome::CritFail => AttackOutcome::CriticalFailure,
+        Outcome::Miss => AttackOutcome::Miss,
+        Outcome::Hit => AttackOutcome::Hit,
+        Outcome::Crit => AttackOutcome::Critical,
     }
 }
 
@@ -910,7 +952,14 @@ fn roll_damage(world: &mut World, s: &Strike) -> Result<(Vec<u32>, i64), DiceErr
 
 /// Deals `amount` damage to `unit`; at 0 HP or less a PC is Dying and an enemy dies
 /// (E-46), and the battle may end.
-pub fn hurt(world: &mut World, unit: UnitId, faces: Vec<u32>, amount: i32, crit: bool) {
+pub fn hurt(
+    world: &mut World,
+    unit: UnitId,
+    faces: Vec<u32>,
+    amount: i32,
+    crit: bool,
+    source: Option<UnitId>,
+) {
     let Some(h) = world.get::<Health>(entity(world, unit)).copied() else {
         return;
     };
@@ -922,6 +971,7 @@ pub fn hurt(world: &mut World, unit: UnitId, faces: Vec<u32>, amount: i32, crit:
             faces,
             amount: amount.max(0),
             hp,
+            source,
         },
     );
     staggered(world, unit);
@@ -940,6 +990,8 @@ pub fn hurt(world: &mut World, unit: UnitId, faces: Vec<u32>, amount: i32, crit:
             Event::Defeated {
                 unit,
                 state: PlayState::Dying,
+                cause: Some(LeaveCause::Damage),
+                by: source,
             },
         );
     } else {
@@ -948,6 +1000,8 @@ pub fn hurt(world: &mut World, unit: UnitId, faces: Vec<u32>, amount: i32, crit:
             Event::Defeated {
                 unit,
                 state: PlayState::Dead,
+                cause: Some(LeaveCause::Damage),
+                by: source,
             },
         );
     }
@@ -987,12 +1041,17 @@ pub fn staggered(world: &mut World, unit: UnitId) {
 /// die plus Volition (halved with no Recoveries left), an enemy 1d6 per Level; from
 /// 0 HP when it was Dying (E-50). Returns the HP healed.
 pub fn recover(world: &mut World, unit: UnitId) -> Result<i32, DiceError> {
-    recover_with(world, unit, false)
+    recover_with(world, unit, false, unit)
 }
 
 /// [`recover`], or with `free` a Free Recovery (E-47): the same dice, never halved,
 /// and no Recovery spent nor Exhausted penalty.
-fn recover_with(world: &mut World, unit: UnitId, free: bool) -> Result<i32, DiceError> {
+fn recover_with(
+    world: &mut World,
+    unit: UnitId,
+    free: bool,
+    healer: UnitId,
+) -> Result<i32, DiceError> {
     let me = esc(world, unit).clone();
     let (n, die, bonus) = if me.pc {
         (me.level.max(1) as u32, me.recovery_die, me.volition)
@@ -1032,6 +1091,7 @@ fn recover_with(world: &mut World, unit: UnitId, free: bool) -> Result<i32, Dice
             faces,
             amount: hp - from,
             hp,
+            source: Some(healer),
         },
     );
     staggered(world, unit);
@@ -1402,6 +1462,8 @@ fn death_save(world: &mut World, unit: UnitId) {
                 Event::Defeated {
                     unit,
                     state: PlayState::Active,
+                    cause: Some(LeaveCause::Recovered),
+                    by: None,
                 },
             );
             let now = outcome == DeathSaveOutcome::RecoversNow;
@@ -1432,6 +1494,8 @@ fn death_save(world: &mut World, unit: UnitId) {
                     Event::Defeated {
                         unit,
                         state: PlayState::Dead,
+                        cause: Some(LeaveCause::Died),
+                        by: None,
                     },
                 );
                 emit(world, Event::TurnEnded { unit });
@@ -1451,7 +1515,13 @@ pub fn end_turn(world: &mut World, unit: UnitId) {
         .map(|c| c.total(ONGOING))
         .unwrap_or(0);
     if ongoing > 0 && is_active(world, unit) {
-        hurt(world, unit, Vec::new(), ongoing, false);
+        // The ongoing damage is the doing of whoever caused the first of it.
+        let source = world.get::<Conditions>(entity(world, unit)).and_then(|c| {
+            c.0.iter()
+                .find(|c| c.name == ONGOING)
+                .and_then(|c| c.source)
+        });
+        hurt(world, unit, Vec::new(), ongoing, false, source);
     }
     if on_board(world, unit) && !halted(world) {
         let saves: Vec<String> = world
@@ -1735,6 +1805,8 @@ fn perform(world: &mut World, unit: UnitId, command: Command) {
                             Event::Defeated {
                                 unit: u,
                                 state: PlayState::Fled,
+                                cause: Some(LeaveCause::Fled),
+                                by: None,
                             },
                         );
                     }
@@ -2380,7 +2452,7 @@ fn stunt(world: &mut World, unit: UnitId, args: &crate::engine::verb::Args, last
     match world.resource_mut::<Dice>().roll_many(level, 6) {
         Ok(faces) => {
             let amount = crate::engine::dice::sum(&faces);
-            hurt(world, target, faces, amount, false);
+            hurt(world, target, faces, amount, false, Some(unit));
         }
         Err(e) => fault(world, e),
     }
@@ -2455,6 +2527,7 @@ fn last_gasp_save(world: &mut World, unit: UnitId, counts: bool) {
                     faces: Vec::new(),
                     amount: hp - h.hp,
                     hp,
+                    source: None,
                 },
             );
             staggered(world, unit);
@@ -2483,6 +2556,8 @@ fn last_gasp_save(world: &mut World, unit: UnitId, counts: bool) {
             Event::Defeated {
                 unit,
                 state: PlayState::Down,
+                cause: Some(LeaveCause::Condition),
+                by: crate::engine::conditions::source_of(world, unit, &gasp.condition),
             },
         );
         check_victory(world);

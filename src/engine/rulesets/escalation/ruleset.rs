@@ -509,7 +509,11 @@ impl Ruleset for Escalation {
 }
 
 /// The odds of a strike on `target`, and its crit chance.
-fn odds_of(world: &World, s: &play::Strike, target: UnitId) -> Option<(AttackOdds, f64)> {
+pub(super) fn odds_of(
+    world: &World,
+    s: &play::Strike,
+    target: UnitId,
+) -> Option<(AttackOdds, f64)> {
     let o = cached_odds(s)?;
     let hp = world.get::<Health>(entity(world, target))?.hp;
     Some((

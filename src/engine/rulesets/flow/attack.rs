@@ -9,7 +9,7 @@
 use bevy_ecs::prelude::*;
 
 use super::events::FlowEvent;
-use crate::engine::event::Event;
+use crate::engine::event::{AttackOutcome, Event, Foreseen, LeaveCause};
 use crate::engine::stack::Stack;
 
 use super::conditions::*;
@@ -218,6 +218,7 @@ pub fn make_attack(
         AttackKind::Disarm { .. } => "Disarm",
     };
     let purpose = format!("{what} on {} with {}", name(world, target), weapon.name);
+    let odds = foresee(world, attacker, target, &weapon, &kind, &p);
     let level = roll_check(
         world,
         attacker,
@@ -240,6 +241,17 @@ pub fn make_attack(
     if !level.success() {
         emit(
             world,
+            Event::AttackResolved {
+                attacker,
+                target,
+                power: weapon.name.clone(),
+                outcome: outcome_of(level),
+                damage: 0,
+                odds,
+            },
+        );
+        emit(
+            world,
             FlowEvent::Missed {
                 attacker,
                 target,
@@ -260,6 +272,7 @@ pub fn make_attack(
         weapon,
         kind,
         level,
+        odds,
     };
     let options = reaction_options(world, &ctx)?;
     if options.is_empty() {
@@ -814,6 +827,7 @@ pub fn resolve(
         },
     );
     if wins {
+        emit(world, record(&ctx, ctx.target, AttackOutcome::Miss, 0));
         emit(
             world,
             FlowEvent::Missed {
@@ -951,6 +965,7 @@ pub fn hit(
         (config.fp_hit, "hit")
     };
     if let AttackKind::Disarm { take, to } = &ctx.kind {
+        emit(world, record(ctx, victim, outcome_of(ctx.level), 0));
         change_points(world, attacker, pools::FP, fp, why);
         return super::actions::disarmed(world, attacker, victim, ctx.level, *take, *to);
     }
@@ -987,6 +1002,7 @@ pub fn hit(
         .get::<Health>(entity(world, victim))
         .map_or(0, |h| h.hp)
         - amount;
+    emit(world, record(ctx, victim, outcome_of(ctx.level), amount));
     emit(
         world,
         Event::Damaged {
@@ -994,6 +1010,7 @@ pub fn hit(
             faces: roll.faces.iter().map(|&(_, f)| f).collect(),
             amount,
             hp,
+            source: Some(attacker),
         },
     );
     change_points(world, attacker, pools::FP, fp, why);
@@ -1006,6 +1023,8 @@ pub fn hit(
             Event::Defeated {
                 unit: victim,
                 state: PlayState::Down,
+                cause: Some(LeaveCause::Damage),
+                by: Some(attacker),
             },
         );
         if enemies(world, attacker, victim) {
@@ -1034,6 +1053,55 @@ pub fn hit(
         );
     }
     Ok(())
+}
+
+/// A check's success level as the record of an attack tells it: a critical
+/// failure, a failure (a miss), a Critical (a critical hit); Normal, Hard and Major
+/// successes are hits.
+pub fn outcome_of(level: SuccessLevel) -> AttackOutcome {
+    match level {
+        SuccessLevel::CriticalFailure => AttackOutcome::CriticalFailure,
+        SuccessLevel::Failure => AttackOutcome::Miss,
+        SuccessLevel::Normal | SuccessLevel::Hard | SuccessLevel::Major => AttackOutcome::Hit,
+        SuccessLevel::Critical => AttackOutcome::Critical,
+    }
+}
+
+/// The record of an attack in flight that came out `outcome` on `victim`.
+fn record(ctx: &AttackCtx, victim: UnitId, outcome: AttackOutcome, damage: i32) -> Event {
+    Event::AttackResolved {
+        attacker: ctx.attacker,
+        target: victim,
+        power: ctx.weapon.name.clone(),
+        outcome,
+        damage,
+        odds: ctx.odds,
+    }
+}
+
+/// The exact odds of an attack before its check, for its record: the preview's
+/// chance and expected damage (before any reaction) and the chance of a Critical.
+fn foresee(
+    world: &World,
+    attacker: UnitId,
+    target: UnitId,
+    weapon: &WeaponDef,
+    kind: &AttackKind,
+    p: &AttackPlan,
+) -> Option<Foreseen> {
+    let (hit, expected_damage, _) = attack_odds(world, attacker, target, weapon, kind).ok()?;
+    let crit = rules(world)
+        .checks
+        .level_odds(p.target, p.edge)
+        .into_iter()
+        .filter(|(level, _)| *level == SuccessLevel::Critical)
+        .map(|(_, pl)| pl)
+        .sum();
+    Some(Foreseen {
+        hit,
+        crit,
+        expected_damage,
+    })
 }
 
 /// Ends the grapples a unit that left play was part of.

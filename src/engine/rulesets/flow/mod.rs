@@ -225,6 +225,8 @@ pub struct AttackCtx {
     pub kind: AttackKind,
     /// Its success level.
     pub level: crate::engine::skill::SuccessLevel,
+    /// The exact odds it had before its check, for the record of the attack.
+    pub odds: Option<crate::engine::event::Foreseen>,
 }
 
 /// Something that happens once the frames above it are done.

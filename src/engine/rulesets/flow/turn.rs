@@ -393,6 +393,7 @@ fn end_turn(world: &mut World, unit: UnitId) -> Result<(), CommandError> {
             if !has(world, unit, &cond) || !is_active(world, unit) {
                 continue;
             }
+            let source = crate::engine::conditions::source_of(world, unit, &cond);
             let roll = dice.roll(&mut world.resource_mut::<Dice>())?;
             let amount = roll.total.max(0) as i32;
             let hp = world.get::<Health>(entity(world, unit)).map_or(0, |h| h.hp) - amount;
@@ -403,6 +404,7 @@ fn end_turn(world: &mut World, unit: UnitId) -> Result<(), CommandError> {
                     faces: roll.faces.iter().map(|&(_, f)| f).collect(),
                     amount,
                     hp,
+                    source,
                 },
             );
             if hp <= 0 {
@@ -411,6 +413,8 @@ fn end_turn(world: &mut World, unit: UnitId) -> Result<(), CommandError> {
                     Event::Defeated {
                         unit,
                         state: PlayState::Down,
+                        cause: Some(crate::engine::event::LeaveCause::Damage),
+                        by: source,
                     },
                 );
                 super::attack::release_grapples(world, unit);

@@ -15,7 +15,7 @@ use crate::engine::battle::{TurnState, check_victory, emit, entity, name};
 use crate::engine::command::CommandError;
 use crate::engine::conditions::{Condition, Duration};
 use crate::engine::dice::Dice;
-use crate::engine::event::{Event, ExtraDie};
+use crate::engine::event::{AttackOutcome, Event, ExtraDie, Foreseen, LeaveCause};
 use crate::engine::odds::{DiceExpr, Distribution};
 use crate::engine::spec::{EffectDuration, PowerDef};
 use crate::engine::units::*;
@@ -296,8 +296,21 @@ pub(super) fn odds(
     power: &PowerDef,
     assumed: Assumed<'_>,
 ) -> Option<(f64, f64, f64)> {
+    odds_as(world, attacker, target, power, assumed, false)
+}
+
+/// [`odds`] of an attack that is an opportunity attack or not (an opportunity
+/// attack is no charge, P-20).
+fn odds_as(
+    world: &World,
+    attacker: UnitId,
+    target: UnitId,
+    power: &PowerDef,
+    assumed: Assumed<'_>,
+    opportunity: bool,
+) -> Option<(f64, f64, f64)> {
     let (mut a, mut d) = (0, 0);
-    each_source(world, attacker, target, false, assumed, |adv, _| {
+    each_source(world, attacker, target, opportunity, assumed, |adv, _| {
         if adv { a += 1 } else { d += 1 }
     });
     let extra_die = net_die(world, a, d);
@@ -385,9 +398,31 @@ pub fn resolve(
     opportunity: bool,
 ) -> Result<bool, CommandError> {
     let plan = plan(world, attacker, target, opportunity);
+    // The record's odds, from the state before the dice; phases has no crits.
+    let foreseen = odds_as(
+        world,
+        attacker,
+        target,
+        power,
+        Assumed::default(),
+        opportunity,
+    )
+    .map(|(hit, expected_damage, _)| Foreseen {
+        hit,
+        crit: 0.0,
+        expected_damage,
+    });
     let roll = plan.expr.roll(&mut world.resource_mut::<Dice>())?;
     let total = roll.total as i32 + plan.modifier;
     let hit = total >= plan.defense;
+    let record = |outcome, damage| Event::AttackResolved {
+        attacker,
+        target,
+        power: power.name.clone(),
+        outcome,
+        damage,
+        odds: foreseen,
+    };
     emit(
         world,
         PhasesEvent::AttackRolled {
@@ -415,13 +450,18 @@ pub fn resolve(
             },
         );
     }
-    if hit {
+    if !hit {
+        emit(world, record(AttackOutcome::Miss, 0));
+    } else {
         let dmg = damage_expr(world, attacker, power)?.roll(&mut world.resource_mut::<Dice>())?;
+        let amount = dmg.total.max(0) as i32;
+        emit(world, record(AttackOutcome::Hit, amount));
         damage(
             world,
             target,
             dmg.faces.iter().map(|&(_, f)| f).collect(),
-            dmg.total.max(0) as i32,
+            amount,
+            Some(attacker),
         );
         if crate::engine::battle::is_active(world, target) {
             let round = world.resource::<TurnState>().round;
@@ -448,8 +488,15 @@ pub fn resolve(
     Ok(hit)
 }
 
-/// Deals damage; a unit at 0 HP or less is defeated (P-GAP-05).
-pub fn damage(world: &mut World, unit: UnitId, faces: Vec<u32>, amount: i32) {
+/// Deals damage (from `source`, if anyone); a unit at 0 HP or less is defeated
+/// (P-GAP-05).
+pub fn damage(
+    world: &mut World,
+    unit: UnitId,
+    faces: Vec<u32>,
+    amount: i32,
+    source: Option<UnitId>,
+) {
     let hp = world.get::<Health>(entity(world, unit)).map_or(0, |h| h.hp) - amount;
     emit(
         world,
@@ -458,6 +505,7 @@ pub fn damage(world: &mut World, unit: UnitId, faces: Vec<u32>, amount: i32) {
             faces,
             amount,
             hp,
+            source,
         },
     );
     if hp <= 0 {
@@ -466,6 +514,8 @@ pub fn damage(world: &mut World, unit: UnitId, faces: Vec<u32>, amount: i32) {
             Event::Defeated {
                 unit,
                 state: PlayState::Down,
+                cause: Some(LeaveCause::Damage),
+                by: source,
             },
         );
         check_victory(world);

@@ -33,7 +33,15 @@ fn battle() -> Battle {
 
 fn leave(b: &mut Battle, unit: &str, state: PlayState) {
     let unit = b.unit_id(unit).unwrap();
-    emit(b.world_mut(), Event::Defeated { unit, state });
+    emit(
+        b.world_mut(),
+        Event::Defeated {
+            unit,
+            state,
+            cause: None,
+            by: None,
+        },
+    );
 }
 
 fn view(b: &Battle, unit: &str) -> UnitView {
@@ -74,6 +82,8 @@ fn a_unit_that_flees_leaves_play_and_victory_follows() {
     let fled = Event::Defeated {
         unit: bb,
         state: PlayState::Fled,
+        cause: None,
+        by: None,
     };
     assert_eq!(
         serde_json::to_string(&fled).unwrap(),
@@ -100,15 +110,34 @@ fn a_defeat_at_0_hp_reads_as_before() {
     let down = Event::Defeated {
         unit: UnitId(2),
         state: PlayState::Down,
+        cause: None,
+        by: None,
     };
     assert_eq!(
         serde_json::to_string(&down).unwrap(),
         r#"{"Defeated":{"unit":2}}"#
     );
+    // A cause and who caused it show when known.
+    let felled = Event::Defeated {
+        unit: UnitId(2),
+        state: PlayState::Down,
+        cause: Some(crate::engine::event::LeaveCause::Damage),
+        by: Some(UnitId(0)),
+    };
+    assert_eq!(
+        serde_json::to_string(&felled).unwrap(),
+        r#"{"Defeated":{"unit":2,"cause":"Damage","by":0}}"#
+    );
+
     let mut b = battle();
     leave(&mut b, "B", PlayState::Down);
     assert_eq!(
         crate::engine::log::describe(b.world(), &down),
+        "C is defeated!"
+    );
+    // The cause prints nothing more.
+    assert_eq!(
+        crate::engine::log::describe(b.world(), &felled),
         "C is defeated!"
     );
     let json = serde_json::to_string(&view(&b, "B")).unwrap();

@@ -136,6 +136,8 @@ pub fn act(world: &mut World, unit: UnitId, verb: &str, args: &Args) -> bool {
                 Event::Defeated {
                     unit,
                     state: PlayState::Fled,
+                    cause: Some(crate::engine::event::LeaveCause::Fled),
+                    by: None,
                 },
             );
             emit(world, Event::TurnEnded { unit });

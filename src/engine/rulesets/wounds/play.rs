@@ -29,7 +29,7 @@ use crate::engine::conditions::{
     expire_turn_start,
 };
 use crate::engine::dice::{Dice, DiceError};
-use crate::engine::event::{Event, RollModifier, Stage};
+use crate::engine::event::{AttackOutcome, Event, Foreseen, LeaveCause, RollModifier, Stage};
 use crate::engine::odds::DiceExpr;
 use crate::engine::spec::{Controller, EffectDuration, PowerDef};
 use crate::engine::units::{Conditions, Health, PlayState, Powers, SideId, UnitId};
@@ -505,6 +505,16 @@ fn attack_inner(
         return Ok(());
     };
     let config = rules(world).clone();
+    // The record's odds, from the state before the dice (the preview's numbers).
+    let foreseen = foresee(world, &config, &s, target);
+    let record = |outcome, damage| Event::AttackResolved {
+        attacker,
+        target,
+        power: s.name.clone(),
+        outcome,
+        damage,
+        odds: foreseen,
+    };
     if s.sneak {
         end_where(world, attacker, "it attacked and is seen", |c| {
             c.name == names::HIDDEN
@@ -515,7 +525,7 @@ fn attack_inner(
     } else {
         format!(", aimed {}", s.aim.name())
     };
-    let multiplier = if kind == Kind::FreeCrit {
+    let (multiplier, critical) = if kind == Kind::FreeCrit {
         emit(
             world,
             WoundsEvent::Chain {
@@ -526,7 +536,7 @@ fn attack_inner(
                 ),
             },
         );
-        config.crit_multiplier
+        (config.crit_multiplier, true)
     } else {
         let natural = world.resource_mut::<Dice>().roll(20)?;
         let roll = attack::classify(&config, i64::from(natural), s.modifier, s.defense);
@@ -555,6 +565,14 @@ fn attack_inner(
                 },
             },
         );
+        if matches!(roll, Roll::Miss | Roll::Fumble) {
+            let outcome = if roll == Roll::Miss {
+                AttackOutcome::Miss
+            } else {
+                AttackOutcome::CriticalFailure
+            };
+            emit(world, record(outcome, 0));
+        }
         match roll {
             Roll::Miss => return Ok(()),
             Roll::Fumble => {
@@ -563,7 +581,7 @@ fn attack_inner(
                 }
                 return Ok(());
             }
-            Roll::Hit => 1,
+            Roll::Hit => (1, false),
             Roll::Crit => {
                 let up = chain_die(
                     world,
@@ -576,7 +594,7 @@ fn attack_inner(
                     config.super_face,
                 )?;
                 if !up {
-                    config.crit_multiplier
+                    (config.crit_multiplier, true)
                 } else {
                     emit(
                         world,
@@ -597,10 +615,14 @@ fn attack_inner(
                         config.decisive_face,
                     )?;
                     if slay {
+                        let hp = world
+                            .get::<Health>(entity(world, target))
+                            .map_or(0, |h| h.hp);
+                        emit(world, record(AttackOutcome::Critical, hp.max(0)));
                         slay_unit(world, target, attacker, "the crit chain (W-21)");
                         return Ok(());
                     }
-                    config.crit_multiplier * 2
+                    (config.crit_multiplier * 2, true)
                 }
             }
         }
@@ -638,9 +660,15 @@ fn attack_inner(
             },
         );
     }
-    hurt(world, target, faces, dealt.damage as i32);
+    let outcome = if critical {
+        AttackOutcome::Critical
+    } else {
+        AttackOutcome::Hit
+    };
+    emit(world, record(outcome, dealt.damage.max(0) as i32));
+    hurt(world, target, faces, dealt.damage as i32, Some(attacker));
     if dealt.wound && is_active(world, target) {
-        wound(world, target, s.aim);
+        wound(world, target, s.aim, attacker);
     }
     if is_active(world, target) {
         for effect in power_of(world, attacker, Some(&s.name))
@@ -652,6 +680,19 @@ fn attack_inner(
     }
     settle(world);
     Ok(())
+}
+
+/// The exact odds of a swing for the record of an attack: the preview's chance to
+/// hit and expected damage (on the target's HP now), and the chance of a natural 20.
+fn foresee(world: &World, config: &WoundsConfig, s: &Swing, target: UnitId) -> Option<Foreseen> {
+    let o = cached_odds(config, s)?;
+    let hp = world.get::<Health>(entity(world, target))?.hp;
+    let (expected_damage, _) = damage_and_kill(&o, hp);
+    Some(Foreseen {
+        hit: o.hit,
+        crit: o.crit,
+        expected_damage,
+    })
 }
 
 /// After a natural 1 (not a free hit): the tragedy chain's d4 and d6, then what the
@@ -755,6 +796,7 @@ fn slay_unit(world: &mut World, unit: UnitId, by: UnitId, how: &str) {
                 faces: Vec::new(),
                 amount: hp,
                 hp: 0,
+                source: Some(by),
             },
         );
     }
@@ -763,14 +805,17 @@ fn slay_unit(world: &mut World, unit: UnitId, by: UnitId, how: &str) {
         Event::Defeated {
             unit,
             state: PlayState::Dead,
+            cause: Some(LeaveCause::Slain),
+            by: Some(by),
         },
     );
     super::gear::drop_belongings(world, unit);
     settle(world);
 }
 
-/// Deals `amount` damage to `unit`; at 0 HP or less it is defeated (W-GAP-02).
-pub fn hurt(world: &mut World, unit: UnitId, faces: Vec<u32>, amount: i32) {
+/// Deals `amount` damage to `unit` (from `source`, if anyone); at 0 HP or less it
+/// is defeated (W-GAP-02).
+pub fn hurt(world: &mut World, unit: UnitId, faces: Vec<u32>, amount: i32, source: Option<UnitId>) {
     let Some(h) = world.get::<Health>(entity(world, unit)).copied() else {
         return;
     };
@@ -782,6 +827,7 @@ pub fn hurt(world: &mut World, unit: UnitId, faces: Vec<u32>, amount: i32) {
             faces,
             amount: amount.max(0),
             hp,
+            source,
         },
     );
     if hp <= 0 && play_state(world, unit) == PlayState::Active {
@@ -790,6 +836,8 @@ pub fn hurt(world: &mut World, unit: UnitId, faces: Vec<u32>, amount: i32) {
             Event::Defeated {
                 unit,
                 state: PlayState::Down,
+                cause: Some(LeaveCause::Damage),
+                by: source,
             },
         );
         super::gear::drop_belongings(world, unit);
@@ -823,7 +871,7 @@ pub fn wound_name(aim: Aim) -> String {
 
 /// Deals `unit` a wound of `aim` (W-17, W-18, W-GAP-08): tracked with its round,
 /// shown as a condition that one healing instance of 6+ ends.
-fn wound(world: &mut World, unit: UnitId, aim: Aim) {
+fn wound(world: &mut World, unit: UnitId, aim: Aim, by: UnitId) {
     let config = rules(world).clone();
     emit(
         world,
@@ -844,7 +892,7 @@ fn wound(world: &mut World, unit: UnitId, aim: Aim) {
     add_condition(
         world,
         unit,
-        Condition::new(wound_name(aim), Duration::UntilHealed { at_least }),
+        Condition::new(wound_name(aim), Duration::UntilHealed { at_least }).with_source(by),
     );
     if aim == Aim::Disrupting {
         let extra = config.disrupting_round_accuracy - config.disrupting_accuracy;
@@ -852,7 +900,8 @@ fn wound(world: &mut World, unit: UnitId, aim: Aim) {
             world,
             unit,
             Condition::new(names::DISRUPTED, Duration::EndOfRound(r))
-                .with_magnitude(Magnitude::Flat(-(extra as i32))),
+                .with_magnitude(Magnitude::Flat(-(extra as i32)))
+                .with_source(by),
         );
     }
 }
@@ -1077,6 +1126,8 @@ pub fn surrender(world: &mut World, side: SideId, why: String) {
                 Event::Defeated {
                     unit: u,
                     state: PlayState::Surrendered,
+                    cause: Some(LeaveCause::Fled),
+                    by: None,
                 },
             );
         }

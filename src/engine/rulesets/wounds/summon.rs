@@ -266,6 +266,8 @@ pub fn act(world: &mut World, unit: UnitId, verb: &str, args: &Args) -> bool {
         Event::Defeated {
             unit: creature,
             state: PlayState::Active,
+            cause: Some(crate::engine::event::LeaveCause::Recovered),
+            by: Some(unit),
         },
     );
     let from = cell_of(world, creature);
