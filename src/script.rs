@@ -418,9 +418,16 @@ pub fn load(path: &Path) -> Result<(Scenario, Level), ScriptError> {
             crate::level::load_file(&full).map_err(|problems| load_error(&problems))?
         }
         LevelRef::Inline(level) => {
-            crate::level::load::check_within(level, text, &file, &[PathStep::Field("level")])
-                .map_err(|problems| load_error(&problems))?;
-            (**level).clone()
+            // Archetype units realized as in a level file.
+            let mut level = (**level).clone();
+            crate::level::load::realize_within(
+                &mut level,
+                text,
+                &file,
+                &[PathStep::Field("level")],
+            )
+            .map_err(|problems| load_error(&problems))?;
+            level
         }
     };
     if let Some(ruleset) = registry::get(&level.ruleset) {

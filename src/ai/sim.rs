@@ -449,6 +449,9 @@ pub struct Summary {
     pub damage_per_round: f64,
     /// Mean damage taken per battle, by side name.
     pub damage_taken: BTreeMap<String, f64>,
+    /// Mean share of the level's units out of play (defeated, dying, fled) when a
+    /// battle ended, 0 to 1.
+    pub units_down: f64,
     /// Each unit's figures, in roster order: attacks, hit rate against the mean
     /// predicted chance, damage dealt and taken, kills, survival, mean round of
     /// defeat ([`crate::ai::record`]).
@@ -494,6 +497,20 @@ pub fn summarize(
     let var = rounds.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / nf;
     let total_rounds: f64 = rounds.iter().sum();
     let total_damage: i64 = results.iter().map(BattleResult::damage).sum();
+    let units = unit_figures(
+        &info.units,
+        &results
+            .iter()
+            .map(|r| r.units.as_slice())
+            .collect::<Vec<_>>(),
+    );
+    // The mean share of units down at the end of a battle: the mean of the units'
+    // shares of battles they left play in.
+    let units_down = if units.is_empty() {
+        0.0
+    } else {
+        units.iter().map(|u| 1.0 - u.survival).sum::<f64>() / units.len() as f64
+    };
     Summary {
         level: info.level.clone(),
         ruleset: info.ruleset.clone(),
@@ -536,13 +553,8 @@ pub fn summarize(
             .zip(&damage_taken)
             .map(|(s, &d)| (s.clone(), d as f64 / nf))
             .collect(),
-        units: unit_figures(
-            &info.units,
-            &results
-                .iter()
-                .map(|r| r.units.as_slice())
-                .collect::<Vec<_>>(),
-        ),
+        units_down,
+        units,
         mean_commands: results.iter().map(|r| r.commands as f64).sum::<f64>() / nf,
         battles_per_second: if seconds > 0.0 {
             n as f64 / seconds

@@ -1,5 +1,5 @@
 //! The command line: `skirmish play | edit | check | dice | script | sim | merge |
-//! replay`.
+//! compare | replay`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub mod check;
+pub mod compare;
 pub mod csv;
 pub mod dice;
 pub mod replay;
@@ -54,6 +55,10 @@ pub enum Command {
         /// Continue the latest autosave in `saves/`.
         #[arg(long = "continue")]
         continue_latest: bool,
+        /// Play under this ruleset instead of the level's (archetype units are
+        /// realized for it; other units need its stats).
+        #[arg(long, value_name = "R", value_parser = parse_ruleset)]
+        ruleset: Option<String>,
     },
     /// Edit a level in a window (a new level if LEVEL is left out or does not exist
     /// yet; it is then saved to LEVEL).
@@ -110,6 +115,9 @@ pub enum Command {
     Sim(sim::SimArgs),
     /// Combine the shard files of `skirmish sim --shard K/N` into the full run's report.
     Merge(shard::MergeArgs),
+    /// Play a level under every ruleset that can (grid, archetypes) and set win
+    /// rates, battle length, damage and losses side by side.
+    Compare(compare::CompareArgs),
     /// Watch a battle file in the window (play/pause, step by command or turn,
     /// speed, jump), or headless: print its log (`--print`), or only check that it
     /// reproduces event by event (`--check`, exit 1 with the first diverging event).
@@ -139,6 +147,7 @@ pub fn main() -> ExitCode {
         no_menu: false,
         load: None,
         continue_latest: false,
+        ruleset: None,
     });
     match command {
         Command::Play {
@@ -149,6 +158,7 @@ pub fn main() -> ExitCode {
             no_menu,
             load,
             continue_latest,
+            ruleset,
         } => {
             let load = if continue_latest {
                 match latest_autosave() {
@@ -161,7 +171,7 @@ pub fn main() -> ExitCode {
             } else {
                 load
             };
-            play(level, screenshot, size, seed, no_menu, load)
+            play(level, screenshot, size, seed, no_menu, load, ruleset)
         }
         Command::Edit {
             level,
@@ -216,6 +226,10 @@ pub fn main() -> ExitCode {
         Command::Merge(args) => {
             quiet_broken_pipe();
             shard::run(&args)
+        }
+        Command::Compare(args) => {
+            quiet_broken_pipe();
+            compare::run(&args)
         }
     }
 }
@@ -312,6 +326,7 @@ fn edit(args: EditArgs) -> ExitCode {
         load: None,
         saves: Some(SAVES.into()),
         replay: None,
+        ruleset: None,
     })
 }
 
@@ -329,6 +344,7 @@ fn play(
     seed: Option<u64>,
     no_menu: bool,
     load: Option<PathBuf>,
+    ruleset: Option<String>,
 ) -> ExitCode {
     use crate::game::screen::Screen;
     crate::game::run(crate::game::GameOptions {
@@ -344,6 +360,7 @@ fn play(
         },
         load,
         saves: Some(SAVES.into()),
+        ruleset,
         ..Default::default()
     })
 }
@@ -385,6 +402,7 @@ fn play(
     _: Option<u64>,
     _: bool,
     _: Option<PathBuf>,
+    _: Option<String>,
 ) -> ExitCode {
     eprintln!("this build has no window: rebuild with the `render` feature (on by default)");
     ExitCode::FAILURE

@@ -46,7 +46,7 @@ use crate::ai::sim::{
 };
 use crate::ai::{AiPolicy, parse_policy};
 use crate::level::schema::{Controller, Level};
-use crate::level::{load_file, validate::validate};
+use crate::level::{load_file, under_ruleset};
 
 /// The chart font (Fira Mono, SIL Open Font License; see assets/fonts/).
 pub(super) const FONT: &[u8] = include_bytes!("../../assets/fonts/FiraMono-subset.ttf");
@@ -430,27 +430,25 @@ fn json(value: &impl serde::Serialize) -> Result<String, Failure> {
 
 /// Loads and checks the level, with the ruleset overridden if asked.
 fn load_level(path: &Path, ruleset: Option<&str>) -> Result<Level, Failure> {
-    let mut level = load_file(path).map_err(|problems| {
+    let level = load_file(path).map_err(|problems| {
         let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
         Failure::Failed(lines.join("\n"))
     })?;
-    if let Some(r) = ruleset {
-        level.ruleset = r.to_string();
-        let issues = validate(&level);
-        if !issues.is_empty() {
-            let lines: Vec<String> = issues.iter().map(|i| format!("  {}", i.message)).collect();
-            return Err(Failure::Usage(format!(
-                "{} can't be played under ruleset `{r}`:\n{}",
-                path.display(),
-                lines.join("\n")
-            )));
-        }
-    }
-    Ok(level)
+    let Some(r) = ruleset else {
+        return Ok(level);
+    };
+    under_ruleset(&level, r).map_err(|issues| {
+        let lines: Vec<String> = issues.iter().map(|i| format!("  {}", i.message)).collect();
+        Failure::Usage(format!(
+            "{} can't be played under ruleset `{r}`:\n{}",
+            path.display(),
+            lines.join("\n")
+        ))
+    })
 }
 
 /// Each side's policy: `--ai` first, else the level's AI controller, else `normal`.
-fn policies(level: &Level, ai: &[String]) -> Result<Vec<AiPolicy>, Failure> {
+pub(super) fn policies(level: &Level, ai: &[String]) -> Result<Vec<AiPolicy>, Failure> {
     let mut out: Vec<AiPolicy> = level
         .sides
         .iter()

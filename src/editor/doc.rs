@@ -208,7 +208,8 @@ impl Edit {
                 Edit::SetSide(i, std::mem::replace(&mut level.sides[i], side))
             }
             Edit::Name(name) => Edit::Name(std::mem::replace(&mut level.name, name)),
-            Edit::Ruleset(id) => Edit::Ruleset(std::mem::replace(&mut level.ruleset, id)),
+            // Archetype units follow the ruleset (see `archetype::switch_ruleset`).
+            Edit::Ruleset(id) => Edit::Ruleset(crate::engine::archetype::switch_ruleset(level, id)),
             Edit::Level(new) => Edit::Level(Box::new(std::mem::replace(level, *new))),
         })
     }
@@ -372,7 +373,12 @@ impl EditorDoc {
         })?;
         let level = match load_str(&text, &file) {
             Ok(level) => level,
-            Err(problems) => parse_unchecked(&text).ok_or(problems)?,
+            Err(problems) => {
+                let mut level = parse_unchecked(&text).ok_or(problems)?;
+                // Its archetype units as far as they can be (problems() tells the rest).
+                let _ = crate::engine::archetype::realize_level(&mut level);
+                level
+            }
         };
         Ok(Self::from_level(level, Some(path.to_path_buf())))
     }

@@ -1,6 +1,7 @@
 //! The headless battle engine: board, dice, odds, units, commands, events and the
 //! rulesets, on bevy_app + bevy_ecs only (no window).
 
+pub mod archetype;
 pub mod bands;
 pub mod battle;
 pub mod board;

@@ -123,6 +123,15 @@ pub struct UnitDef {
     pub side: String,
     /// Starting cell `(column, row)`.
     pub pos: (i32, i32),
+    /// A portable archetype (`"archer"`, `"brute"`…, see
+    /// [`crate::engine::archetype`] and `docs/archetypes.md`) instead of stats: the
+    /// level's ruleset realizes it as its own stats, powers, weapons and armour,
+    /// which a file then leaves out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub archetype: Option<String>,
+    /// The tier (1 to 3) an `archetype` unit plays at; absent, the archetype's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tier: Option<u32>,
     /// Stats by name, as the ruleset declares them (`phases`: INT, AGI, ATK, DEF,
     /// Tier, and optionally HP and Speed).
     #[serde(default)]

@@ -58,6 +58,9 @@ pub struct GameOptions {
     pub saves: Option<PathBuf>,
     /// A battle file to watch in the replay viewer instead of playing.
     pub replay: Option<PathBuf>,
+    /// Play the level under this ruleset instead of its own (`play --ruleset`): its
+    /// archetype units are realized for it.
+    pub ruleset: Option<String>,
 }
 
 /// The battle being played, its level and where it came from.
@@ -237,13 +240,8 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
             )
         })?)
     } else {
-        let level = crate::level::load_file(&options.level_path).map_err(|problems| {
-            problems
-                .iter()
-                .map(|p| p.to_string())
-                .collect::<Vec<_>>()
-                .join("\n")
-        })?;
+        let level =
+            crate::level::load::load_for_play(&options.level_path, options.ruleset.as_deref())?;
         let seed = options.seed.or(level.seed).unwrap_or(1);
         Some(Game::new(level, seed)?.with_path(Some(options.level_path.clone())))
     };
@@ -277,7 +275,10 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
     );
     app.insert_resource(ClearColor(Color::srgb(0.08, 0.09, 0.11)));
     if start != screen::Screen::Editor {
-        app.insert_resource(setup::Setup::new(&options.level_path, options.seed));
+        app.insert_resource(
+            setup::Setup::new(&options.level_path, options.seed)
+                .with_ruleset(options.ruleset.clone()),
+        );
     }
     // A continued battle starts on the battle screen.
     let start = if options.load.is_some() || options.replay.is_some() {

@@ -41,7 +41,10 @@ fn poll(
     mut reload: ResMut<Reload>,
     mut ui: ResMut<UiState>,
     time: Res<Time>,
+    options: Option<Res<super::Options>>,
 ) {
+    // `play --ruleset`: the new version plays under that ruleset too.
+    let ruleset = options.and_then(|o| o.0.ruleset.clone());
     if reload.generation != game.generation() || reload.watcher.is_none() {
         reload.generation = game.generation();
         reload.watcher = game.path.clone().map(LevelWatcher::new);
@@ -57,7 +60,9 @@ fn poll(
     let file = watcher.path().display().to_string();
     match watcher.poll() {
         None => {}
-        Some(Ok(level)) => match reloaded(&game, level) {
+        Some(Ok(level)) => match crate::level::load::with_ruleset(level, ruleset.as_deref())
+            .and_then(|level| reloaded(&game, level))
+        {
             Ok(new) => {
                 info!("{file} changed: the battle restarted on it");
                 *game = new;

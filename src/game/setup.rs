@@ -82,6 +82,8 @@ pub struct Setup {
     pub seed: Option<u64>,
     /// Bumped on every change, so the view knows to rebuild.
     pub version: u64,
+    /// The ruleset levels are played under instead of their own (`play --ruleset`).
+    pub ruleset: Option<String>,
 }
 
 impl Setup {
@@ -109,20 +111,25 @@ impl Setup {
             row: 0,
             seed,
             version: 0,
+            ruleset: None,
         };
         setup.load(path);
         setup
     }
 
+    /// The menu playing its levels under `ruleset` instead of their own, if given.
+    pub fn with_ruleset(mut self, ruleset: Option<String>) -> Self {
+        if ruleset.is_some() {
+            self.ruleset = ruleset;
+            let path = self.path.clone();
+            self.load(&path);
+        }
+        self
+    }
+
     fn load(&mut self, path: &Path) {
         self.path = path.to_path_buf();
-        self.level = crate::level::load_file(path).map_err(|problems| {
-            problems
-                .iter()
-                .map(|p| p.to_string())
-                .collect::<Vec<_>>()
-                .join("\n")
-        });
+        self.level = crate::level::load::load_for_play(path, self.ruleset.as_deref());
         self.row = 0;
         self.version += 1;
     }

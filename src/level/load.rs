@@ -20,6 +20,7 @@ use ron::ser::PrettyConfig;
 
 use super::schema::{Level, UnitDef};
 use super::validate::{self, PathStep, Where};
+use crate::engine::archetype;
 
 /// One problem found in a file, with where it is (1-based line and column).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,12 +95,82 @@ fn read_options() -> ron::Options {
 /// Parses and validates level text; `file` is only used in the problems' locations.
 pub fn load_str(text: &str, file: &str) -> Result<Level, Vec<Problem>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let level: Level = match read_options().from_str(text) {
+    let mut level: Level = match read_options().from_str(text) {
         Ok(level) => level,
         Err(e) => return Err(vec![ron_problem(file, &e)]),
     };
-    check_within(&level, text, file, &[])?;
+    realize_within(&mut level, text, file, &[])?;
     Ok(level)
+}
+
+/// Realizes the archetype units of a level just parsed from a part of `text` (see
+/// [`crate::engine::archetype`]) for its ruleset, then runs [`check_within`]; every
+/// problem is reported at its place in `text` (`prefix` leads to the level). A unit
+/// that gives an archetype and stats too, or a tier without an archetype, is a
+/// problem. [`load_str`] runs this with an empty prefix.
+pub fn realize_within(
+    level: &mut Level,
+    text: &str,
+    file: &str,
+    prefix: &[PathStep],
+) -> Result<(), Vec<Problem>> {
+    // A unit written wrong is not realized: its other problems would follow from
+    // that one.
+    let written = archetype::written_issues(level);
+    if !written.is_empty() {
+        return Err(locate_issues(written, text, file, prefix));
+    }
+    let mut issues = archetype::realize_level(level);
+    if !issues.is_empty() {
+        issues.extend(validate::validate(level));
+        return Err(locate_issues(issues, text, file, prefix));
+    }
+    check_within(level, text, file, prefix)
+}
+
+/// `level` as played with `--ruleset`: itself without one, else
+/// [`under_ruleset`], the reasons it can't be played on one line.
+pub fn with_ruleset(level: Level, ruleset: Option<&str>) -> Result<Level, String> {
+    let Some(r) = ruleset else {
+        return Ok(level);
+    };
+    under_ruleset(&level, r).map_err(|issues| {
+        let reasons: Vec<&str> = issues.iter().map(|i| i.message.as_str()).collect();
+        format!(
+            "`{}` can't be played under ruleset `{r}`: {}",
+            level.name,
+            reasons.join("; ")
+        )
+    })
+}
+
+/// Reads a level file to play it, under `ruleset` if one is given (`skirmish play
+/// --ruleset`): its problems (`file:line:col`, one a line), or why it can't be
+/// played under that ruleset.
+pub fn load_for_play(path: &Path, ruleset: Option<&str>) -> Result<Level, String> {
+    let level = load_file(path).map_err(|problems| {
+        problems
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n")
+    })?;
+    with_ruleset(level, ruleset)
+}
+
+/// `level`, loaded for another ruleset: its ruleset set to `ruleset`, its archetype
+/// units realized for it, and checked again. The issues say why it can't be played
+/// under `ruleset` (a grid the ruleset isn't played on, stats it doesn't read…).
+pub fn under_ruleset(level: &Level, ruleset: &str) -> Result<Level, Vec<validate::Issue>> {
+    let mut level = level.clone();
+    level.ruleset = ruleset.to_string();
+    let mut issues = archetype::realize_level(&mut level);
+    issues.extend(validate::validate(&level));
+    if issues.is_empty() {
+        Ok(level)
+    } else {
+        Err(issues)
+    }
 }
 
 /// The problem for a `ron` parse error, at its place, in plain words.
@@ -122,6 +193,17 @@ pub fn check_within(
     if issues.is_empty() {
         return Ok(());
     }
+    Err(locate_issues(issues, text, file, prefix))
+}
+
+/// The problems of `issues` at their places in `text` (`prefix` leads to the
+/// level), sorted by place.
+fn locate_issues(
+    issues: Vec<validate::Issue>,
+    text: &str,
+    file: &str,
+    prefix: &[PathStep],
+) -> Vec<Problem> {
     let tree = cst::parse(text);
     let offsets: Vec<Option<usize>> = issues
         .iter()
@@ -138,7 +220,7 @@ pub fn check_within(
         .map(|(issue, at)| Problem::new(file, at.unwrap_or((1, 1)), issue.message))
         .collect();
     problems.sort_by_key(|p| (p.line, p.col));
-    Err(problems)
+    problems
 }
 
 /// Reads a text file. A file that cannot be read, or is not UTF-8 text, is a problem:
@@ -357,6 +439,9 @@ pub fn to_ron_string(level: &Level) -> String {
 
 /// Like [`to_ron_string`], but returns the serializer's error if there is one.
 pub fn try_to_ron_string(level: &Level) -> Result<String, ron::Error> {
+    // Archetype units as the file writes them (by archetype, without the stats
+    // their ruleset gives them).
+    let level = &archetype::as_written(level);
     let text = layout(level)?;
     // The hand-made layout must read back as the same level; if it ever does not,
     // fall back to ron's own pretty printer.
@@ -464,6 +549,8 @@ fn layout(level: &Level) -> ron::Result<String> {
                 name,
                 side,
                 pos,
+                archetype,
+                tier,
                 stats,
                 powers,
                 movement,
@@ -479,7 +566,15 @@ fn layout(level: &Level) -> ron::Result<String> {
             w.field("name", name)?;
             w.field("side", side)?;
             w.field("pos", pos)?;
-            w.field("stats", stats)?;
+            if let Some(archetype) = archetype {
+                w.field("archetype", archetype)?;
+            }
+            if let Some(tier) = tier {
+                w.field("tier", tier)?;
+            }
+            if archetype.is_none() || !stats.is_empty() {
+                w.field("stats", stats)?;
+            }
             if !powers.is_empty() {
                 w.list("powers", powers)?;
             }

@@ -6,5 +6,5 @@ pub mod load;
 pub mod schema;
 pub mod validate;
 
-pub use load::{Problem, load_file, load_str, save_atomic, to_ron_string};
+pub use load::{Problem, load_file, load_str, save_atomic, to_ron_string, under_ruleset};
 pub use schema::Level;

@@ -37,6 +37,8 @@ pub fn validate(level: &Level) -> Vec<Issue> {
     c.terrain();
     c.sides();
     c.units();
+    c.issues
+        .extend(crate::engine::archetype::archetype_issues(level));
     c.rules();
     c.victory();
     c.max_commands();
@@ -352,6 +354,9 @@ impl Checker<'_> {
             return; // unknown ruleset, reported once at `ruleset`
         };
         let unit = &self.level.units[index];
+        if unit.archetype.is_some() && unit.stats.is_empty() {
+            return; // not realized: its archetype's problem is reported at `archetype`
+        }
         let ruleset = &self.level.ruleset;
         let expected = specs
             .iter()

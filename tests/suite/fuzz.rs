@@ -648,8 +648,14 @@ fn check(text: &str) -> Result<Option<Level>, String> {
         .with_default_extension(Extensions::IMPLICIT_SOME)
         .from_str::<Level>(body);
     match parsed {
-        Ok(level) => {
-            let issues = validate(&level);
+        Ok(mut level) => {
+            // What `load_str` runs: archetype units as written, then realized, then
+            // the checks.
+            let mut issues = skirmish::engine::archetype::written_issues(&level);
+            if issues.is_empty() {
+                issues = skirmish::engine::archetype::realize_level(&mut level);
+                issues.extend(validate(&level));
+            }
             for issue in &issues {
                 if locate(text, &issue.at).is_none() {
                     return Err(format!(
@@ -1223,6 +1229,8 @@ fn build(mut g: GeneratedLevel) -> Level {
             armor: spec.armor,
             traits: Vec::new(),
             icon: None,
+            archetype: None,
+            tier: None,
         });
     }
     // Side `i` has unit `i`: with at least 2 units, at least 2 sides keep theirs.

@@ -10,6 +10,7 @@ mod common;
 mod actfast;
 mod actfast_scenarios;
 mod ai;
+mod archetypes;
 mod check_cli;
 mod dice_cli;
 mod editor;

@@ -346,6 +346,22 @@ pub trait Ruleset: Send + Sync + 'static {
         &[]
     }
 
+    /// How it realizes a portable archetype at a tier (1 to
+    /// [`crate::engine::archetype::MAX_TIER`]): the stats, powers, weapons, armour,
+    /// skills and traits a level's unit would give for it, as a unit whose name, side
+    /// and position are left empty (see [`crate::engine::archetype`]). Each built-in
+    /// ruleset's `archetype.rs` says how, and `docs/archetypes.md` tabulates it. By
+    /// default a ruleset realizes none, and a level of archetypes does not play
+    /// under it.
+    fn realize_archetype(
+        &self,
+        archetype: &crate::engine::archetype::Archetype,
+        tier: u32,
+    ) -> Result<crate::engine::spec::UnitDef, String> {
+        let _ = (archetype, tier);
+        Err(format!("ruleset `{}` realizes no archetypes", self.id()))
+    }
+
     /// The grids the ruleset is played on; `skirmish check` refuses a level on
     /// another, and the editor offers only these. Both by default.
     fn grids(&self) -> &'static [GridKind] {

@@ -9,6 +9,7 @@
 //! legality, [`units`] for traits, [`verbs`] and [`events`]; [`ruleset`] puts it
 //! behind the seam.
 
+pub mod archetype;
 pub mod check;
 pub mod config;
 pub mod events;

@@ -42,7 +42,7 @@ pub struct Actfast;
 pub const ID: &str = "actfast";
 
 /// The configuration's defaults, read once.
-fn defaults() -> Result<&'static ActfastConfig, String> {
+pub(super) fn defaults() -> Result<&'static ActfastConfig, String> {
     static DEFAULTS: std::sync::OnceLock<Result<ActfastConfig, String>> =
         std::sync::OnceLock::new();
     DEFAULTS
@@ -78,6 +78,14 @@ const GLOSSARY: &[(&str, &str)] = &[
 impl Ruleset for Actfast {
     fn id(&self) -> &'static str {
         ID
+    }
+
+    fn realize_archetype(
+        &self,
+        archetype: &crate::engine::archetype::Archetype,
+        tier: u32,
+    ) -> Result<crate::engine::spec::UnitDef, String> {
+        super::archetype::realize(archetype, tier)
     }
 
     fn stats(&self) -> &'static [StatSpec] {

@@ -11,6 +11,7 @@
 //! [`events`]; [`Escalation`] is what the engine, the editor and the AI ask of it.
 
 pub mod actions;
+pub mod archetype;
 pub mod attack;
 pub mod check;
 pub mod conditions;

@@ -18,6 +18,7 @@
 //! and the AI ask of it (the [`crate::engine::rulesets::Ruleset`] seam).
 
 pub mod actions;
+pub mod archetype;
 pub mod attack;
 pub mod check;
 pub mod config;

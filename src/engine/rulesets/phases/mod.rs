@@ -9,6 +9,7 @@
 //! UI shows) in [`attack`]. [`Phases`] is what the engine, the editor and the AI
 //! ask of it (the [`crate::engine::rulesets::Ruleset`] seam).
 
+pub mod archetype;
 pub mod attack;
 pub mod battle;
 pub mod check;

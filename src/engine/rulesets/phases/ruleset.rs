@@ -59,6 +59,14 @@ impl Ruleset for Phases {
         "phases"
     }
 
+    fn realize_archetype(
+        &self,
+        archetype: &crate::engine::archetype::Archetype,
+        tier: u32,
+    ) -> Result<crate::engine::spec::UnitDef, String> {
+        super::archetype::realize(archetype, tier)
+    }
+
     fn stats(&self) -> &'static [StatSpec] {
         STATS
     }

@@ -14,6 +14,7 @@
 //! seam.
 
 pub mod aim;
+pub mod archetype;
 pub mod attack;
 pub mod check;
 pub mod config;

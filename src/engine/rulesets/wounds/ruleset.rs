@@ -45,7 +45,7 @@ pub const ID: &str = "wounds";
 
 /// The configuration's defaults, read once: the editor checks every phrase on
 /// every edit.
-fn defaults() -> Result<&'static WoundsConfig, String> {
+pub(super) fn defaults() -> Result<&'static WoundsConfig, String> {
     static DEFAULTS: std::sync::OnceLock<Result<WoundsConfig, String>> = std::sync::OnceLock::new();
     DEFAULTS
         .get_or_init(config::load_default::<WoundsConfig>)
@@ -87,6 +87,14 @@ const GLOSSARY: &[(&str, &str)] = &[
 impl Ruleset for Wounds {
     fn id(&self) -> &'static str {
         ID
+    }
+
+    fn realize_archetype(
+        &self,
+        archetype: &crate::engine::archetype::Archetype,
+        tier: u32,
+    ) -> Result<crate::engine::spec::UnitDef, String> {
+        super::archetype::realize(archetype, tier)
     }
 
     fn stats(&self) -> &'static [StatSpec] {
