@@ -630,6 +630,11 @@ impl<'v, 'a> Mind<'v, 'a> {
             }
         }
         options.sort_by(|a, b| b.0.total_cmp(&a.0));
+        // `Easy` doesn't pick its target: any attack it can make, at random, first.
+        if self.policy == AiPolicy::Easy && !options.is_empty() {
+            let i = rng.random_range(0..options.len());
+            options[..=i].rotate_right(1);
+        }
         // The best legal one (an attack may be forbidden, e.g. after Run).
         for (v, c) in options {
             if self.view.battle.check(&c).is_ok() {
@@ -906,6 +911,12 @@ impl<'v, 'a> Mind<'v, 'a> {
             scored.truncate(REFINE);
         }
         scored.sort_by(order);
+        // `Easy` doesn't weigh where to stand: one of the best few cells, at random.
+        if self.policy == AiPolicy::Easy && !scored.is_empty() {
+            let i = rng.random_range(0..scored.len());
+            scored.swap(0, i);
+            scored.truncate(1);
+        }
 
         // Second pass: exact paths, provocations, line of sight, charges. Safe paths
         // come from one tree that charges for leaving threatened cells.

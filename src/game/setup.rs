@@ -511,6 +511,9 @@ fn view(
                             SetupButton::Policy(i),
                             sel,
                         ));
+                        if let Controller::Ai(policy) = side.controller {
+                            row.spawn(text(crate::ai::strength_note(policy), 14.0, DIM));
+                        }
                     });
                 }
                 let humans = level
