@@ -511,9 +511,19 @@ fn view(
                             SetupButton::Policy(i),
                             sel,
                         ));
-                        if let Controller::Ai(policy) = side.controller {
-                            row.spawn(text(crate::ai::strength_note(policy), 14.0, DIM));
-                        }
+                        // The measured strength of the side's AI (issue 32), in a
+                        // column of its own so every side's row keeps one width.
+                        let note = match side.controller {
+                            Controller::Ai(policy) => crate::ai::strength_note(policy),
+                            Controller::Human => "",
+                        };
+                        row.spawn((
+                            Node {
+                                width: px(500),
+                                ..default()
+                            },
+                            children![text(note, 14.0, DIM)],
+                        ));
                     });
                 }
                 let humans = level
