@@ -195,40 +195,14 @@ fn setup(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
     commands.insert_resource(icons);
 }
 
-/// Short badge text for a condition.
-pub fn badge(condition: &str) -> String {
-    match condition {
-        "Slowed" => "SLOW".into(),
-        "Defending" => "DEF".into(),
-        "Seized" => "SEIZE".into(),
-        "Disengaged" => "DIS".into(),
-        "Hustled" => "HUST".into(),
-        "Running" => "RUN".into(),
-        "Charging" => "CHG".into(),
-        // `wounds`: each wound by its place (W-17), the boosts and states.
-        "Hit boost" => "HIT+".into(),
-        "Damage boost" => "DMG+".into(),
-        "Dodging" => "DODGE".into(),
-        "Prone" => "PRONE".into(),
-        "Flat-footed" => "FLAT".into(),
-        "Summoning sickness" => "SICK".into(),
-        // `actfast`: conditions (A-18 ... A-25) and morale (A-GAP-13).
-        "Wavering" => "SHAKEN".into(),
-        "Fleeing" => "FLEEING".into(),
-        "Grappled" => "GRAB".into(),
-        "Restrained" => "RESTR".into(),
-        "Immobilized" => "IMMOB".into(),
-        other => match other
-            .strip_prefix("Wounded (")
-            .and_then(|w| w.strip_suffix(')'))
-        {
-            Some(place) => format!(
-                "W:{}",
-                place.chars().take(4).collect::<String>().to_uppercase()
-            ),
-            None => other.chars().take(4).collect::<String>().to_uppercase(),
-        },
-    }
+/// Short badge text for a condition: the ruleset's own
+/// ([`crate::engine::rulesets::Ruleset::condition_badge`]), else its name's first
+/// four letters, upper-case.
+pub fn badge(battle: &crate::engine::Battle, condition: &str) -> String {
+    battle
+        .rules()
+        .condition_badge(condition)
+        .unwrap_or_else(|| condition.chars().take(4).collect::<String>().to_uppercase())
 }
 
 fn text(value: impl Into<String>, size: f32, color: Color) -> impl Bundle {
@@ -290,7 +264,7 @@ fn sync_units(
         } else {
             1.0
         };
-        let mut badges: Vec<String> = u.conditions.iter().map(|c| badge(c)).collect();
+        let mut badges: Vec<String> = u.conditions.iter().map(|c| badge(battle, c)).collect();
         if faded {
             badges.insert(0, u.state.word().to_uppercase());
         }

@@ -517,6 +517,15 @@ pub trait Ruleset: Send + Sync + 'static {
         None
     }
 
+    /// The short text of a condition's badge on the map ("SLOW", "W:FATA"), in the
+    /// ruleset's words; `None` lets the window shorten the name itself (its first
+    /// four letters, upper-case). A ruleset fills it from its table with
+    /// [`badge_from`].
+    fn condition_badge(&self, condition: &str) -> Option<String> {
+        let _ = condition;
+        None
+    }
+
     /// The turn order(s) of the current round in its terms, labelled (`phases`:
     /// "Movement order" and "Battle order").
     fn turn_order(&self, world: &World) -> Vec<TurnOrder>;
@@ -686,4 +695,13 @@ pub fn check_overrides(
     registry::get(ruleset)
         .ok_or_else(|| format!("unknown ruleset `{ruleset}`"))?
         .check_overrides(overrides)
+}
+
+/// The badge of condition `name` in a ruleset's `table` of (condition, badge) pairs
+/// (for [`Ruleset::condition_badge`]).
+pub fn badge_from(table: &[(&str, &str)], name: &str) -> Option<String> {
+    table
+        .iter()
+        .find(|(condition, _)| *condition == name)
+        .map(|(_, badge)| (*badge).to_string())
 }

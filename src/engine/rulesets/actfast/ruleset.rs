@@ -364,6 +364,10 @@ impl Ruleset for Actfast {
         crate::engine::explain::lookup(GLOSSARY, term)
     }
 
+    fn condition_badge(&self, condition: &str) -> Option<String> {
+        crate::engine::rulesets::badge_from(BADGES, condition)
+    }
+
     /// The rest of the round step by step, the active unit first; while the
     /// PCs choose, who has chosen what.
     fn turn_order(&self, world: &World) -> Vec<TurnOrder> {
@@ -585,3 +589,13 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     play::opening(world, starts);
     Ok(())
 }
+
+/// The badges of its conditions on the map ([`Ruleset::condition_badge`]).
+const BADGES: &[(&str, &str)] = &[
+    ("Prone", "PRONE"),
+    ("Wavering", "SHAKEN"),
+    ("Fleeing", "FLEEING"),
+    ("Grappled", "GRAB"),
+    ("Restrained", "RESTR"),
+    ("Immobilized", "IMMOB"),
+];

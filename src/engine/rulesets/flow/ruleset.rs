@@ -181,6 +181,10 @@ impl Ruleset for Flow {
         crate::engine::explain::lookup(GLOSSARY, term)
     }
 
+    fn condition_badge(&self, condition: &str) -> Option<String> {
+        crate::engine::rulesets::badge_from(BADGES, condition)
+    }
+
     fn turn_order(&self, world: &World) -> Vec<TurnOrder> {
         preview::turn_order(world)
     }
@@ -249,3 +253,6 @@ impl Ruleset for Flow {
         Some(super::ITEM_AP)
     }
 }
+
+/// The badges of its conditions on the map ([`Ruleset::condition_badge`]).
+const BADGES: &[(&str, &str)] = &[("Prone", "PRONE"), ("Grappled", "GRAB")];

@@ -167,6 +167,10 @@ impl Ruleset for Phases {
         crate::engine::explain::lookup(GLOSSARY, term)
     }
 
+    fn condition_badge(&self, condition: &str) -> Option<String> {
+        crate::engine::rulesets::badge_from(BADGES, condition)
+    }
+
     fn turn_order(&self, world: &World) -> Vec<TurnOrder> {
         preview::turn_order(world)
     }
@@ -224,3 +228,14 @@ impl Ruleset for Phases {
         &[("ATK", 2), ("DEF", 11), ("Tier", 1)]
     }
 }
+
+/// The badges of its conditions on the map ([`Ruleset::condition_badge`]).
+const BADGES: &[(&str, &str)] = &[
+    ("Slowed", "SLOW"),
+    ("Defending", "DEF"),
+    ("Seized", "SEIZE"),
+    ("Disengaged", "DIS"),
+    ("Hustled", "HUST"),
+    ("Running", "RUN"),
+    ("Charging", "CHG"),
+];

@@ -423,6 +423,18 @@ impl Ruleset for Wounds {
         crate::engine::explain::lookup(GLOSSARY, term)
     }
 
+    fn condition_badge(&self, condition: &str) -> Option<String> {
+        // Each wound by its place (W-17): "W:FATA".
+        if let Some(place) = condition
+            .strip_prefix("Wounded (")
+            .and_then(|w| w.strip_suffix(')'))
+        {
+            let short: String = place.chars().take(4).collect();
+            return Some(format!("W:{}", short.to_uppercase()));
+        }
+        crate::engine::rulesets::badge_from(BADGES, condition)
+    }
+
     /// The rest of the round in the battle's fixed order, the active unit first
     /// (W-02, W-GAP-12).
     fn turn_order(&self, world: &World) -> Vec<TurnOrder> {
@@ -717,3 +729,14 @@ mod tests {
         assert!(Wounds.attack_features().aim);
     }
 }
+
+/// The badges of its conditions on the map ([`Ruleset::condition_badge`]).
+const BADGES: &[(&str, &str)] = &[
+    ("Disengaged", "DIS"),
+    ("Hit boost", "HIT+"),
+    ("Damage boost", "DMG+"),
+    ("Dodging", "DODGE"),
+    ("Prone", "PRONE"),
+    ("Flat-footed", "FLAT"),
+    ("Summoning sickness", "SICK"),
+];
