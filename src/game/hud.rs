@@ -261,11 +261,13 @@ fn spawn_hud(mut commands: Commands) {
         DespawnOnExit(Screen::Battle),
         Prompt,
         Panel::Prompt,
+        // Beside the board, over the top of the log's column (its newest lines, what
+        // the decision is about, stay in view below it), never over the map.
         Node {
             position_type: PositionType::Absolute,
-            left: px(l + 10.0),
-            right: px(r + 10.0),
-            bottom: px(6.0),
+            right: px(6.0),
+            width: px(r - 12.0),
+            top: px(t + 4.0),
             padding: UiRect::all(px(12)),
             flex_direction: FlexDirection::Column,
             row_gap: px(8),
@@ -962,16 +964,16 @@ fn layout(
         return;
     }
     *laid_out = Some(key);
-    let (l, r, _, b) = panels(window.width() / scale.0);
+    let (l, r, t, b) = panels(window.width() / scale.0);
     for (panel, mut node) in &mut nodes {
         match panel {
             Panel::Left => node.width = px(l),
             Panel::Right => node.width = px(r),
             Panel::Bottom => node.height = px(b),
             Panel::Prompt => {
-                node.left = px(l + 10.0);
-                node.right = px(r + 10.0);
-                node.bottom = px(6.0);
+                node.right = px(6.0);
+                node.width = px(r - 12.0);
+                node.top = px(t + 4.0);
             }
         }
     }
