@@ -445,12 +445,85 @@ pub struct PlateKey {
     zoom_milli: i64,
 }
 
+/// The ghost segment of a target's health bar (see [`damage_ghost`]).
+#[derive(Component)]
+pub struct DamageGhost;
+
+/// While an attack's target is under the pointer, its health bar shows the damage
+/// the attack can expect to deal as a pale segment at the bar's end (the hover line
+/// gives the exact figures and the chance to defeat).
+pub fn damage_ghost(
+    mut commands: Commands,
+    game: Res<Game>,
+    ui: Res<super::control::UiState>,
+    choices: Res<super::control::Choices>,
+    geo: Option<Res<MapGeometry>>,
+    markers: Query<(Entity, &super::motion::MarkerOf), With<UnitMarker>>,
+    ghosts: Query<Entity, With<DamageGhost>>,
+    mut shown: Local<Option<(u64, Option<Cell>, usize)>>,
+) {
+    let Some(geo) = geo else { return };
+    let key = (game.version, ui.hovered, choices.selected);
+    if *shown == Some(key) {
+        return;
+    }
+    *shown = Some(key);
+    for e in &ghosts {
+        commands.entity(e).despawn();
+    }
+    let Some(crate::engine::Command::Attack {
+        unit,
+        target,
+        power,
+        ..
+    }) = ui.hovered.and_then(|c| choices.targets.get(&c))
+    else {
+        return;
+    };
+    let battle = &game.battle;
+    let Some(preview) = battle.preview_attack(*unit, *target, power.as_deref()) else {
+        return;
+    };
+    let Some(view) = battle.units().into_iter().find(|u| u.id == *target) else {
+        return;
+    };
+    let Some((marker, _)) = markers.iter().find(|(_, m)| m.0 == *target) else {
+        return;
+    };
+    let max = view.max_hp.max(1) as f32;
+    let now = (view.hp.max(0) as f32 / max).clamp(0.0, 1.0);
+    let after = ((view.hp as f32 - preview.expected_damage as f32).max(0.0) / max).min(now);
+    let cell = geo.cell_size().min_element();
+    let bar_w = cell * 0.8;
+    if now - after <= 0.0 {
+        return;
+    }
+    commands.entity(marker).with_children(|p| {
+        p.spawn((
+            DamageGhost,
+            Sprite::from_color(
+                Color::srgba(1.0, 1.0, 1.0, 0.8),
+                Vec2::new(bar_w * (now - after), 5.0),
+            ),
+            Transform::from_xyz(
+                -bar_w / 2.0 + bar_w * (now + after) / 2.0,
+                cell * 0.36,
+                0.45,
+            ),
+        ));
+    });
+}
+
 /// Registers the unit view.
 pub fn plugin(app: &mut App) {
     app.add_systems(Startup, setup);
     app.add_systems(
         Update,
-        (sync_units.in_set(SyncUnits), show_names.after(SyncUnits))
+        (
+            sync_units.in_set(SyncUnits),
+            show_names.after(SyncUnits),
+            damage_ghost.after(SyncUnits),
+        )
             .run_if(in_state(Screen::Battle)),
     );
 }

@@ -29,6 +29,7 @@ use skirmish::game::hud::HudText;
 use skirmish::game::log_view::{ExplainPanel, LogView};
 use skirmish::game::overlays::ThreatTile;
 use skirmish::game::screen::Screen;
+use skirmish::game::units_view::DamageGhost;
 use skirmish::game::{Game, GameOptions};
 use skirmish::level::schema::{Controller, DecisionPolicy};
 
@@ -677,6 +678,12 @@ fn driver(
                     exit.write(AppExit::error());
                     return;
                 }
+                // The target's health bar shows the attack's expected damage.
+                if explained.ghost.is_empty() {
+                    eprintln!("e2e: the hovered target's health bar shows no damage ghost");
+                    exit.write(AppExit::error());
+                    return;
+                }
                 screenshot(
                     &mut commands,
                     PathBuf::from(case.shot.replace(".png", "-hover.png")),
@@ -704,6 +711,7 @@ struct Explained<'w, 's> {
     comfort_panel: Res<'w, ComfortPanel>,
     comfort: Res<'w, Comfort>,
     threat: Query<'w, 's, (), With<ThreatTile>>,
+    ghost: Query<'w, 's, (), With<DamageGhost>>,
 }
 
 impl Explained<'_, '_> {
