@@ -715,6 +715,17 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     Ok(())
 }
 
+/// The badges of its conditions on the map ([`Ruleset::condition_badge`]).
+const BADGES: &[(&str, &str)] = &[
+    ("Disengaged", "DIS"),
+    ("Hit boost", "HIT+"),
+    ("Damage boost", "DMG+"),
+    ("Dodging", "DODGE"),
+    ("Prone", "PRONE"),
+    ("Flat-footed", "FLAT"),
+    ("Summoning sickness", "SICK"),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -729,14 +740,3 @@ mod tests {
         assert!(Wounds.attack_features().aim);
     }
 }
-
-/// The badges of its conditions on the map ([`Ruleset::condition_badge`]).
-const BADGES: &[(&str, &str)] = &[
-    ("Disengaged", "DIS"),
-    ("Hit boost", "HIT+"),
-    ("Damage boost", "DMG+"),
-    ("Dodging", "DODGE"),
-    ("Prone", "PRONE"),
-    ("Flat-footed", "FLAT"),
-    ("Summoning sickness", "SICK"),
-];
