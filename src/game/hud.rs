@@ -274,7 +274,7 @@ fn spawn_hud(mut commands: Commands) {
             border: UiRect::all(px(2)),
             ..default()
         },
-        BackgroundColor(Color::srgba(0.08, 0.09, 0.13, 0.95)),
+        BackgroundColor(Color::srgb(0.08, 0.09, 0.13)),
         BorderColor::all(Color::srgb(1.0, 0.95, 0.3)),
         Visibility::Hidden,
         GlobalZIndex(10),
