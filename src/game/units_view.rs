@@ -452,6 +452,7 @@ pub struct DamageGhost;
 /// While an attack's target is under the pointer, its health bar shows the damage
 /// the attack can expect to deal as a pale segment at the bar's end (the hover line
 /// gives the exact figures and the chance to defeat).
+#[allow(clippy::too_many_arguments)]
 pub fn damage_ghost(
     mut commands: Commands,
     game: Res<Game>,
