@@ -298,7 +298,7 @@ fn advance(
     let Some(geo) = geo else { return };
     let held = actions.is_some_and(|a| a.pressed(&super::settings::BattleAction::FastForward));
     let fast = held != comfort.fast_forward;
-    let dt = time.delta_secs() * pace(&anim, fast);
+    let dt = frame_step(&time) * pace(&anim, fast);
     let step = GLIDE_CELLS_PER_SECOND * geo.cell_size().min_element() * dt;
     let Motion {
         pos, paths, lunges, ..
@@ -361,7 +361,7 @@ fn effects(
     mut ghosts: Query<(Entity, &mut Ghost, &mut Sprite), Without<Projectile>>,
     mut shots: Query<(Entity, &mut Projectile, &mut Transform), Without<Floating>>,
 ) {
-    let dt = time.delta_secs() * pace(&anim, false);
+    let dt = frame_step(&time) * pace(&anim, false);
     for (e, mut f, mut t, mut color) in &mut floats {
         f.age += dt / FLOAT_SECONDS;
         t.translation.y += dt * 30.0;
@@ -425,4 +425,14 @@ pub fn plugin(app: &mut App) {
             .after(super::units_view::SyncUnits)
             .run_if(in_state(Screen::Battle)),
     );
+}
+
+/// The longest frame an animation advances by at once: after a hitch (a slow frame
+/// of a software renderer, a loaded machine) a glide goes on from where it was
+/// instead of jumping most of the way in one frame.
+const MAX_FRAME_STEP: f32 = 1.0 / 20.0;
+
+/// The time an animation advances this frame ([`MAX_FRAME_STEP`] at most).
+fn frame_step(time: &Time) -> f32 {
+    time.delta_secs().min(MAX_FRAME_STEP)
 }
