@@ -427,10 +427,10 @@ pub fn plugin(app: &mut App) {
     );
 }
 
-/// The longest frame an animation advances by at once: after a hitch (a slow frame
+/// The longest frame an animation advances by at once (a 30 fps frame): after a hitch (a slow frame
 /// of a software renderer, a loaded machine) a glide goes on from where it was
 /// instead of jumping most of the way in one frame.
-const MAX_FRAME_STEP: f32 = 1.0 / 20.0;
+const MAX_FRAME_STEP: f32 = 1.0 / 30.0;
 
 /// The time an animation advances this frame ([`MAX_FRAME_STEP`] at most).
 fn frame_step(time: &Time) -> f32 {
