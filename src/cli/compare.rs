@@ -134,13 +134,7 @@ fn compare(args: &CompareArgs) -> Result<(), Failure> {
         let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
         Failure::Failed(lines.join("\n"))
     })?;
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = args.threads {
-        pool = pool.num_threads(t);
-    }
-    let pool = pool
-        .build()
-        .map_err(|e| Failure::Failed(format!("cannot start worker threads: {e}")))?;
+    let pool = super::sim::worker_pool(args.threads)?;
     let mut rulesets = Vec::new();
     let mut skipped = Vec::new();
     for (id, candidate) in candidates(&level) {

@@ -299,6 +299,16 @@ fn runs(level: &Level, settings: &[Setting], sweep: Option<&str>) -> Result<Vec<
         .collect()
 }
 
+/// The worker threads of a run: `threads` of them, or one per core.
+pub(super) fn worker_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Failure> {
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        pool = pool.num_threads(t);
+    }
+    pool.build()
+        .map_err(|e| Failure::Failed(format!("cannot start worker threads: {e}")))
+}
+
 /// Plays `shard`'s share of every run, on `--threads` threads with a progress bar.
 fn play(
     args: &SimArgs,
@@ -306,13 +316,7 @@ fn play(
     shard: Shard,
     runs: Vec<Run>,
 ) -> Result<Played, Failure> {
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = args.threads {
-        pool = pool.num_threads(t);
-    }
-    let pool = pool
-        .build()
-        .map_err(|e| Failure::Failed(format!("cannot start worker threads: {e}")))?;
+    let pool = worker_pool(args.threads)?;
     let indices = shard.indices(config.battles);
     let bar = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::new((runs.len() * indices.len()) as u64);
