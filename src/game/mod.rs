@@ -23,6 +23,7 @@ pub mod saves;
 pub mod screen;
 pub mod settings;
 pub mod setup;
+pub mod unit_card;
 pub mod units_view;
 
 use std::path::PathBuf;
@@ -302,6 +303,7 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
         motion::plugin,
         overlays::plugin,
         hud::plugin,
+        unit_card::plugin,
         control::plugin,
         handoff::plugin,
         reload::plugin,
