@@ -542,7 +542,7 @@ fn selected_aim(
     unit: crate::engine::units::UnitId,
     target: crate::engine::units::UnitId,
     power: Option<&str>,
-) -> Option<crate::engine::battle::AimPreview> {
+) -> Option<crate::engine::ruleset::AimPreview> {
     let previews = battle.aim_previews(unit, target, power);
     let wanted = ui.aim.as_deref();
     previews

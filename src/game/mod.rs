@@ -33,6 +33,7 @@ use bevy::window::WindowResolution;
 
 use crate::engine::Battle;
 use crate::engine::dice::Dice;
+use crate::engine::rulesets::new_battle;
 use crate::level::Level;
 
 /// What to play and how.
@@ -90,7 +91,7 @@ static GENERATIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64:
 impl Game {
     /// A fresh battle on `level`.
     pub fn new(level: Level, seed: u64) -> Result<Self, String> {
-        let battle = Battle::from_level(&level, Dice::seeded(seed))?;
+        let battle = new_battle(&level, Dice::seeded(seed))?;
         Ok(Self {
             battle,
             level,
@@ -195,7 +196,7 @@ impl Game {
         }
         let keep = self.battle.commands().len() - 1;
         let commands = self.battle.commands()[..keep].to_vec();
-        let mut battle = Battle::from_level(&self.level, Dice::seeded(self.seed))?;
+        let mut battle = new_battle(&self.level, Dice::seeded(self.seed))?;
         for c in commands {
             battle.submit(c).map_err(|e| e.to_string())?;
         }
@@ -207,7 +208,7 @@ impl Game {
 
     /// Starts the same level again from the same seed.
     pub fn restart(&mut self) -> Result<(), String> {
-        self.battle = Battle::from_level(&self.level, Dice::seeded(self.seed))?;
+        self.battle = new_battle(&self.level, Dice::seeded(self.seed))?;
         self.shown_events = 0;
         self.version += 1;
         Ok(())

@@ -196,7 +196,7 @@ fn setup(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
 }
 
 /// Short badge text for a condition: the ruleset's own
-/// ([`crate::engine::rulesets::Ruleset::condition_badge`]), else its name's first
+/// ([`crate::engine::ruleset::Ruleset::condition_badge`]), else its name's first
 /// four letters, upper-case.
 pub fn badge(battle: &crate::engine::Battle, condition: &str) -> String {
     battle
