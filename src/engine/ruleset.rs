@@ -6,14 +6,20 @@
 //! ([`AttackFeatures`]), the AI's hints ([`MoveHint`]) and the badge helper
 //! ([`badge_from`]); [`config`] is what every ruleset's RON configuration shares.
 //!
-//! Dependencies point one way: the core (this module, [`crate::engine::battle`] and
-//! the other files of `src/engine`) knows no ruleset; each ruleset (a folder of
-//! `src/engine/rulesets/`) knows only the core and implements [`Ruleset`]; the
-//! catalogue (`src/engine/rulesets/mod.rs` and its `registry`) lists the rulesets
-//! and looks them up by id; level loading, the command line, the AI's simulator,
-//! scripts, the editor and the window ask the catalogue. So this module imports only
-//! core and data modules, and a [`crate::engine::battle::Battle`] is built from a
-//! ruleset passed in ([`crate::engine::battle::Battle::from_level_with`]).
+//! Dependencies point one way:
+//!
+//! ```text
+//! core  <-  rulesets  <-  catalogue  <-  level loading, CLI, AI, scripts, editor, window
+//! ```
+//!
+//! The core (this module, [`crate::engine::battle`] and the other files of
+//! `src/engine`) knows no ruleset; each ruleset (a folder of `src/engine/rulesets/`)
+//! knows only the core and implements [`Ruleset`]; the catalogue
+//! (`src/engine/rulesets/mod.rs` and its `registry`) lists the rulesets and looks
+//! them up by id; level loading, the command line, the AI's simulator, scripts, the
+//! editor and the window ask the catalogue. So this module imports only core and
+//! data modules, and a [`crate::engine::battle::Battle`] is built from a ruleset
+//! passed in ([`crate::engine::battle::Battle::from_level_with`]).
 
 use std::collections::BTreeMap;
 

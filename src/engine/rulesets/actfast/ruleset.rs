@@ -7,7 +7,7 @@ use bevy_app::App;
 use bevy_ecs::prelude::*;
 
 use super::check;
-use super::config::ActfastConfig;
+use super::config::{ActfastConfig, defaults};
 use super::order::Step;
 use super::play::{
     self, ARules, MOVE, RoundState, TurnBudget, au, distance, pool_text, rules, swing,
@@ -40,16 +40,6 @@ pub struct Actfast;
 
 /// The ruleset's id.
 pub const ID: &str = "actfast";
-
-/// The configuration's defaults, read once.
-pub(super) fn defaults() -> Result<&'static ActfastConfig, String> {
-    static DEFAULTS: std::sync::OnceLock<Result<ActfastConfig, String>> =
-        std::sync::OnceLock::new();
-    DEFAULTS
-        .get_or_init(config::load_default::<ActfastConfig>)
-        .as_ref()
-        .map_err(Clone::clone)
-}
 
 /// The rule of `RULES.md` behind each word its roll events use (see
 /// [`Ruleset::rule_for`]): the first key (lower case) the word contains wins, so

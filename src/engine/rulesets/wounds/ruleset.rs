@@ -8,7 +8,7 @@ use bevy_ecs::prelude::*;
 
 use super::aim::Aim;
 use super::check;
-use super::config::WoundsConfig;
+use super::config::{WoundsConfig, defaults};
 use super::play::{
     self, Kind, MOVE, RoundState, TurnBudget, WRules, cached_odds, mods, names, rules, swing, wu,
 };
@@ -42,16 +42,6 @@ pub struct Wounds;
 
 /// The ruleset's id.
 pub const ID: &str = "wounds";
-
-/// The configuration's defaults, read once: the editor checks every phrase on
-/// every edit.
-pub(super) fn defaults() -> Result<&'static WoundsConfig, String> {
-    static DEFAULTS: std::sync::OnceLock<Result<WoundsConfig, String>> = std::sync::OnceLock::new();
-    DEFAULTS
-        .get_or_init(config::load_default::<WoundsConfig>)
-        .as_ref()
-        .map_err(Clone::clone)
-}
 
 /// The rule of `RULES.md` behind each word its roll events use (see
 /// [`Ruleset::rule_for`]): the first key (lower case) the word contains wins, so
