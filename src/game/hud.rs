@@ -6,7 +6,9 @@
 use bevy::prelude::*;
 
 use super::Game;
-use super::control::{Choices, Leave, UiState, command_label, panels, submit, verb_hint};
+use super::control::{
+    Choices, Leave, UiState, battle_panels, command_label, submit, verb_hint,
+};
 use super::screen::{ReturnTo, Screen};
 use super::units_view::{SIDE_SHAPES, side_color};
 use crate::engine::Command;
@@ -115,7 +117,7 @@ const KEYS_HELP: &str = "Click / Enter: act  |  WASD cursor, T next target  |  T
      C aim  |  Space end turn  |  PgUp/PgDn log  |  X (hold) fast AI  |  F3 threat, Alt names";
 
 fn spawn_hud(mut commands: Commands) {
-    let (l, r, t, b) = panels(1280.0);
+    let (l, r, t, b) = battle_panels(1280.0);
     commands.spawn((
         DespawnOnExit(Screen::Battle),
         Node {
@@ -405,55 +407,54 @@ fn numbered_lines(items: &[Numbered]) -> String {
     s
 }
 
-/// Numbered turn-order lines above which the orders fold to one line per group.
-const ORDER_LINES: usize = 12;
+/// How many units the left panel names after the one to act.
+const NEXT_NAMED: usize = 3;
 
-/// The left panel's turn orders in the ruleset's terms, the active unit marked
-/// `>`: each order a numbered list under its label (`flow`'s initiative, `phases`'
-/// movement and battle orders), or — for more than two orders (`escalation`'s band
-/// groups) or when the lists would take more than [`ORDER_LINES`] lines — one line
-/// per order, "Medium enemies: Goblin Cutter, Goblin Spear".
+/// The left panel's turn order in brief (the strip along the top,
+/// [`super::turn_strip`], shows it whole and names each unit on hover): the order
+/// the unit to act is in, in the ruleset's words, with its name ("Escalation die
+/// 2, now: Ranger", "Movement order: Knight"), then the next units in play.
 fn orders_text(game: &Game) -> String {
     let battle = &game.battle;
     let world = battle.world();
-    let active = battle.turn().active;
-    let orders = battle.turn_order();
-    let mark = |u| if active == Some(u) { ">" } else { "" };
-    let name = |u| {
-        let state = crate::engine::battle::play_state(world, u);
-        let gone = if state.is_active() {
-            String::new()
-        } else {
-            format!(" ({state})")
-        };
-        format!("{}{gone}", battle.unit_name(u))
+    let groups = super::turn_strip::groups(battle);
+    let Some(first) = groups.first() else {
+        return String::new();
     };
-    let lines: usize = orders.iter().map(|(_, o)| o.len() + 2).sum();
-    let mut s = String::new();
-    if orders.len() > 2 || lines > ORDER_LINES {
-        for (label, order) in &orders {
-            let names: Vec<String> = order
-                .iter()
-                .map(|&u| format!("{}{}", mark(u), name(u)))
-                .collect();
-            s += &format!("{label}: {}\n", names.join(", "));
+    // "Label: Unit\nNext: ...", or with nobody to act yet (a decision first) the
+    // first order's first units: "Label: A, B, C, +2".
+    let (head, lead, rest): (String, &str, Vec<crate::engine::units::UnitId>) =
+        match super::turn_strip::active_place(battle, &groups) {
+            Some((g, i)) => (
+                format!("{}: {}", groups[g].0, battle.unit_name(groups[g].1[i])),
+                "\nNext: ",
+                groups[g].1[i + 1..]
+                    .iter()
+                    .chain(groups[g + 1..].iter().flat_map(|(_, u)| u))
+                    .copied()
+                    .collect(),
+            ),
+            None => (first.0.clone(), ": ", first.1.clone()),
+        };
+    let mut next: Vec<crate::engine::units::UnitId> = Vec::new();
+    for u in rest {
+        if crate::engine::battle::play_state(world, u).is_active() && !next.contains(&u) {
+            next.push(u);
         }
-        return s;
     }
-    for (label, order) in &orders {
-        s += &format!("{label}:\n");
-        for (i, &u) in order.iter().enumerate() {
-            let mark = if active == Some(u) { ">" } else { " " };
-            s += &format!("{mark}{}. {}\n", i + 1, name(u));
-        }
-        s += "\n";
+    let mut names: Vec<String> = next
+        .iter()
+        .take(NEXT_NAMED)
+        .map(|&u| battle.unit_name(u))
+        .collect();
+    if next.len() > NEXT_NAMED {
+        names.push(format!("+{}", next.len() - NEXT_NAMED));
     }
-    // The text's closing newline draws the blank line before the active unit.
-    s.truncate(s.trim_end_matches('\n').len());
-    if !s.is_empty() {
-        s += "\n";
+    if names.is_empty() {
+        format!("{head}\n")
+    } else {
+        format!("{head}{lead}{}\n", names.join(", "))
     }
-    s
 }
 
 /// Top bar, left panel and hover text.
@@ -964,7 +965,7 @@ fn layout(
         return;
     }
     *laid_out = Some(key);
-    let (l, r, t, b) = panels(window.width() / scale.0);
+    let (l, r, t, b) = battle_panels(window.width() / scale.0);
     for (panel, mut node) in &mut nodes {
         match panel {
             Panel::Left => node.width = px(l),
@@ -1025,20 +1026,34 @@ mod tests {
         assert!(ascii("a \u{2014} b \u{d7}2 \u{2026}").is_ascii());
     }
 
+    /// The names of the units after the first `skip` of `battle`'s turn orders.
+    fn names_after(battle: &crate::engine::Battle, skip: usize) -> Vec<String> {
+        let orders = battle.turn_order();
+        orders
+            .iter()
+            .flat_map(|(_, u)| u)
+            .skip(skip)
+            .map(|&u| battle.unit_name(u))
+            .collect()
+    }
+
     #[test]
-    fn many_turn_groups_fold_to_one_line_each() {
-        // E-16: escalation's bands, PCs before enemies, each group on one line.
-        let text = orders_text(&game("levels/escalation_crossroads.ron"));
+    fn the_panel_names_the_unit_to_act_and_the_next_three() {
+        // E-16, E-18: the Escalation die with the unit to act, then the next units of
+        // the bands (the strip shows them all).
+        let g = game("levels/escalation_crossroads.ron");
+        let text = orders_text(&g);
         let lines: Vec<&str> = text.lines().collect();
-        assert!(lines[0].starts_with("Escalation die 0"), "{text}");
-        assert!(lines[0].ends_with(": >Ranger"), "{text}");
-        assert!(
-            lines.contains(&"Medium enemies: Goblin Cutter, Goblin Spear"),
-            "{text}"
+        assert_eq!(lines[0], "Escalation die 0, now: Ranger", "{text}");
+        let next = names_after(&g.battle, 1);
+        assert!(next.len() > 3, "{next:?}");
+        assert_eq!(
+            lines[1],
+            format!("Next: {}, +{}", next[..3].join(", "), next.len() - 3)
         );
-        assert!(lines.contains(&"Medium PCs: Fighter"), "{text}");
         // One closing newline: a text's last newline draws a blank line.
-        assert!(text.ends_with("Goblin Archer\n"), "{text}");
+        assert_eq!(lines.len(), 2, "{text}");
+        assert!(text.ends_with(&format!("+{}\n", next.len() - 3)), "{text}");
     }
 
     fn numbered(key: usize, verb: Option<&str>, label: &str, hint: &str) -> Numbered {
@@ -1075,10 +1090,15 @@ mod tests {
     }
 
     #[test]
-    fn a_short_turn_order_stays_a_numbered_list() {
-        let text = orders_text(&game("levels/flow_ogre_ford.ron"));
-        assert!(text.starts_with("Initiative:\n"), "{text}");
-        assert!(text.contains(" 2. "), "{text}");
-        assert!(text.ends_with("6. Ogre\n"), "{text}");
+    fn the_initiative_order_in_brief() {
+        // F-02: the first of the initiative acts; the next three are named.
+        let g = game("levels/flow_ogre_ford.ron");
+        let text = orders_text(&g);
+        let all = names_after(&g.battle, 0);
+        assert_eq!(all.len(), 6, "{all:?}");
+        assert_eq!(
+            text,
+            format!("Initiative: {}\nNext: {}, +2\n", all[0], all[1..4].join(", "))
+        );
     }
 }

@@ -1,0 +1,761 @@
+//! The turn strip along the top of the battle screen (issue 33): one icon per unit
+//! in turn order, grouped and labelled as the ruleset declares its orders
+//! ([`crate::engine::Battle::turn_order`]: `phases`' movement and battle orders,
+//! `escalation`'s bands, `actfast`'s steps, `flow`'s initiative), each entry the
+//! unit's map marker in small (its side's colour and shape, its Game Icons glyph).
+//! The unit to act is raised and outlined in the map ring's yellow; a unit out of
+//! the fight is greyed and crossed (those no order lists any more close the strip
+//! under "Out"). On a crowded level the entries shrink, then the labels shorten,
+//! then the last entries give way to a "+N" count.
+//!
+//! Hovering an entry rings its unit on the map ([`UnitHighlight`], white) and names
+//! it under the entry; hovering a unit on the map outlines its entries. While a
+//! decision prompt is up, the units its options name are ringed in cyan on the map
+//! and outlined in the strip, and hovering an option rings its own units white.
+
+use bevy::asset::RenderAssetUsages;
+use bevy::prelude::*;
+use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
+use bevy::ui::FocusPolicy;
+
+use super::Game;
+use super::control::{Choices, UiState};
+use super::hud::{PromptOption, ascii};
+use super::motion::MarkerOf;
+use super::screen::Screen;
+use super::units_view::{ICON_INK, IconTextures, ShapeTextures, SyncUnits, UnitMarker, side_color};
+use crate::engine::Command;
+use crate::engine::battle::{Awaiting, TurnOrder};
+use crate::engine::units::UnitId;
+use crate::engine::verb::ArgValue;
+
+/// Height the strip adds to the top bar, in UI pixels (the battle's top panel is
+/// the top bar's text line and the strip under it: see
+/// [`super::control::battle_panels`]).
+pub const HEIGHT: f32 = 40.0;
+/// Where the strip starts, under the top bar's text line.
+const TOP: f32 = 31.0;
+/// The strip's own height (it ends where the map's area begins).
+const STRIP_H: f32 = 40.0 + HEIGHT - TOP;
+/// Padding at the strip's ends.
+const PAD: f32 = 8.0;
+/// Space between two entries and between two groups.
+const GAP: f32 = 3.0;
+const GROUP_GAP: f32 = 12.0;
+/// Entries' side, largest and smallest.
+const MAX_SIZE: f32 = 34.0;
+const MIN_SIZE: f32 = 18.0;
+/// The labels' font (the HUD's font is monospaced: 0.6 em a character).
+const LABEL_FONT: f32 = 12.0;
+const CHAR_W: f32 = LABEL_FONT * 0.6;
+
+/// The unit to act: the map ring's yellow.
+pub const ACTIVE: Color = Color::srgb(1.0, 0.95, 0.3);
+/// A unit hovered (in the strip or on the map): its ring on the map and its entries'
+/// outline.
+pub const HOVERED: Color = Color::srgb(1.0, 1.0, 1.0);
+/// A unit the pending decision asks about: its ring on the map and its entries'
+/// outline.
+pub const ASKED: Color = Color::srgb(0.2, 0.95, 1.0);
+const ENTRY_BG: Color = Color::srgba(0.16, 0.18, 0.23, 0.9);
+const ENTRY_BG_LIT: Color = Color::srgba(0.38, 0.41, 0.5, 0.95);
+const LABEL: Color = Color::srgb(0.65, 0.67, 0.7);
+
+/// The strip's root node.
+#[derive(Component)]
+pub struct TurnStrip;
+
+/// One entry of the strip: a unit at a place in the turn order.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StripEntry {
+    /// The unit.
+    pub unit: UnitId,
+    /// The group (turn order) it is listed in, in the strip's order.
+    pub group: usize,
+    /// Its place in the strip, from the left.
+    pub place: usize,
+    /// The unit is out of the fight (greyed and crossed).
+    pub out: bool,
+}
+
+/// A group's label in the strip (the ruleset's name for the order, shortened when
+/// room is short).
+#[derive(Component)]
+pub struct StripLabel;
+
+/// The name line under a hovered entry.
+#[derive(Component)]
+pub struct StripTooltip;
+
+/// A ring under a unit's marker on the map, there because the unit is hovered in
+/// the strip or in a prompt ([`HOVERED`]) or asked about by the pending decision
+/// ([`ASKED`]).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnitHighlight {
+    /// The unit ringed.
+    pub unit: UnitId,
+    /// Why: hovered, or asked about.
+    pub kind: Highlight,
+}
+
+/// Why a unit is ringed on the map.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Highlight {
+    /// Its strip entry or a prompt option naming it is under the pointer.
+    Hovered,
+    /// The pending decision's options name it.
+    Asked,
+}
+
+impl Highlight {
+    /// The ring's colour.
+    pub fn color(self) -> Color {
+        match self {
+            Highlight::Hovered => HOVERED,
+            Highlight::Asked => ASKED,
+        }
+    }
+}
+
+/// Which units the strip and the map light up, worked out each frame.
+#[derive(Resource, Default, Debug, Clone, PartialEq, Eq)]
+pub struct Lit {
+    /// The unit whose strip entry is under the pointer.
+    pub strip: Option<UnitId>,
+    /// Units hovered elsewhere: the strip's, a hovered prompt option's units.
+    pub hovered: Vec<UnitId>,
+    /// The unit on the map cell under the pointer or the keyboard cursor.
+    pub on_map: Option<UnitId>,
+    /// The units the pending decision asks about, while its prompt is up.
+    pub asked: Vec<UnitId>,
+}
+
+/// The generated ring and cross images.
+#[derive(Resource)]
+struct StripImages {
+    ring: Handle<Image>,
+    cross: Handle<Image>,
+}
+
+/// An `n`×`n` white image, opaque where `alpha(x, y)` (pixel centres, 0..n) says.
+fn mask_image(n: u32, alpha: impl Fn(f32, f32) -> f32) -> Image {
+    let mut data = vec![0u8; (n * n * 4) as usize];
+    for y in 0..n {
+        for x in 0..n {
+            let a = alpha(x as f32 + 0.5, y as f32 + 0.5).clamp(0.0, 1.0);
+            let i = ((y * n + x) * 4) as usize;
+            data[i..i + 4].copy_from_slice(&[255, 255, 255, (a * 255.0) as u8]);
+        }
+    }
+    Image::new(
+        Extent3d {
+            width: n,
+            height: n,
+            depth_or_array_layers: 1,
+        },
+        TextureDimension::D2,
+        data,
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::RENDER_WORLD | RenderAssetUsages::MAIN_WORLD,
+    )
+}
+
+fn setup(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
+    // A ring with soft edges, 4/64 of its size thick.
+    let ring = mask_image(64, |x, y| {
+        let r = ((x - 32.0).powi(2) + (y - 32.0).powi(2)).sqrt();
+        let d = (r - 28.5).abs();
+        2.6 - d
+    });
+    // A cross corner to corner, 9/64 thick.
+    let cross = mask_image(64, |x, y| {
+        let d = (x - y).abs().min((x + y - 64.0).abs()) / std::f32::consts::SQRT_2;
+        let inside = (8.0..=56.0).contains(&x) && (8.0..=56.0).contains(&y);
+        if inside { 4.5 - d } else { 0.0 }
+    });
+    commands.insert_resource(StripImages {
+        ring: images.add(ring),
+        cross: images.add(cross),
+    });
+}
+
+fn spawn_strip(mut commands: Commands) {
+    commands.spawn((
+        DespawnOnExit(Screen::Battle),
+        TurnStrip,
+        Node {
+            position_type: PositionType::Absolute,
+            left: px(0),
+            right: px(0),
+            top: px(TOP),
+            height: px(STRIP_H),
+            padding: UiRect::horizontal(px(PAD)),
+            align_items: AlignItems::Center,
+            column_gap: px(GROUP_GAP),
+            ..default()
+        },
+        FocusPolicy::Pass,
+        ZIndex(1),
+    ));
+}
+
+/// How the strip's entries fit its width.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fit {
+    /// Entries' side in UI pixels.
+    pub size: f32,
+    /// The labels' most characters (longer ones end in "...").
+    pub label_chars: usize,
+    /// How many entries show; the rest are counted ("+N") at the end.
+    pub shown: usize,
+}
+
+/// A label cut to `chars` characters, ending in "..." when cut.
+pub fn cut(label: &str, chars: usize) -> String {
+    if label.chars().count() <= chars {
+        return label.to_string();
+    }
+    let keep: String = label.chars().take(chars.saturating_sub(3)).collect();
+    format!("{}...", keep.trim_end())
+}
+
+/// Fits groups of `counts` entries labelled with `labels` characters into `width`
+/// UI pixels: the entries shrink from [`MAX_SIZE`] to 24, then the labels are cut to
+/// 12 characters and the entries shrink to [`MIN_SIZE`], then the labels to 6; when
+/// even that is too wide only the first entries that fit show.
+pub fn fit(labels: &[usize], counts: &[usize], width: f32) -> Fit {
+    let groups = counts.iter().filter(|&&c| c > 0).count();
+    let total: usize = counts.iter().sum();
+    let needed = |size: f32, chars: usize| -> f32 {
+        let labels: f32 = labels
+            .iter()
+            .zip(counts)
+            .filter(|(_, c)| **c > 0)
+            .map(|(&l, _)| {
+                let l = l.min(chars);
+                if l == 0 { 0.0 } else { l as f32 * CHAR_W + GAP }
+            })
+            .sum();
+        labels
+            + total as f32 * (size + GAP)
+            + GROUP_GAP * groups.saturating_sub(1) as f32
+            + 2.0 * PAD
+    };
+    for (chars, smallest) in [(usize::MAX, 24.0), (12, MIN_SIZE), (6, MIN_SIZE)] {
+        let mut size = MAX_SIZE;
+        while size >= smallest {
+            if needed(size, chars) <= width {
+                return Fit {
+                    size,
+                    label_chars: chars,
+                    shown: total,
+                };
+            }
+            size -= 2.0;
+        }
+    }
+    // Too many even at the smallest: as many as fit, with room for the count.
+    let (size, chars) = (MIN_SIZE, 6);
+    let mut room = width - 2.0 * PAD - 5.0 * CHAR_W;
+    let mut shown = 0;
+    for (&l, &c) in labels.iter().zip(counts).filter(|(_, c)| **c > 0) {
+        room -= l.min(chars) as f32 * CHAR_W + GAP + GROUP_GAP;
+        for _ in 0..c {
+            room -= size + GAP;
+            if room < 0.0 {
+                return Fit {
+                    size,
+                    label_chars: chars,
+                    shown,
+                };
+            }
+            shown += 1;
+        }
+    }
+    Fit {
+        size,
+        label_chars: chars,
+        shown,
+    }
+}
+
+/// The strip's groups: the ruleset's turn orders (ASCII labels, empty orders left
+/// out), then "Out": the units out of the fight that no order lists.
+pub fn groups(battle: &crate::engine::Battle) -> Vec<TurnOrder> {
+    let mut groups: Vec<TurnOrder> = battle
+        .turn_order()
+        .into_iter()
+        .filter(|(_, units)| !units.is_empty())
+        .map(|(label, units)| (ascii(&label).into_owned(), units))
+        .collect();
+    let listed: std::collections::BTreeSet<UnitId> =
+        groups.iter().flat_map(|(_, u)| u.iter().copied()).collect();
+    let out: Vec<UnitId> = battle
+        .units()
+        .into_iter()
+        .filter(|u| !u.state.is_active() && !listed.contains(&u.id))
+        .map(|u| u.id)
+        .collect();
+    if !out.is_empty() {
+        groups.push(("Out".into(), out));
+    }
+    groups
+}
+
+/// Where the unit to act is raised: its entry in the group of the stage being
+/// played (the order whose label starts with the stage's first word, `phases`'
+/// "Battle order" in the "Battle Phase"), else in the first group listing it.
+pub fn active_place(battle: &crate::engine::Battle, groups: &[TurnOrder]) -> Option<(usize, usize)> {
+    let active = battle.turn().active?;
+    let stage = battle.stage_name(battle.turn().stage);
+    let word = stage.split(' ').next().unwrap_or(stage);
+    let find = |g: usize| groups[g].1.iter().position(|&u| u == active);
+    let by_stage = (0..groups.len())
+        .filter(|&g| groups[g].0.split(' ').next() == Some(word))
+        .find_map(|g| find(g).map(|i| (g, i)));
+    by_stage.or_else(|| (0..groups.len()).find_map(|g| find(g).map(|i| (g, i))))
+}
+
+/// The units a decision option's command names: who reacts, seizes, acts or is
+/// acted on.
+pub fn units_named(cmd: &Command) -> Vec<UnitId> {
+    let mut units: Vec<UnitId> = match cmd {
+        Command::Seize { units, .. } | Command::ActNow { units, .. } => units.clone(),
+        Command::React { unit, .. } => vec![*unit],
+        Command::Pass { .. } => Vec::new(),
+        _ => cmd.unit().into_iter().collect(),
+    };
+    match cmd {
+        Command::Attack { target, .. } => units.push(*target),
+        Command::ActivateItem {
+            target: Some(t), ..
+        } => units.push(*t),
+        Command::Act { args, .. } => units.extend(args.iter().filter_map(|(_, v)| match v {
+            ArgValue::Unit(u) => Some(*u),
+            _ => None,
+        })),
+        _ => {}
+    }
+    units
+}
+
+/// What the strip shows: the battle's version, the palette, the width it fits.
+type StripKey = (u64, u32, u32);
+
+/// Rebuilds the strip's entries when the battle, the palette or the width changes.
+#[allow(clippy::too_many_arguments)]
+fn rebuild(
+    mut commands: Commands,
+    game: Res<Game>,
+    window: Single<&Window>,
+    scale: Res<UiScale>,
+    shapes: Res<ShapeTextures>,
+    icons: Res<IconTextures>,
+    images: Res<StripImages>,
+    strip: Single<Entity, With<TurnStrip>>,
+    mut shown: Local<Option<StripKey>>,
+) {
+    let width = window.width() / scale.0.max(0.5);
+    let key = (
+        game.version,
+        super::comfort::palette_generation(),
+        width.to_bits(),
+    );
+    if *shown == Some(key) {
+        return;
+    }
+    *shown = Some(key);
+    let battle = &game.battle;
+    let groups = groups(battle);
+    let labels: Vec<usize> = groups.iter().map(|(l, _)| l.chars().count()).collect();
+    let counts: Vec<usize> = groups.iter().map(|(_, u)| u.len()).collect();
+    let fit = fit(&labels, &counts, width);
+    let total: usize = counts.iter().sum();
+    let world = battle.world();
+    let mut place = 0;
+    commands.entity(*strip).despawn_children();
+    commands.entity(*strip).with_children(|p| {
+        for (g, (label, units)) in groups.iter().enumerate() {
+            if place >= fit.shown {
+                break;
+            }
+            p.spawn(Node {
+                align_items: AlignItems::Center,
+                column_gap: px(GAP),
+                ..default()
+            })
+            .insert(FocusPolicy::Pass)
+            .with_children(|row| {
+                row.spawn((
+                    StripLabel,
+                    Text::new(cut(label, fit.label_chars)),
+                    TextFont::from_font_size(LABEL_FONT),
+                    TextColor(LABEL),
+                    TextLayout::no_wrap(),
+                    FocusPolicy::Pass,
+                ));
+                for &unit in units {
+                    if place >= fit.shown {
+                        break;
+                    }
+                    let side = crate::engine::battle::side_of(world, unit).0 as usize;
+                    let out = !crate::engine::battle::play_state(world, unit).is_active();
+                    let icon = game
+                        .level
+                        .units
+                        .get(unit.0 as usize)
+                        .map(crate::level::icons::icon_for)
+                        .and_then(|i| icons.0.get(i).cloned());
+                    let entry = StripEntry {
+                        unit,
+                        group: g,
+                        place,
+                        out,
+                    };
+                    spawn_entry(row, entry, fit.size, side, icon, &shapes, &images);
+                    place += 1;
+                }
+            });
+        }
+        if fit.shown < total {
+            p.spawn((
+                StripLabel,
+                Text::new(format!("+{}", total - fit.shown)),
+                TextFont::from_font_size(LABEL_FONT),
+                TextColor(LABEL),
+                FocusPolicy::Pass,
+            ));
+        }
+    });
+}
+
+/// One entry: the unit's marker in small, greyed and crossed when it is out.
+fn spawn_entry(
+    row: &mut ChildSpawnerCommands,
+    entry: StripEntry,
+    size: f32,
+    side: usize,
+    icon: Option<Handle<Image>>,
+    shapes: &ShapeTextures,
+    images: &StripImages,
+) {
+    let fade = if entry.out { 0.35 } else { 1.0 };
+    let fill = |left: f32, width: f32| Node {
+        position_type: PositionType::Absolute,
+        left: percent(left),
+        top: percent(left),
+        width: percent(width),
+        height: percent(width),
+        ..default()
+    };
+    row.spawn((
+        entry,
+        Interaction::default(),
+        Node {
+            width: px(size),
+            height: px(size),
+            border: UiRect::all(px(2)),
+            border_radius: BorderRadius::all(px(4)),
+            ..default()
+        },
+        BackgroundColor(ENTRY_BG),
+        BorderColor::all(Color::NONE),
+    ))
+    .with_children(|e| {
+        e.spawn((
+            ImageNode::new(shapes.0[side % shapes.0.len()].clone())
+                .with_color(side_color(side).with_alpha(fade)),
+            fill(0.0, 100.0),
+            FocusPolicy::Pass,
+        ));
+        if let Some(icon) = icon {
+            e.spawn((
+                ImageNode::new(icon).with_color(ICON_INK.with_alpha(fade)),
+                fill(17.0, 66.0),
+                FocusPolicy::Pass,
+            ));
+        }
+        if entry.out {
+            e.spawn((
+                ImageNode::new(images.cross.clone()).with_color(Color::srgb(0.95, 0.2, 0.2)),
+                fill(0.0, 100.0),
+                FocusPolicy::Pass,
+            ));
+        }
+    });
+}
+
+/// Works out which units are lit: the strip entry or prompt option under the
+/// pointer, the unit on the hovered map cell, the units the decision asks about.
+fn light(
+    game: Res<Game>,
+    ui: Res<UiState>,
+    choices: Res<Choices>,
+    entries: Query<(&StripEntry, &Interaction)>,
+    options: Query<(&PromptOption, &Interaction)>,
+    mut lit: ResMut<Lit>,
+    mut cache: Local<Option<(u64, Option<crate::engine::board::Cell>, Option<UnitId>)>>,
+) {
+    let battle = &game.battle;
+    let strip = entries
+        .iter()
+        .find(|(_, i)| **i != Interaction::None)
+        .map(|(e, _)| e.unit);
+    let mut hovered: Vec<UnitId> = strip.into_iter().collect();
+    if let Some((o, _)) = options.iter().find(|(_, i)| **i != Interaction::None)
+        && let Some(cmd) = choices.other.get(o.0)
+    {
+        hovered.extend(units_named(cmd));
+    }
+    // The unit on the hovered cell, looked up again only when either changes.
+    let on_map = match *cache {
+        Some((version, cell, unit)) if version == game.version && cell == ui.hovered => unit,
+        _ => {
+            let unit = ui.hovered.and_then(|cell| {
+                battle
+                    .units()
+                    .into_iter()
+                    .find(|u| u.cell == cell && u.state.on_board())
+                    .map(|u| u.id)
+            });
+            *cache = Some((game.version, ui.hovered, unit));
+            unit
+        }
+    };
+    let mut asked: Vec<UnitId> = match battle.awaiting() {
+        Awaiting::Decision(d) if choices.human => d
+            .options
+            .iter()
+            .flat_map(|o| units_named(&o.command))
+            .collect(),
+        _ => Vec::new(),
+    };
+    asked.sort();
+    asked.dedup();
+    let now = Lit {
+        strip,
+        hovered,
+        on_map,
+        asked,
+    };
+    if *lit != now {
+        *lit = now;
+    }
+}
+
+/// Outlines the entries: the hovered unit's white on a lighter backing, the unit to
+/// act yellow and raised (in the group of the stage being played), the units the
+/// decision asks about cyan.
+fn style_entries(
+    game: Res<Game>,
+    lit: Res<Lit>,
+    mut entries: Query<(&StripEntry, &mut Node, &mut BorderColor, &mut BackgroundColor)>,
+    new_entries: Query<(), Added<StripEntry>>,
+    mut shown: Local<Option<(u64, Lit)>>,
+) {
+    let key = (game.version, lit.clone());
+    if shown.as_ref() == Some(&key) && new_entries.is_empty() {
+        return;
+    }
+    *shown = Some(key);
+    let groups = groups(&game.battle);
+    let active = active_place(&game.battle, &groups).map(|(g, i)| (g, groups[g].1[i]));
+    for (entry, mut node, mut border, mut bg) in &mut entries {
+        let hovered = lit.hovered.contains(&entry.unit) || lit.on_map == Some(entry.unit);
+        let is_active = active == Some((entry.group, entry.unit));
+        let color = if hovered {
+            HOVERED
+        } else if is_active {
+            ACTIVE
+        } else if lit.asked.contains(&entry.unit) {
+            ASKED
+        } else {
+            Color::NONE
+        };
+        border.set_if_neq(BorderColor::all(color));
+        bg.set_if_neq(BackgroundColor(if hovered { ENTRY_BG_LIT } else { ENTRY_BG }));
+        // Raised: lifted out of the row.
+        let top = if is_active { px(-5) } else { px(0) };
+        if node.top != top {
+            node.top = top;
+        }
+    }
+}
+
+/// Names the unit under the pointer in a line under its entry: name, side, health,
+/// state and the group it is listed in.
+fn tooltip(
+    mut commands: Commands,
+    game: Res<Game>,
+    entries: Query<(Entity, &StripEntry, &Interaction)>,
+    tips: Query<Entity, With<StripTooltip>>,
+    mut shown: Local<Option<(u64, Option<Entity>)>>,
+) {
+    let hovered = entries.iter().find(|(_, _, i)| **i != Interaction::None);
+    let key = (game.version, hovered.map(|(e, _, _)| e));
+    if *shown == Some(key) {
+        return;
+    }
+    *shown = Some(key);
+    for t in &tips {
+        commands.entity(t).despawn();
+    }
+    let Some((entity, entry, _)) = hovered else {
+        return;
+    };
+    let battle = &game.battle;
+    let Some(v) = battle.units().into_iter().find(|u| u.id == entry.unit) else {
+        return;
+    };
+    let groups = groups(battle);
+    let mut line = format!("{} ({})  HP {}/{}", v.name, v.side, v.hp, v.max_hp);
+    if !v.state.is_active() {
+        line += &format!("  [{}]", v.state);
+    }
+    if let Some((label, _)) = groups.get(entry.group) {
+        line += &format!("  |  {label}");
+    }
+    // Entries in the right half name their unit leftward, so the line stays on screen.
+    let right_half = entry.place * 2 >= groups.iter().map(|g| g.1.len()).sum::<usize>();
+    commands.entity(entity).with_children(|e| {
+        e.spawn((
+            StripTooltip,
+            Node {
+                position_type: PositionType::Absolute,
+                top: percent(112),
+                left: if right_half { auto() } else { px(-2) },
+                right: if right_half { px(-2) } else { auto() },
+                padding: UiRect::axes(px(6), px(3)),
+                ..default()
+            },
+            BackgroundColor(Color::srgba(0.02, 0.02, 0.03, 0.95)),
+            GlobalZIndex(30),
+            FocusPolicy::Pass,
+            children![(
+                Text::new(ascii(&line).into_owned()),
+                TextFont::from_font_size(13.0),
+                TextColor(Color::WHITE),
+                TextLayout::no_wrap(),
+                FocusPolicy::Pass,
+            )],
+        ));
+    });
+}
+
+/// Rings the lit units on the map, under their markers: white for the hovered ones,
+/// cyan (gently pulsing) for those the decision asks about. Rebuilt when the lit
+/// units change or the markers were rebuilt.
+fn ring_units(
+    mut commands: Commands,
+    lit: Res<Lit>,
+    geo: Option<Res<super::board_view::MapGeometry>>,
+    images: Res<StripImages>,
+    markers: Query<(Entity, &MarkerOf), With<UnitMarker>>,
+    new_markers: Query<(), Added<UnitMarker>>,
+    rings: Query<Entity, With<UnitHighlight>>,
+    mut shown: Local<Option<(Vec<UnitId>, Vec<UnitId>)>>,
+) {
+    let Some(geo) = geo else { return };
+    let key = (lit.hovered.clone(), lit.asked.clone());
+    if shown.as_ref() == Some(&key) && new_markers.is_empty() {
+        return;
+    }
+    *shown = Some(key);
+    for r in &rings {
+        commands.entity(r).despawn();
+    }
+    let cell = geo.cell_size().min_element();
+    let wanted = lit
+        .hovered
+        .iter()
+        .map(|&u| (u, Highlight::Hovered))
+        .chain(
+            lit.asked
+                .iter()
+                .filter(|u| !lit.hovered.contains(u))
+                .map(|&u| (u, Highlight::Asked)),
+        );
+    for (unit, kind) in wanted {
+        let Some((marker, _)) = markers.iter().find(|(_, m)| m.0 == unit) else {
+            continue;
+        };
+        commands.entity(marker).with_children(|p| {
+            p.spawn((
+                UnitHighlight { unit, kind },
+                Sprite {
+                    image: images.ring.clone(),
+                    color: kind.color(),
+                    custom_size: Some(Vec2::splat(cell * 0.98)),
+                    ..default()
+                },
+                Transform::from_xyz(0.0, 2.0, -0.1),
+            ));
+        });
+    }
+}
+
+/// The rings of units asked about breathe, so they catch the eye.
+fn pulse(time: Res<Time>, mut rings: Query<(&UnitHighlight, &mut Transform)>) {
+    let s = 1.0 + 0.06 * (time.elapsed_secs() * 4.0).sin();
+    for (ring, mut t) in &mut rings {
+        if ring.kind == Highlight::Asked {
+            t.scale = Vec3::new(s, s, 1.0);
+        }
+    }
+}
+
+/// Registers the turn strip.
+pub fn plugin(app: &mut App) {
+    app.init_resource::<Lit>();
+    app.add_systems(Startup, setup);
+    app.add_systems(OnEnter(Screen::Battle), spawn_strip);
+    app.add_systems(
+        Update,
+        (
+            rebuild,
+            light,
+            style_entries,
+            tooltip,
+            ring_units.after(SyncUnits),
+            pulse,
+        )
+            .chain()
+            .run_if(in_state(Screen::Battle)),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_few_entries_keep_full_size_and_labels() {
+        let f = fit(&[14, 12], &[4, 4], 1280.0);
+        assert_eq!(f.size, MAX_SIZE);
+        assert_eq!(f.label_chars, usize::MAX);
+        assert_eq!(f.shown, 8);
+    }
+
+    #[test]
+    fn many_entries_shrink_then_cut_labels_then_count_the_rest() {
+        // 31 units in four labelled steps (actfast's ambush) fit 1280 pixels whole.
+        let f = fit(&[11, 12, 11, 7], &[8, 12, 6, 5], 1280.0);
+        assert_eq!(f.shown, 31);
+        assert!(f.size < MAX_SIZE && f.size >= 24.0, "{f:?}");
+        // In a narrow window the labels are cut first, then the entries shrink.
+        let f = fit(&[21, 12, 12, 14, 10], &[1, 4, 4, 4, 4], 700.0);
+        assert_eq!(f.shown, 17);
+        assert!(f.label_chars <= 12, "{f:?}");
+        // Far too many: as many as fit, the rest counted.
+        let f = fit(&[10], &[200], 1280.0);
+        assert_eq!(f.size, MIN_SIZE);
+        assert!(f.shown > 40 && f.shown < 200, "{f:?}");
+    }
+
+    #[test]
+    fn cut_labels_end_in_dots() {
+        assert_eq!(cut("Movement order", 12), "Movement...");
+        assert_eq!(cut("Initiative", 12), "Initiative");
+        assert_eq!(cut("Escalation die 0, now", 6), "Esc...");
+    }
+}
