@@ -411,9 +411,10 @@ fn numbered_lines(items: &[Numbered]) -> String {
 const NEXT_NAMED: usize = 3;
 
 /// The left panel's turn order in brief (the strip along the top,
-/// [`super::turn_strip`], shows it whole and names each unit on hover): the order
-/// the unit to act is in, in the ruleset's words, with its name ("Escalation die
-/// 2, now: Ranger", "Movement order: Knight"), then the next units in play.
+/// [`super::turn_strip`], shows it whole and names each unit on hover; the top bar
+/// names the unit to act): the next units in play after the one to act, "Next:
+/// Cleric, Goblin Spear, Orc, +3"; with nobody to act yet (a decision first), the
+/// first order's first units under its label, "Movement order: Knight, Ranger, ...".
 fn orders_text(game: &Game) -> String {
     let battle = &game.battle;
     let world = battle.world();
@@ -421,26 +422,27 @@ fn orders_text(game: &Game) -> String {
     let Some(first) = groups.first() else {
         return String::new();
     };
-    // "Label: Unit\nNext: ...", or with nobody to act yet (a decision first) the
-    // first order's first units: "Label: A, B, C, +2".
-    let (head, lead, rest): (String, &str, Vec<crate::engine::units::UnitId>) =
+    let (lead, rest): (String, Vec<crate::engine::units::UnitId>) =
         match super::turn_strip::active_place(battle, &groups) {
             Some((g, i)) => (
-                format!("{}: {}", groups[g].0, battle.unit_name(groups[g].1[i])),
-                "\nNext: ",
+                "Next".into(),
                 groups[g].1[i + 1..]
                     .iter()
                     .chain(groups[g + 1..].iter().flat_map(|(_, u)| u))
                     .copied()
+                    .filter(|&u| Some(u) != battle.turn().active)
                     .collect(),
             ),
-            None => (first.0.clone(), ": ", first.1.clone()),
+            None => (first.0.clone(), first.1.clone()),
         };
     let mut next: Vec<crate::engine::units::UnitId> = Vec::new();
     for u in rest {
         if crate::engine::battle::play_state(world, u).is_active() && !next.contains(&u) {
             next.push(u);
         }
+    }
+    if next.is_empty() {
+        return String::new();
     }
     let mut names: Vec<String> = next
         .iter()
@@ -450,11 +452,8 @@ fn orders_text(game: &Game) -> String {
     if next.len() > NEXT_NAMED {
         names.push(format!("+{}", next.len() - NEXT_NAMED));
     }
-    if names.is_empty() {
-        format!("{head}\n")
-    } else {
-        format!("{head}{lead}{}\n", names.join(", "))
-    }
+    // The closing newline draws the blank line before the active unit.
+    format!("{lead}: {}\n", names.join(", "))
 }
 
 /// Top bar, left panel and hover text.
@@ -1038,22 +1037,18 @@ mod tests {
     }
 
     #[test]
-    fn the_panel_names_the_unit_to_act_and_the_next_three() {
-        // E-16, E-18: the Escalation die with the unit to act, then the next units of
-        // the bands (the strip shows them all).
+    fn the_panel_names_the_next_three_units() {
+        // E-16: after the unit to act (the Ranger, alone in the first group), the
+        // next units of the bands (the strip shows them all).
         let g = game("levels/escalation_crossroads.ron");
         let text = orders_text(&g);
-        let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[0], "Escalation die 0, now: Ranger", "{text}");
         let next = names_after(&g.battle, 1);
         assert!(next.len() > 3, "{next:?}");
+        assert!(!next.contains(&"Ranger".to_string()), "{next:?}");
         assert_eq!(
-            lines[1],
-            format!("Next: {}, +{}", next[..3].join(", "), next.len() - 3)
+            text,
+            format!("Next: {}, +{}\n", next[..3].join(", "), next.len() - 3)
         );
-        // One closing newline: a text's last newline draws a blank line.
-        assert_eq!(lines.len(), 2, "{text}");
-        assert!(text.ends_with(&format!("+{}\n", next.len() - 3)), "{text}");
     }
 
     fn numbered(key: usize, verb: Option<&str>, label: &str, hint: &str) -> Numbered {
@@ -1091,14 +1086,15 @@ mod tests {
 
     #[test]
     fn the_initiative_order_in_brief() {
-        // F-02: the first of the initiative acts; the next three are named.
+        // F-02: the first of the initiative acts (the top bar names it); the next
+        // three are named.
         let g = game("levels/flow_ogre_ford.ron");
         let text = orders_text(&g);
         let all = names_after(&g.battle, 0);
         assert_eq!(all.len(), 6, "{all:?}");
         assert_eq!(
             text,
-            format!("Initiative: {}\nNext: {}, +2\n", all[0], all[1..4].join(", "))
+            format!("Next: {}, +2\n", all[1..4].join(", "))
         );
     }
 }

@@ -137,14 +137,13 @@ struct StripImages {
     cross: Handle<Image>,
 }
 
-/// An `n`×`n` white image, opaque where `alpha(x, y)` (pixel centres, 0..n) says.
-fn mask_image(n: u32, alpha: impl Fn(f32, f32) -> f32) -> Image {
+/// An `n`×`n` image, each pixel `pixel(x, y)` (pixel centres, 0..n).
+fn drawn_image(n: u32, pixel: impl Fn(f32, f32) -> [u8; 4]) -> Image {
     let mut data = vec![0u8; (n * n * 4) as usize];
     for y in 0..n {
         for x in 0..n {
-            let a = alpha(x as f32 + 0.5, y as f32 + 0.5).clamp(0.0, 1.0);
             let i = ((y * n + x) * 4) as usize;
-            data[i..i + 4].copy_from_slice(&[255, 255, 255, (a * 255.0) as u8]);
+            data[i..i + 4].copy_from_slice(&pixel(x as f32 + 0.5, y as f32 + 0.5));
         }
     }
     Image::new(
@@ -160,18 +159,26 @@ fn mask_image(n: u32, alpha: impl Fn(f32, f32) -> f32) -> Image {
     )
 }
 
+/// Opacity 0..1 as a byte.
+fn alpha(a: f32) -> u8 {
+    (a.clamp(0.0, 1.0) * 255.0) as u8
+}
+
 fn setup(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
-    // A ring with soft edges, 4/64 of its size thick.
-    let ring = mask_image(64, |x, y| {
+    // A white ring with soft edges, 5/64 of its size thick (tinted when drawn).
+    let ring = drawn_image(64, |x, y| {
         let r = ((x - 32.0).powi(2) + (y - 32.0).powi(2)).sqrt();
-        let d = (r - 28.5).abs();
-        2.6 - d
+        [255, 255, 255, alpha(2.6 - (r - 28.5).abs())]
     });
-    // A cross corner to corner, 9/64 thick.
-    let cross = mask_image(64, |x, y| {
+    // A red cross corner to corner with a dark edge, readable on every side colour.
+    let cross = drawn_image(64, |x, y| {
         let d = (x - y).abs().min((x + y - 64.0).abs()) / std::f32::consts::SQRT_2;
-        let inside = (8.0..=56.0).contains(&x) && (8.0..=56.0).contains(&y);
-        if inside { 4.5 - d } else { 0.0 }
+        let inside = (9.0..=55.0).contains(&x) && (9.0..=55.0).contains(&y);
+        match (inside, d) {
+            (true, d) if d <= 3.6 => [235, 40, 40, 255],
+            (true, d) => [15, 10, 10, alpha(6.5 - d)],
+            _ => [0, 0, 0, 0],
+        }
     });
     commands.insert_resource(StripImages {
         ring: images.add(ring),
@@ -471,13 +478,13 @@ fn spawn_entry(
         if let Some(icon) = icon {
             e.spawn((
                 ImageNode::new(icon).with_color(ICON_INK.with_alpha(fade)),
-                fill(17.0, 66.0),
+                fill(13.0, 74.0),
                 FocusPolicy::Pass,
             ));
         }
         if entry.out {
             e.spawn((
-                ImageNode::new(images.cross.clone()).with_color(Color::srgb(0.95, 0.2, 0.2)),
+                ImageNode::new(images.cross.clone()),
                 fill(0.0, 100.0),
                 FocusPolicy::Pass,
             ));
