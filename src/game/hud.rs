@@ -6,9 +6,7 @@
 use bevy::prelude::*;
 
 use super::Game;
-use super::control::{
-    Choices, Leave, UiState, battle_panels, command_label, submit, verb_hint,
-};
+use super::control::{Choices, Leave, UiState, battle_panels, command_label, submit, verb_hint};
 use super::screen::{ReturnTo, Screen};
 use super::units_view::{SIDE_SHAPES, side_color};
 use crate::engine::Command;
@@ -1092,9 +1090,6 @@ mod tests {
         let text = orders_text(&g);
         let all = names_after(&g.battle, 0);
         assert_eq!(all.len(), 6, "{all:?}");
-        assert_eq!(
-            text,
-            format!("Next: {}, +2\n", all[1..4].join(", "))
-        );
+        assert_eq!(text, format!("Next: {}, +2\n", all[1..4].join(", ")));
     }
 }

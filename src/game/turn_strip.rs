@@ -14,6 +14,7 @@
 //! and outlined in the strip, and hovering an option rings its own units white.
 
 use bevy::asset::RenderAssetUsages;
+use bevy::color::Mix;
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy::ui::FocusPolicy;
@@ -175,8 +176,8 @@ fn setup(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
         let d = (x - y).abs().min((x + y - 64.0).abs()) / std::f32::consts::SQRT_2;
         let inside = (9.0..=55.0).contains(&x) && (9.0..=55.0).contains(&y);
         match (inside, d) {
-            (true, d) if d <= 3.6 => [235, 40, 40, 255],
-            (true, d) => [15, 10, 10, alpha(6.5 - d)],
+            (true, d) if d <= 2.2 => [235, 40, 40, 255],
+            (true, d) => [15, 10, 10, alpha(4.6 - d)],
             _ => [0, 0, 0, 0],
         }
     });
@@ -312,7 +313,10 @@ pub fn groups(battle: &crate::engine::Battle) -> Vec<TurnOrder> {
 /// Where the unit to act is raised: its entry in the group of the stage being
 /// played (the order whose label starts with the stage's first word, `phases`'
 /// "Battle order" in the "Battle Phase"), else in the first group listing it.
-pub fn active_place(battle: &crate::engine::Battle, groups: &[TurnOrder]) -> Option<(usize, usize)> {
+pub fn active_place(
+    battle: &crate::engine::Battle,
+    groups: &[TurnOrder],
+) -> Option<(usize, usize)> {
     let active = battle.turn().active?;
     let stage = battle.stage_name(battle.turn().stage);
     let word = stage.split(' ').next().unwrap_or(stage);
@@ -446,7 +450,13 @@ fn spawn_entry(
     shapes: &ShapeTextures,
     images: &StripImages,
 ) {
-    let fade = if entry.out { 0.35 } else { 1.0 };
+    // Out of the fight: the side's colour greyed (the shape still tells the side),
+    // the icon kept, a cross over both.
+    let shape_color = if entry.out {
+        Color::from(side_color(side).to_srgba().mix(&Srgba::gray(0.45), 0.65))
+    } else {
+        side_color(side)
+    };
     let fill = |left: f32, width: f32| Node {
         position_type: PositionType::Absolute,
         left: percent(left),
@@ -470,14 +480,13 @@ fn spawn_entry(
     ))
     .with_children(|e| {
         e.spawn((
-            ImageNode::new(shapes.0[side % shapes.0.len()].clone())
-                .with_color(side_color(side).with_alpha(fade)),
+            ImageNode::new(shapes.0[side % shapes.0.len()].clone()).with_color(shape_color),
             fill(0.0, 100.0),
             FocusPolicy::Pass,
         ));
         if let Some(icon) = icon {
             e.spawn((
-                ImageNode::new(icon).with_color(ICON_INK.with_alpha(fade)),
+                ImageNode::new(icon).with_color(ICON_INK),
                 fill(13.0, 74.0),
                 FocusPolicy::Pass,
             ));
@@ -556,7 +565,12 @@ fn light(
 fn style_entries(
     game: Res<Game>,
     lit: Res<Lit>,
-    mut entries: Query<(&StripEntry, &mut Node, &mut BorderColor, &mut BackgroundColor)>,
+    mut entries: Query<(
+        &StripEntry,
+        &mut Node,
+        &mut BorderColor,
+        &mut BackgroundColor,
+    )>,
     new_entries: Query<(), Added<StripEntry>>,
     mut shown: Local<Option<(u64, Lit)>>,
 ) {
@@ -580,7 +594,11 @@ fn style_entries(
             Color::NONE
         };
         border.set_if_neq(BorderColor::all(color));
-        bg.set_if_neq(BackgroundColor(if hovered { ENTRY_BG_LIT } else { ENTRY_BG }));
+        bg.set_if_neq(BackgroundColor(if hovered {
+            ENTRY_BG_LIT
+        } else {
+            ENTRY_BG
+        }));
         // Raised: lifted out of the row.
         let top = if is_active { px(-5) } else { px(0) };
         if node.top != top {
@@ -672,16 +690,12 @@ fn ring_units(
         commands.entity(r).despawn();
     }
     let cell = geo.cell_size().min_element();
-    let wanted = lit
-        .hovered
-        .iter()
-        .map(|&u| (u, Highlight::Hovered))
-        .chain(
-            lit.asked
-                .iter()
-                .filter(|u| !lit.hovered.contains(u))
-                .map(|&u| (u, Highlight::Asked)),
-        );
+    let wanted = lit.hovered.iter().map(|&u| (u, Highlight::Hovered)).chain(
+        lit.asked
+            .iter()
+            .filter(|u| !lit.hovered.contains(u))
+            .map(|&u| (u, Highlight::Asked)),
+    );
     for (unit, kind) in wanted {
         let Some((marker, _)) = markers.iter().find(|(_, m)| m.0 == unit) else {
             continue;

@@ -18,11 +18,11 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use skirmish::engine::battle::{Awaiting, Map, Sides, cell_of, side_of};
 use skirmish::engine::board::Cell;
-use skirmish::engine::units::UnitId;
 use skirmish::engine::event::Event;
 use skirmish::engine::rulesets::actfast::events::ActfastEvent;
 use skirmish::engine::rulesets::flow::events::FlowEvent;
 use skirmish::engine::rulesets::phases::events::PhasesEvent;
+use skirmish::engine::units::UnitId;
 use skirmish::game::board_view::MapGeometry;
 use skirmish::game::comfort::{Comfort, ComfortPanel};
 use skirmish::game::control::{Choices, MainCamera, UiState, human_turn};
@@ -572,6 +572,13 @@ fn driver(
                 .unit_hovered(drive.strip_unit.expect("the hovered unit"), scale)
                 .map(|()| Some(Vec2::new(win.x / 2.0, 8.0))),
         };
+        if drive.strip == 1 {
+            // The hovered entry named under it, its unit ringed.
+            screenshot(
+                &mut commands,
+                PathBuf::from(case.shot.replace(".png", "-strip.png")),
+            );
+        }
         match step {
             Ok(at) => {
                 window.1.set_cursor_position(at);
@@ -961,7 +968,9 @@ impl Strip<'_, '_> {
         for pair in placed.windows(2) {
             let ((a, ra, _), (b, rb, _)) = (&pair[0], &pair[1]);
             if rb.min.x < ra.max.x - 0.5 {
-                return Err(format!("entry {b:?} at {rb:?} overlaps or precedes {a:?} at {ra:?}"));
+                return Err(format!(
+                    "entry {b:?} at {rb:?} overlaps or precedes {a:?} at {ra:?}"
+                ));
             }
         }
         for (e, r, _) in &placed {
@@ -979,7 +988,10 @@ impl Strip<'_, '_> {
             }
         }
         let active = battle.turn().active.ok_or("nobody to act")?;
-        if !placed.iter().any(|(e, _, c)| e.unit == active && *c == ACTIVE) {
+        if !placed
+            .iter()
+            .any(|(e, _, c)| e.unit == active && *c == ACTIVE)
+        {
             return Err(format!("the unit to act, {active:?}, is not outlined"));
         }
         let us = side_of(battle.world(), active);
@@ -1009,10 +1021,18 @@ impl Strip<'_, '_> {
             .rings
             .iter()
             .filter(|(h, _, _)| h.kind == Highlight::Hovered)
-            .map(|(h, s, parent)| (*h, s.color, self.markers.get(parent.parent()).ok().map(|m| m.0)))
+            .map(|(h, s, parent)| {
+                (
+                    *h,
+                    s.color,
+                    self.markers.get(parent.parent()).ok().map(|m| m.0),
+                )
+            })
             .collect();
         match hovered.as_slice() {
-            [(h, color, marker)] if h.unit == unit && *color == HOVERED && *marker == Some(unit) => {
+            [(h, color, marker)]
+                if h.unit == unit && *color == HOVERED && *marker == Some(unit) =>
+            {
                 Ok(unit)
             }
             _ => Err(format!(
@@ -1035,7 +1055,11 @@ impl Strip<'_, '_> {
                 "with {unit:?} hovered on the map its entries are outlined {outlines:?}"
             ));
         }
-        if self.rings.iter().any(|(h, _, _)| h.kind == Highlight::Hovered) {
+        if self
+            .rings
+            .iter()
+            .any(|(h, _, _)| h.kind == Highlight::Hovered)
+        {
             return Err("the pointer left the strip but a unit is still ringed as hovered".into());
         }
         Ok(())
