@@ -50,6 +50,13 @@ const MIN_SIZE: f32 = 18.0;
 const LABEL_FONT: f32 = 12.0;
 const CHAR_W: f32 = LABEL_FONT * 0.6;
 
+/// The font of the line naming a hovered entry's unit.
+const TIP_FONT: f32 = 13.0;
+
+/// A ring's size on the map, in cells: around the marker, its health bar and the
+/// map's own rings (the unit to act's, the targets').
+const RING: f32 = 1.2;
+
 /// The unit to act: the map ring's yellow.
 pub const ACTIVE: Color = Color::srgb(1.0, 0.95, 0.3);
 /// A unit hovered (in the strip or on the map): its ring on the map and its entries'
@@ -166,10 +173,15 @@ fn alpha(a: f32) -> u8 {
 }
 
 fn setup(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
-    // A white ring with soft edges, 5/64 of its size thick (tinted when drawn).
+    // A white ring (tinted when drawn), 7/64 of its size thick, with a dark edge so
+    // it stands out on light ground too.
     let ring = drawn_image(64, |x, y| {
-        let r = ((x - 32.0).powi(2) + (y - 32.0).powi(2)).sqrt();
-        [255, 255, 255, alpha(2.6 - (r - 28.5).abs())]
+        let d = (((x - 32.0).powi(2) + (y - 32.0).powi(2)).sqrt() - 27.0).abs();
+        if d <= 3.5 {
+            [255, 255, 255, 255]
+        } else {
+            [10, 10, 15, alpha(5.0 - d)]
+        }
     });
     // A red cross corner to corner with a dark edge, readable on every side colour.
     let cross = drawn_image(64, |x, y| {
@@ -501,6 +513,9 @@ fn spawn_entry(
     });
 }
 
+/// The unit on the hovered cell as of a battle version: (version, cell, unit).
+type OnMap = (u64, Option<crate::engine::board::Cell>, Option<UnitId>);
+
 /// Works out which units are lit: the strip entry or prompt option under the
 /// pointer, the unit on the hovered map cell, the units the decision asks about.
 fn light(
@@ -510,7 +525,7 @@ fn light(
     entries: Query<(&StripEntry, &Interaction)>,
     options: Query<(&PromptOption, &Interaction)>,
     mut lit: ResMut<Lit>,
-    mut cache: Local<Option<(u64, Option<crate::engine::board::Cell>, Option<UnitId>)>>,
+    mut cache: Local<Option<OnMap>>,
 ) {
     let battle = &game.battle;
     let strip = entries
@@ -612,12 +627,13 @@ fn style_entries(
 fn tooltip(
     mut commands: Commands,
     game: Res<Game>,
-    entries: Query<(Entity, &StripEntry, &Interaction)>,
+    window: Single<&Window>,
+    entries: Query<(Entity, &StripEntry, &Interaction, &UiGlobalTransform)>,
     tips: Query<Entity, With<StripTooltip>>,
     mut shown: Local<Option<(u64, Option<Entity>)>>,
 ) {
-    let hovered = entries.iter().find(|(_, _, i)| **i != Interaction::None);
-    let key = (game.version, hovered.map(|(e, _, _)| e));
+    let hovered = entries.iter().find(|(_, _, i, _)| **i != Interaction::None);
+    let key = (game.version, hovered.map(|(e, _, _, _)| e));
     if *shown == Some(key) {
         return;
     }
@@ -625,7 +641,7 @@ fn tooltip(
     for t in &tips {
         commands.entity(t).despawn();
     }
-    let Some((entity, entry, _)) = hovered else {
+    let Some((entity, entry, _, at)) = hovered else {
         return;
     };
     let battle = &game.battle;
@@ -640,16 +656,22 @@ fn tooltip(
     if let Some((label, _)) = groups.get(entry.group) {
         line += &format!("  |  {label}");
     }
-    // Entries in the right half name their unit leftward, so the line stays on screen.
-    let right_half = entry.place * 2 >= groups.iter().map(|g| g.1.len()).sum::<usize>();
+    // The line runs rightward from its entry, or leftward when it would run into the
+    // log's column (window pixels: the HUD font is monospaced).
+    let line = ascii(&line).into_owned();
+    let scale = super::comfort::ui_scale();
+    let width = (line.chars().count() as f32 * TIP_FONT * 0.6 + 16.0) * scale;
+    let x = at.translation.x / window.scale_factor();
+    let log = window.width() - super::control::battle_panels_px(window.width()).1;
+    let leftward = x + width > log;
     commands.entity(entity).with_children(|e| {
         e.spawn((
             StripTooltip,
             Node {
                 position_type: PositionType::Absolute,
                 top: percent(112),
-                left: if right_half { auto() } else { px(-2) },
-                right: if right_half { px(-2) } else { auto() },
+                left: if leftward { auto() } else { px(-2) },
+                right: if leftward { px(-2) } else { auto() },
                 padding: UiRect::axes(px(6), px(3)),
                 ..default()
             },
@@ -657,8 +679,8 @@ fn tooltip(
             GlobalZIndex(30),
             FocusPolicy::Pass,
             children![(
-                Text::new(ascii(&line).into_owned()),
-                TextFont::from_font_size(13.0),
+                Text::new(line),
+                TextFont::from_font_size(TIP_FONT),
                 TextColor(Color::WHITE),
                 TextLayout::no_wrap(),
                 FocusPolicy::Pass,
@@ -670,6 +692,7 @@ fn tooltip(
 /// Rings the lit units on the map, under their markers: white for the hovered ones,
 /// cyan (gently pulsing) for those the decision asks about. Rebuilt when the lit
 /// units change or the markers were rebuilt.
+#[allow(clippy::too_many_arguments)]
 fn ring_units(
     mut commands: Commands,
     lit: Res<Lit>,
@@ -706,7 +729,7 @@ fn ring_units(
                 Sprite {
                     image: images.ring.clone(),
                     color: kind.color(),
-                    custom_size: Some(Vec2::splat(cell * 0.98)),
+                    custom_size: Some(Vec2::splat(cell * RING)),
                     ..default()
                 },
                 Transform::from_xyz(0.0, 2.0, -0.1),
