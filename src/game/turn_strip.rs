@@ -26,7 +26,8 @@ use super::motion::MarkerOf;
 use super::screen::Screen;
 use super::units_view::{ICON_INK, IconTextures, ShapeTextures, SyncUnits, UnitMarker, side_color};
 use crate::engine::Command;
-use crate::engine::battle::{Awaiting, TurnOrder};
+use crate::engine::battle::Awaiting;
+use crate::engine::ruleset::TurnOrder;
 use crate::engine::units::UnitId;
 use crate::engine::verb::ArgValue;
 

@@ -196,13 +196,25 @@ fn setup(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
 }
 
 /// Short badge text for a condition: the ruleset's own
-/// ([`crate::engine::rulesets::Ruleset::condition_badge`]), else its name's first
+/// ([`crate::engine::ruleset::Ruleset::condition_badge`]), else its name's first
 /// four letters, upper-case.
 pub fn badge(battle: &crate::engine::Battle, condition: &str) -> String {
     battle
         .rules()
         .condition_badge(condition)
         .unwrap_or_else(|| condition.chars().take(4).collect::<String>().to_uppercase())
+}
+
+/// A health bar's colour at `frac` of full health: green over half, amber over a
+/// quarter, red below.
+pub fn hp_color(frac: f32) -> Color {
+    if frac > 0.5 {
+        Color::srgb(0.35, 0.85, 0.45)
+    } else if frac > 0.25 {
+        Color::srgb(0.95, 0.8, 0.25)
+    } else {
+        Color::srgb(0.95, 0.3, 0.25)
+    }
 }
 
 fn text(value: impl Into<String>, size: f32, color: Color) -> impl Bundle {
@@ -247,13 +259,7 @@ fn sync_units(
         let pos = geo.center(u.cell);
         let frac = (u.hp.max(0) as f32 / u.max_hp.max(1) as f32).clamp(0.0, 1.0);
         let bar_w = cell * 0.8;
-        let hp_color = if frac > 0.5 {
-            Color::srgb(0.35, 0.85, 0.45)
-        } else if frac > 0.25 {
-            Color::srgb(0.95, 0.8, 0.25)
-        } else {
-            Color::srgb(0.95, 0.3, 0.25)
-        };
+        let hp_color = hp_color(frac);
         let def = game.level.units.get(u.id.0 as usize);
         let icon = def
             .map(crate::level::icons::icon_for)

@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::odds::DiceExpr;
-use crate::engine::rulesets::config::{ConfigError, RulesetConfig, check_range};
-use crate::engine::rulesets::{MAX_HP, MAX_MODIFIER, MAX_RANGE, MAX_SPEED, parse_dice};
+use crate::engine::ruleset::config::{ConfigError, RulesetConfig, check_range};
+use crate::engine::ruleset::{MAX_HP, MAX_MODIFIER, MAX_RANGE, MAX_SPEED, parse_dice};
 
 /// The compiled-in copy of `assets/rulesets/wounds.ron`.
 pub const DEFAULT_RON: &str = include_str!("../../../../assets/rulesets/wounds.ron");
@@ -296,7 +296,7 @@ impl WoundsConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::rulesets::config::{from_ron, load_default};
+    use crate::engine::ruleset::config::{from_ron, load_default};
 
     fn cfg() -> WoundsConfig {
         load_default().expect("wounds.ron")

@@ -20,18 +20,18 @@ use super::units::{
 };
 use super::verbs::{VERBS, pools};
 use crate::engine::battle::{
-    AimPreview, Assume, AttackOdds, AttackPreview, BattleSchedule, BattleStage, MovePreview,
-    Roster, TurnOrder, TurnState, cell_of, entity, name, ruleset_is, side_of,
+    BattleSchedule, BattleStage, Roster, TurnState, cell_of, entity, name, ruleset_is, side_of,
 };
 use crate::engine::board::{Cell, GridKind};
 use crate::engine::command::{Command, CommandError};
 use crate::engine::conditions::{Stacking, StackingRules};
 use crate::engine::event::Stage;
 use crate::engine::problems::{Issue, PowerRef, Where, side_label, unit_label};
-use crate::engine::rulesets::config::{self, ConfigError};
-use crate::engine::rulesets::{
-    AttackFeatures, Ruleset, StatSpec, TraitOf, check_stats, parse_dice,
+use crate::engine::ruleset::config::{self, ConfigError};
+use crate::engine::ruleset::{
+    AimPreview, Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder,
 };
+use crate::engine::ruleset::{AttackFeatures, Ruleset, StatSpec, TraitOf, check_stats, parse_dice};
 use crate::engine::spec::{Level, PowerDef};
 use crate::engine::units::*;
 use crate::engine::verb::VerbSpec;
@@ -432,7 +432,7 @@ impl Ruleset for Wounds {
             let short: String = place.chars().take(4).collect();
             return Some(format!("W:{}", short.to_uppercase()));
         }
-        crate::engine::rulesets::badge_from(BADGES, condition)
+        crate::engine::ruleset::badge_from(BADGES, condition)
     }
 
     /// The rest of the round in the battle's fixed order, the active unit first
@@ -665,7 +665,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
             .iter()
             .position(|s| s.name == def.side)
             .ok_or_else(|| format!("unit {} has unknown side {}", def.name, def.side))?;
-        check_stats(ID, &def.stats).map_err(|e| format!("unit {}: {e}", def.name))?;
+        check_stats(STATS, &def.stats).map_err(|e| format!("unit {}: {e}", def.name))?;
         let pc = side_is_pc(level, side);
         let data = WUnit::from_def(&config, def, pc, side_initiates(level, side))
             .map_err(|e| format!("unit {}: {e}", def.name))?;
