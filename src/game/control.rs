@@ -40,8 +40,8 @@ pub fn panels_px(width: f32) -> (f32, f32, f32, f32) {
     scaled(panels, width)
 }
 
-/// The battle screen's [`panels`]: its top panel also holds the turn strip
-/// ([`super::turn_strip`]) under the top bar's line.
+/// What the battle screen's map leaves free: the [`panels`], and the turn strip
+/// ([`super::turn_strip`]) under the top bar, between the side panels.
 pub fn battle_panels(width: f32) -> (f32, f32, f32, f32) {
     let (l, r, t, b) = panels(width);
     (l, r, t + super::turn_strip::HEIGHT, b)

@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 
 use super::Game;
-use super::control::{Choices, Leave, UiState, battle_panels, command_label, submit};
+use super::control::{Choices, Leave, UiState, command_label, panels, submit};
 use super::screen::{ReturnTo, Screen};
 use super::units_view::{SIDE_SHAPES, side_color};
 use crate::engine::Command;
@@ -116,7 +116,7 @@ const KEYS_HELP: &str = "Click / Enter: act  |  WASD cursor, T next target  |  T
      C aim  |  Space end turn  |  PgUp/PgDn log  |  X (hold) fast AI  |  F3 threat, Alt names";
 
 fn spawn_hud(mut commands: Commands) {
-    let (l, r, t, b) = battle_panels(1280.0);
+    let (l, r, t, b) = panels(1280.0);
     commands.spawn((
         DespawnOnExit(Screen::Battle),
         Node {
@@ -299,12 +299,12 @@ fn side_label(game: &Game, side: usize) -> String {
 }
 
 /// How many units the left panel names after the one to act.
-const NEXT_NAMED: usize = 3;
+const NEXT_NAMED: usize = 2;
 
 /// The left panel's turn order in brief (the strip along the top,
 /// [`super::turn_strip`], shows it whole and names each unit on hover; the top bar
 /// names the unit to act): the next units in play after the one to act, "Next:
-/// Cleric, Goblin Spear, Orc, +3"; with nobody to act yet (a decision first), the
+/// Cleric, Goblin Spear, +3"; with nobody to act yet (a decision first), the
 /// first order's first units under its label, "Movement order: Knight, Ranger, ...".
 fn orders_text(game: &Game) -> String {
     let battle = &game.battle;
@@ -834,7 +834,7 @@ fn layout(
         return;
     }
     *laid_out = Some(key);
-    let (l, r, t, b) = battle_panels(window.width() / scale.0);
+    let (l, r, t, b) = panels(window.width() / scale.0);
     for (panel, mut node) in &mut nodes {
         match panel {
             Panel::Left => node.width = px(l),
@@ -907,28 +907,32 @@ mod tests {
     }
 
     #[test]
-    fn the_panel_names_the_next_three_units() {
+    fn the_panel_names_the_next_units() {
         // E-16: after the unit to act (the Ranger, alone in the first group), the
         // next units of the bands (the strip shows them all).
         let g = game("levels/escalation_crossroads.ron");
         let text = orders_text(&g);
         let next = names_after(&g.battle, 1);
-        assert!(next.len() > 3, "{next:?}");
+        assert!(next.len() > NEXT_NAMED, "{next:?}");
         assert!(!next.contains(&"Ranger".to_string()), "{next:?}");
         assert_eq!(
             text,
-            format!("Next: {}, +{}\n", next[..3].join(", "), next.len() - 3)
+            format!(
+                "Next: {}, +{}\n",
+                next[..NEXT_NAMED].join(", "),
+                next.len() - NEXT_NAMED
+            )
         );
     }
 
     #[test]
     fn the_initiative_order_in_brief() {
         // F-02: the first of the initiative acts (the top bar names it); the next
-        // three are named.
+        // two are named, the rest counted.
         let g = game("levels/flow_ogre_ford.ron");
         let text = orders_text(&g);
         let all = names_after(&g.battle, 0);
         assert_eq!(all.len(), 6, "{all:?}");
-        assert_eq!(text, format!("Next: {}, +2\n", all[1..4].join(", ")));
+        assert_eq!(text, format!("Next: {}, +3\n", all[1..3].join(", ")));
     }
 }

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use leafwing_input_manager::prelude::ActionState;
 
 use super::Game;
-use super::control::{UiState, battle_panels};
+use super::control::{UiState, panels};
 use super::hud::ascii;
 use super::screen::Screen;
 use super::settings::{BattleAction, Player};
@@ -197,7 +197,7 @@ fn highlight(view: Res<LogView>, mut rows: Query<(&LogRow, &mut BackgroundColor)
 }
 
 fn spawn_panel(mut commands: Commands) {
-    let (_, r, t, _) = battle_panels(1280.0);
+    let (_, r, t, _) = panels(1280.0);
     commands.spawn((
         DespawnOnExit(Screen::Battle),
         ExplainPanel,
@@ -245,7 +245,7 @@ fn update_panel(
         *visibility = Visibility::Hidden;
         return;
     };
-    let (_, r, t, _) = battle_panels(window.width() / scale.0.max(0.5));
+    let (_, r, t, _) = panels(window.width() / scale.0.max(0.5));
     node.right = px(r + 8.0);
     node.top = px(t + 8.0);
     *visibility = Visibility::Inherited;

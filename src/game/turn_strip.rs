@@ -31,24 +31,24 @@ use crate::engine::ruleset::TurnOrder;
 use crate::engine::units::UnitId;
 use crate::engine::verb::ArgValue;
 
-/// Height the strip adds to the top bar, in UI pixels (the battle's top panel is
-/// the top bar's text line and the strip under it: see
+/// The strip's height in UI pixels: it lies under the top bar, between the left
+/// panel and the log's column, and the map's area starts under it (see
 /// [`super::control::battle_panels`]).
-pub const HEIGHT: f32 = 40.0;
-/// Where the strip starts, under the top bar's text line.
-const TOP: f32 = 31.0;
-/// The strip's own height (it ends where the map's area begins).
-const STRIP_H: f32 = 40.0 + HEIGHT - TOP;
+pub const HEIGHT: f32 = 44.0;
+/// How far the unit to act's entry is raised.
+const RAISE: f32 = 3.0;
 /// Padding at the strip's ends.
 const PAD: f32 = 8.0;
 /// Space between two entries and between two groups.
 const GAP: f32 = 3.0;
 const GROUP_GAP: f32 = 12.0;
 /// Entries' side, largest and smallest.
-const MAX_SIZE: f32 = 34.0;
-const MIN_SIZE: f32 = 18.0;
-/// The labels' font (the HUD's font is monospaced: 0.6 em a character).
-const LABEL_FONT: f32 = 12.0;
+const MAX_SIZE: f32 = 28.0;
+const MIN_SIZE: f32 = 16.0;
+/// The labels' font (the HUD's font is monospaced: 0.6 em a character), and the
+/// space between a label and its entries.
+const LABEL_FONT: f32 = 10.0;
+const LABEL_GAP: f32 = 2.0;
 const CHAR_W: f32 = LABEL_FONT * 0.6;
 
 /// The font of the line naming a hovered entry's unit.
@@ -66,6 +66,7 @@ pub const HOVERED: Color = Color::srgb(1.0, 1.0, 1.0);
 /// A unit the pending decision asks about: its ring on the map and its entries'
 /// outline.
 pub const ASKED: Color = Color::srgb(0.2, 0.95, 1.0);
+const STRIP_BG: Color = Color::srgba(0.05, 0.06, 0.08, 0.94);
 const ENTRY_BG: Color = Color::srgba(0.16, 0.18, 0.23, 0.9);
 const ENTRY_BG_LIT: Color = Color::srgba(0.38, 0.41, 0.5, 0.95);
 const LABEL: Color = Color::srgb(0.65, 0.67, 0.7);
@@ -201,22 +202,23 @@ fn setup(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
 }
 
 fn spawn_strip(mut commands: Commands) {
+    let (l, r, t, _) = super::control::panels(1280.0);
     commands.spawn((
         DespawnOnExit(Screen::Battle),
         TurnStrip,
         Node {
             position_type: PositionType::Absolute,
-            left: px(0),
-            right: px(0),
-            top: px(TOP),
-            height: px(STRIP_H),
+            left: px(l),
+            right: px(r),
+            top: px(t),
+            height: px(HEIGHT),
             padding: UiRect::horizontal(px(PAD)),
             align_items: AlignItems::Center,
             column_gap: px(GROUP_GAP),
             ..default()
         },
+        BackgroundColor(STRIP_BG),
         FocusPolicy::Pass,
-        ZIndex(1),
     ));
 }
 
@@ -225,10 +227,26 @@ fn spawn_strip(mut commands: Commands) {
 pub struct Fit {
     /// Entries' side in UI pixels.
     pub size: f32,
-    /// The labels' most characters (longer ones end in "...").
-    pub label_chars: usize,
+    /// Whether each label is cut to its group's entries' width ("Escal...").
+    pub cut_labels: bool,
     /// How many entries show; the rest are counted ("+N") at the end.
     pub shown: usize,
+}
+
+impl Fit {
+    /// The most characters a label over `entries` entries may have.
+    pub fn label_chars(&self, entries: usize) -> usize {
+        if self.cut_labels {
+            ((row_width(entries, self.size) / CHAR_W) as usize).max(4)
+        } else {
+            usize::MAX
+        }
+    }
+}
+
+/// The width of a row of `n` entries of side `size`.
+fn row_width(n: usize, size: f32) -> f32 {
+    n as f32 * (size + GAP) - GAP
 }
 
 /// A label cut to `chars` characters, ending in "..." when cut.
@@ -240,35 +258,41 @@ pub fn cut(label: &str, chars: usize) -> String {
     format!("{}...", keep.trim_end())
 }
 
-/// Fits groups of `counts` entries labelled with `labels` characters into `width`
-/// UI pixels: the entries shrink from [`MAX_SIZE`] to 24, then the labels are cut to
-/// 12 characters and the entries shrink to [`MIN_SIZE`], then the labels to 6; when
-/// even that is too wide only the first entries that fit show.
+/// Fits groups of `counts` entries, each labelled (above its entries) with
+/// `labels` characters, into `width` UI pixels: a group is as wide as its entries or
+/// its label, whichever is wider. The entries shrink from [`MAX_SIZE`] to
+/// [`MIN_SIZE`]; then the labels are cut to their entries' width; when even that is
+/// too wide only the first entries that fit show.
 pub fn fit(labels: &[usize], counts: &[usize], width: f32) -> Fit {
-    let groups = counts.iter().filter(|&&c| c > 0).count();
+    let groups: Vec<(usize, usize)> = labels
+        .iter()
+        .zip(counts)
+        .filter(|(_, c)| **c > 0)
+        .map(|(&l, &c)| (l, c))
+        .collect();
     let total: usize = counts.iter().sum();
-    let needed = |size: f32, chars: usize| -> f32 {
-        let labels: f32 = labels
+    let gaps = GROUP_GAP * groups.len().saturating_sub(1) as f32 + 2.0 * PAD;
+    let needed = |size: f32, cut_labels: bool| -> f32 {
+        groups
             .iter()
-            .zip(counts)
-            .filter(|(_, c)| **c > 0)
-            .map(|(&l, _)| {
-                let l = l.min(chars);
-                if l == 0 { 0.0 } else { l as f32 * CHAR_W + GAP }
+            .map(|&(l, c)| {
+                let row = row_width(c, size);
+                if cut_labels {
+                    row
+                } else {
+                    row.max(l as f32 * CHAR_W)
+                }
             })
-            .sum();
-        labels
-            + total as f32 * (size + GAP)
-            + GROUP_GAP * groups.saturating_sub(1) as f32
-            + 2.0 * PAD
+            .sum::<f32>()
+            + gaps
     };
-    for (chars, smallest) in [(usize::MAX, 24.0), (12, MIN_SIZE), (6, MIN_SIZE)] {
+    for cut_labels in [false, true] {
         let mut size = MAX_SIZE;
-        while size >= smallest {
-            if needed(size, chars) <= width {
+        while size >= MIN_SIZE {
+            if needed(size, cut_labels) <= width {
                 return Fit {
                     size,
-                    label_chars: chars,
+                    cut_labels,
                     shown: total,
                 };
             }
@@ -276,17 +300,17 @@ pub fn fit(labels: &[usize], counts: &[usize], width: f32) -> Fit {
         }
     }
     // Too many even at the smallest: as many as fit, with room for the count.
-    let (size, chars) = (MIN_SIZE, 6);
+    let size = MIN_SIZE;
     let mut room = width - 2.0 * PAD - 5.0 * CHAR_W;
     let mut shown = 0;
-    for (&l, &c) in labels.iter().zip(counts).filter(|(_, c)| **c > 0) {
-        room -= l.min(chars) as f32 * CHAR_W + GAP + GROUP_GAP;
+    for &(_, c) in &groups {
+        room -= GROUP_GAP;
         for _ in 0..c {
             room -= size + GAP;
             if room < 0.0 {
                 return Fit {
                     size,
-                    label_chars: chars,
+                    cut_labels: true,
                     shown,
                 };
             }
@@ -295,7 +319,7 @@ pub fn fit(labels: &[usize], counts: &[usize], width: f32) -> Fit {
     }
     Fit {
         size,
-        label_chars: chars,
+        cut_labels: true,
         shown,
     }
 }
@@ -376,79 +400,120 @@ fn rebuild(
     shapes: Res<ShapeTextures>,
     icons: Res<IconTextures>,
     images: Res<StripImages>,
-    strip: Single<Entity, With<TurnStrip>>,
+    strip: Single<(Entity, &mut Node), With<TurnStrip>>,
     mut shown: Local<Option<StripKey>>,
 ) {
-    let width = window.width() / scale.0.max(0.5);
+    let window_width = window.width() / scale.0.max(0.5);
     let key = (
         game.version,
         super::comfort::palette_generation(),
-        width.to_bits(),
+        window_width.to_bits(),
     );
     if *shown == Some(key) {
         return;
     }
     *shown = Some(key);
+    // Between the left panel and the log's column.
+    let (strip, mut node) = strip.into_inner();
+    let (l, r, _, _) = super::control::panels(window_width);
+    node.left = px(l);
+    node.right = px(r);
+    let width = window_width - l - r;
     let battle = &game.battle;
     let groups = groups(battle);
     let labels: Vec<usize> = groups.iter().map(|(l, _)| l.chars().count()).collect();
     let counts: Vec<usize> = groups.iter().map(|(_, u)| u.len()).collect();
-    let fit = fit(&labels, &counts, width);
     let total: usize = counts.iter().sum();
+    let mut fitted = fit(&labels, &counts, width);
+    // Too many: the orders before the one being played give way first (counted at
+    // the start: `phases`' Movement order in the Battle Phase), then the last
+    // entries (counted at the end).
+    let mut first = 0;
+    if fitted.shown < total
+        && let Some((g, _)) = active_place(battle, &groups)
+        && g > 0
+    {
+        let before: usize = counts[..g].iter().sum();
+        let room = width - format!("+{before}").len() as f32 * CHAR_W - GROUP_GAP;
+        first = g;
+        fitted = fit(&labels[g..], &counts[g..], room);
+    }
+    let before: usize = counts[..first].iter().sum();
+    let after = total - before - fitted.shown;
     let world = battle.world();
     let mut place = 0;
-    commands.entity(*strip).despawn_children();
-    commands.entity(*strip).with_children(|p| {
-        for (g, (label, units)) in groups.iter().enumerate() {
-            if place >= fit.shown {
+    let count = |p: &mut ChildSpawnerCommands, n: usize| {
+        p.spawn((
+            StripLabel,
+            Text::new(format!("+{n}")),
+            TextFont::from_font_size(LABEL_FONT),
+            TextColor(LABEL),
+            FocusPolicy::Pass,
+        ));
+    };
+    commands.entity(strip).despawn_children();
+    commands.entity(strip).with_children(|p| {
+        if before > 0 {
+            count(p, before);
+        }
+        for (g, (label, units)) in groups.iter().enumerate().skip(first) {
+            if place >= fitted.shown {
                 break;
             }
-            p.spawn(Node {
-                align_items: AlignItems::Center,
-                column_gap: px(GAP),
-                ..default()
-            })
-            .insert(FocusPolicy::Pass)
-            .with_children(|row| {
-                row.spawn((
+            // The label over the group's entries.
+            let shown_here = units.len().min(fitted.shown - place);
+            p.spawn((
+                Node {
+                    flex_direction: FlexDirection::Column,
+                    row_gap: px(LABEL_GAP),
+                    ..default()
+                },
+                FocusPolicy::Pass,
+            ))
+            .with_children(|group| {
+                group.spawn((
                     StripLabel,
-                    Text::new(cut(label, fit.label_chars)),
+                    Text::new(cut(label, fitted.label_chars(shown_here))),
                     TextFont::from_font_size(LABEL_FONT),
                     TextColor(LABEL),
                     TextLayout::no_wrap(),
                     FocusPolicy::Pass,
                 ));
-                for &unit in units {
-                    if place >= fit.shown {
-                        break;
-                    }
-                    let side = crate::engine::battle::side_of(world, unit).0 as usize;
-                    let out = !crate::engine::battle::play_state(world, unit).is_active();
-                    let icon = game
-                        .level
-                        .units
-                        .get(unit.0 as usize)
-                        .map(crate::level::icons::icon_for)
-                        .and_then(|i| icons.0.get(i).cloned());
-                    let entry = StripEntry {
-                        unit,
-                        group: g,
-                        place,
-                        out,
-                    };
-                    spawn_entry(row, entry, fit.size, side, icon, &shapes, &images);
-                    place += 1;
-                }
+                group
+                    .spawn((
+                        Node {
+                            column_gap: px(GAP),
+                            ..default()
+                        },
+                        FocusPolicy::Pass,
+                    ))
+                    .with_children(|row| {
+                        for &unit in units {
+                            if place >= fitted.shown {
+                                break;
+                            }
+                            let side = crate::engine::battle::side_of(world, unit).0 as usize;
+                            let out = !crate::engine::battle::play_state(world, unit).is_active();
+                            let icon = game
+                                .level
+                                .units
+                                .get(unit.0 as usize)
+                                .map(crate::level::icons::icon_for)
+                                .and_then(|i| icons.0.get(i).cloned());
+                            let entry = StripEntry {
+                                unit,
+                                group: g,
+                                place,
+                                out,
+                            };
+                            spawn_entry(row, entry, fitted.size, side, icon, &shapes, &images);
+                            place += 1;
+                        }
+                    });
             });
         }
-        if fit.shown < total {
-            p.spawn((
-                StripLabel,
-                Text::new(format!("+{}", total - fit.shown)),
-                TextFont::from_font_size(LABEL_FONT),
-                TextColor(LABEL),
-                FocusPolicy::Pass,
-            ));
+        if after > 0 {
+            count(p, after);
         }
     });
 }
@@ -616,7 +681,7 @@ fn style_entries(
             ENTRY_BG
         }));
         // Raised: lifted out of the row.
-        let top = if is_active { px(-5) } else { px(0) };
+        let top = if is_active { px(-RAISE) } else { px(0) };
         if node.top != top {
             node.top = top;
         }
@@ -629,12 +694,20 @@ fn tooltip(
     mut commands: Commands,
     game: Res<Game>,
     window: Single<&Window>,
-    entries: Query<(Entity, &StripEntry, &Interaction, &UiGlobalTransform)>,
+    entries: Query<(
+        Entity,
+        &StripEntry,
+        &Interaction,
+        &UiGlobalTransform,
+        &ComputedNode,
+    )>,
     tips: Query<Entity, With<StripTooltip>>,
     mut shown: Local<Option<(u64, Option<Entity>)>>,
 ) {
-    let hovered = entries.iter().find(|(_, _, i, _)| **i != Interaction::None);
-    let key = (game.version, hovered.map(|(e, _, _, _)| e));
+    let hovered = entries
+        .iter()
+        .find(|(_, _, i, _, _)| **i != Interaction::None);
+    let key = (game.version, hovered.map(|(e, ..)| e));
     if *shown == Some(key) {
         return;
     }
@@ -642,7 +715,7 @@ fn tooltip(
     for t in &tips {
         commands.entity(t).despawn();
     }
-    let Some((entity, entry, _, at)) = hovered else {
+    let Some((entity, entry, _, at, node)) = hovered else {
         return;
     };
     let battle = &game.battle;
@@ -657,22 +730,22 @@ fn tooltip(
     if let Some((label, _)) = groups.get(entry.group) {
         line += &format!("  |  {label}");
     }
-    // The line runs rightward from its entry, or leftward when it would run into the
-    // log's column (window pixels: the HUD font is monospaced).
+    // Under its entry, shifted to stay over the map, clear of the left panel and the
+    // log's column when it can (window pixels: the HUD font is monospaced).
     let line = ascii(&line).into_owned();
     let scale = super::comfort::ui_scale();
     let width = (line.chars().count() as f32 * TIP_FONT * 0.6 + 16.0) * scale;
-    let x = at.translation.x / window.scale_factor();
-    let log = window.width() - super::control::battle_panels_px(window.width()).1;
-    let leftward = x + width > log;
+    let entry_left = (at.translation.x - node.size().x / 2.0) / window.scale_factor();
+    let (l, r, _, _) = super::control::panels_px(window.width());
+    let left = entry_left.min(window.width() - r - width).max(l);
+    let shift = (left - entry_left) / scale;
     commands.entity(entity).with_children(|e| {
         e.spawn((
             StripTooltip,
             Node {
                 position_type: PositionType::Absolute,
                 top: percent(112),
-                left: if leftward { auto() } else { px(-2) },
-                right: if leftward { px(-2) } else { auto() },
+                left: px(shift - 2.0),
                 padding: UiRect::axes(px(6), px(3)),
                 ..default()
             },
@@ -773,28 +846,47 @@ pub fn plugin(app: &mut App) {
 mod tests {
     use super::*;
 
+    /// The map's column of a 1280-pixel window.
+    const COLUMN: f32 = 717.0;
+
     #[test]
     fn a_few_entries_keep_full_size_and_labels() {
-        let f = fit(&[14, 12], &[4, 4], 1280.0);
-        assert_eq!(f.size, MAX_SIZE);
-        assert_eq!(f.label_chars, usize::MAX);
-        assert_eq!(f.shown, 8);
+        // Hex Ruins' two orders of 8; Harpy Crag's five bands, a label wider than
+        // its one entry.
+        for (labels, counts) in [
+            (vec![14, 12], vec![8, 8]),
+            (vec![21, 12, 11, 14, 12], vec![1, 1, 3, 3, 3]),
+        ] {
+            let f = fit(&labels, &counts, COLUMN);
+            assert_eq!(f.size, MAX_SIZE);
+            assert!(!f.cut_labels);
+            assert_eq!(f.shown, counts.iter().sum::<usize>());
+            assert_eq!(f.label_chars(1), usize::MAX);
+        }
     }
 
     #[test]
     fn many_entries_shrink_then_cut_labels_then_count_the_rest() {
-        // 31 units in four labelled steps (actfast's ambush) fit 1280 pixels whole.
-        let f = fit(&[11, 12, 11, 7], &[8, 12, 6, 5], 1280.0);
-        assert_eq!(f.shown, 31);
-        assert!(f.size < MAX_SIZE && f.size >= 24.0, "{f:?}");
-        // In a narrow window the labels are cut first, then the entries shrink.
-        let f = fit(&[21, 12, 12, 14, 10], &[1, 4, 4, 4, 4], 700.0);
-        assert_eq!(f.shown, 17);
-        assert!(f.label_chars <= 12, "{f:?}");
+        // The bench level's 16 units in both of phases' orders, and 31 units in four
+        // labelled steps (actfast's Barrow Gate), fit whole, the entries smaller.
+        for (labels, counts) in [
+            (vec![14, 12], vec![16, 16]),
+            (vec![11, 12, 11, 7], vec![8, 12, 6, 5]),
+        ] {
+            let f = fit(&labels, &counts, COLUMN);
+            assert_eq!(f.shown, counts.iter().sum::<usize>());
+            assert!(f.size < MAX_SIZE && f.size >= MIN_SIZE, "{f:?}");
+            assert!(!f.cut_labels, "{f:?}");
+        }
+        // Long labels over single entries in a narrow strip are cut to their entry.
+        let f = fit(&[30, 30], &[1, 1], 200.0);
+        assert!(f.cut_labels, "{f:?}");
+        assert_eq!(f.shown, 2);
+        assert!(f.label_chars(1) < 30);
         // Far too many: as many as fit, the rest counted.
-        let f = fit(&[10], &[200], 1280.0);
+        let f = fit(&[10], &[200], COLUMN);
         assert_eq!(f.size, MIN_SIZE);
-        assert!(f.shown > 40 && f.shown < 200, "{f:?}");
+        assert!(f.shown > 20 && f.shown < 200, "{f:?}");
     }
 
     #[test]

@@ -933,7 +933,7 @@ impl Strip<'_, '_> {
     }
 
     /// The strip lists the ruleset's turn orders entry by entry in order (every unit
-    /// in play at least once), side by side from left to right in the top panel,
+    /// in play at least once), side by side from left to right above the map,
     /// under their labels, the unit to act outlined; returns an entry to hover (an
     /// enemy's, not the unit to act) and where it is.
     fn entries_in_order(
@@ -964,7 +964,8 @@ impl Strip<'_, '_> {
                 return Err(format!("{} is in play but has no entry", v.name));
             }
         }
-        let top = skirmish::game::control::battle_panels_px(win.x).2;
+        // Above the map, between the left panel and the log's column.
+        let (left, right, top, _) = skirmish::game::control::battle_panels_px(win.x);
         for pair in placed.windows(2) {
             let ((a, ra, _), (b, rb, _)) = (&pair[0], &pair[1]);
             if rb.min.x < ra.max.x - 0.5 {
@@ -974,10 +975,10 @@ impl Strip<'_, '_> {
             }
         }
         for (e, r, _) in &placed {
-            if r.min.x < 0.0 || r.max.x > win.x || r.min.y < 0.0 || r.max.y > top {
+            if r.min.x < left || r.max.x > win.x - right || r.min.y < 0.0 || r.max.y > top {
                 return Err(format!(
-                    "entry {e:?} at {r:?} is outside the strip (0..{}, 0..{top})",
-                    win.x
+                    "entry {e:?} at {r:?} is outside the strip ({left}..{}, 0..{top})",
+                    win.x - right
                 ));
             }
         }
