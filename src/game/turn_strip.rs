@@ -1,12 +1,14 @@
-//! The turn strip along the top of the battle screen (issue 33): one icon per unit
-//! in turn order, grouped and labelled as the ruleset declares its orders
+//! The turn strip along the top of the battle screen (issue 33), under the top bar
+//! and above the map, between the left panel and the log's column: one icon per
+//! unit in turn order, grouped under labels as the ruleset declares its orders
 //! ([`crate::engine::Battle::turn_order`]: `phases`' movement and battle orders,
 //! `escalation`'s bands, `actfast`'s steps, `flow`'s initiative), each entry the
 //! unit's map marker in small (its side's colour and shape, its Game Icons glyph).
 //! The unit to act is raised and outlined in the map ring's yellow; a unit out of
 //! the fight is greyed and crossed (those no order lists any more close the strip
-//! under "Out"). On a crowded level the entries shrink, then the labels shorten,
-//! then the last entries give way to a "+N" count.
+//! under "Out"). On a crowded level the entries shrink, then the labels are cut to
+//! their entries' width; if even that is too wide, the orders before the one being
+//! played, then the last entries, give way to "+N" counts.
 //!
 //! Hovering an entry rings its unit on the map ([`UnitHighlight`], white) and names
 //! it under the entry; hovering a unit on the map outlines its entries. While a
