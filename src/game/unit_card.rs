@@ -3,7 +3,7 @@
 //! map), name and side; a health bar with the numbers; its conditions as badges;
 //! the ruleset's pools with pips; and what it can do as buttons: the modes Tab
 //! cycles (the selected one outlined) and the numbered actions with their key and
-//! cost. Hovering a button shows its one-line effect at the card's foot.
+//! cost. Hovering a button shows its one-line effect over the card's top.
 //!
 //! Every button has a key, so the card pictures the keyboard's choices rather than
 //! adding a way in only the mouse has: a mode button does what Tab (or the verb's
@@ -44,11 +44,11 @@ pub struct UnitCard;
 #[derive(Component)]
 pub struct ModeButton(pub usize);
 
-/// What a card button does, shown at the card's foot while it is hovered.
+/// What a card button does, shown over the card's top while it is hovered.
 #[derive(Component)]
 pub struct Effect(pub String);
 
-/// The card's foot: the hovered button's effect.
+/// The hovered button's effect, floating over the card's top (hidden when none).
 #[derive(Component)]
 pub struct EffectLine;
 
@@ -189,7 +189,7 @@ fn update_card(
                 Node {
                     flex_direction: FlexDirection::Column,
                     flex_shrink: 0.0,
-                    row_gap: px(6),
+                    row_gap: px(4),
                     ..default()
                 },
             ));
@@ -330,49 +330,62 @@ fn update_card(
                 ));
             });
         }
-        // The ruleset's pools: "Standard: 1" and a pip for each point left.
-        for (name, left) in battle.pools(v.id) {
-            c.spawn(Node {
-                column_gap: px(6),
-                align_items: AlignItems::Center,
-                ..default()
-            })
-            .with_children(|row| {
-                row.spawn((
-                    Text::new(ascii(&format!("{name}: {left}"))),
-                    font(14.0),
-                    TextColor(TEXT),
-                    HudText::Card,
-                ));
-                if (1..=MAX_PIPS).contains(&left) {
-                    for _ in 0..left {
+        // The ruleset's pools, two to a line: "Standard: 1" and a pip for each
+        // point left.
+        c.spawn(Node {
+            flex_wrap: FlexWrap::Wrap,
+            row_gap: px(2),
+            ..default()
+        })
+        .with_children(|pools| {
+            for (name, left) in battle.pools(v.id) {
+                pools
+                    .spawn(Node {
+                        min_width: percent(50),
+                        column_gap: px(4),
+                        align_items: AlignItems::Center,
+                        ..default()
+                    })
+                    .with_children(|row| {
                         row.spawn((
-                            Node {
-                                width: px(8),
-                                height: px(8),
-                                border_radius: BorderRadius::all(px(4)),
-                                ..default()
-                            },
-                            BackgroundColor(PIP),
+                            Text::new(ascii(&format!("{name}: {left}"))),
+                            font(14.0),
+                            TextColor(TEXT),
+                            HudText::Card,
                         ));
-                    }
-                }
-            });
-        }
+                        if (1..=MAX_PIPS).contains(&left) {
+                            for _ in 0..left {
+                                row.spawn((
+                                    Node {
+                                        width: px(8),
+                                        height: px(8),
+                                        border_radius: BorderRadius::all(px(4)),
+                                        ..default()
+                                    },
+                                    BackgroundColor(PIP),
+                                ));
+                            }
+                        }
+                    });
+            }
+        });
         if !(choices.human && choices.unit.is_some()) {
             return;
         }
         // What a click on the map does, then the modes and the numbered actions.
         let mut clicks = Vec::new();
         if !choices.moves.is_empty() {
-            clicks.push("Click a blue cell to move (amber: provokes !n)");
+            clicks.push("click a blue cell to move");
         }
         if !choices.targets.is_empty() {
-            clicks.push("Click a ringed enemy");
+            clicks.push("a ringed enemy to attack");
         }
         if !clicks.is_empty() {
             c.spawn((
-                Text::new(clicks.join("; ")),
+                Text::new(format!(
+                    "Click {}",
+                    clicks.join(", ").trim_start_matches("click ")
+                )),
                 font(13.0),
                 TextColor(DIM),
                 Node {
@@ -465,8 +478,9 @@ fn update_card(
                     } else {
                         format!("{effect} ({})", n.hint)
                     };
-                    // A lone action takes the card's width, its cost under its name;
-                    // a group's choices sit side by side.
+                    // A lone action takes the card's width, its cost after its name
+                    // (under it when there is no room); a group's choices sit side by
+                    // side.
                     let alone = group.title.is_none();
                     row.spawn((
                         Button,
@@ -474,7 +488,7 @@ fn update_card(
                         Effect(effect),
                         Node {
                             width: if alone { percent(100) } else { Val::Auto },
-                            padding: UiRect::axes(px(6), px(3)),
+                            padding: UiRect::axes(px(6), px(2)),
                             column_gap: px(6),
                             align_items: AlignItems::Center,
                             border_radius: BorderRadius::all(px(4)),
@@ -499,7 +513,9 @@ fn update_card(
                             ));
                         }
                         b.spawn(Node {
-                            flex_direction: FlexDirection::Column,
+                            flex_wrap: FlexWrap::Wrap,
+                            column_gap: px(6),
+                            align_items: AlignItems::Baseline,
                             ..default()
                         })
                         .with_children(|words| {
@@ -522,27 +538,39 @@ fn update_card(
                 }
             });
         }
+        // The hovered button's effect floats over the card's top (the portrait),
+        // where a long card never clips it and it never hides the button.
         c.spawn((
             EffectLine,
             Text::new(""),
             font(13.0),
-            TextColor(DIM),
+            TextColor(TEXT),
             Node {
-                margin: UiRect::top(px(4)),
+                position_type: PositionType::Absolute,
+                left: px(0),
+                right: px(0),
+                top: px(0),
+                padding: UiRect::all(px(6)),
+                border: UiRect::all(px(1)),
+                border_radius: BorderRadius::all(px(4)),
                 ..default()
             },
+            BackgroundColor(Color::srgb(0.1, 0.11, 0.15)),
+            BorderColor::all(DIM),
+            Visibility::Hidden,
+            GlobalZIndex(5),
         ));
     });
 }
 
 /// Mode buttons select their mode; hovering any card button lights it and shows
-/// its effect at the card's foot.
+/// its effect over the card's top.
 #[allow(clippy::type_complexity)]
 fn card_buttons(
     mut ui: ResMut<UiState>,
     modes: Query<(&Interaction, &ModeButton), Changed<Interaction>>,
     mut looks: Query<(&Interaction, &Effect, &mut BackgroundColor), With<Button>>,
-    mut line: Query<&mut Text, With<EffectLine>>,
+    mut line: Query<(&mut Text, &mut Visibility), With<EffectLine>>,
 ) {
     for (interaction, mode) in &modes {
         if *interaction == Interaction::Pressed {
@@ -560,9 +588,17 @@ fn card_buttons(
             tip = ascii(&effect.0).into_owned();
         }
     }
-    for mut text in &mut line {
+    for (mut text, mut shown) in &mut line {
         if text.0 != tip {
             text.0 = tip.clone();
+        }
+        let want = if tip.is_empty() {
+            Visibility::Hidden
+        } else {
+            Visibility::Inherited
+        };
+        if *shown != want {
+            *shown = want;
         }
     }
 }

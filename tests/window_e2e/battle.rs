@@ -26,13 +26,14 @@ use skirmish::engine::units::UnitId;
 use skirmish::game::board_view::MapGeometry;
 use skirmish::game::comfort::{Comfort, ComfortPanel};
 use skirmish::game::control::{Choices, MainCamera, UiState, human_turn};
-use skirmish::game::hud::HudText;
+use skirmish::game::hud::{HudText, PromptOption, ascii};
 use skirmish::game::log_view::{ExplainPanel, LogView};
 use skirmish::game::overlays::ThreatTile;
 use skirmish::game::screen::Screen;
 use skirmish::game::turn_strip::{
     ACTIVE, ASKED, HOVERED, Highlight, Lit, StripEntry, StripLabel, UnitHighlight,
 };
+use skirmish::game::unit_card::{Effect, EffectLine, ModeButton};
 use skirmish::game::units_view::DamageGhost;
 use skirmish::game::{Game, GameOptions};
 use skirmish::level::schema::{Controller, DecisionPolicy};
@@ -201,6 +202,12 @@ struct Drive {
     /// the map, 3 done; and the unit hovered.
     strip: u8,
     strip_unit: Option<UnitId>,
+    /// The unit card's check (after the strip's): 0 not yet, 1 the pointer on a
+    /// mode button, 2 clicked, 3 the pointer on an action button, 4 done; and the
+    /// mode and the action's effect.
+    card: u8,
+    card_mode: Option<usize>,
+    card_effect: String,
     /// Frames the first prompt has been up (its units' rings are checked after a few).
     prompt_frames: u32,
     /// Explaining a roll: 0 not yet, 1 `/` pressed, 2 checked and screenshot, 3
@@ -379,6 +386,7 @@ fn driver(
     mut exit: MessageWriter<AppExit>,
     explained: Explained,
     strip: Strip,
+    card: Card,
 ) {
     drive.frame += 1;
     // Our first move, seen the frame it is made (before any input pacing below):
@@ -587,6 +595,101 @@ fn driver(
             }
             Err(e) => {
                 eprintln!("e2e: turn strip on {}: {e}", case.level);
+                exit.write(AppExit::error());
+            }
+        }
+        return;
+    }
+    // The unit card, on our first turn once the strip is checked: a click on a mode
+    // button selects that mode; the pointer on an action button shows its effect
+    // over the card's top; every action button fits in the left panel.
+    if case.strip
+        && drive.card < 4
+        && drive.strip >= 3
+        && human_turn(&game.battle)
+        && matches!(game.battle.awaiting(), Awaiting::Unit(..))
+        && !drive.moved
+        && !drive.attacked
+    {
+        let scale = window.1.scale_factor();
+        let step: Result<Option<Vec2>, String> = match drive.card {
+            0 => card
+                .modes
+                .iter()
+                .find(|(m, _, _)| m.0 != choices.selected)
+                .map(|(m, _, at)| {
+                    drive.card_mode = Some(m.0);
+                    Some(at.translation / scale)
+                })
+                .ok_or_else(|| {
+                    format!(
+                        "the card shows no mode button besides the selected {} (modes {:?})",
+                        choices.selected,
+                        choices.powers.iter().map(|m| &m.label).collect::<Vec<_>>()
+                    )
+                }),
+            1 => {
+                mouse.write(MouseButtonInput {
+                    button: MouseButton::Left,
+                    state: ButtonState::Pressed,
+                    window: window_id,
+                });
+                drive.held = Some(Input::Click);
+                drive.card = 2;
+                return;
+            }
+            2 if Some(choices.selected) != drive.card_mode => Err(format!(
+                "a click on mode button {:?} left mode {} selected",
+                drive.card_mode, choices.selected
+            )),
+            2 if let Some(e) =
+                card.cut_off(Vec2::new(window.1.width(), window.1.height()), scale) =>
+            {
+                Err(e)
+            }
+            2 => card
+                .actions
+                .iter()
+                .next()
+                .map(|(effect, _, at)| {
+                    drive.card_effect = effect.0.clone();
+                    Some(at.translation / scale)
+                })
+                .ok_or_else(|| "the card shows no action button".to_string()),
+            _ => {
+                let line = card
+                    .effect_line
+                    .iter()
+                    .next()
+                    .filter(|(_, v)| **v != Visibility::Hidden)
+                    .map(|(t, _)| t.0.clone());
+                if drive.card_effect.is_empty()
+                    || line.as_deref() != Some(ascii(&drive.card_effect).as_ref())
+                {
+                    Err(format!(
+                        "with the pointer on an action button the card's effect line says {line:?}, want {:?}",
+                        drive.card_effect
+                    ))
+                } else {
+                    screenshot(
+                        &mut commands,
+                        PathBuf::from(case.shot.replace(".png", "-card.png")),
+                    );
+                    let win = window.1.width();
+                    Ok(Some(Vec2::new(win / 2.0, 8.0)))
+                }
+            }
+        };
+        match step {
+            Ok(at) => {
+                if at.is_some() {
+                    window.1.set_cursor_position(at);
+                }
+                drive.card += 1;
+                drive.cooldown = 5;
+            }
+            Err(e) => {
+                eprintln!("e2e: unit card on {}: {e}", case.level);
                 exit.write(AppExit::error());
             }
         }
@@ -894,6 +997,49 @@ impl Explained<'_, '_> {
             texts.join(" | ")
         );
         Ok(())
+    }
+}
+
+/// The unit card's buttons (their centres in physical pixels) and its foot line.
+#[derive(bevy::ecs::system::SystemParam)]
+struct Card<'w, 's> {
+    modes: Query<
+        'w,
+        's,
+        (
+            &'static ModeButton,
+            &'static ComputedNode,
+            &'static UiGlobalTransform,
+        ),
+    >,
+    actions: Query<
+        'w,
+        's,
+        (
+            &'static Effect,
+            &'static ComputedNode,
+            &'static UiGlobalTransform,
+        ),
+        With<PromptOption>,
+    >,
+    effect_line: Query<'w, 's, (&'static Text, &'static Visibility), With<EffectLine>>,
+}
+
+impl Card<'_, '_> {
+    /// An action button the left panel cuts off (below the panel's foot, over the
+    /// bottom bar), if any.
+    fn cut_off(&self, win: Vec2, scale: f32) -> Option<String> {
+        let (_, _, _, bottom) = skirmish::game::control::battle_panels_px(win.x);
+        self.actions.iter().find_map(|(effect, node, at)| {
+            let foot = (at.translation.y + node.size().y / 2.0) / scale;
+            (foot > win.y - bottom).then(|| {
+                format!(
+                    "the action button of {:?} ends at y {foot}, below the left panel (foot {})",
+                    effect.0,
+                    win.y - bottom
+                )
+            })
+        })
     }
 }
 
