@@ -42,11 +42,19 @@ pub enum HudText {
     /// Left panel, top: the turn orders. When the panel is short of room this is
     /// what gets cut, so the active unit's actions stay whole.
     Order,
-    /// Left panel: the active unit, its pools and actions.
+    /// Left panel: the active unit's name and HP (its conditions follow, as icon
+    /// rows: [`ConditionList`]).
+    Unit,
+    /// Left panel: the active unit's pools and actions.
     Info,
     /// Bottom bar: what the pointer is over (odds, move cost).
     Hover,
 }
+
+/// The left panel's list of the active unit's conditions: a row each, its icon
+/// and name (and number).
+#[derive(Component)]
+pub struct ConditionList;
 
 /// The decision prompt panel.
 #[derive(Component)]
@@ -159,6 +167,26 @@ fn spawn_hud(mut commands: Commands) {
                     ..default()
                 },
                 children![(Text::new(""), font(14.0), TextColor(TEXT), HudText::Order)],
+            ),
+            (
+                Text::new(""),
+                font(14.0),
+                TextColor(TEXT),
+                HudText::Unit,
+                Node {
+                    flex_shrink: 0.0,
+                    ..default()
+                },
+            ),
+            (
+                ConditionList,
+                Node {
+                    flex_shrink: 0.0,
+                    flex_direction: FlexDirection::Column,
+                    row_gap: px(2),
+                    margin: UiRect::vertical(px(2)),
+                    ..default()
+                },
             ),
             (
                 Text::new(""),
@@ -519,16 +547,13 @@ fn update_texts(
     // Left panel: orders, then the active unit and its actions.
     set(HudText::Order, orders_text(&game), None);
     let mut s = String::new();
+    let mut header = String::new();
     if let Some(u) = choices.unit.or(turn.active) {
         let view = battle.units().into_iter().find(|v| v.id == u);
         if let Some(v) = view {
-            s += &format!("{}  HP {}/{}", v.name, v.hp, v.max_hp);
+            header = format!("{}  HP {}/{}", v.name, v.hp, v.max_hp);
             if !v.state.is_active() {
-                s += &format!("  ({})", v.state);
-            }
-            s += "\n";
-            if !v.conditions.is_empty() {
-                s += &format!("  {}\n", v.conditions.join(", "));
+                header += &format!("  ({})", v.state);
             }
         }
         for (name, left) in battle.pools(u) {
@@ -538,6 +563,7 @@ fn update_texts(
             s += &actions_text(&game, &choices);
         }
     }
+    set(HudText::Unit, header, None);
     set(HudText::Info, s, None);
 
     // Hover: move preview or exact attack odds.
@@ -619,16 +645,12 @@ fn update_texts(
             .into_iter()
             .find(|v| v.state.on_board() && v.cell == cell)
         {
-            // Each condition with its duration and the rule that says what it does.
-            let conditions: Vec<String> = v
-                .conditions
+            // Each condition with the rule that says what it does and how long it
+            // lasts (a badge's tooltip has the rest).
+            let conditions: Vec<String> = super::units_view::unit_badges(battle, &v)
                 .iter()
-                .map(
-                    |c| match battle.rules().rule_for(c.split(" (").next().unwrap_or(c)) {
-                        Some(rule) => format!("{c} [{rule}]"),
-                        None => c.clone(),
-                    },
-                )
+                .filter(|b| !b.badge.rule.is_empty())
+                .map(|b| format!("{} [{}, {}]", b.name, b.badge.rule, b.badge.duration))
                 .collect();
             h = format!(
                 "{} ({}) at {cell}: HP {}/{}  {}",
@@ -660,6 +682,59 @@ fn update_texts(
         h += &words;
     }
     set(HudText::Hover, h, None);
+}
+
+/// The left panel's condition rows for the unit it shows: each condition's icon,
+/// tinted, and its name (with its number), rebuilt when the battle or the unit
+/// changes.
+fn update_condition_list(
+    mut commands: Commands,
+    game: Res<Game>,
+    choices: Res<Choices>,
+    icons: Res<super::units_view::IconTextures>,
+    list: Single<Entity, With<ConditionList>>,
+    mut shown: Local<Option<(u64, Option<crate::engine::units::UnitId>)>>,
+) {
+    let battle = &game.battle;
+    let unit = choices.unit.or(battle.turn().active);
+    if *shown == Some((game.version, unit)) {
+        return;
+    }
+    *shown = Some((game.version, unit));
+    commands.entity(*list).despawn_related::<Children>();
+    let Some(view) = unit.and_then(|u| battle.units().into_iter().find(|v| v.id == u)) else {
+        return;
+    };
+    for b in super::units_view::unit_badges(battle, &view) {
+        let mut words = b.name.clone();
+        if let Some(n) = b.number {
+            words += &format!(" ({n})");
+        }
+        let icon = icons.0.get(b.badge.icon).cloned().unwrap_or_default();
+        commands.entity(*list).with_child((
+            Node {
+                column_gap: px(6),
+                align_items: AlignItems::Center,
+                ..default()
+            },
+            children![
+                (
+                    ImageNode::new(icon).with_color(b.color()),
+                    Node {
+                        width: px(18),
+                        height: px(18),
+                        flex_shrink: 0.0,
+                        ..default()
+                    },
+                ),
+                (
+                    Text::new(ascii(&words).into_owned()),
+                    font(14.0),
+                    TextColor(TEXT)
+                ),
+            ],
+        ));
+    }
 }
 
 /// The preview of the aim the player has chosen (or the unaimed default) for this
@@ -987,6 +1062,7 @@ pub fn plugin(app: &mut App) {
         (
             layout,
             update_texts,
+            update_condition_list,
             update_prompt,
             update_aim_bar,
             update_result,

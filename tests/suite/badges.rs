@@ -293,6 +293,10 @@ fn a_badge_counts_instances_magnitude_or_rounds_left() {
     assert_eq!(rulesets::badge_number(&[&boost], 3), Some(2));
     let slow = Condition::new("Slow", Duration::UntilRemoved).with_magnitude(Magnitude::Dice(-2));
     assert_eq!(rulesets::badge_number(&[&slow], 1), Some(2));
+    // One is not counted: the badge says one.
+    let dodge =
+        Condition::new("Dodging", Duration::UntilOwnNextTurn).with_magnitude(Magnitude::Flat(1));
+    assert_eq!(rulesets::badge_number(&[&dodge], 1), None);
     let disengaged = Condition::new("Disengaged", Duration::EndOfRound(4));
     assert_eq!(rulesets::badge_number(&[&disengaged], 3), Some(2));
     assert_eq!(rulesets::badge_number(&[&disengaged], 4), None);

@@ -747,7 +747,7 @@ pub fn badge_from(table: &[(&str, ConditionBadge)], name: &str) -> Option<Condit
 /// in `round`: how many when it has several (two Slowing wounds, W-GAP-08), else
 /// its magnitude's size (a `+2` Hit boost, `5` ongoing damage, `-2d`), else the
 /// rounds it has left when that is more than this one; `None` when there is
-/// nothing to count.
+/// nothing to count, or only 1 (the badge itself says one).
 pub fn badge_number(
     instances: &[&crate::engine::conditions::Condition],
     round: u32,
@@ -762,4 +762,5 @@ pub fn badge_number(
         },
         several => u32::try_from(several.len()).ok(),
     }
+    .filter(|n| *n > 1)
 }

@@ -1,0 +1,282 @@
+//! End-to-end: condition badges (issue 33). A battle is played by the AI until
+//! units carry conditions; then the pointer is put on a badge by real input (the X
+//! pointer warped onto it) and the tooltip must show the badge's icon, name, rule,
+//! effect and duration; the left panel lists the shown unit's conditions as icon
+//! rows. Screenshots: `e2e-badges-<ruleset>.png`, with the tooltip open.
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use rand::SeedableRng;
+use skirmish::engine::battle::Awaiting;
+use skirmish::game::control::{Choices, MainCamera, UiState, human_turn, submit};
+use skirmish::game::hud::ConditionList;
+use skirmish::game::screen::Screen;
+use skirmish::game::units_view::{Badge, BadgeTooltip, BadgeTooltipText, unit_badges};
+use skirmish::game::{Game, GameOptions};
+
+/// One battle to badge.
+#[derive(Resource, Clone, Copy)]
+struct Case {
+    /// The level file.
+    level: &'static str,
+    /// Play until the units on the board carry this many conditions in all.
+    conditions: usize,
+}
+
+const CASES: [Case; 3] = [
+    // A phases battle: Slowed by the Shield Bash and the Net, the movement powers'
+    // own conditions.
+    Case {
+        level: "levels/bridge.ron",
+        conditions: 4,
+    },
+    // wounds: aimed wounds, boosts, Prone; several wounds of a place count up.
+    Case {
+        level: "levels/wounds_mill.ron",
+        conditions: 6,
+    },
+    // escalation on a big map (24 wide) fitted to the window: badges stay legible.
+    Case {
+        level: "levels/escalation_harpy_crag.ron",
+        conditions: 3,
+    },
+];
+
+fn shot(level: &str) -> PathBuf {
+    let stem = std::path::Path::new(level)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("level");
+    PathBuf::from(format!(
+        "{}/e2e-badges-{stem}.png",
+        env!("CARGO_TARGET_TMPDIR")
+    ))
+}
+
+/// What the driver has done.
+#[derive(Resource, Default)]
+struct Drive {
+    frame: u32,
+    commands: u32,
+    /// The frame of the last command (markers glide for a while after it).
+    last_command: u32,
+    /// The badge pointed at (its unit and condition), and the frame.
+    pointed: Option<(skirmish::engine::units::UnitId, String, u32)>,
+    shot: bool,
+}
+
+fn fail(exit: &mut MessageWriter<AppExit>, why: String) {
+    eprintln!("e2e badges: {why}");
+    exit.write(AppExit::error());
+}
+
+#[allow(clippy::too_many_arguments)]
+fn driver(
+    case: Res<Case>,
+    mut drive: ResMut<Drive>,
+    game: Option<ResMut<Game>>,
+    mut ui: ResMut<UiState>,
+    choices: Res<Choices>,
+    mut rng: Local<Option<rand::rngs::ChaCha8Rng>>,
+    mut window: Single<&mut Window, With<PrimaryWindow>>,
+    camera: Single<(&Camera, &GlobalTransform), With<MainCamera>>,
+    badges: Query<(&Badge, &GlobalTransform)>,
+    tooltip: Single<&Visibility, With<BadgeTooltip>>,
+    tooltip_text: Single<&Text, With<BadgeTooltipText>>,
+    list: Single<Option<&Children>, With<ConditionList>>,
+    mut commands: Commands,
+    mut exit: MessageWriter<AppExit>,
+) {
+    drive.frame += 1;
+    let Some(mut game) = game else { return };
+    if drive.frame < 10 || drive.shot {
+        return;
+    }
+    if drive.frame > 3000 {
+        return fail(
+            &mut exit,
+            format!("gave up on {} after 3000 frames", case.level),
+        );
+    }
+    // Play (both sides, as the AI would) until enough conditions are on the board.
+    let on_board: usize = game
+        .battle
+        .units()
+        .iter()
+        .filter(|u| u.state.on_board())
+        .map(|u| u.conditions.len())
+        .sum();
+    // Stop on a turn of the player's (the game's own AI waits then, so the badges
+    // stay put).
+    let enough = on_board >= case.conditions && human_turn(&game.battle);
+    if drive.pointed.is_none() && !enough && drive.commands < 400 {
+        if matches!(game.battle.awaiting(), Awaiting::Over(_)) {
+            return fail(
+                &mut exit,
+                format!("{} ended with {on_board} conditions", case.level),
+            );
+        }
+        let rng = rng.get_or_insert_with(|| rand::rngs::ChaCha8Rng::seed_from_u64(7));
+        let Some(cmd) = skirmish::ai::choose(&game.battle, skirmish::ai::AiPolicy::Normal, rng)
+        else {
+            return fail(&mut exit, "the AI found no command".into());
+        };
+        submit(&mut game, &mut ui, cmd);
+        drive.commands += 1;
+        drive.last_command = drive.frame;
+        return;
+    }
+    // Let the markers glide to their cells before pointing at one.
+    if drive.frame < drive.last_command + 60 {
+        return;
+    }
+    let (camera, transform) = *camera;
+    match drive.pointed.clone() {
+        None => {
+            // A badge of a ruleset's condition (not a dying unit's state).
+            let Some((badge, at)) = badges
+                .iter()
+                .find(|(b, _)| matches!(b.shown.as_slice(), [one] if !one.badge.rule.is_empty()))
+            else {
+                if drive.frame % 100 == 0 {
+                    eprintln!("e2e badges: no badge on the map yet ({on_board} conditions)");
+                }
+                return;
+            };
+            let Ok(pos) = camera.world_to_viewport(transform, at.translation()) else {
+                return fail(&mut exit, "the badge is off screen".into());
+            };
+            // Warp the X pointer onto the badge: the window learns of it as of a
+            // hand on the mouse.
+            window.set_cursor_position(Some(pos));
+            let name = badge.shown[0].name.clone();
+            drive.pointed = Some((badge.unit, name.clone(), drive.frame));
+            println!(
+                "e2e badges: {} after {} commands; pointing at {}'s {} at {pos}",
+                case.level,
+                drive.commands,
+                game.battle.unit_name(badge.unit),
+                name
+            );
+        }
+        Some((unit, name, at)) if drive.frame == at + 8 => {
+            let Some((badge, _)) = badges
+                .iter()
+                .find(|(b, _)| b.unit == unit && b.shown.first().is_some_and(|s| s.name == name))
+            else {
+                return fail(&mut exit, format!("the badge of {name} went away"));
+            };
+            let b = &badge.shown[0].badge;
+            let text = &tooltip_text.0;
+            if **tooltip == Visibility::Hidden {
+                let at: Vec<String> = badges
+                    .iter()
+                    .map(|(b, t)| {
+                        format!("{:?} {}", b.shown.first().map(|s| &s.name), t.translation())
+                    })
+                    .collect();
+                let world = window
+                    .cursor_position()
+                    .and_then(|p| camera.viewport_to_world_2d(transform, p).ok());
+                return fail(
+                    &mut exit,
+                    format!(
+                        "no tooltip over the badge of {name}: the pointer is at {:?} (world {world:?}); badges {at:?}",
+                        window.cursor_position()
+                    ),
+                );
+            }
+            let wanted = [
+                name.clone(),
+                format!("[{}]", b.rule),
+                b.effect.to_string(),
+                format!("Lasts: {}", b.duration),
+            ];
+            let missing: Vec<&String> = wanted
+                .iter()
+                .filter(|w| !text.contains(w.as_str()))
+                .collect();
+            if !missing.is_empty() {
+                return fail(
+                    &mut exit,
+                    format!("the tooltip says {text:?}, without {missing:?}"),
+                );
+            }
+            println!("e2e badges: tooltip {text:?}");
+            // The left panel: one icon row per badge of the unit it shows.
+            let shown = choices.unit.or(game.battle.turn().active);
+            if let Some(v) = shown.and_then(|u| game.battle.units().into_iter().find(|v| v.id == u))
+            {
+                let rows = list.map_or(0, |c| c.len());
+                let want = unit_badges(&game.battle, &v).len();
+                if rows != want {
+                    return fail(
+                        &mut exit,
+                        format!(
+                            "the left panel lists {rows} conditions of {}, not {want}",
+                            v.name
+                        ),
+                    );
+                }
+            }
+            drive.shot = true;
+            let path = shot(case.level);
+            commands
+                .spawn(bevy::render::view::screenshot::Screenshot::primary_window())
+                .observe(
+                    move |shot: On<bevy::render::view::screenshot::ScreenshotCaptured>,
+                          mut exit: MessageWriter<AppExit>| {
+                        let img = shot.image.clone().try_into_dynamic().expect("screenshot");
+                        img.to_rgb8().save(&path).expect("save screenshot");
+                        exit.write(AppExit::Success);
+                    },
+                );
+        }
+        Some(_) => {}
+    }
+}
+
+fn run_case(case: Case) -> Result<(), String> {
+    let path = shot(case.level);
+    let _ = std::fs::remove_file(&path);
+    let mut app = skirmish::game::build_app(GameOptions {
+        level_path: case.level.into(),
+        size: (1280, 720),
+        seed: Some(7),
+        start: Screen::Battle,
+        ..Default::default()
+    })?;
+    app.insert_resource(case);
+    app.init_resource::<Drive>();
+    app.add_systems(Update, driver);
+    let result = app.run();
+    if !matches!(result, AppExit::Success) {
+        return Err(format!("the drive did not complete: {result:?}"));
+    }
+    if !path.exists() {
+        return Err(format!("no screenshot at {}", path.display()));
+    }
+    Ok(())
+}
+
+/// Runs badge case `n` in this process (a child of [`crate::main`]).
+pub fn run_child(n: usize) {
+    match run_case(CASES[n]) {
+        Ok(()) => println!(
+            "window e2e test: badges on {} ok (screenshot {})",
+            CASES[n].level,
+            shot(CASES[n].level).display()
+        ),
+        Err(e) => {
+            eprintln!("window e2e test: badges on {}: {e}", CASES[n].level);
+            std::process::exit(1);
+        }
+    }
+}
+
+/// How many badge cases there are.
+pub fn cases() -> usize {
+    CASES.len()
+}
