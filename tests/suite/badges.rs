@@ -302,3 +302,18 @@ fn a_badge_counts_instances_magnitude_or_rounds_left() {
     assert_eq!(rulesets::badge_number(&[&disengaged], 4), None);
     assert_eq!(rulesets::badge_number(&[], 1), None);
 }
+
+/// The window compiles in every icon `tools/icons` rasterizes (the unit icons and the
+/// badges'), so a badge never names an icon the window can't draw.
+#[test]
+fn the_window_compiles_in_every_listed_icon() {
+    let window = std::fs::read_to_string(root().join("src/game/units_view.rs")).unwrap();
+    let missing: Vec<String> = listed_icons()
+        .into_iter()
+        .filter(|icon| !window.contains(&format!("\"{icon}\"")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "src/game/units_view.rs does not compile in {missing:?}"
+    );
+}
