@@ -403,6 +403,7 @@ fn text(value: impl Into<String>, size: f32, color: Color) -> impl Bundle {
 }
 
 /// Rebuilds every unit marker when the battle changed.
+#[allow(clippy::too_many_arguments)]
 fn sync_units(
     mut commands: Commands,
     game: Res<Game>,

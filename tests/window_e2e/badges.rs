@@ -140,7 +140,7 @@ fn driver(
                 .iter()
                 .find(|(b, _)| matches!(b.shown.as_slice(), [one] if !one.badge.rule.is_empty()))
             else {
-                if drive.frame % 100 == 0 {
+                if drive.frame.is_multiple_of(100) {
                     eprintln!("e2e badges: no badge on the map yet ({on_board} conditions)");
                 }
                 return;
