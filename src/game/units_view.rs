@@ -686,9 +686,19 @@ fn spawn_tooltip(mut commands: Commands) {
     ));
 }
 
-/// The badge under the pointer, if any: its tooltip beside the pointer.
+/// What the badge tooltip shows and where (see [`badge_tooltip`]).
+type TooltipKey = (u64, Option<Cell>, Option<(i32, i32)>, usize, usize);
+
+/// The tooltip of the badge under the pointer, beside the pointer; or, when the
+/// pointer (or the keyboard cursor) is on a unit with conditions and the cell is no
+/// move or target of the unit to act, the tooltip of all its badges, beside the
+/// cell.
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn badge_tooltip(
+    game: Res<Game>,
+    ui: Res<super::control::UiState>,
+    choices: Res<super::control::Choices>,
+    geo: Option<Res<MapGeometry>>,
     window: Single<&Window>,
     camera: Single<(&Camera, &GlobalTransform), With<super::control::MainCamera>>,
     icons: Res<IconTextures>,
@@ -696,9 +706,21 @@ fn badge_tooltip(
     mut tooltip: Single<(&mut Node, &mut Visibility, &mut BorderColor), With<BadgeTooltip>>,
     mut icon: Single<&mut ImageNode, With<BadgeTooltipIcon>>,
     mut text: Single<&mut Text, With<BadgeTooltipText>>,
+    mut shown: Local<Option<TooltipKey>>,
 ) {
     let (camera, transform) = *camera;
     let pointer = window.cursor_position();
+    let key = (
+        game.version,
+        ui.hovered,
+        pointer.map(|p| (p.x.round() as i32, p.y.round() as i32)),
+        badges.iter().len(),
+        choices.selected,
+    );
+    if *shown == Some(key) {
+        return;
+    }
+    *shown = Some(key);
     let hit = pointer
         .and_then(|pos| camera.viewport_to_world_2d(transform, pos).ok())
         .and_then(|at| {
@@ -711,31 +733,66 @@ fn badge_tooltip(
                     .all()
             })
         });
+    // A badge under the pointer, else the hovered unit's badges.
+    let found = match (hit, pointer) {
+        (Some((badge, _)), Some(pos)) => Some((badge.shown.clone(), None, pos)),
+        _ => ui
+            .hovered
+            .filter(|c| !choices.targets.contains_key(c) && !choices.moves.contains_key(c))
+            .and_then(|cell| {
+                let battle = &game.battle;
+                let v = battle
+                    .units()
+                    .into_iter()
+                    .find(|v| v.state.on_board() && v.cell == cell)?;
+                let all = unit_badges(battle, &v);
+                let at = geo.as_ref()?.center(cell)
+                    + Vec2::splat(geo.as_ref()?.cell_size().min_element() / 2.0);
+                let pos = camera.world_to_viewport(transform, at.extend(0.0)).ok()?;
+                (!all.is_empty()).then_some((all, Some(v.name), pos))
+            }),
+    };
     let (node, visibility, border) = &mut *tooltip;
-    let (Some((badge, _)), Some(pos)) = (hit, pointer) else {
+    let Some((all, unit, pos)) = found else {
         visibility.set_if_neq(Visibility::Hidden);
         return;
     };
-    let Some(first) = badge.shown.first() else {
+    let Some(first) = all.first() else {
         return;
     };
-    let tips: Vec<String> = badge.shown.iter().map(ShownBadge::tooltip).collect();
-    let words = super::hud::ascii(&tips.join("\n\n")).into_owned();
+    let tips: Vec<String> = all.iter().map(ShownBadge::tooltip).collect();
+    let mut words = tips.join("\n\n");
+    if let Some(name) = unit {
+        words = format!("{name}:\n{words}");
+    }
+    let words = super::hud::ascii(&words).into_owned();
     if text.0 != words {
         text.0 = words;
-        let color = first.color();
-        icon.color = color;
-        if let Some(image) = icons.0.get(first.badge.icon) {
-            icon.image = image.clone();
-        }
-        **border = BorderColor::all(color);
     }
-    // Beside the pointer, kept inside the window (UI nodes are in scaled pixels).
+    let color = first.color();
+    icon.color = color;
+    if let Some(image) = icons.0.get(first.badge.icon) {
+        icon.image = image.clone();
+    }
+    **border = BorderColor::all(color);
+    // Beside the pointer, on the side with more room (UI nodes are in scaled
+    // pixels), so it stays in the window whatever its size.
     let s = super::comfort::ui_scale();
-    let left = (pos.x + 16.0).min(window.width() - 390.0 * s).max(0.0) / s;
-    let top = (pos.y + 18.0).min(window.height() - 110.0 * s).max(0.0) / s;
-    node.left = px(left);
-    node.top = px(top);
+    let (w, h) = (window.width(), window.height());
+    if pos.x < w / 2.0 {
+        node.left = px((pos.x + 16.0) / s);
+        node.right = Val::Auto;
+    } else {
+        node.left = Val::Auto;
+        node.right = px((w - pos.x + 16.0) / s);
+    }
+    if pos.y < h / 2.0 {
+        node.top = px((pos.y + 18.0) / s);
+        node.bottom = Val::Auto;
+    } else {
+        node.top = Val::Auto;
+        node.bottom = px((h - pos.y + 18.0) / s);
+    }
     visibility.set_if_neq(Visibility::Inherited);
 }
 

@@ -2,7 +2,8 @@
 //! units carry conditions; then the pointer is put on a badge by real input (the X
 //! pointer warped onto it) and the tooltip must show the badge's icon, name, rule,
 //! effect and duration; the left panel lists the shown unit's conditions as icon
-//! rows. Screenshots: `e2e-badges-<ruleset>.png`, with the tooltip open.
+//! rows; then the pointer on the unit itself gives the tooltip of all its
+//! conditions. Screenshots: `e2e-badges-<level>.png`, with the badge's tooltip open.
 
 use std::path::PathBuf;
 
@@ -65,6 +66,8 @@ struct Drive {
     /// The badge pointed at (its unit and condition), and the frame.
     pointed: Option<(skirmish::engine::units::UnitId, String, u32)>,
     shot: bool,
+    /// The unit's cell pointed at after its badge, and the frame.
+    unit_at: Option<(skirmish::engine::board::Cell, u32)>,
 }
 
 fn fail(exit: &mut MessageWriter<AppExit>, why: String) {
@@ -86,6 +89,7 @@ fn driver(
     tooltip: Single<&Visibility, With<BadgeTooltip>>,
     tooltip_text: Single<&Text, With<BadgeTooltipText>>,
     list: Single<Option<&Children>, With<ConditionList>>,
+    geo: Option<Res<skirmish::game::board_view::MapGeometry>>,
     mut commands: Commands,
     mut exit: MessageWriter<AppExit>,
 ) {
@@ -161,7 +165,7 @@ fn driver(
                 name
             );
         }
-        Some((unit, name, at)) if drive.frame == at + 8 => {
+        Some((unit, name, at)) if drive.frame == at + 8 && drive.unit_at.is_none() => {
             let Some((badge, _)) = badges
                 .iter()
                 .find(|(b, _)| b.unit == unit && b.shown.first().is_some_and(|s| s.name == name))
@@ -221,20 +225,70 @@ fn driver(
                     );
                 }
             }
-            drive.shot = true;
+            // The screenshot with the tooltip open, then the unit itself.
             let path = shot(case.level);
             commands
                 .spawn(bevy::render::view::screenshot::Screenshot::primary_window())
                 .observe(
-                    move |shot: On<bevy::render::view::screenshot::ScreenshotCaptured>,
-                          mut exit: MessageWriter<AppExit>| {
+                    move |shot: On<bevy::render::view::screenshot::ScreenshotCaptured>| {
                         let img = shot.image.clone().try_into_dynamic().expect("screenshot");
                         img.to_rgb8().save(&path).expect("save screenshot");
-                        exit.write(AppExit::Success);
                     },
                 );
+            let cell = skirmish::engine::battle::cell_of(game.battle.world(), unit);
+            drive.unit_at = Some((cell, drive.frame));
         }
-        Some(_) => {}
+        Some(_) => {
+            // Then (the screenshot taken) the pointer on the unit: unless its cell
+            // is a move or a target of the unit to act, the tooltip lists all its
+            // conditions under its name.
+            let Some((cell, at)) = drive.unit_at else {
+                return;
+            };
+            if drive.frame == at + 6 {
+                let Some(geo) = geo.as_ref() else {
+                    return fail(&mut exit, "no map geometry".into());
+                };
+                let Ok(pos) = camera.world_to_viewport(transform, geo.center(cell).extend(0.0))
+                else {
+                    return fail(&mut exit, "the unit is off screen".into());
+                };
+                window.set_cursor_position(Some(pos));
+            }
+            if drive.frame != at + 16 {
+                return;
+            }
+            drive.shot = true;
+            let Some(v) = game
+                .battle
+                .units()
+                .into_iter()
+                .find(|v| v.state.on_board() && v.cell == cell)
+            else {
+                return fail(&mut exit, format!("no unit at {cell}"));
+            };
+            if !choices.targets.contains_key(&cell) && !choices.moves.contains_key(&cell) {
+                let text = &tooltip_text.0;
+                let names: Vec<String> = unit_badges(&game.battle, &v)
+                    .into_iter()
+                    .map(|b| b.name)
+                    .collect();
+                if **tooltip == Visibility::Hidden
+                    || !text.starts_with(&format!("{}:", v.name))
+                    || names.iter().any(|n| !text.contains(n.as_str()))
+                {
+                    return fail(
+                        &mut exit,
+                        format!(
+                            "over {} the tooltip says {text:?} ({:?}), not its conditions {names:?}",
+                            v.name, **tooltip
+                        ),
+                    );
+                }
+                println!("e2e badges: over the unit, the tooltip says {text:?}");
+            }
+            exit.write(AppExit::Success);
+        }
     }
 }
 
