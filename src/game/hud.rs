@@ -645,12 +645,12 @@ fn update_texts(
             .into_iter()
             .find(|v| v.state.on_board() && v.cell == cell)
         {
-            // Each condition with the rule that says what it does and how long it
-            // lasts (a badge's tooltip has the rest).
+            // Each condition with the rule that says what it does (the unit's
+            // tooltip has the effects and durations).
             let conditions: Vec<String> = super::units_view::unit_badges(battle, &v)
                 .iter()
                 .filter(|b| !b.badge.rule.is_empty())
-                .map(|b| format!("{} [{}, {}]", b.name, b.badge.rule, b.badge.duration))
+                .map(|b| format!("{} [{}]", b.name, b.badge.rule))
                 .collect();
             h = format!(
                 "{} ({}) at {cell}: HP {}/{}  {}",

@@ -239,6 +239,11 @@ pub fn shape_image(shape: usize) -> Image {
             data[i..i + 4].copy_from_slice(&px);
         }
     }
+    square_image(n, data)
+}
+
+/// An `n`×`n` sRGB image of RGBA `data`.
+fn square_image(n: u32, data: Vec<u8>) -> Image {
     Image::new(
         Extent3d {
             width: n,
@@ -252,9 +257,31 @@ pub fn shape_image(shape: usize) -> Image {
     )
 }
 
+/// A white disc with a soft edge on a transparent 64×64 image: the badges'
+/// backing and ring.
+fn disc_image() -> Image {
+    let n = 64u32;
+    let mut data = vec![0u8; (n * n * 4) as usize];
+    for y in 0..n {
+        for x in 0..n {
+            let (dx, dy) = (x as f32 + 0.5 - 32.0, y as f32 + 0.5 - 32.0);
+            // Coverage of the pixel by a disc of radius 31, over about a pixel.
+            let alpha = (31.0 - (dx * dx + dy * dy).sqrt() + 0.5).clamp(0.0, 1.0);
+            let i = ((y * n + x) * 4) as usize;
+            data[i..i + 4].copy_from_slice(&[255, 255, 255, (alpha * 255.0) as u8]);
+        }
+    }
+    square_image(n, data)
+}
+
+/// The badges' disc ([`disc_image`]).
+#[derive(Resource)]
+pub struct BadgeDisc(pub Handle<Image>);
+
 fn setup(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
     let handles = (0..4).map(|i| images.add(shape_image(i))).collect();
     commands.insert_resource(ShapeTextures(handles));
+    commands.insert_resource(BadgeDisc(images.add(disc_image())));
     let mut icons = IconTextures::default();
     for &(name, png) in ICON_PNGS.iter().chain(CONDITION_PNGS) {
         match icon_image(png) {
@@ -409,6 +436,7 @@ fn sync_units(
     game: Res<Game>,
     geo: Option<Res<MapGeometry>>,
     shapes: Res<ShapeTextures>,
+    disc: Res<BadgeDisc>,
     icons: Res<IconTextures>,
     markers: Query<Entity, With<UnitMarker>>,
     camera: Single<&Projection, With<super::control::MainCamera>>,
@@ -529,7 +557,7 @@ fn sync_units(
                     Transform::from_xyz(-bar_w * (1.0 - frac) / 2.0, cell * 0.36, 0.4),
                 ));
                 if !badges.is_empty() {
-                    spawn_badges(p, &shapes.0[0], &icons, u.id, badges, cell, zoom);
+                    spawn_badges(p, &disc.0, &icons, u.id, badges, cell, zoom);
                 }
             });
     }
@@ -595,7 +623,7 @@ fn spawn_badges(
                 Sprite {
                     image: disc.clone(),
                     color: Color::srgb(0.07, 0.07, 0.09),
-                    custom_size: Some(Vec2::splat(size * 0.86)),
+                    custom_size: Some(Vec2::splat(size * 0.88)),
                     ..default()
                 },
                 Transform::from_xyz(0.0, 0.0, 0.05),
@@ -611,7 +639,7 @@ fn spawn_badges(
                     Sprite {
                         image,
                         color,
-                        custom_size: Some(Vec2::splat(size * 0.66)),
+                        custom_size: Some(Vec2::splat(size * 0.74)),
                         ..default()
                     },
                     Transform::from_xyz(0.0, 0.0, 0.1),
