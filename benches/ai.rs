@@ -28,9 +28,9 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use skirmish::ai::sim::{ai_level, battle_seed, play_out};
 use skirmish::ai::{AiPolicy, choose};
-use skirmish::engine::Battle;
 use skirmish::engine::battle::{Awaiting, side_of};
 use skirmish::engine::dice::Dice;
+use skirmish::engine::rulesets::new_battle;
 use skirmish::engine::units::SideId;
 use skirmish::level::schema::*;
 
@@ -51,7 +51,7 @@ fn time_side_turns(level: &Level, turns: u64, seed: &mut u64) -> Duration {
     let mut done = 0;
     while done < turns {
         *seed += 1;
-        let mut battle = Battle::from_level(&level, Dice::seeded(*seed)).unwrap();
+        let mut battle = new_battle(&level, Dice::seeded(*seed)).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(*seed);
         let mut round = battle.turn().round;
         loop {
@@ -117,7 +117,7 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             let (dice, commands) = &played[k % played.len()];
             k += 1;
-            let mut battle = Battle::from_level(&replay_level, Dice::seeded(*dice)).unwrap();
+            let mut battle = new_battle(&replay_level, Dice::seeded(*dice)).unwrap();
             for c in commands {
                 battle.submit(black_box(c.clone())).unwrap();
             }

@@ -13,9 +13,9 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use skirmish::ai::sim::{ai_level, battle_seed, command_limit};
 use skirmish::ai::{AiPolicy, choose};
-use skirmish::engine::Battle;
 use skirmish::engine::battle::{Awaiting, side_of};
 use skirmish::engine::dice::Dice;
+use skirmish::engine::rulesets::new_battle;
 use skirmish::level::schema::Level;
 
 /// The allocator the game runs with (see `src/main.rs`).
@@ -63,7 +63,7 @@ fn main() {
             let lv = ai_level(level, &policies);
             for i in 0..battles {
                 let seed = battle_seed(1, i);
-                let mut battle = Battle::from_level(&lv, Dice::seeded(seed)).unwrap();
+                let mut battle = new_battle(&lv, Dice::seeded(seed)).unwrap();
                 let mut rng = ChaCha8Rng::seed_from_u64(seed);
                 for _ in 0..command_limit(&lv) {
                     let side = match battle.awaiting() {

@@ -16,6 +16,7 @@ use crate::engine::Command;
 use crate::engine::battle::Battle;
 use crate::engine::dice::Dice;
 use crate::engine::event::Event;
+use crate::engine::rulesets::new_battle;
 use crate::level::schema::Level;
 
 /// The format version this build writes and reads.
@@ -200,8 +201,7 @@ impl BattleFile {
     /// Plays the commands again on the embedded level and checks every event
     /// against the record; the battle as replayed.
     pub fn replay(&self) -> Result<Battle, ReplayError> {
-        let mut battle =
-            Battle::from_level(&self.level, self.dice.dice()).map_err(ReplayError::SetUp)?;
+        let mut battle = new_battle(&self.level, self.dice.dice()).map_err(ReplayError::SetUp)?;
         for (i, command) in self.commands.iter().enumerate() {
             let words = command.display(&battle).to_string();
             if let Err(e) = battle.submit(command.clone()) {
@@ -221,8 +221,7 @@ impl BattleFile {
     /// The battle after its first `k` commands (all of them when `k` is larger), each
     /// checked as [`BattleFile::replay`] does.
     pub fn battle_at(&self, k: usize) -> Result<Battle, ReplayError> {
-        let mut battle =
-            Battle::from_level(&self.level, self.dice.dice()).map_err(ReplayError::SetUp)?;
+        let mut battle = new_battle(&self.level, self.dice.dice()).map_err(ReplayError::SetUp)?;
         for (i, command) in self.commands.iter().take(k).enumerate() {
             let words = command.display(&battle).to_string();
             if let Err(e) = battle.submit(command.clone()) {
@@ -240,8 +239,7 @@ impl BattleFile {
     /// Where each command leaves the battle, for stepping through a replay
     /// ([`Timeline`]); replays the whole file once.
     pub fn timeline(&self) -> Result<Timeline, ReplayError> {
-        let mut battle =
-            Battle::from_level(&self.level, self.dice.dice()).map_err(ReplayError::SetUp)?;
+        let mut battle = new_battle(&self.level, self.dice.dice()).map_err(ReplayError::SetUp)?;
         let mut events_after = vec![battle.events().len()];
         for (i, command) in self.commands.iter().enumerate() {
             let words = command.display(&battle).to_string();

@@ -13,7 +13,8 @@ use crate::engine::command::Syntax;
 use crate::engine::command::{Command, CommandError, Reaction};
 use crate::engine::dice::Dice;
 use crate::engine::event::Event;
-use crate::engine::rulesets::{Ruleset, registry};
+use crate::engine::ruleset::Ruleset;
+use crate::engine::rulesets::{new_battle, registry};
 use crate::engine::units::UnitId;
 use crate::engine::verb::{ArgKind, ArgProblem, ArgValue, Args, VerbError, VerbSpec};
 use crate::level::Problem;
@@ -500,7 +501,7 @@ fn unknown_command(name: &str, ruleset: &dyn Ruleset) -> String {
 /// Runs a scenario on its level. Stops at the first refused command (recorded in
 /// [`Run::error`]); an `Err` means the battle could not even be set up.
 pub fn run(scenario: &Scenario, level: &Level) -> Result<Run, ScriptError> {
-    run_on(scenario, level, Battle::from_level)
+    run_on(scenario, level, new_battle)
 }
 
 /// [`run`] with a ruleset that need not be in the registry (a test's own, see

@@ -39,7 +39,7 @@
 //! The AI knows no ruleset: what movement powers do to the mover, which special
 //! actions to weigh, what a decision's options are worth and a unit's speed are
 //! queries of the
-//! [`crate::engine::rulesets::Ruleset`] seam (through [`Battle::rules`]).
+//! [`crate::engine::ruleset::Ruleset`] seam (through [`Battle::rules`]).
 //!
 //! Cost: instead of the ruleset's list of every legal path, moves come from one cost
 //! tree over the board (see `moves`), with each movement power's reach asked of the

@@ -20,7 +20,7 @@ use std::rc::Rc;
 use crate::engine::battle::Battle;
 use crate::engine::board::{Board, Cell, GridKind, Occupancy, Terrain};
 use crate::engine::command::{Command, CommandError};
-use crate::engine::rulesets::Ruleset;
+use crate::engine::ruleset::Ruleset;
 use crate::engine::units::{SideId, UnitId};
 
 /// The first cost cap of the tree; doubled while some power goes farther.

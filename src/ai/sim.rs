@@ -35,6 +35,7 @@ use super::{AiPolicy, choose, policy_name};
 use crate::engine::battle::Battle;
 use crate::engine::dice::Dice;
 use crate::engine::event::Event;
+use crate::engine::rulesets::new_battle;
 use crate::engine::units::{SideId, UnitId};
 use crate::level::schema::{Controller, DecisionPolicy, Level};
 
@@ -145,7 +146,7 @@ pub fn play_out(
     max_commands: usize,
 ) -> Result<BattleResult, String> {
     let level = ai_level(level, policies);
-    let mut battle = Battle::from_level(&level, Dice::seeded(splitmix(seed)))?;
+    let mut battle = new_battle(&level, Dice::seeded(splitmix(seed)))?;
     let mut rng = ChaCha8Rng::seed_from_u64(splitmix(seed ^ 0x5EED));
     play(&mut battle, &level, &mut rng, max_commands)
 }
@@ -159,7 +160,7 @@ pub fn play_logged(
     max_commands: usize,
 ) -> Result<(BattleResult, Vec<String>), String> {
     let level = ai_level(level, policies);
-    let mut battle = Battle::from_level(&level, Dice::seeded(splitmix(seed)))?;
+    let mut battle = new_battle(&level, Dice::seeded(splitmix(seed)))?;
     let mut rng = ChaCha8Rng::seed_from_u64(splitmix(seed ^ 0x5EED));
     let result = play(&mut battle, &level, &mut rng, max_commands)?;
     Ok((result, crate::script::log_lines(&battle)))
@@ -176,7 +177,7 @@ pub fn play_recorded(
 ) -> Result<(BattleResult, crate::replay::BattleFile), String> {
     let level = ai_level(level, policies);
     let dice = crate::replay::DiceSource::Seed(splitmix(seed));
-    let mut battle = Battle::from_level(&level, dice.dice())?;
+    let mut battle = new_battle(&level, dice.dice())?;
     let mut rng = ChaCha8Rng::seed_from_u64(splitmix(seed ^ 0x5EED));
     let result = play(&mut battle, &level, &mut rng, max_commands)?;
     let file = crate::replay::BattleFile::record(&battle, &level, dice, source);

@@ -22,7 +22,7 @@ use crate::engine::board::Cell;
 use crate::engine::command::Command;
 use crate::engine::decision::PendingDecision;
 use crate::engine::odds::DiceExpr;
-use crate::engine::rulesets::{MoveHint as Hint, Ruleset};
+use crate::engine::ruleset::{MoveHint as Hint, Ruleset};
 use crate::engine::units::{Items, MovementPowers, UnitId};
 use crate::level::schema::ItemEffect;
 
@@ -45,7 +45,7 @@ const CHARGE_NEXT: f64 = 0.5;
 /// Least gain (in expected hit points) for which a free Feint is worth its AP (the
 /// AP could also buy a step).
 const FEINT_MIN_GAIN: f64 = 0.1;
-/// The value of the ruleset's [`crate::engine::rulesets::Ruleset::arm_action`]: above
+/// The value of the ruleset's [`crate::engine::ruleset::Ruleset::arm_action`]: above
 /// any other command, so a unit with no weapon at hand draws one first.
 const ARM_FIRST: f64 = 1.0e9;
 /// Slot of [`Mind::values`] for attacks without a move.

@@ -10,12 +10,13 @@ use std::collections::HashMap;
 use bevy_ecs::world::World;
 
 use super::moves::Grid;
-use crate::engine::battle::{Assume, Battle, Map, Roster};
+use crate::engine::battle::{Battle, Map, Roster};
 use crate::engine::board::{Board, Cell};
+use crate::engine::ruleset::Assume;
 use crate::engine::units::{Health, PlayState, Position, Powers, Reach, SideId, Unit, UnitId};
 
 /// Movement assumed for a unit without a speed stat of its own (see
-/// [`crate::engine::rulesets::Ruleset::speed_stat`]), when guessing how far an enemy
+/// [`crate::engine::ruleset::Ruleset::speed_stat`]), when guessing how far an enemy
 /// can come next turn.
 const DEFAULT_SPEED: u32 = 6;
 

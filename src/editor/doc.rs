@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use serde::de::DeserializeOwned;
 
 use crate::engine::board::{Cell, GridKind, Terrain};
-use crate::engine::rulesets::{RULESETS, stat_specs};
+use crate::engine::rulesets::{RULESETS, registry, stat_specs};
 use crate::level::schema::{
     AiPolicy, Controller, DecisionPolicy, Level, SideDef, Size, UnitDef, WeaponDef,
 };
@@ -209,7 +209,12 @@ impl Edit {
             }
             Edit::Name(name) => Edit::Name(std::mem::replace(&mut level.name, name)),
             // Archetype units follow the ruleset (see `archetype::switch_ruleset`).
-            Edit::Ruleset(id) => Edit::Ruleset(crate::engine::archetype::switch_ruleset(level, id)),
+            Edit::Ruleset(id) => {
+                let (old, new) = (registry::get(&level.ruleset), registry::get(&id));
+                Edit::Ruleset(crate::engine::archetype::switch_ruleset(
+                    level, id, old, new,
+                ))
+            }
             Edit::Level(new) => Edit::Level(Box::new(std::mem::replace(level, *new))),
         })
     }
@@ -376,7 +381,8 @@ impl EditorDoc {
             Err(problems) => {
                 let mut level = parse_unchecked(&text).ok_or(problems)?;
                 // Its archetype units as far as they can be (problems() tells the rest).
-                let _ = crate::engine::archetype::realize_level(&mut level);
+                let ruleset = registry::get(&level.ruleset);
+                let _ = crate::engine::archetype::realize_level(&mut level, ruleset);
                 level
             }
         };

@@ -1,7 +1,7 @@
 //! The unit form: which stats the editor shows for a ruleset, and their defaults.
 //!
 //! Everything here is asked of the ruleset through the
-//! [`crate::engine::rulesets::Ruleset`] seam: the fields are its stat declarations
+//! [`crate::engine::ruleset::Ruleset`] seam: the fields are its stat declarations
 //! (`stats`), a blank unit's values its `editor_defaults`, and a ruleset with
 //! percentile skills, sizes and weapons (`skills`, `uses_equipment`: `flow` today)
 //! also gets a field per skill ([`skill_form`]), a size field and a weapons field
@@ -11,7 +11,8 @@
 //! ([`parse_traits`], [`traits_text`]) with its examples as the hint
 //! ([`trait_hint`]). A new ruleset gets its form without any change here.
 
-use crate::engine::rulesets::{Ruleset, TraitOf, registry};
+use crate::engine::ruleset::{Ruleset, TraitOf};
+use crate::engine::rulesets::registry;
 use crate::level::schema::{Size, WeaponDef};
 
 use super::templates::Template;

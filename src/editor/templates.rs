@@ -96,7 +96,7 @@ impl Template {
 
 /// The template directory: `units/` under `$SKIRMISH_ASSETS`, or `assets/units`.
 pub fn templates_dir() -> PathBuf {
-    crate::engine::rulesets::config::assets_dir().join("units")
+    crate::engine::ruleset::config::assets_dir().join("units")
 }
 
 /// The library shipped with the game, compiled in.

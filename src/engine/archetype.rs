@@ -5,7 +5,7 @@
 //! The archetypes are listed in `assets/archetypes/archetypes.ron` (built in). A level
 //! gives a unit as `archetype: "archer"` (optionally with `tier: 2`) instead of its
 //! stats; each ruleset realizes an archetype as its own stats, powers, weapons and
-//! armour ([`crate::engine::rulesets::Ruleset::realize_archetype`], one
+//! armour ([`crate::engine::ruleset::Ruleset::realize_archetype`], one
 //! `archetype.rs` in each ruleset's folder; `docs/archetypes.md` has the tables).
 //! [`realize_level`] fills in every archetype unit of a level for the level's
 //! ruleset; the unit keeps its `archetype` (and `tier`), so a level can be realized
@@ -17,7 +17,7 @@ use std::sync::LazyLock;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::problems::{Issue, Where, unit_label};
-use crate::engine::rulesets::registry;
+use crate::engine::ruleset::Ruleset;
 use crate::engine::spec::{Hand, Level, PowerDef, UnitDef, WeaponCategory, WeaponDef};
 
 /// The archetypes as shipped (`assets/archetypes/archetypes.ron`).
@@ -249,10 +249,7 @@ pub fn archetype_issues(level: &Level) -> Vec<Issue> {
 /// How `ruleset` realizes `unit`'s archetype: its realized fields, as a unit with
 /// the same name, side, position, archetype, tier and icon. `None` for a unit with no
 /// archetype, an unknown one or a tier out of range ([`archetype_issues`] tells).
-pub fn realize_unit(
-    ruleset: &dyn crate::engine::rulesets::Ruleset,
-    unit: &UnitDef,
-) -> Option<Result<UnitDef, String>> {
+pub fn realize_unit(ruleset: &dyn Ruleset, unit: &UnitDef) -> Option<Result<UnitDef, String>> {
     let archetype = find(unit.archetype.as_deref()?)?;
     let tier = tier_of(unit, archetype);
     if !(1..=MAX_TIER).contains(&tier) {
@@ -265,13 +262,14 @@ pub fn realize_unit(
     }))
 }
 
-/// Realizes every archetype unit of `level` for the level's ruleset, replacing its
-/// stats, powers, weapons and armour; returns a problem at each unit the ruleset
-/// can't realize. Units without an archetype, unknown archetypes and tiers out of
-/// range are left as they are ([`archetype_issues`] reports those), as is every unit
-/// of a ruleset that is not registered (reported at `ruleset`).
-pub fn realize_level(level: &mut Level) -> Vec<Issue> {
-    let Some(ruleset) = registry::get(&level.ruleset) else {
+/// Realizes every archetype unit of `level` for `ruleset`, the one the level names
+/// (looked up in the catalogue: `None` for a ruleset that is not registered),
+/// replacing its stats, powers, weapons and armour; returns a problem at each unit
+/// the ruleset can't realize. Units without an archetype, unknown archetypes and
+/// tiers out of range are left as they are ([`archetype_issues`] reports those), as
+/// is every unit when `ruleset` is `None` (the level checks report it at `ruleset`).
+pub fn realize_level(level: &mut Level, ruleset: Option<&dyn Ruleset>) -> Vec<Issue> {
+    let Some(ruleset) = ruleset else {
         return Vec::new();
     };
     let mut issues = Vec::new();
@@ -296,12 +294,18 @@ pub fn realize_level(level: &mut Level) -> Vec<Issue> {
     issues
 }
 
-/// Switches `level` to `ruleset` and returns the ruleset it had: each archetype unit
-/// that was as the old ruleset realizes it (or not realized at all) is realized for
-/// the new one; a unit edited away from its realization keeps its numbers. Switching
-/// back undoes it (the editor's ruleset switch).
-pub fn switch_ruleset(level: &mut Level, ruleset: String) -> String {
-    let old = registry::get(&level.ruleset);
+/// Switches `level` to the ruleset with id `ruleset` and returns the id it had: each
+/// archetype unit that was as the old ruleset (`old`, the one the level names)
+/// realizes it (or not realized at all) is realized for the new one (`new`); a unit
+/// edited away from its realization keeps its numbers. Switching back undoes it (the
+/// editor's ruleset switch). `old` and `new` are the catalogue's look-ups of the two
+/// ids (`None`: not registered, and nothing is realized by it).
+pub fn switch_ruleset(
+    level: &mut Level,
+    ruleset: String,
+    old: Option<&dyn Ruleset>,
+    new: Option<&dyn Ruleset>,
+) -> String {
     let follow: Vec<bool> = level
         .units
         .iter()
@@ -314,7 +318,7 @@ pub fn switch_ruleset(level: &mut Level, ruleset: String) -> String {
         })
         .collect();
     let previous = std::mem::replace(&mut level.ruleset, ruleset);
-    if let Some(new) = registry::get(&level.ruleset) {
+    if let Some(new) = new {
         for (unit, follow) in level.units.iter_mut().zip(follow) {
             if follow && let Some(Ok(realized)) = realize_unit(new, unit) {
                 *unit = realized;
@@ -330,12 +334,12 @@ pub fn has_archetypes(level: &Level) -> bool {
 }
 
 /// The level as a file writes it: each archetype unit that is as its ruleset
-/// realizes it is written by its archetype alone (no stats); one whose realized
-/// fields were changed (say in the editor) is written with them and without its
-/// archetype, so that no edit is lost.
-pub fn as_written(level: &Level) -> Level {
+/// (`ruleset`, the catalogue's look-up of the one the level names) realizes it is
+/// written by its archetype alone (no stats); one whose realized fields were
+/// changed (say in the editor) is written with them and without its archetype, so
+/// that no edit is lost.
+pub fn as_written(level: &Level, ruleset: Option<&dyn Ruleset>) -> Level {
     let mut out = level.clone();
-    let ruleset = registry::get(&level.ruleset);
     for unit in &mut out.units {
         if unit.archetype.is_none() {
             continue;
@@ -451,7 +455,7 @@ fn describe_weapon(w: &WeaponDef) -> String {
 /// What a realized unit holds, as the three cells of a table row: its stats (in
 /// the ruleset's order), its attacks (powers or weapons) and the rest (skills,
 /// armour, traits, movement, items, size).
-pub fn describe(ruleset: &dyn crate::engine::rulesets::Ruleset, unit: &UnitDef) -> [String; 3] {
+pub fn describe(ruleset: &dyn Ruleset, unit: &UnitDef) -> [String; 3] {
     let order = ruleset.stats();
     let mut stats: Vec<(&String, &i32)> = unit.stats.iter().collect();
     stats.sort_by_key(|(k, _)| order.iter().position(|s| s.name == k.as_str()));
@@ -477,7 +481,7 @@ pub fn describe(ruleset: &dyn crate::engine::rulesets::Ruleset, unit: &UnitDef) 
 
 /// The markdown table of how `ruleset` realizes every archetype at its own tier
 /// (`docs/archetypes.md` has one per ruleset; a test keeps them equal).
-pub fn table(ruleset: &dyn crate::engine::rulesets::Ruleset) -> String {
+pub fn table(ruleset: &dyn Ruleset) -> String {
     let mut out = String::from(
         "| archetype | role, tier, weapon, armour | stats | attacks | skills, armour, traits |\n\
          |---|---|---|---|---|\n",

@@ -18,7 +18,9 @@ use crate::engine::decision::PendingDecision;
 use crate::engine::dice::Dice;
 use crate::engine::event::{Event, Stage};
 use crate::engine::queries::{self, CachedQuery};
-use crate::engine::rulesets::{Ruleset, registry};
+use crate::engine::ruleset::{
+    AimPreview, Assume, AttackOdds, AttackPreview, MovePreview, Ruleset, TurnOrder,
+};
 use crate::engine::spec::{Controller, DecisionPolicy, Level, Victory};
 use crate::engine::units::*;
 
@@ -113,82 +115,6 @@ impl std::ops::Deref for ActiveRuleset {
     fn deref(&self) -> &(dyn Ruleset + 'static) {
         self.0
     }
-}
-
-/// A labelled turn order ("Battle order", units in the order they act).
-pub type TurnOrder = (String, Vec<UnitId>);
-
-/// What an attack would do, from the odds engine.
-#[derive(Clone, Debug, PartialEq)]
-pub struct AttackPreview {
-    /// Exact chance to hit.
-    pub chance: f64,
-    /// Expected damage (chance × mean damage).
-    pub expected_damage: f64,
-    /// Exact chance the target is defeated by this attack.
-    pub kill_chance: f64,
-    /// The modifiers behind the chance, each a short phrase ("advantage: tier difference").
-    pub modifiers: Vec<String>,
-    /// The roll in one line, e.g. `2d6+1d8kh2 +3 vs DEF 12`.
-    pub roll: String,
-}
-
-/// Hypothetical moves (and a won Feint) an odds query assumes were made this round, by movement power
-/// name: the ruleset applies what that power does to attacks (e.g. `phases` Hustle
-/// gives the attacker disadvantage, Charge gives it advantage against the target,
-/// Run forbids attacking and gives attackers of the runner advantage). `None`, or a
-/// power the ruleset gives no such effect, changes nothing.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Assume<'a> {
-    /// The attacker moved with this power (a charge: charging at the target).
-    pub attacker_moved: Option<&'a str>,
-    /// The target moved with this power.
-    pub target_moved: Option<&'a str>,
-    /// The attacker has just won a Feint against the target (`flow` F-34: its next
-    /// physical attack on it has Advantage); rulesets without feints ignore it.
-    pub feinted: bool,
-}
-
-/// The numbers of an [`AttackPreview`].
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct AttackOdds {
-    /// Exact chance to hit.
-    pub chance: f64,
-    /// Expected damage (chance × mean damage).
-    pub expected_damage: f64,
-    /// Exact chance the target is defeated by this attack.
-    pub kill_chance: f64,
-}
-
-/// What a move would cost and provoke.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct MovePreview {
-    /// Movement spent.
-    pub cost: u32,
-    /// How many attacks (opportunity attacks, reactions) it provokes.
-    pub provocations: usize,
-    /// What it costs and provokes in the ruleset's words, one line each ("free hit
-    /// from Orc (leaving its zone; 1 Free Hit Slot left)"); empty when the numbers
-    /// say it all.
-    pub notes: Vec<String>,
-}
-
-/// The odds of an attack aimed at one place (`wounds`' body locations, W-17).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct AimPreview {
-    /// The aim, as commands write it.
-    pub aim: String,
-    /// Exact chance to hit.
-    pub chance: f64,
-    /// Expected damage.
-    pub expected_damage: f64,
-    /// Exact chance the target is defeated.
-    pub kill_chance: f64,
-    /// The aim's effects with their exact chances ("Slowing wound: movement -2,
-    /// Agility -1", 0.31).
-    pub effects: Vec<(String, f64)>,
-    /// The roll in one line, as [`AttackPreview::roll`].
-    pub roll: String,
 }
 
 /// Run condition: the active ruleset is `id`.
@@ -772,22 +698,11 @@ pub struct Battle {
 }
 
 impl Battle {
-    /// Sets up a battle on a (validated) level with the given dice and plays it up to
-    /// the first point that needs input. The level's ruleset is looked up in the
-    /// [`registry`].
-    pub fn from_level(level: &Level, dice: Dice) -> Result<Battle, String> {
-        let ruleset = registry::get(&level.ruleset).ok_or_else(|| {
-            format!(
-                "unknown ruleset `{}`; expected one of: {}",
-                level.ruleset,
-                registry::ids().join(", ")
-            )
-        })?;
-        Battle::from_level_with(ruleset, level, dice)
-    }
-
-    /// Like [`Battle::from_level`], with `ruleset` playing the level whatever its
-    /// `ruleset` field says (a ruleset that need not be registered: a test's toy).
+    /// Sets up a battle on a (validated) level with the given dice, played by
+    /// `ruleset` whatever the level's `ruleset` field says, and plays it up to the
+    /// first point that needs input. The core knows no ruleset by id: the
+    /// catalogue's `new_battle` (`src/engine/rulesets/mod.rs`) looks up the one the
+    /// level names (a ruleset passed here need not be registered: a test's toy).
     pub fn from_level_with(
         ruleset: &'static dyn Ruleset,
         level: &Level,
@@ -1025,7 +940,7 @@ impl Battle {
     }
 
     /// The odds of the attack at each place it may aim (see
-    /// [`crate::engine::rulesets::Ruleset::aim_previews`]).
+    /// [`Ruleset::aim_previews`]).
     pub fn aim_previews(
         &self,
         attacker: UnitId,

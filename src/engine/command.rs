@@ -34,7 +34,7 @@ pub enum Command {
     /// optionally aimed at a part of the target (a body location in `wounds`) and
     /// optionally after moving along `approach` as part of the attack (`actfast`'s
     /// melee attacks include the approach). A ruleset that has neither refuses them
-    /// ([`crate::engine::rulesets::Ruleset::attack_features`]).
+    /// ([`crate::engine::ruleset::Ruleset::attack_features`]).
     Attack {
         /// The attacker.
         unit: UnitId,

@@ -15,7 +15,7 @@
 //! option is then the answer that picks that one thing alone (`Seize(units:
 //! ["Knight"])`); picking none is the decline (`Seize(units: [])`), and picking
 //! several is the options' commands merged by the ruleset
-//! ([`crate::engine::rulesets::Ruleset::merge_answers`]: by default the units of
+//! ([`crate::engine::ruleset::Ruleset::merge_answers`]: by default the units of
 //! `Seize` and `ActNow` answers are put together). [`PendingDecision::answer`] builds
 //! the command for any choice. The window offers each option alone (one key each);
 //! a scenario may name several at once.
@@ -37,7 +37,7 @@
 use serde::Serialize;
 
 use crate::engine::command::{Command, Names};
-use crate::engine::rulesets::Ruleset;
+use crate::engine::ruleset::Ruleset;
 use crate::engine::units::{SideId, UnitId};
 use crate::engine::verb::Cost;
 

@@ -4,7 +4,7 @@
 //! A Bevy `World` can't be cloned (its schedules hold systems), so a fork is a fresh
 //! battle world with the same ruleset's schedule into which the state is copied, type
 //! by type: the engine's own components and resources here, each ruleset's through
-//! [`crate::engine::rulesets::Ruleset::fork_state`]. [`restore`] does the copy into
+//! [`crate::engine::ruleset::Ruleset::fork_state`]. [`restore`] does the copy into
 //! an existing battle of the same ruleset (insert what the source has, remove what it
 //! hasn't), so a searcher can reuse one scratch battle for many play-outs instead of
 //! building a schedule each time.

@@ -18,6 +18,7 @@ pub mod log;
 pub mod odds;
 pub mod problems;
 pub mod queries;
+pub mod ruleset;
 pub mod rulesets;
 pub mod schedule;
 pub mod skill;

@@ -1,7 +1,7 @@
 //! Verbs: the special actions a ruleset declares (a `flow` Feint or Shove, a toy
 //! ruleset's Jab), carried by the one open command [`Command::Act`].
 //!
-//! A ruleset lists its verbs with [`crate::engine::rulesets::Ruleset::verbs`]: each
+//! A ruleset lists its verbs with [`crate::engine::ruleset::Ruleset::verbs`]: each
 //! [`VerbSpec`] names the verb as scenarios write it, its arguments in order (each a
 //! unit, a cell, a name, a flag or a choice among named values), its label in menus,
 //! which unit argument is the target the player clicks, whether it is rarely
@@ -280,7 +280,7 @@ pub struct VerbSpec {
     /// use that key.
     pub key: Option<char>,
     /// What it costs with the ruleset's default configuration, shown with its
-    /// label; [`crate::engine::rulesets::Ruleset::verb_cost`] gives the cost in a
+    /// label; [`crate::engine::ruleset::Ruleset::verb_cost`] gives the cost in a
     /// battle (a level may change it). `None`: free.
     pub cost: Option<Cost>,
     /// Rarely wanted: the window lists it after the other actions.
@@ -538,7 +538,7 @@ fn describe_arg(verb: &str, arg: &str, problem: &ArgProblem) -> String {
 
 /// The verb of `name` in `ruleset`'s declarations, or the error listing its verbs.
 pub fn lookup(
-    ruleset: &dyn crate::engine::rulesets::Ruleset,
+    ruleset: &dyn crate::engine::ruleset::Ruleset,
     name: &str,
 ) -> Result<&'static VerbSpec, VerbError> {
     find(ruleset.verbs(), name).ok_or_else(|| VerbError::Unknown {

@@ -1,12 +1,12 @@
 //! The HUD: turn state (round, stage, whose turn, the turn orders in the ruleset's
-//! terms, the active unit's pools and actions), the combat log, hover odds, decision
-//! prompts and the result screen. Panels sit around the map (see
+//! terms; the active unit's card is [`super::unit_card`]), the combat log, hover
+//! odds, decision prompts and the result screen. Panels sit around the map (see
 //! [`super::control::panels`]); everything on them is reachable by keyboard.
 
 use bevy::prelude::*;
 
 use super::Game;
-use super::control::{Choices, Leave, UiState, command_label, panels, submit, verb_hint};
+use super::control::{Choices, Leave, UiState, command_label, panels, submit};
 use super::screen::{ReturnTo, Screen};
 use super::units_view::{SIDE_SHAPES, side_color};
 use crate::engine::Command;
@@ -42,19 +42,12 @@ pub enum HudText {
     /// Left panel, top: the turn orders. When the panel is short of room this is
     /// what gets cut, so the active unit's actions stay whole.
     Order,
-    /// Left panel: the active unit's name and HP (its conditions follow, as icon
-    /// rows: [`ConditionList`]).
-    Unit,
-    /// Left panel: the active unit's pools and actions.
-    Info,
+    /// The unit card's texts (name, health, conditions, pools, actions:
+    /// [`super::unit_card`]).
+    Card,
     /// Bottom bar: what the pointer is over (odds, move cost).
     Hover,
 }
-
-/// The left panel's list of the active unit's conditions: a row each, its icon
-/// and name (and number).
-#[derive(Component)]
-pub struct ConditionList;
 
 /// The decision prompt panel.
 #[derive(Component)]
@@ -158,7 +151,8 @@ fn spawn_hud(mut commands: Commands) {
         },
         BackgroundColor(PANEL_BG),
         children![
-            // The turn orders give way (clipped at their end) before the actions.
+            // The turn orders give way (clipped at their end) before the unit card
+            // ([`super::unit_card`], added below them).
             (
                 Node {
                     flex_shrink: 1.0,
@@ -167,36 +161,6 @@ fn spawn_hud(mut commands: Commands) {
                     ..default()
                 },
                 children![(Text::new(""), font(14.0), TextColor(TEXT), HudText::Order)],
-            ),
-            (
-                Text::new(""),
-                font(14.0),
-                TextColor(TEXT),
-                HudText::Unit,
-                Node {
-                    flex_shrink: 0.0,
-                    ..default()
-                },
-            ),
-            (
-                ConditionList,
-                Node {
-                    flex_shrink: 0.0,
-                    flex_direction: FlexDirection::Column,
-                    row_gap: px(2),
-                    margin: UiRect::vertical(px(2)),
-                    ..default()
-                },
-            ),
-            (
-                Text::new(""),
-                font(14.0),
-                TextColor(TEXT),
-                HudText::Info,
-                Node {
-                    flex_shrink: 0.0,
-                    ..default()
-                },
             ),
         ],
     ));
@@ -334,105 +298,6 @@ fn side_label(game: &Game, side: usize) -> String {
     format!("{name} ({})", SIDE_SHAPES[side % SIDE_SHAPES.len()])
 }
 
-/// The left panel's list of what the active unit can do: the modes Tab cycles
-/// (the selected one marked), what a click does, and the numbered actions.
-fn actions_text(game: &Game, choices: &Choices) -> String {
-    let mut s = "\nActions:\n".to_string();
-    if !choices.moves.is_empty() {
-        s += "  Click a blue cell: move\n  (amber: provokes !n)\n";
-    }
-    if !choices.targets.is_empty() {
-        s += "  Click a ringed enemy\n";
-    }
-    if choices.powers.len() > 1 {
-        s += "  Tab cycles:\n";
-    }
-    // A verb shows its cost and key: "Feint (1 AP, key N)".
-    let hint = |verb: Option<&str>| verb.map_or(String::new(), |v| verb_hint(&game.battle, v));
-    for (i, m) in choices.powers.iter().enumerate() {
-        let sel = if i == choices.selected { "[x]" } else { "[ ]" };
-        s += &format!("  {sel} {}{}\n", m.label, hint(m.verb));
-    }
-    let items: Vec<Numbered> = choices
-        .other
-        .iter()
-        .enumerate()
-        .map(|(i, cmd)| {
-            let verb = match cmd {
-                Command::Act { verb, .. } => Some(verb.clone()),
-                _ => None,
-            };
-            Numbered {
-                key: if i < 9 {
-                    format!("{}", i + 1)
-                } else {
-                    " ".into()
-                },
-                hint: hint(verb.as_deref()),
-                verb,
-                label: command_label(&game.battle, cmd),
-            }
-        })
-        .collect();
-    s + &numbered_lines(&items)
-}
-
-/// One numbered action as the left panel lists it.
-struct Numbered {
-    /// The number key ("3"), or a space past 9.
-    key: String,
-    /// The verb it is an instance of, if any.
-    verb: Option<String>,
-    /// Its label ("Delay to Slow").
-    label: String,
-    /// Its cost and key (" (1 AP, key N)"), or empty.
-    hint: String,
-}
-
-/// The numbered actions' lines, "  2 Rally (1 Standard, key H)", except that a run
-/// of one verb listed once per choice whose labels share their first words
-/// ("Delay to Medium", "Delay to Slow") shares one line, the verb's cost and key
-/// once: "  Delay to: 4 Medium, 5 Slow (key L)".
-fn numbered_lines(items: &[Numbered]) -> String {
-    let mut s = String::new();
-    let mut i = 0;
-    while i < items.len() {
-        let first = &items[i];
-        let run = items[i..]
-            .iter()
-            .take_while(|n| n.verb.is_some() && n.verb == first.verb && n.key != " ")
-            .count()
-            .max(1);
-        let words: Vec<Vec<&str>> = items[i..i + run]
-            .iter()
-            .map(|n| n.label.split(' ').collect())
-            .collect();
-        // The leading words all labels share, leaving each at least one of its own.
-        let shared = (0..)
-            .take_while(|&w| words.iter().all(|l| w + 1 < l.len() && l[w] == words[0][w]))
-            .count();
-        if run > 1 && shared > 0 {
-            let each: Vec<String> = items[i..i + run]
-                .iter()
-                .zip(&words)
-                .map(|(n, l)| format!("{} {}", n.key, l[shared..].join(" ")))
-                .collect();
-            s += &format!(
-                "  {}: {}{}\n",
-                words[0][..shared].join(" "),
-                each.join(", "),
-                first.hint
-            );
-        } else {
-            for n in &items[i..i + run] {
-                s += &format!("  {} {}{}\n", n.key, n.label, n.hint);
-            }
-        }
-        i += run;
-    }
-    s
-}
-
 /// Numbered turn-order lines above which the orders fold to one line per group.
 const ORDER_LINES: usize = 12;
 
@@ -544,27 +409,8 @@ fn update_texts(
     };
     set(HudText::Message, msg, Some(color));
 
-    // Left panel: orders, then the active unit and its actions.
+    // Left panel: the orders (the unit card below them draws itself).
     set(HudText::Order, orders_text(&game), None);
-    let mut s = String::new();
-    let mut header = String::new();
-    if let Some(u) = choices.unit.or(turn.active) {
-        let view = battle.units().into_iter().find(|v| v.id == u);
-        if let Some(v) = view {
-            header = format!("{}  HP {}/{}", v.name, v.hp, v.max_hp);
-            if !v.state.is_active() {
-                header += &format!("  ({})", v.state);
-            }
-        }
-        for (name, left) in battle.pools(u) {
-            s += &format!("  {name}: {left}\n");
-        }
-        if choices.human && choices.unit.is_some() {
-            s += &actions_text(&game, &choices);
-        }
-    }
-    set(HudText::Unit, header, None);
-    set(HudText::Info, s, None);
 
     // Hover: move preview or exact attack odds.
     let mut h = String::new();
@@ -684,59 +530,6 @@ fn update_texts(
     set(HudText::Hover, h, None);
 }
 
-/// The left panel's condition rows for the unit it shows: each condition's icon,
-/// tinted, and its name (with its number), rebuilt when the battle or the unit
-/// changes.
-fn update_condition_list(
-    mut commands: Commands,
-    game: Res<Game>,
-    choices: Res<Choices>,
-    icons: Res<super::units_view::IconTextures>,
-    list: Single<Entity, With<ConditionList>>,
-    mut shown: Local<Option<(u64, Option<crate::engine::units::UnitId>)>>,
-) {
-    let battle = &game.battle;
-    let unit = choices.unit.or(battle.turn().active);
-    if *shown == Some((game.version, unit)) {
-        return;
-    }
-    *shown = Some((game.version, unit));
-    commands.entity(*list).despawn_related::<Children>();
-    let Some(view) = unit.and_then(|u| battle.units().into_iter().find(|v| v.id == u)) else {
-        return;
-    };
-    for b in super::units_view::unit_badges(battle, &view) {
-        let mut words = b.name.clone();
-        if let Some(n) = b.number {
-            words += &format!(" ({n})");
-        }
-        let icon = icons.0.get(b.badge.icon).cloned().unwrap_or_default();
-        commands.entity(*list).with_child((
-            Node {
-                column_gap: px(6),
-                align_items: AlignItems::Center,
-                ..default()
-            },
-            children![
-                (
-                    ImageNode::new(icon).with_color(b.color()),
-                    Node {
-                        width: px(18),
-                        height: px(18),
-                        flex_shrink: 0.0,
-                        ..default()
-                    },
-                ),
-                (
-                    Text::new(ascii(&words).into_owned()),
-                    font(14.0),
-                    TextColor(TEXT)
-                ),
-            ],
-        ));
-    }
-}
-
 /// The preview of the aim the player has chosen (or the unaimed default) for this
 /// attack, if the ruleset's attacks aim.
 fn selected_aim(
@@ -745,7 +538,7 @@ fn selected_aim(
     unit: crate::engine::units::UnitId,
     target: crate::engine::units::UnitId,
     power: Option<&str>,
-) -> Option<crate::engine::battle::AimPreview> {
+) -> Option<crate::engine::ruleset::AimPreview> {
     let previews = battle.aim_previews(unit, target, power);
     let wanted = ui.aim.as_deref();
     previews
@@ -1062,7 +855,6 @@ pub fn plugin(app: &mut App) {
         (
             layout,
             update_texts,
-            update_condition_list,
             update_prompt,
             update_aim_bar,
             update_result,
@@ -1115,39 +907,6 @@ mod tests {
         assert!(lines.contains(&"Medium PCs: Fighter"), "{text}");
         // One closing newline: a text's last newline draws a blank line.
         assert!(text.ends_with("Goblin Archer\n"), "{text}");
-    }
-
-    fn numbered(key: usize, verb: Option<&str>, label: &str, hint: &str) -> Numbered {
-        Numbered {
-            key: key.to_string(),
-            verb: verb.map(str::to_string),
-            label: label.into(),
-            hint: hint.into(),
-        }
-    }
-
-    #[test]
-    fn a_verb_listed_once_per_choice_shares_one_line() {
-        // E-19: Delay, once per lower band; the other actions keep their own lines.
-        let items = [
-            numbered(1, Some("Rally"), "Rally", " (1 Standard, key H)"),
-            numbered(2, Some("Delay"), "Delay to Medium", " (key L)"),
-            numbered(3, Some("Delay"), "Delay to Slow", " (key L)"),
-            numbered(4, Some("Delay"), "Delay to Very Slow", " (key L)"),
-            numbered(5, None, "End turn", ""),
-        ];
-        assert_eq!(
-            numbered_lines(&items),
-            "  1 Rally (1 Standard, key H)\n  \
-             Delay to: 2 Medium, 3 Slow, 4 Very Slow (key L)\n  \
-             5 End turn\n"
-        );
-        // Labels with no first word in common stay one a line.
-        let draws = [
-            numbered(1, Some("Draw"), "Sword", " (1 AP)"),
-            numbered(2, Some("Draw"), "Bow", " (1 AP)"),
-        ];
-        assert_eq!(numbered_lines(&draws), "  1 Sword (1 AP)\n  2 Bow (1 AP)\n");
     }
 
     #[test]

@@ -23,6 +23,7 @@ pub mod saves;
 pub mod screen;
 pub mod settings;
 pub mod setup;
+pub mod unit_card;
 pub mod units_view;
 
 use std::path::PathBuf;
@@ -32,6 +33,7 @@ use bevy::window::WindowResolution;
 
 use crate::engine::Battle;
 use crate::engine::dice::Dice;
+use crate::engine::rulesets::new_battle;
 use crate::level::Level;
 
 /// What to play and how.
@@ -89,7 +91,7 @@ static GENERATIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64:
 impl Game {
     /// A fresh battle on `level`.
     pub fn new(level: Level, seed: u64) -> Result<Self, String> {
-        let battle = Battle::from_level(&level, Dice::seeded(seed))?;
+        let battle = new_battle(&level, Dice::seeded(seed))?;
         Ok(Self {
             battle,
             level,
@@ -194,7 +196,7 @@ impl Game {
         }
         let keep = self.battle.commands().len() - 1;
         let commands = self.battle.commands()[..keep].to_vec();
-        let mut battle = Battle::from_level(&self.level, Dice::seeded(self.seed))?;
+        let mut battle = new_battle(&self.level, Dice::seeded(self.seed))?;
         for c in commands {
             battle.submit(c).map_err(|e| e.to_string())?;
         }
@@ -206,7 +208,7 @@ impl Game {
 
     /// Starts the same level again from the same seed.
     pub fn restart(&mut self) -> Result<(), String> {
-        self.battle = Battle::from_level(&self.level, Dice::seeded(self.seed))?;
+        self.battle = new_battle(&self.level, Dice::seeded(self.seed))?;
         self.shown_events = 0;
         self.version += 1;
         Ok(())
@@ -302,6 +304,7 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
         motion::plugin,
         overlays::plugin,
         hud::plugin,
+        unit_card::plugin,
         control::plugin,
         handoff::plugin,
         reload::plugin,

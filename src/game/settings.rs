@@ -259,7 +259,7 @@ pub fn load_bindings_file<A: Actionlike>(
     parse: impl Fn(&str) -> Result<InputMap<A>, String>,
     what: &str,
 ) -> InputMap<A> {
-    let path = crate::engine::rulesets::config::assets_dir().join(file);
+    let path = crate::engine::ruleset::config::assets_dir().join(file);
     match std::fs::read_to_string(&path).ok().map(|t| parse(&t)) {
         Some(Ok(map)) => map,
         Some(Err(e)) => {

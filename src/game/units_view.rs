@@ -17,7 +17,7 @@ use super::Game;
 use super::board_view::MapGeometry;
 use super::screen::Screen;
 use crate::engine::board::Cell;
-use crate::engine::rulesets::ConditionBadge;
+use crate::engine::ruleset::ConditionBadge;
 use crate::engine::units::UnitId;
 
 /// Colour-blind-safe side colours (Okabe–Ito).
@@ -129,7 +129,7 @@ const ICON_PNGS: &[(&str, &[u8])] = &[
 ];
 
 /// The PNGs of the condition badges' icons (each ruleset's
-/// [`crate::engine::rulesets::ConditionBadge::icon`], and the window's own
+/// [`crate::engine::ruleset::ConditionBadge::icon`], and the window's own
 /// [`UNKNOWN_ICON`] and [`DYING_ICON`]), compiled in like the unit icons; every
 /// icon of `tools/icons/icons.txt` is here or in [`ICON_PNGS`].
 macro_rules! icon_pngs {
@@ -301,7 +301,7 @@ pub struct ShownBadge {
     pub name: String,
     /// How the ruleset shows it (the window's own for a state or an unworded name).
     pub badge: ConditionBadge,
-    /// The small number on it ([`crate::engine::rulesets::badge_number`]).
+    /// The small number on it ([`crate::engine::ruleset::badge_number`]).
     pub number: Option<u32>,
     /// Each instance in the engine's words, with magnitude and how long it lasts
     /// ("Hit boost +2 (until end of round 3)").
@@ -352,7 +352,7 @@ pub fn unit_badges(
             name: capitalized(u.state.word()),
             badge: ConditionBadge {
                 icon: DYING_ICON,
-                colour: crate::engine::rulesets::badge_colour::NOTE,
+                colour: crate::engine::ruleset::badge_colour::NOTE,
                 short: "",
                 effect: "out of the fight",
                 duration: "",
@@ -382,7 +382,7 @@ pub fn unit_badges(
             .condition_badge(name)
             .unwrap_or(ConditionBadge {
                 icon: UNKNOWN_ICON,
-                colour: crate::engine::rulesets::badge_colour::NOTE,
+                colour: crate::engine::ruleset::badge_colour::NOTE,
                 short: "",
                 effect: "a condition of this level's own",
                 duration: "",
@@ -391,7 +391,7 @@ pub fn unit_badges(
         out.push(ShownBadge {
             name: name.to_string(),
             badge,
-            number: crate::engine::rulesets::badge_number(&instances, round),
+            number: crate::engine::ruleset::badge_number(&instances, round),
             instances: instances.iter().map(|c| c.to_string()).collect(),
         });
     }
@@ -420,6 +420,18 @@ pub struct Badge {
 
 /// The smallest a badge is drawn on screen, in pixels, however far out the zoom.
 const BADGE_MIN_PX: f32 = 15.0;
+
+/// A health bar's colour at `frac` of full health: green over half, amber over a
+/// quarter, red below.
+pub fn hp_color(frac: f32) -> Color {
+    if frac > 0.5 {
+        Color::srgb(0.35, 0.85, 0.45)
+    } else if frac > 0.25 {
+        Color::srgb(0.95, 0.8, 0.25)
+    } else {
+        Color::srgb(0.95, 0.3, 0.25)
+    }
+}
 
 fn text(value: impl Into<String>, size: f32, color: Color) -> impl Bundle {
     (
@@ -475,13 +487,7 @@ fn sync_units(
         let pos = geo.center(u.cell);
         let frac = (u.hp.max(0) as f32 / u.max_hp.max(1) as f32).clamp(0.0, 1.0);
         let bar_w = cell * 0.8;
-        let hp_color = if frac > 0.5 {
-            Color::srgb(0.35, 0.85, 0.45)
-        } else if frac > 0.25 {
-            Color::srgb(0.95, 0.8, 0.25)
-        } else {
-            Color::srgb(0.95, 0.3, 0.25)
-        };
+        let hp_color = hp_color(frac);
         let def = game.level.units.get(u.id.0 as usize);
         let icon = def
             .map(crate::level::icons::icon_for)

@@ -21,6 +21,7 @@ use ron::ser::PrettyConfig;
 use super::schema::{Level, UnitDef};
 use super::validate::{self, PathStep, Where};
 use crate::engine::archetype;
+use crate::engine::rulesets::registry;
 
 /// One problem found in a file, with where it is (1-based line and column).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -120,7 +121,8 @@ pub fn realize_within(
     if !written.is_empty() {
         return Err(locate_issues(written, text, file, prefix));
     }
-    let mut issues = archetype::realize_level(level);
+    let ruleset = registry::get(&level.ruleset);
+    let mut issues = archetype::realize_level(level, ruleset);
     if !issues.is_empty() {
         issues.extend(validate::validate(level));
         return Err(locate_issues(issues, text, file, prefix));
@@ -164,7 +166,7 @@ pub fn load_for_play(path: &Path, ruleset: Option<&str>) -> Result<Level, String
 pub fn under_ruleset(level: &Level, ruleset: &str) -> Result<Level, Vec<validate::Issue>> {
     let mut level = level.clone();
     level.ruleset = ruleset.to_string();
-    let mut issues = archetype::realize_level(&mut level);
+    let mut issues = archetype::realize_level(&mut level, registry::get(ruleset));
     issues.extend(validate::validate(&level));
     if issues.is_empty() {
         Ok(level)
@@ -441,7 +443,7 @@ pub fn to_ron_string(level: &Level) -> String {
 pub fn try_to_ron_string(level: &Level) -> Result<String, ron::Error> {
     // Archetype units as the file writes them (by archetype, without the stats
     // their ruleset gives them).
-    let level = &archetype::as_written(level);
+    let level = &archetype::as_written(level, registry::get(&level.ruleset));
     let text = layout(level)?;
     // The hand-made layout must read back as the same level; if it ever does not,
     // fall back to ron's own pretty printer.

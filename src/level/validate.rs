@@ -9,9 +9,8 @@
 use std::collections::BTreeMap;
 
 use crate::engine::board::{GridKind, Terrain};
-use crate::engine::rulesets::{
-    MAX_RANGE, RULESETS, Ruleset, StatSpec, TraitOf, parse_dice, registry, stat_specs,
-};
+use crate::engine::ruleset::{MAX_RANGE, Ruleset, StatSpec, TraitOf, parse_dice};
+use crate::engine::rulesets::{RULESETS, registry, stat_specs};
 
 use super::schema::{ItemEffect, Level, PowerDef};
 pub use crate::engine::problems::{Issue, PathStep, PowerRef, Where, side_label, unit_label};
@@ -871,7 +870,7 @@ mod tests {
         assert_eq!(level.size, (256, 256));
         let level = crate::ai::sim::ai_level(&level, &[]);
         let mut battle =
-            crate::engine::Battle::from_level(&level, crate::engine::dice::Dice::seeded(3))
+            crate::engine::rulesets::new_battle(&level, crate::engine::dice::Dice::seeded(3))
                 .expect("a 256x256 level sets up");
         let cells = |b: &crate::engine::Battle| {
             (0..2)

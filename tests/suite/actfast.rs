@@ -14,6 +14,7 @@
 use skirmish::engine::board::{Cell, GridKind};
 use skirmish::engine::decision::PendingDecision;
 use skirmish::engine::dice::Dice;
+use skirmish::engine::rulesets::new_battle;
 use skirmish::engine::units::PlayState;
 use skirmish::engine::verb::Args;
 use skirmish::engine::{Awaiting, Battle, Command};
@@ -115,7 +116,7 @@ fn level(size: (u32, u32), terrain: &[&str], units: Vec<UnitDef>) -> Level {
 }
 
 fn battle(level: &Level, faces: &[u32]) -> Battle {
-    Battle::from_level(level, Dice::scripted(faces.iter().copied())).expect("level sets up")
+    new_battle(level, Dice::scripted(faces.iter().copied())).expect("level sets up")
 }
 
 /// Every scripted face was drawn, no more and no fewer.

@@ -11,11 +11,11 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use skirmish::ai::sim::{ai_level, battle_seed, play_out};
 use skirmish::ai::{AiPolicy, choose};
-use skirmish::engine::Battle;
 use skirmish::engine::battle::Awaiting;
 use skirmish::engine::command::Command as Cmd;
 use skirmish::engine::decision::PendingDecision;
 use skirmish::engine::dice::Dice;
+use skirmish::engine::rulesets::new_battle;
 use skirmish::level::schema::Level;
 
 const POLICIES: [AiPolicy; 3] = [AiPolicy::Random, AiPolicy::Easy, AiPolicy::Normal];
@@ -50,7 +50,7 @@ fn level_named(name: &str) -> Level {
 /// it; returns whether the battle ended.
 fn play_checked(level: &Level, policies: &[AiPolicy], seed: u64, max: usize) -> bool {
     let level = ai_level(level, policies);
-    let mut battle = Battle::from_level(&level, Dice::seeded(seed)).unwrap();
+    let mut battle = new_battle(&level, Dice::seeded(seed)).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for _ in 0..max {
         let side = match battle.awaiting() {
@@ -103,7 +103,7 @@ fn normal_answers_flow_reactions_with_the_best_option() {
     for seed in 0..6 {
         let policies = [AiPolicy::Normal, AiPolicy::Easy];
         let level = ai_level(&level, &policies);
-        let mut battle = Battle::from_level(&level, Dice::seeded(seed)).unwrap();
+        let mut battle = new_battle(&level, Dice::seeded(seed)).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         for _ in 0..3_000 {
             let (side, decision): (_, Option<PendingDecision>) = match battle.awaiting() {

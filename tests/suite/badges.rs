@@ -10,7 +10,8 @@ use std::path::Path;
 use skirmish::ai::AiPolicy;
 use skirmish::engine::conditions::{Condition, Duration, Magnitude};
 use skirmish::engine::event::Event;
-use skirmish::engine::rulesets::{self, ConditionBadge, registry};
+use skirmish::engine::ruleset::{ConditionBadge, badge_number};
+use skirmish::engine::rulesets::registry;
 
 const RULESETS: [&str; 5] = ["phases", "escalation", "wounds", "actfast", "flow"];
 
@@ -204,7 +205,7 @@ fn conditions_met_in_play_have_badges() {
     for level in crate::ai::levels() {
         for seed in 0..3 {
             let level = skirmish::ai::sim::ai_level(&level, &[AiPolicy::Normal, AiPolicy::Normal]);
-            let mut battle = skirmish::engine::Battle::from_level(
+            let mut battle = skirmish::engine::rulesets::new_battle(
                 &level,
                 skirmish::engine::dice::Dice::seeded(seed),
             )
@@ -286,21 +287,21 @@ fn each_ruleset_declares_its_condition_badges() {
 #[test]
 fn a_badge_counts_instances_magnitude_or_rounds_left() {
     let wound = Condition::new("Wounded (Slowing)", Duration::UntilHealed { at_least: 6 });
-    assert_eq!(rulesets::badge_number(&[&wound], 3), None);
-    assert_eq!(rulesets::badge_number(&[&wound, &wound], 3), Some(2));
+    assert_eq!(badge_number(&[&wound], 3), None);
+    assert_eq!(badge_number(&[&wound, &wound], 3), Some(2));
     let boost =
         Condition::new("Hit boost", Duration::EndOfRound(3)).with_magnitude(Magnitude::Flat(2));
-    assert_eq!(rulesets::badge_number(&[&boost], 3), Some(2));
+    assert_eq!(badge_number(&[&boost], 3), Some(2));
     let slow = Condition::new("Slow", Duration::UntilRemoved).with_magnitude(Magnitude::Dice(-2));
-    assert_eq!(rulesets::badge_number(&[&slow], 1), Some(2));
+    assert_eq!(badge_number(&[&slow], 1), Some(2));
     // One is not counted: the badge says one.
     let dodge =
         Condition::new("Dodging", Duration::UntilOwnNextTurn).with_magnitude(Magnitude::Flat(1));
-    assert_eq!(rulesets::badge_number(&[&dodge], 1), None);
+    assert_eq!(badge_number(&[&dodge], 1), None);
     let disengaged = Condition::new("Disengaged", Duration::EndOfRound(4));
-    assert_eq!(rulesets::badge_number(&[&disengaged], 3), Some(2));
-    assert_eq!(rulesets::badge_number(&[&disengaged], 4), None);
-    assert_eq!(rulesets::badge_number(&[], 1), None);
+    assert_eq!(badge_number(&[&disengaged], 3), Some(2));
+    assert_eq!(badge_number(&[&disengaged], 4), None);
+    assert_eq!(badge_number(&[], 1), None);
 }
 
 /// The window compiles in every icon `tools/icons` rasterizes (the unit icons and the

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use skirmish::engine::board::{Cell, GridKind};
 use skirmish::engine::dice::Dice;
 use skirmish::engine::event::{Event, Stage};
+use skirmish::engine::rulesets::new_battle;
 use skirmish::engine::rulesets::phases::events::PhasesEvent;
 use skirmish::engine::units::UnitId;
 use skirmish::engine::{Awaiting, Battle, Command};
@@ -70,7 +71,7 @@ pub fn level(size: (u32, u32), terrain: &[&str], units: Vec<UnitDef>) -> Level {
 
 /// A battle with these faces.
 pub fn battle(level: &Level, faces: &[u32]) -> Battle {
-    Battle::from_level(level, Dice::scripted(faces.iter().copied())).expect("test level sets up")
+    new_battle(level, Dice::scripted(faces.iter().copied())).expect("test level sets up")
 }
 
 /// Id by name.

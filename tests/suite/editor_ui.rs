@@ -727,7 +727,7 @@ fn closing_the_window_with_unsaved_changes_asks_first() {
 
 #[test]
 fn traits_fields_show_for_traits_to_remove_and_edit_through_undo() {
-    use skirmish::engine::rulesets::TraitOf;
+    use skirmish::engine::ruleset::TraitOf;
     // phases reads no traits and gives no examples: no traits fields...
     let mut ed = ford();
     ed.select(Some(0));

@@ -5,6 +5,7 @@
 use skirmish::engine::command::CommandError;
 use skirmish::engine::dice::Dice;
 use skirmish::engine::event::Event;
+use skirmish::engine::rulesets::new_battle;
 use skirmish::engine::units::{PlayState, UnitId};
 use skirmish::engine::verb::{ArgValue, Args};
 use skirmish::engine::{Awaiting, Battle, Command};
@@ -54,7 +55,7 @@ pub(crate) fn level(size: (u32, u32), terrain: &[&str], units: Vec<UnitDef>) -> 
 }
 
 pub(crate) fn battle(level: &Level, faces: &[u32]) -> Battle {
-    Battle::from_level(level, Dice::scripted(faces.iter().copied())).expect("level sets up")
+    new_battle(level, Dice::scripted(faces.iter().copied())).expect("level sets up")
 }
 
 pub(crate) fn mv(b: &Battle, unit: &str, path: &[(i32, i32)]) -> Command {

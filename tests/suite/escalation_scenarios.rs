@@ -10,6 +10,7 @@ use skirmish::engine::board::Cell;
 use skirmish::engine::command::{Command, CommandError};
 use skirmish::engine::event::Event;
 use skirmish::engine::rulesets::escalation::events::EscalationEvent;
+use skirmish::engine::rulesets::new_battle;
 use skirmish::engine::units::{PlayState, SideId, UnitId};
 use skirmish::engine::{Awaiting, Battle};
 
@@ -730,7 +731,7 @@ fn harpy_crag_starts_far_apart_and_its_scree_costs_double() {
     assert!(traits("Harpy").contains(&"Weak Cold".to_string()));
     assert!(traits("Ogre").contains(&"Resist Weapon 13+".to_string()));
 
-    let b = Battle::from_level(&level, skirmish::engine::dice::Dice::seeded(1)).unwrap();
+    let b = new_battle(&level, skirmish::engine::dice::Dice::seeded(1)).unwrap();
     let ranger = id(&b, "Ranger");
     assert!(matches!(b.awaiting(), Awaiting::Unit(u, _) if u == ranger));
     assert_eq!(cell_of(b.world(), ranger), Cell::new(1, 9));
@@ -805,7 +806,7 @@ fn escalation_templates_make_units_with_their_traits() {
             "Wizard"
         ]
     );
-    let b = Battle::from_level(&level, skirmish::engine::dice::Dice::seeded(1))
+    let b = new_battle(&level, skirmish::engine::dice::Dice::seeded(1))
         .unwrap_or_else(|e| panic!("the templates' units set up: {e}"));
     let order = b
         .events()

@@ -7,6 +7,7 @@
 use skirmish::engine::dice::Dice;
 use skirmish::engine::event::Event;
 use skirmish::engine::rulesets::escalation::events::EscalationEvent;
+use skirmish::engine::rulesets::new_battle;
 use skirmish::engine::units::PlayState;
 use skirmish::engine::verb::{ArgValue, Args};
 use skirmish::engine::{Battle, Command};
@@ -75,7 +76,7 @@ fn wide_arena(size: (u32, u32), units: Vec<UnitDef>) -> Level {
 }
 
 fn start(level: &Level, faces: &[u32]) -> Battle {
-    Battle::from_level(level, Dice::scripted(faces.iter().copied())).expect("level sets up")
+    new_battle(level, Dice::scripted(faces.iter().copied())).expect("level sets up")
 }
 
 fn strike(b: &Battle, unit: &str, target: &str, power: Option<&str>) -> Command {

@@ -16,6 +16,7 @@ use skirmish::engine::event::Event;
 use skirmish::engine::rulesets::flow::events::FlowEvent;
 use skirmish::engine::rulesets::flow::pools;
 use skirmish::engine::rulesets::flow::{FlowAction, ShoveEffect};
+use skirmish::engine::rulesets::new_battle;
 use skirmish::engine::skill::{CheckRules, Edge, SuccessLevel};
 use skirmish::engine::units::UnitId;
 use skirmish::engine::{Awaiting, Battle, Command, CommandError};
@@ -164,7 +165,7 @@ fn start(level: &Level, faces: &[u32]) -> Battle {
         "{:?}",
         skirmish::level::validate::validate(level)
     );
-    Battle::from_level(level, Dice::scripted(faces.iter().copied())).expect("level sets up")
+    new_battle(level, Dice::scripted(faces.iter().copied())).expect("level sets up")
 }
 
 fn id(b: &Battle, n: &str) -> UnitId {
@@ -1611,7 +1612,7 @@ fn f_34_feint_chance_matches_the_rolls() {
     let n = 3000;
     let won = (0..n)
         .filter(|&seed| {
-            let mut b = Battle::from_level(&l, Dice::seeded(seed)).unwrap();
+            let mut b = new_battle(&l, Dice::seeded(seed)).unwrap();
             if active(&b) != "A" {
                 let t = id(&b, "T");
                 b.submit(Command::EndTurn { unit: t }).unwrap();
@@ -1641,7 +1642,7 @@ fn f_34_feint_chance_matches_the_rolls() {
             id(&b, "A"),
             id(&b, "T"),
             None,
-            skirmish::engine::battle::Assume {
+            skirmish::engine::ruleset::Assume {
                 feinted: true,
                 ..Default::default()
             },
@@ -2197,7 +2198,7 @@ fn window_labels_come_from_the_verb_declarations() {
     use skirmish::game::control::{command_label, mode_of, rarely_wanted};
     let level = skirmish::level::load_file(std::path::Path::new("levels/flow_ogre_ford.ron"))
         .expect("level loads");
-    let b = Battle::from_level(&level, Dice::seeded(1)).expect("battle");
+    let b = new_battle(&level, Dice::seeded(1)).expect("battle");
     let (captain, ogre) = (id(&b, "Captain"), id(&b, "Ogre"));
     let at_ogre = Some(skirmish::engine::battle::cell_of(b.world(), ogre));
     let targeted = [

@@ -17,6 +17,7 @@ use skirmish::engine::rulesets::flow::events::FlowEvent;
 use skirmish::engine::rulesets::flow::{
     FlowAction, ReadyAction, ReadyTrigger, ShoveEffect, flow_unit,
 };
+use skirmish::engine::rulesets::new_battle;
 use skirmish::engine::{Awaiting, Battle, Command, CommandError};
 use skirmish::level::schema::*;
 
@@ -88,7 +89,7 @@ fn field(units: Vec<UnitDef>) -> Level {
 fn begin(level: &Level, faces: &[u32]) -> Battle {
     let issues = skirmish::level::validate::validate(level);
     assert!(issues.is_empty(), "{issues:?}");
-    Battle::from_level(level, Dice::scripted(faces.iter().copied())).expect("level sets up")
+    new_battle(level, Dice::scripted(faces.iter().copied())).expect("level sets up")
 }
 
 fn who(b: &Battle, name: &str) -> skirmish::engine::units::UnitId {

@@ -10,6 +10,7 @@ use skirmish::ai::{AiPolicy, choose};
 use skirmish::engine::Battle;
 use skirmish::engine::dice::Dice;
 use skirmish::engine::fork::type_names;
+use skirmish::engine::rulesets::new_battle;
 use skirmish::level::schema::Level;
 use std::collections::BTreeMap;
 
@@ -18,7 +19,7 @@ use crate::ai::levels;
 /// A battle of `level` between two `normal` AIs after `commands` commands.
 fn battle_after(level: &Level, seed: u64, commands: usize) -> Battle {
     let level = ai_level(level, &[AiPolicy::Normal, AiPolicy::Normal]);
-    let mut battle = Battle::from_level(&level, Dice::seeded(seed)).unwrap();
+    let mut battle = new_battle(&level, Dice::seeded(seed)).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for _ in 0..commands {
         let Some(c) = choose(&battle, AiPolicy::Normal, &mut rng) else {

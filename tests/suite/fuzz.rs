@@ -653,7 +653,8 @@ fn check(text: &str) -> Result<Option<Level>, String> {
             // the checks.
             let mut issues = skirmish::engine::archetype::written_issues(&level);
             if issues.is_empty() {
-                issues = skirmish::engine::archetype::realize_level(&mut level);
+                let ruleset = skirmish::engine::rulesets::registry::get(&level.ruleset);
+                issues = skirmish::engine::archetype::realize_level(&mut level, ruleset);
                 issues.extend(validate(&level));
             }
             for issue in &issues {

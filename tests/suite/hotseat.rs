@@ -9,6 +9,7 @@ use skirmish::ai::{AiPolicy, choose};
 use skirmish::engine::Battle;
 use skirmish::engine::battle::{Awaiting, side_of};
 use skirmish::engine::dice::Dice;
+use skirmish::engine::rulesets::new_battle;
 use skirmish::engine::units::SideId;
 use skirmish::hotseat::{HandoffReason, HotSeat};
 use skirmish::level::schema::{Controller, DecisionPolicy, Level};
@@ -36,7 +37,7 @@ fn acting(battle: &Battle) -> Option<SideId> {
 /// hand-off as a player would, and checks the hand-off rules after every command.
 /// Returns the hand-offs seen.
 fn play(level: &Level, seed: u64) -> Vec<(SideId, HandoffReason)> {
-    let mut battle = Battle::from_level(level, Dice::seeded(seed)).expect("battle starts");
+    let mut battle = new_battle(level, Dice::seeded(seed)).expect("battle starts");
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut seat = HotSeat::new();
     let mut handoffs = Vec::new();
@@ -130,7 +131,7 @@ fn one_human_side_never_hands_off() {
     );
     assert!(play(&level, 5).is_empty());
     let mut seat = HotSeat::new();
-    let battle = Battle::from_level(&level, Dice::seeded(5)).unwrap();
+    let battle = new_battle(&level, Dice::seeded(5)).unwrap();
     seat.update(&battle);
     assert!(seat.map_visible());
 }

@@ -9,6 +9,7 @@ use proptest::prelude::*;
 use skirmish::engine::battle::Roster;
 use skirmish::engine::dice::Dice;
 use skirmish::engine::rulesets::flow::Frame;
+use skirmish::engine::rulesets::new_battle;
 use skirmish::engine::rulesets::wounds::free_hit::FreeHitAsked;
 use skirmish::engine::stack::Stack;
 use skirmish::engine::units::{ActionPool, PlayState, Position};
@@ -78,7 +79,7 @@ fn check_invariants(b: &Battle) {
 
 /// Plays `choices.len()` commands, each picked from the legal list by the next choice.
 fn play(level: &Level, seed: u64, choices: &[usize]) -> (Vec<Command>, String) {
-    let mut b = Battle::from_level(level, Dice::seeded(seed)).unwrap();
+    let mut b = new_battle(level, Dice::seeded(seed)).unwrap();
     let mut submitted = Vec::new();
     for &pick in choices {
         let legal = b.legal_commands();
@@ -109,7 +110,7 @@ proptest! {
         for level in levels() {
             let (cmds, log) = play(&level, seed, &choices);
             // Replay the same commands on the same seed: identical log.
-            let mut b = Battle::from_level(&level, Dice::seeded(seed)).unwrap();
+            let mut b = new_battle(&level, Dice::seeded(seed)).unwrap();
             for c in &cmds {
                 b.submit(c.clone()).unwrap();
             }

@@ -16,6 +16,7 @@ use skirmish::engine::command::Command;
 use skirmish::engine::dice::Dice;
 use skirmish::engine::event::{AttackOutcome, Event, Foreseen};
 use skirmish::engine::rulesets::flow::events::FlowEvent;
+use skirmish::engine::rulesets::new_battle;
 use skirmish::engine::rulesets::phases::events::PhasesEvent;
 use skirmish::engine::rulesets::wounds::events::WoundsEvent;
 use skirmish::engine::skill::SuccessLevel;
@@ -54,7 +55,7 @@ fn ai_battle(
     mut inspect: impl FnMut(Option<Foreseen>, &Command, &[Event]),
 ) -> Battle {
     let level = ai_level(level, &[AiPolicy::Normal, AiPolicy::Normal]);
-    let mut battle = Battle::from_level(&level, Dice::seeded(seed)).unwrap();
+    let mut battle = new_battle(&level, Dice::seeded(seed)).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for _ in 0..command_limit(&level) {
         let side = match battle.awaiting() {

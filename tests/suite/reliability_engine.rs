@@ -7,10 +7,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use skirmish::engine::Battle;
 use skirmish::engine::dice::Dice;
 use skirmish::engine::event::{Event, Stage};
 use skirmish::engine::initiative::MAX_ROLL_OFF_ROUNDS;
+use skirmish::engine::rulesets::new_battle;
 use skirmish::engine::rulesets::phases::PhasesFlow;
 use skirmish::level::{Level, Problem, load_str};
 
@@ -166,7 +166,7 @@ fn tie_die_below_two_sides_is_refused_at_its_key() {
 #[test]
 fn p_14_endless_scripted_ties_are_bounded_and_keep_roster_order() {
     let level = accepted(&with_rules(PHASES, ""));
-    let battle = Battle::from_level(&level, Dice::scripted(std::iter::repeat_n(1, 100_000)))
+    let battle = new_battle(&level, Dice::scripted(std::iter::repeat_n(1, 100_000)))
         .expect("the duel sets up");
     let events = battle.events();
     let tie_breaks = events
@@ -452,7 +452,7 @@ fn constants_out_of_range_are_refused_at_their_key() {
 }
 
 fn setup_error(level: &Level) -> String {
-    match Battle::from_level(level, Dice::seeded(1)) {
+    match new_battle(level, Dice::seeded(1)) {
         Ok(_) => panic!("the engine set up a level `check` refuses"),
         Err(e) => e,
     }

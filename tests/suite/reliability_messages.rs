@@ -11,6 +11,7 @@ use skirmish::engine::board::Cell;
 use skirmish::engine::command::{Command as Cmd, Reaction};
 use skirmish::engine::dice::Dice;
 use skirmish::engine::rulesets::flow::{FlowAction, ShoveEffect};
+use skirmish::engine::rulesets::new_battle;
 use skirmish::engine::units::{SideId, UnitId};
 use skirmish::engine::verb::{ArgValue, Args};
 use skirmish::level::{load_file, load_str};
@@ -245,7 +246,7 @@ fn script_commands_display_as_written_and_read_back() {
 /// The Ford, set up: Knight 0, Ranger 1, Goblin 2, Shaman 3; Blue 0, Red 1.
 fn ford_battle() -> Battle {
     let level = load_str(&ford(), "ford.ron").expect("ford loads");
-    Battle::from_level(&level, Dice::seeded(1)).expect("battle")
+    new_battle(&level, Dice::seeded(1)).expect("battle")
 }
 
 /// Issue 12: `Attack` carries an optional aim and approach path for the rulesets
@@ -362,7 +363,7 @@ fn engine_commands_display_with_names_in_scenario_syntax() {
 /// The Ogre's Ford (`flow`), set up: Captain 0, ..., Ogre 3, Cutthroat 4.
 fn ogre_ford_battle() -> Battle {
     let level = load_file(Path::new("levels/flow_ogre_ford.ron")).expect("level loads");
-    Battle::from_level(&level, Dice::seeded(1)).expect("battle")
+    new_battle(&level, Dice::seeded(1)).expect("battle")
 }
 
 #[test]

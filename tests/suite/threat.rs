@@ -2,13 +2,13 @@
 //! strike on its next turn, and what it can expect to deal there.
 
 use skirmish::ai::threat;
-use skirmish::engine::battle::Assume;
+use skirmish::engine::ruleset::Assume;
 
 use super::common::*;
 
 /// A battle of `level` with seeded dice (what the threat is doesn't depend on them).
 fn seeded(level: &skirmish::level::schema::Level) -> skirmish::engine::Battle {
-    skirmish::engine::Battle::from_level(level, skirmish::engine::dice::Dice::seeded(7)).unwrap()
+    skirmish::engine::rulesets::new_battle(level, skirmish::engine::dice::Dice::seeded(7)).unwrap()
 }
 
 /// A goblin with Speed 3 and a melee power (range 1) on an open row threatens

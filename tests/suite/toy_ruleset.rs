@@ -21,16 +21,19 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use skirmish::ai::{AiPolicy, choose};
 use skirmish::engine::battle::{
-    Assume, AttackOdds, AttackPreview, BattleSchedule, BattleStage, Incoming, MovePreview, Pending,
-    Progress, Roster, TurnOrder, TurnState, active_units, cell_of, check_round_limit,
-    check_victory, emit, entity, halted, is_active, name, occupancy_for, ruleset_is, side_of,
+    BattleSchedule, BattleStage, Incoming, Pending, Progress, Roster, TurnState, active_units,
+    cell_of, check_round_limit, check_victory, emit, entity, halted, is_active, name,
+    occupancy_for, ruleset_is, side_of,
 };
 use skirmish::engine::board::{Cell, Occupancy};
 use skirmish::engine::command::{Command, CommandError, Names};
 use skirmish::engine::decision::{DecisionOption, PendingDecision, Pick};
 use skirmish::engine::dice::Dice;
 use skirmish::engine::event::{Event, Stage};
-use skirmish::engine::rulesets::{Ruleset, StatSpec, TraitOf, registry};
+use skirmish::engine::ruleset::{Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder};
+use skirmish::engine::ruleset::{Ruleset, StatSpec, TraitOf};
+use skirmish::engine::rulesets::new_battle;
+use skirmish::engine::rulesets::registry;
 use skirmish::engine::units::*;
 use skirmish::engine::verb::{ArgKind, ArgSpec, ArgValue, Args, Cost, VerbSpec};
 use skirmish::engine::{Awaiting, Battle};
@@ -650,7 +653,7 @@ fn the_registry_lists_the_builtins_and_only_finds_a_toy_once_registered() {
     // Not registered: this test binary shares the registry with every other test.
     assert!(registry::get("toy").is_none());
     assert_eq!(registry::ids()[..2], ["phases", "flow"]);
-    let err = Battle::from_level(&level(), Dice::seeded(1)).err().unwrap();
+    let err = new_battle(&level(), Dice::seeded(1)).err().unwrap();
     assert!(
         err.starts_with("unknown ruleset `toy`; expected one of: phases, flow"),
         "{err}"

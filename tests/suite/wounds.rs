@@ -13,6 +13,7 @@
 use skirmish::engine::command::CommandError;
 use skirmish::engine::dice::Dice;
 use skirmish::engine::event::Event;
+use skirmish::engine::rulesets::new_battle;
 use skirmish::engine::rulesets::wounds::events::WoundsEvent;
 use skirmish::engine::units::{PlayState, UnitId};
 use skirmish::engine::verb::{ArgValue, Args};
@@ -131,7 +132,7 @@ pub(crate) fn level(size: (u32, u32), terrain: &[&str], units: Vec<UnitDef>) -> 
 }
 
 pub(crate) fn battle(level: &Level, faces: &[u32]) -> Battle {
-    Battle::from_level(level, Dice::scripted(faces.iter().copied())).expect("level sets up")
+    new_battle(level, Dice::scripted(faces.iter().copied())).expect("level sets up")
 }
 
 /// Every scripted face was drawn, no more and no fewer.

@@ -10,6 +10,7 @@ use rand::SeedableRng;
 use skirmish::ai::AiPolicy;
 use skirmish::engine::dice::Dice;
 use skirmish::engine::event::Event;
+use skirmish::engine::rulesets::new_battle;
 use skirmish::engine::{Awaiting, Battle};
 use skirmish::level::schema::*;
 
@@ -138,7 +139,7 @@ fn w_30_no_action_left_on_the_next_turn_means_no_standing_up() {
 fn w_03_the_ravine_road_plays_to_its_end_with_the_normal_ai() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/wounds_ravine.ron");
     let level = skirmish::level::load_file(&path).expect("the level loads");
-    let mut b = Battle::from_level(&level, Dice::seeded(3)).expect("it sets up");
+    let mut b = new_battle(&level, Dice::seeded(3)).expect("it sets up");
     let order: Vec<String> = b
         .events()
         .iter()
@@ -182,7 +183,7 @@ fn w_03_the_ravine_road_plays_to_its_end_with_the_normal_ai() {
 /// fresh thread computes for it alone — however the odds cache is warmed.
 #[test]
 fn two_configurations_in_one_thread_never_share_odds() {
-    use skirmish::engine::battle::Assume;
+    use skirmish::engine::ruleset::Assume;
     fn make(crit_at: i32) -> Level {
         let mut l = crate::wounds::level(
             (5, 3),
@@ -200,7 +201,7 @@ fn two_configurations_in_one_thread_never_share_odds() {
         l
     }
     fn odds(crit_at: i32) -> (f64, f64, f64) {
-        let b = Battle::from_level(&make(crit_at), Dice::seeded(1)).expect("level sets up");
+        let b = new_battle(&make(crit_at), Dice::seeded(1)).expect("level sets up");
         let (hero, orc) = (id(&b, "Hero"), id(&b, "Orc"));
         let o = b
             .attack_odds(hero, orc, Some("Longsword"), Assume::default())

@@ -10,6 +10,7 @@ use skirmish::engine::board::Cell;
 use skirmish::engine::command::{Command, CommandError};
 use skirmish::engine::dice::Dice;
 use skirmish::engine::event::Event;
+use skirmish::engine::rulesets::new_battle;
 use skirmish::engine::rulesets::wounds::events::WoundsEvent;
 use skirmish::engine::rulesets::wounds::play;
 use skirmish::engine::units::{PlayState, UnitId};
@@ -1193,7 +1194,7 @@ fn the_ravine_road_has_the_promised_shape() {
         .iter()
         .any(|p| p.traits.iter().any(|t| t.starts_with("Cast")))));
 
-    let b = Battle::from_level(&level, Dice::seeded(3)).expect("it sets up");
+    let b = new_battle(&level, Dice::seeded(3)).expect("it sets up");
     let pike = play::wu(b.world(), id(&b, "Pikeman"));
     assert_eq!(pike.zone, 2);
     let brute = play::wu(b.world(), id(&b, "Brute"));
@@ -1234,7 +1235,7 @@ fn wounds_templates_place_and_set_up() {
             .units
             .push(t.unit(&t.name, side, Cell::new(x, i as i32)));
     }
-    let b = Battle::from_level(&level, Dice::seeded(1))
+    let b = new_battle(&level, Dice::seeded(1))
         .unwrap_or_else(|e| panic!("the templates' units set up: {e}"));
     let w = |name: &str| play::wu(b.world(), id(&b, name)).clone();
     assert_eq!(w("Spearman").zone, 2);

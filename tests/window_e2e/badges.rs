@@ -1,7 +1,7 @@
 //! End-to-end: condition badges (issue 33). A battle is played by the AI until
 //! units carry conditions; then the pointer is put on a badge by real input (the X
 //! pointer warped onto it) and the tooltip must show the badge's icon, name, rule,
-//! effect and duration; the left panel lists the shown unit's conditions as icon
+//! effect and duration; the unit card lists the shown unit's conditions as icon
 //! rows; then the pointer on the unit itself gives the tooltip of all its
 //! conditions. Screenshots: `e2e-badges-<level>.png`, with the badge's tooltip open.
 
@@ -12,8 +12,8 @@ use bevy::window::PrimaryWindow;
 use rand::SeedableRng;
 use skirmish::engine::battle::Awaiting;
 use skirmish::game::control::{Choices, MainCamera, UiState, human_turn, submit};
-use skirmish::game::hud::ConditionList;
 use skirmish::game::screen::Screen;
+use skirmish::game::unit_card::CardBadge;
 use skirmish::game::units_view::{Badge, BadgeTooltip, BadgeTooltipText, unit_badges};
 use skirmish::game::{Game, GameOptions};
 
@@ -88,7 +88,7 @@ fn driver(
     badges: Query<(&Badge, &GlobalTransform)>,
     tooltip: Single<&Visibility, With<BadgeTooltip>>,
     tooltip_text: Single<&Text, With<BadgeTooltipText>>,
-    list: Single<Option<&Children>, With<ConditionList>>,
+    card_badges: Query<(), With<CardBadge>>,
     geo: Option<Res<skirmish::game::board_view::MapGeometry>>,
     mut commands: Commands,
     mut exit: MessageWriter<AppExit>,
@@ -209,17 +209,17 @@ fn driver(
                 );
             }
             println!("e2e badges: tooltip {text:?}");
-            // The left panel: one icon row per badge of the unit it shows.
+            // The unit card: one icon row per badge of the unit it shows.
             let shown = choices.unit.or(game.battle.turn().active);
             if let Some(v) = shown.and_then(|u| game.battle.units().into_iter().find(|v| v.id == u))
             {
-                let rows = list.map_or(0, |c| c.len());
+                let rows = card_badges.iter().len();
                 let want = unit_badges(&game.battle, &v).len();
                 if rows != want {
                     return fail(
                         &mut exit,
                         format!(
-                            "the left panel lists {rows} conditions of {}, not {want}",
+                            "the unit card lists {rows} conditions of {}, not {want}",
                             v.name
                         ),
                     );

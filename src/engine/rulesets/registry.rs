@@ -1,10 +1,11 @@
 //! The registry: the one list of rulesets, built once in a fixed order (the built-in
 //! ones first, then any [`register`]ed in the order they came).
 //!
-//! This file is the only place outside a ruleset's own folder that names it: to add
-//! a ruleset to the build, write its folder and add one line to `builtins`. A test
-//! (or a tool) can add one at run time with [`register`]; `Battle::from_level`,
-//! level checks and the editor then find it by id like the built-in ones.
+//! This file is the only one of the program outside a ruleset's own folder that names
+//! it (tests name a ruleset's events and verbs to check them): to add a ruleset to
+//! the build, write its folder and add one line to `builtins`. A test (or a tool)
+//! can add one at run time with [`register`]; [`super::new_battle`], level checks and
+//! the editor then find it by id like the built-in ones.
 //!
 //! Look-ups take a read lock and scan a handful of entries: they happen when a battle
 //! is set up or a level checked, never per command. A battle keeps the
@@ -12,7 +13,8 @@
 
 use std::sync::{LazyLock, PoisonError, RwLock};
 
-use super::{Ruleset, actfast, escalation, flow, phases, wounds};
+use super::{actfast, escalation, flow, phases, wounds};
+use crate::engine::ruleset::Ruleset;
 
 /// The rulesets this build plays, in the order they are listed everywhere (the first
 /// is the default of `skirmish edit --ruleset`).
@@ -94,7 +96,7 @@ pub fn default_id() -> &'static str {
 /// );
 /// ```
 ///
-/// See [`super::Ruleset`] for a ruleset registered and looked up.
+/// See [`Ruleset`] for what a ruleset implements.
 pub fn register(ruleset: Box<dyn Ruleset>) -> Result<&'static dyn Ruleset, RegisterError> {
     let id = ruleset.id();
     let usable = id.starts_with(|c: char| c.is_ascii_lowercase())
@@ -144,7 +146,7 @@ mod tests {
             fn id(&self) -> &'static str {
                 self.0
             }
-            fn stats(&self) -> &'static [super::super::StatSpec] {
+            fn stats(&self) -> &'static [crate::engine::ruleset::StatSpec] {
                 &[]
             }
             fn check_overrides(
@@ -177,7 +179,7 @@ mod tests {
                 _: crate::engine::units::UnitId,
                 _: crate::engine::units::UnitId,
                 _: Option<&str>,
-            ) -> Option<crate::engine::battle::AttackPreview> {
+            ) -> Option<crate::engine::ruleset::AttackPreview> {
                 None
             }
             fn attack_odds(
@@ -186,8 +188,8 @@ mod tests {
                 _: crate::engine::units::UnitId,
                 _: crate::engine::units::UnitId,
                 _: Option<&str>,
-                _: crate::engine::battle::Assume<'_>,
-            ) -> Option<crate::engine::battle::AttackOdds> {
+                _: crate::engine::ruleset::Assume<'_>,
+            ) -> Option<crate::engine::ruleset::AttackOdds> {
                 None
             }
             fn preview_move(
@@ -196,7 +198,7 @@ mod tests {
                 _: crate::engine::units::UnitId,
                 _: &str,
                 _: &[crate::engine::board::Cell],
-            ) -> crate::engine::battle::MovePreview {
+            ) -> crate::engine::ruleset::MovePreview {
                 Default::default()
             }
             fn stage_name(&self, _: crate::engine::event::Stage) -> &'static str {
@@ -205,7 +207,7 @@ mod tests {
             fn turn_order(
                 &self,
                 _: &bevy_ecs::world::World,
-            ) -> Vec<crate::engine::battle::TurnOrder> {
+            ) -> Vec<crate::engine::ruleset::TurnOrder> {
                 Vec::new()
             }
             fn pools(

@@ -18,7 +18,8 @@ use super::state::{
 use crate::editor::terrain::{on_map, terrain_at};
 use crate::editor::traits_text;
 use crate::engine::board::Terrain;
-use crate::engine::rulesets::{RULESETS, TraitOf};
+use crate::engine::ruleset::TraitOf;
+use crate::engine::rulesets::RULESETS;
 use crate::game::control::panels;
 use crate::game::screen::Screen;
 use crate::game::units_view::side_color;

@@ -16,7 +16,8 @@ use crate::editor::{
     parse_traits, skill_form, stat_form, trait_hint, traits_text, unit_extras, weapon_choices,
 };
 use crate::engine::board::{Cell, GridKind, Terrain};
-use crate::engine::rulesets::{RULESETS, TraitOf, registry};
+use crate::engine::ruleset::TraitOf;
+use crate::engine::rulesets::{RULESETS, registry};
 use crate::game::setup::cycle;
 use crate::level::Level;
 use crate::level::schema::{AiPolicy, Controller, DecisionPolicy, Hand, WeaponDef};

@@ -21,7 +21,7 @@ use crate::engine::spec::{EffectDef, EffectDuration, PowerDef, UnitDef};
 /// A weapon of the ruleset's table (A-GAP-05), by name, with the table's damage
 /// written out (the rules take it from the table anyway).
 fn table_weapon(name: &str) -> Result<PowerDef, String> {
-    let weapon = super::ruleset::defaults()?
+    let weapon = super::config::defaults()?
         .weapon(name)
         .ok_or_else(|| format!("the weapon table has no `{name}`"))?;
     let mut power = melee_power(name, &weapon.damage);

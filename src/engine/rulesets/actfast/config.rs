@@ -12,8 +12,18 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::bands::RangeBands;
 use crate::engine::odds::DiceExpr;
-use crate::engine::rulesets::config::{ConfigError, RulesetConfig, check_range};
-use crate::engine::rulesets::{MAX_HP, MAX_MODIFIER, MAX_SPEED, parse_dice};
+use crate::engine::ruleset::config::{ConfigError, RulesetConfig, check_range};
+use crate::engine::ruleset::{MAX_HP, MAX_MODIFIER, MAX_SPEED, parse_dice};
+
+/// The configuration's defaults, read once.
+pub(super) fn defaults() -> Result<&'static ActfastConfig, String> {
+    static DEFAULTS: std::sync::OnceLock<Result<ActfastConfig, String>> =
+        std::sync::OnceLock::new();
+    DEFAULTS
+        .get_or_init(crate::engine::ruleset::config::load_default::<ActfastConfig>)
+        .as_ref()
+        .map_err(Clone::clone)
+}
 
 /// The compiled-in copy of `assets/rulesets/actfast.ron`.
 pub const DEFAULT_RON: &str = include_str!("../../../../assets/rulesets/actfast.ron");
@@ -332,7 +342,7 @@ impl ActfastConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::rulesets::config::{from_ron, load_default};
+    use crate::engine::ruleset::config::{from_ron, load_default};
 
     fn cfg() -> ActfastConfig {
         load_default().expect("actfast.ron")

@@ -108,7 +108,7 @@ pub fn broken(cfg: &ActfastConfig, adjacent_to_pc: bool) -> Broken {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::rulesets::config::load_default;
+    use crate::engine::ruleset::config::load_default;
 
     fn cfg() -> ActfastConfig {
         load_default().unwrap()

@@ -262,7 +262,7 @@ pub fn move_cost(actions: u32, conditions: &[Condition]) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::rulesets::config::load_default;
+    use crate::engine::ruleset::config::load_default;
 
     fn cfg() -> ActfastConfig {
         load_default().unwrap()

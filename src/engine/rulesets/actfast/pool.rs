@@ -325,7 +325,7 @@ pub fn expected_damage(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::rulesets::config::load_default;
+    use crate::engine::ruleset::config::load_default;
     use std::collections::BTreeMap;
 
     use AttackKind::{Melee, Ranged};

@@ -7,7 +7,7 @@ use bevy_app::App;
 use bevy_ecs::prelude::*;
 
 use super::check;
-use super::config::ActfastConfig;
+use super::config::{ActfastConfig, defaults};
 use super::order::Step;
 use super::play::{
     self, ARules, MOVE, RoundState, TurnBudget, au, distance, pool_text, rules, swing,
@@ -20,17 +20,17 @@ use super::units::{
 };
 use super::verbs::{ACTIONS, VERBS};
 use crate::engine::battle::{
-    Assume, AttackOdds, AttackPreview, BattleSchedule, BattleStage, MovePreview, Roster, TurnOrder,
-    TurnState, name, ruleset_is, side_of,
+    BattleSchedule, BattleStage, Roster, TurnState, name, ruleset_is, side_of,
 };
 use crate::engine::board::{Cell, GridKind};
 use crate::engine::command::{Command, CommandError};
 use crate::engine::conditions::{ConditionWords, Stacking, StackingRules};
 use crate::engine::event::Stage;
 use crate::engine::problems::{Issue, PowerRef, Where, unit_label};
-use crate::engine::rulesets::config::{self, ConfigError};
-use crate::engine::rulesets::{AttackFeatures, MAX_RANGE, Ruleset, StatSpec, TraitOf, check_stats};
-use crate::engine::rulesets::{ConditionBadge, badge_colour};
+use crate::engine::ruleset::config::{self, ConfigError};
+use crate::engine::ruleset::{Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder};
+use crate::engine::ruleset::{AttackFeatures, MAX_RANGE, Ruleset, StatSpec, TraitOf, check_stats};
+use crate::engine::ruleset::{ConditionBadge, badge_colour};
 use crate::engine::spec::{EffectDuration, Level, PowerDef, UnitDef};
 use crate::engine::units::*;
 use crate::engine::verb::VerbSpec;
@@ -41,16 +41,6 @@ pub struct Actfast;
 
 /// The ruleset's id.
 pub const ID: &str = "actfast";
-
-/// The configuration's defaults, read once.
-pub(super) fn defaults() -> Result<&'static ActfastConfig, String> {
-    static DEFAULTS: std::sync::OnceLock<Result<ActfastConfig, String>> =
-        std::sync::OnceLock::new();
-    DEFAULTS
-        .get_or_init(config::load_default::<ActfastConfig>)
-        .as_ref()
-        .map_err(Clone::clone)
-}
 
 /// The rule of `RULES.md` behind each word its roll events use (see
 /// [`Ruleset::rule_for`]): the first key (lower case) the word contains wins, so
@@ -366,7 +356,7 @@ impl Ruleset for Actfast {
     }
 
     fn condition_badge(&self, condition: &str) -> Option<ConditionBadge> {
-        crate::engine::rulesets::badge_from(BADGES, condition)
+        crate::engine::ruleset::badge_from(BADGES, condition)
     }
 
     /// The rest of the round step by step, the active unit first; while the
@@ -545,7 +535,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
             .iter()
             .position(|s| s.name == def.side)
             .ok_or_else(|| format!("unit {} has unknown side {}", def.name, def.side))?;
-        check_stats(ID, &def.stats).map_err(|e| format!("unit {}: {e}", def.name))?;
+        check_stats(STATS, &def.stats).map_err(|e| format!("unit {}: {e}", def.name))?;
         let pc = side_is_pc(level, side);
         let data = AUnit::from_def(&cfg, def, pc).map_err(|e| format!("unit {}: {e}", def.name))?;
         let powers = powers_of(&cfg, def)?;

@@ -4,7 +4,7 @@
 //! the pool dice each adds, as a table the rules, the level check and the editor
 //! share.
 
-use crate::engine::rulesets::{MAX_HP, MAX_MODIFIER, MAX_SPEED, StatSpec};
+use crate::engine::ruleset::{MAX_HP, MAX_MODIFIER, MAX_SPEED, StatSpec};
 
 use super::config::ActfastConfig;
 
@@ -255,7 +255,7 @@ impl Condition {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::rulesets::config::load_default;
+    use crate::engine::ruleset::config::load_default;
 
     fn cfg() -> ActfastConfig {
         load_default().unwrap()

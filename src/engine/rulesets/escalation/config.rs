@@ -5,8 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::engine::bands::RangeBands;
-use crate::engine::rulesets::MAX_SPEED;
-use crate::engine::rulesets::config::{ConfigError, RulesetConfig, check_range};
+use crate::engine::ruleset::MAX_SPEED;
+use crate::engine::ruleset::config::{ConfigError, RulesetConfig, check_range};
 
 /// The compiled-in copy of `assets/rulesets/escalation.ron`.
 pub const DEFAULT_RON: &str = include_str!("../../../../assets/rulesets/escalation.ron");
@@ -161,7 +161,7 @@ impl EscalationConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::rulesets::config::load_default;
+    use crate::engine::ruleset::config::load_default;
 
     /// The shipped file loads and passes its own checks.
     #[test]

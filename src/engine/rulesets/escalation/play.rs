@@ -1600,7 +1600,7 @@ pub fn parse_effect(name: &str) -> Option<(&'static str, Option<i32>)> {
             let n: i32 = n
                 .parse()
                 .ok()
-                .filter(|n| (1..=super::super::MAX_HP).contains(n))?;
+                .filter(|n| (1..=crate::engine::ruleset::MAX_HP).contains(n))?;
             Some((ONGOING, Some(n)))
         }
         [_, ..] => names::NAMES

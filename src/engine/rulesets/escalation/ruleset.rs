@@ -18,17 +18,17 @@ use super::units::{
 };
 use super::verbs::{self, VERBS, pools};
 use crate::engine::battle::{
-    Assume, AttackOdds, AttackPreview, BattleSchedule, BattleStage, MovePreview, Roster, TurnOrder,
-    TurnState, entity, name, ruleset_is,
+    BattleSchedule, BattleStage, Roster, TurnState, entity, name, ruleset_is,
 };
 use crate::engine::board::{Cell, GridKind};
 use crate::engine::command::{Command, CommandError};
 use crate::engine::conditions::{Stacking, StackingRules};
 use crate::engine::event::Stage;
 use crate::engine::problems::{Issue, PowerRef, Where, unit_label};
-use crate::engine::rulesets::config::{self, ConfigError};
-use crate::engine::rulesets::{ConditionBadge, badge_colour};
-use crate::engine::rulesets::{Ruleset, StatSpec, TraitOf, check_stats, parse_dice};
+use crate::engine::ruleset::config::{self, ConfigError};
+use crate::engine::ruleset::{Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder};
+use crate::engine::ruleset::{ConditionBadge, badge_colour};
+use crate::engine::ruleset::{Ruleset, StatSpec, TraitOf, check_stats, parse_dice};
 use crate::engine::spec::Level;
 use crate::engine::units::*;
 use crate::engine::verb::{ArgValue, Args, VerbSpec};
@@ -381,7 +381,7 @@ impl Ruleset for Escalation {
     }
 
     fn condition_badge(&self, condition: &str) -> Option<ConditionBadge> {
-        crate::engine::rulesets::badge_from(BADGES, condition)
+        crate::engine::ruleset::badge_from(BADGES, condition)
     }
 
     /// The rest of the round by group, each labelled with its band and whether it
@@ -573,7 +573,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
             .iter()
             .position(|s| s.name == def.side)
             .ok_or_else(|| format!("unit {} has unknown side {}", def.name, def.side))?;
-        check_stats(ID, &def.stats).map_err(|e| format!("unit {}: {e}", def.name))?;
+        check_stats(STATS, &def.stats).map_err(|e| format!("unit {}: {e}", def.name))?;
         let data = EscUnit::from_def(&config, def, side_is_pc(level, side))
             .map_err(|e| format!("unit {}: {e}", def.name))?;
         let mut powers = vec![play::basic_power(&data)];

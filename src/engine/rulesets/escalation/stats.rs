@@ -2,7 +2,7 @@
 //! with what each means and the range it plays with; the level check and the
 //! editor's unit form come from this table.
 
-use crate::engine::rulesets::{MAX_HP, MAX_MODIFIER, StatSpec};
+use crate::engine::ruleset::{MAX_HP, MAX_MODIFIER, StatSpec};
 
 /// Every stat of an `escalation` unit (E-01, E-GAP-05, E-GAP-08, E-GAP-17).
 pub const STATS: &[StatSpec] = &[

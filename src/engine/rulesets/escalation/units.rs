@@ -344,7 +344,7 @@ impl EscUnit {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::rulesets::config::load_default;
+    use crate::engine::ruleset::config::load_default;
 
     /// E-01 / E-12 / E-13 / E-GAP-09: traits read bands, stances, resistances and
     /// weaknesses; a bad one names the valid forms.

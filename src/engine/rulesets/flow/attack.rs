@@ -578,10 +578,10 @@ pub struct Damage {
 
 impl DamageDice {
     /// Adds the damage dice `text` (a level's or the configuration's), or says why
-    /// they can't be rolled (see [`crate::engine::rulesets::parse_dice`]).
+    /// they can't be rolled (see [`crate::engine::ruleset::parse_dice`]).
     pub fn insert(&mut self, text: &str) -> Result<(), String> {
         if !self.0.contains_key(text) {
-            let expr = crate::engine::rulesets::parse_dice(text)?;
+            let expr = crate::engine::ruleset::parse_dice(text)?;
             let outcomes = expr.distribution().outcomes();
             self.0
                 .insert(text.to_string(), Arc::new(Damage { expr, outcomes }));

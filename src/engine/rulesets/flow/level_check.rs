@@ -3,8 +3,8 @@
 //! two hands), and no `phases` powers or movement powers.
 
 use crate::engine::problems::{Issue, Where, unit_label};
+use crate::engine::ruleset::{MAX_HP, MAX_RANGE, parse_dice};
 use crate::engine::rulesets::flow::{MAX_SKILL, SKILLS, potion_ap_problem};
-use crate::engine::rulesets::{MAX_HP, MAX_RANGE, parse_dice};
 use crate::engine::spec::{Hand, Level};
 
 /// The problems of every unit's `flow` fields, each at its place.

@@ -15,7 +15,7 @@
 //! movement, attacks and reactions) in `Attack`, [`turn::end_steps`] (end of turn and
 //! end of round) in `EndOfTurn`. Legality lives in [`check`], attack maths and the
 //! odds every decision shows in [`attack`]. [`Flow`] is what the engine, the editor
-//! and the AI ask of it (the [`crate::engine::rulesets::Ruleset`] seam).
+//! and the AI ask of it (the [`crate::engine::ruleset::Ruleset`] seam).
 
 pub mod actions;
 pub mod archetype;
@@ -50,7 +50,6 @@ pub use config::FlowConfig;
 pub use ruleset::Flow;
 pub use verbs::{FlowAction, ReadyAction, ReadyTrigger, ShoveEffect, VERBS};
 
-use super::{MAX_HP, MAX_MODIFIER, MAX_POINTS, MAX_SPEED, StatSpec};
 use crate::engine::battle::{
     BattleSchedule, BattleStage, Fault, Map, Roster, Sides, active_units, cell_of, emit, entity,
     is_active, ruleset_is,
@@ -58,6 +57,7 @@ use crate::engine::battle::{
 use crate::engine::board::Cell;
 use crate::engine::command::CommandError;
 use crate::engine::event::{Event, Stage};
+use crate::engine::ruleset::{MAX_HP, MAX_MODIFIER, MAX_POINTS, MAX_RANGE, MAX_SPEED, StatSpec};
 use crate::engine::schedule::TurnQueue;
 use crate::engine::spec::{Controller, Hand, ItemEffect, Level, Size, WeaponCategory, WeaponDef};
 use crate::engine::stack::Stack;
@@ -512,7 +512,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
 /// first problem, in the words of the level. `skirmish check` reports the same
 /// problems at their place in the file.
 pub fn check_unit(config: &FlowConfig, def: &crate::engine::spec::UnitDef) -> Result<(), String> {
-    super::check_stats("flow", &def.stats)?;
+    crate::engine::ruleset::check_stats(STATS, &def.stats)?;
     for t in &def.traits {
         unit_trait(t)?;
     }
@@ -525,13 +525,13 @@ pub fn check_unit(config: &FlowConfig, def: &crate::engine::spec::UnitDef) -> Re
         return Err(format!("`armor` is {}; expected 0 to {MAX_HP}", def.armor));
     }
     for w in &def.weapons {
-        if !(1..=super::MAX_RANGE).contains(&w.reach) || w.range > super::MAX_RANGE {
+        if !(1..=MAX_RANGE).contains(&w.reach) || w.range > MAX_RANGE {
             return Err(format!(
                 "weapon {}: reach {} and range {}; expected reach 1 to {max} and range 0 to {max}",
                 w.name,
                 w.reach,
                 w.range,
-                max = super::MAX_RANGE
+                max = MAX_RANGE
             ));
         }
         if let Some(c) = w.on_hit.iter().find(|c| !config.ongoing.contains_key(*c)) {
@@ -547,7 +547,7 @@ pub fn check_unit(config: &FlowConfig, def: &crate::engine::spec::UnitDef) -> Re
         }
         match &item.effect {
             ItemEffect::Heal(dice) => {
-                super::parse_dice(dice)
+                crate::engine::ruleset::parse_dice(dice)
                     .map_err(|e| format!("item {}: heals `{dice}`, which {e}", item.name))?;
             }
             ItemEffect::Power(p) => {

@@ -12,8 +12,8 @@ use super::attack::{attack_odds, attack_odds_assuming, plan};
 use super::conditions::GRAPPLING;
 use super::movement::path_cost;
 use super::*;
-use crate::engine::battle::{AttackPreview, MovePreview};
 use crate::engine::command::Command;
+use crate::engine::ruleset::{AttackPreview, MovePreview};
 
 /// Exact odds of an attack as things stand (F-GAP-01, F-GAP-02, F-GAP-06); the chance
 /// is that the check succeeds, before the target's optional reaction.
@@ -54,8 +54,8 @@ pub fn odds(
     attacker: UnitId,
     target: UnitId,
     power: Option<&str>,
-    assume: crate::engine::battle::Assume<'_>,
-) -> Option<crate::engine::battle::AttackOdds> {
+    assume: crate::engine::ruleset::Assume<'_>,
+) -> Option<crate::engine::ruleset::AttackOdds> {
     let weapon = weapon_named(world, attacker, power).ok()?;
     let (chance, expected_damage, kill_chance) = attack_odds_assuming(
         world,
@@ -66,7 +66,7 @@ pub fn odds(
         assume.feinted,
     )
     .ok()?;
-    Some(crate::engine::battle::AttackOdds {
+    Some(crate::engine::ruleset::AttackOdds {
         chance,
         expected_damage,
         kill_chance,

@@ -11,14 +11,15 @@ use super::{
     FlowAction, FlowConfig, FlowPlugin, SKILLS, STATS, VERBS, check, has, pool, preview, rules,
     verbs,
 };
-use crate::engine::battle::{Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder, entity};
+use crate::engine::battle::entity;
 use crate::engine::board::{Cell, GridKind};
 use crate::engine::command::{Command, CommandError};
 use crate::engine::event::Stage;
 use crate::engine::problems::Issue;
-use crate::engine::rulesets::config::{self, ConfigError};
-use crate::engine::rulesets::{ConditionBadge, badge_colour};
-use crate::engine::rulesets::{Ruleset, StatSpec, TraitOf};
+use crate::engine::ruleset::config::{self, ConfigError};
+use crate::engine::ruleset::{Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder};
+use crate::engine::ruleset::{ConditionBadge, badge_colour};
+use crate::engine::ruleset::{Ruleset, StatSpec, TraitOf};
 use crate::engine::spec::Level;
 use crate::engine::units::{Stats, UnitId};
 use crate::engine::verb::{Cost, VerbSpec};
@@ -183,7 +184,7 @@ impl Ruleset for Flow {
     }
 
     fn condition_badge(&self, condition: &str) -> Option<ConditionBadge> {
-        crate::engine::rulesets::badge_from(BADGES, condition)
+        crate::engine::ruleset::badge_from(BADGES, condition)
     }
 
     fn turn_order(&self, world: &World) -> Vec<TurnOrder> {

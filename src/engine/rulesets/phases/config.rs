@@ -13,8 +13,8 @@ use super::conditions;
 use crate::engine::dice::Sides;
 use crate::engine::odds::{DiceExpr, ExprError};
 use crate::engine::problems::{Issue, PowerRef, Where, unit_label};
-use crate::engine::rulesets::config::{ConfigError, RulesetConfig, check_range};
-use crate::engine::rulesets::{MAX_HP, MAX_RANGE, MAX_SPEED, check_dice, parse_dice};
+use crate::engine::ruleset::config::{ConfigError, RulesetConfig, check_range};
+use crate::engine::ruleset::{MAX_HP, MAX_RANGE, MAX_SPEED, check_dice, parse_dice};
 use crate::engine::spec::{ItemEffect, Level, PowerDef};
 
 /// Most multiples of Speed a movement power may move.
@@ -265,18 +265,18 @@ impl PhasesConfig {
     /// The checked configuration from `assets/rulesets/phases.ron` on disk if
     /// present, otherwise the compiled-in copy.
     pub fn load_default() -> Result<Self, String> {
-        crate::engine::rulesets::config::load_default()
+        crate::engine::ruleset::config::load_default()
     }
 
     /// Parses and checks a configuration; the error reads `line:col: message`.
     pub fn from_ron(text: &str) -> Result<Self, String> {
-        crate::engine::rulesets::config::from_ron(text)
+        crate::engine::ruleset::config::from_ron(text)
     }
 
     /// This configuration with a level's overrides applied, each key naming a field;
     /// a value of the wrong type or out of range is an error naming its key.
     pub fn with_overrides(&self, overrides: &BTreeMap<String, ron::Value>) -> Result<Self, String> {
-        crate::engine::rulesets::config::with_overrides(self, overrides)
+        crate::engine::ruleset::config::with_overrides(self, overrides)
     }
 
     /// The problems of `level` that this configuration tells, each at its place:

@@ -7,7 +7,7 @@
 //! in `Movement`, [`battle::battle_phase`] in `Attack`, [`end::end_phase`] in
 //! `EndOfTurn`. Legality lives in [`check`], attack maths (shared with the odds the
 //! UI shows) in [`attack`]. [`Phases`] is what the engine, the editor and the AI
-//! ask of it (the [`crate::engine::rulesets::Ruleset`] seam).
+//! ask of it (the [`crate::engine::ruleset::Ruleset`] seam).
 
 pub mod archetype;
 pub mod attack;
@@ -44,9 +44,9 @@ use bevy_ecs::prelude::*;
 pub use config::PhasesConfig;
 pub use ruleset::Phases;
 
-use super::{MAX_HP, MAX_MODIFIER, MAX_SPEED, StatSpec};
 use crate::engine::battle::{BattleSchedule, BattleStage, Roster, ruleset_is};
 use crate::engine::board::Cell;
+use crate::engine::ruleset::{MAX_HP, MAX_MODIFIER, MAX_SPEED, StatSpec};
 use crate::engine::spec::Level;
 use crate::engine::units::*;
 
@@ -200,13 +200,14 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
             .position(|s| s.name == def.side)
             .ok_or_else(|| format!("unit {} has unknown side {}", def.name, def.side))?;
         // What `skirmish check` refuses, the engine does not play either.
-        super::check_stats("phases", &def.stats).map_err(|e| format!("unit {}: {e}", def.name))?;
+        crate::engine::ruleset::check_stats(STATS, &def.stats)
+            .map_err(|e| format!("unit {}: {e}", def.name))?;
         let item_powers = def.items.iter().filter_map(|item| match &item.effect {
             crate::engine::spec::ItemEffect::Power(p) => Some(p),
             _ => None,
         });
         for power in def.powers.iter().chain(item_powers) {
-            super::parse_dice(&power.damage).map_err(|e| {
+            crate::engine::ruleset::parse_dice(&power.damage).map_err(|e| {
                 format!(
                     "unit {}: power {}: damage `{}` {e}",
                     def.name, power.name, power.damage
@@ -215,7 +216,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
         }
         for item in &def.items {
             if let crate::engine::spec::ItemEffect::Heal(dice) = &item.effect {
-                super::parse_dice(dice).map_err(|e| {
+                crate::engine::ruleset::parse_dice(dice).map_err(|e| {
                     format!(
                         "unit {}: item {}: heals `{dice}`, which {e}",
                         def.name, item.name

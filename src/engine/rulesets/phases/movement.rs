@@ -139,7 +139,7 @@ pub fn seize_value(world: &World, unit: UnitId) -> f64 {
                 unit,
                 target,
                 Some(power),
-                crate::engine::battle::Assume::default(),
+                crate::engine::ruleset::Assume::default(),
             );
             if let Some(o) = odds
                 && o.kill_chance >= 0.5

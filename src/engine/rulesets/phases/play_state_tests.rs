@@ -28,7 +28,8 @@ fn battle() -> Battle {
         stats(0)
     ))
     .expect("the test level parses");
-    Battle::from_level(&level, Dice::seeded(7)).expect("the test level sets up")
+    Battle::from_level_with(&super::Phases, &level, Dice::seeded(7))
+        .expect("the test level sets up")
 }
 
 fn leave(b: &mut Battle, unit: &str, state: PlayState) {

@@ -9,8 +9,9 @@ use super::conditions::RUNNING;
 use super::initiative::{battle_order, movement_order};
 use super::movement::provocations;
 use super::{PhasesFlow, PhasesRules, Step, attack};
-use crate::engine::battle::{Assume, AttackOdds, AttackPreview, MovePreview, entity};
+use crate::engine::battle::entity;
 use crate::engine::board::Cell;
+use crate::engine::ruleset::{Assume, AttackOdds, AttackPreview, MovePreview};
 use crate::engine::units::*;
 
 /// Exact odds of an attack (P-23 with P-03 … P-09, P-GAP-03), damage and kill chance.

@@ -7,14 +7,15 @@ use bevy_app::App;
 use bevy_ecs::world::World;
 
 use super::{PhasesConfig, PhasesPlugin, STATS, check, conditions, preview};
-use crate::engine::battle::{Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder, entity};
+use crate::engine::battle::entity;
 use crate::engine::board::Cell;
 use crate::engine::command::{Command, CommandError};
 use crate::engine::event::Stage;
 use crate::engine::problems::Issue;
-use crate::engine::rulesets::config::{self, ConfigError};
-use crate::engine::rulesets::{ConditionBadge, badge_colour};
-use crate::engine::rulesets::{MoveHint, Ruleset, StatSpec};
+use crate::engine::ruleset::config::{self, ConfigError};
+use crate::engine::ruleset::{Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder};
+use crate::engine::ruleset::{ConditionBadge, badge_colour};
+use crate::engine::ruleset::{MoveHint, Ruleset, StatSpec};
 use crate::engine::spec::Level;
 use crate::engine::units::{Conditions, Stats, UnitId};
 use crate::engine::verb::VerbSpec;
@@ -169,7 +170,7 @@ impl Ruleset for Phases {
     }
 
     fn condition_badge(&self, condition: &str) -> Option<ConditionBadge> {
-        crate::engine::rulesets::badge_from(BADGES, condition)
+        crate::engine::ruleset::badge_from(BADGES, condition)
     }
 
     fn turn_order(&self, world: &World) -> Vec<TurnOrder> {

@@ -178,7 +178,7 @@ impl Wounds {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::rulesets::config::load_default;
+    use crate::engine::ruleset::config::load_default;
 
     fn cfg() -> WoundsConfig {
         load_default().unwrap()

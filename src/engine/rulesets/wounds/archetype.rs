@@ -22,7 +22,7 @@ use crate::engine::spec::{PowerDef, UnitDef};
 /// A weapon of the ruleset's table (W-GAP-01), by name, with the table's damage
 /// and range written out (the rules take them from the table anyway).
 fn table_weapon(name: &str) -> Result<PowerDef, String> {
-    let weapon = super::ruleset::defaults()?
+    let weapon = super::config::defaults()?
         .weapon(name)
         .ok_or_else(|| format!("the weapon table has no `{name}`"))?;
     let mut power = melee_power(name, &weapon.damage);

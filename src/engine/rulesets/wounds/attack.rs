@@ -393,7 +393,7 @@ pub fn odds(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::rulesets::config::load_default;
+    use crate::engine::ruleset::config::load_default;
 
     fn cfg() -> WoundsConfig {
         load_default().unwrap()

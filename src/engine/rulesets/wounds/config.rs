@@ -7,8 +7,18 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::odds::DiceExpr;
-use crate::engine::rulesets::config::{ConfigError, RulesetConfig, check_range};
-use crate::engine::rulesets::{MAX_HP, MAX_MODIFIER, MAX_RANGE, MAX_SPEED, parse_dice};
+use crate::engine::ruleset::config::{ConfigError, RulesetConfig, check_range};
+use crate::engine::ruleset::{MAX_HP, MAX_MODIFIER, MAX_RANGE, MAX_SPEED, parse_dice};
+
+/// The configuration's defaults, read once: the editor checks every phrase on
+/// every edit.
+pub(super) fn defaults() -> Result<&'static WoundsConfig, String> {
+    static DEFAULTS: std::sync::OnceLock<Result<WoundsConfig, String>> = std::sync::OnceLock::new();
+    DEFAULTS
+        .get_or_init(crate::engine::ruleset::config::load_default::<WoundsConfig>)
+        .as_ref()
+        .map_err(Clone::clone)
+}
 
 /// The compiled-in copy of `assets/rulesets/wounds.ron`.
 pub const DEFAULT_RON: &str = include_str!("../../../../assets/rulesets/wounds.ron");
@@ -296,7 +306,7 @@ impl WoundsConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::rulesets::config::{from_ron, load_default};
+    use crate::engine::ruleset::config::{from_ron, load_default};
 
     fn cfg() -> WoundsConfig {
         load_default().expect("wounds.ron")

@@ -321,7 +321,7 @@ pub fn steps_inside(center: Cell, zone: u32, path: &[Cell]) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::rulesets::config::load_default;
+    use crate::engine::ruleset::config::load_default;
     use crate::engine::rulesets::wounds::aim::{Aim, Wounds};
 
     fn cfg() -> WoundsConfig {

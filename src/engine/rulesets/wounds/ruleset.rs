@@ -8,7 +8,7 @@ use bevy_ecs::prelude::*;
 
 use super::aim::Aim;
 use super::check;
-use super::config::WoundsConfig;
+use super::config::{WoundsConfig, defaults};
 use super::play::{
     self, Kind, MOVE, RoundState, TurnBudget, WRules, cached_odds, mods, names, rules, swing, wu,
 };
@@ -20,19 +20,19 @@ use super::units::{
 };
 use super::verbs::{VERBS, pools};
 use crate::engine::battle::{
-    AimPreview, Assume, AttackOdds, AttackPreview, BattleSchedule, BattleStage, MovePreview,
-    Roster, TurnOrder, TurnState, cell_of, entity, name, ruleset_is, side_of,
+    BattleSchedule, BattleStage, Roster, TurnState, cell_of, entity, name, ruleset_is, side_of,
 };
 use crate::engine::board::{Cell, GridKind};
 use crate::engine::command::{Command, CommandError};
 use crate::engine::conditions::{Stacking, StackingRules};
 use crate::engine::event::Stage;
 use crate::engine::problems::{Issue, PowerRef, Where, side_label, unit_label};
-use crate::engine::rulesets::config::{self, ConfigError};
-use crate::engine::rulesets::{
-    AttackFeatures, Ruleset, StatSpec, TraitOf, check_stats, parse_dice,
+use crate::engine::ruleset::config::{self, ConfigError};
+use crate::engine::ruleset::{
+    AimPreview, Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder,
 };
-use crate::engine::rulesets::{ConditionBadge, badge_colour};
+use crate::engine::ruleset::{AttackFeatures, Ruleset, StatSpec, TraitOf, check_stats, parse_dice};
+use crate::engine::ruleset::{ConditionBadge, badge_colour};
 use crate::engine::spec::{Level, PowerDef};
 use crate::engine::units::*;
 use crate::engine::verb::VerbSpec;
@@ -43,16 +43,6 @@ pub struct Wounds;
 
 /// The ruleset's id.
 pub const ID: &str = "wounds";
-
-/// The configuration's defaults, read once: the editor checks every phrase on
-/// every edit.
-pub(super) fn defaults() -> Result<&'static WoundsConfig, String> {
-    static DEFAULTS: std::sync::OnceLock<Result<WoundsConfig, String>> = std::sync::OnceLock::new();
-    DEFAULTS
-        .get_or_init(config::load_default::<WoundsConfig>)
-        .as_ref()
-        .map_err(Clone::clone)
-}
 
 /// The rule of `RULES.md` behind each word its roll events use (see
 /// [`Ruleset::rule_for`]): the first key (lower case) the word contains wins, so
@@ -425,7 +415,7 @@ impl Ruleset for Wounds {
     }
 
     fn condition_badge(&self, condition: &str) -> Option<ConditionBadge> {
-        crate::engine::rulesets::badge_from(BADGES, condition)
+        crate::engine::ruleset::badge_from(BADGES, condition)
     }
 
     /// The rest of the round in the battle's fixed order, the active unit first
@@ -658,7 +648,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
             .iter()
             .position(|s| s.name == def.side)
             .ok_or_else(|| format!("unit {} has unknown side {}", def.name, def.side))?;
-        check_stats(ID, &def.stats).map_err(|e| format!("unit {}: {e}", def.name))?;
+        check_stats(STATS, &def.stats).map_err(|e| format!("unit {}: {e}", def.name))?;
         let pc = side_is_pc(level, side);
         let data = WUnit::from_def(&config, def, pc, side_initiates(level, side))
             .map_err(|e| format!("unit {}: {e}", def.name))?;

@@ -3,7 +3,7 @@
 //! when a level gives none; the level check and the editor's unit form will come
 //! from this table.
 
-use crate::engine::rulesets::{MAX_HP, MAX_MODIFIER, MAX_SPEED, StatSpec};
+use crate::engine::ruleset::{MAX_HP, MAX_MODIFIER, MAX_SPEED, StatSpec};
 
 use super::config::WoundsConfig;
 
@@ -94,7 +94,7 @@ pub fn default_stat(cfg: &WoundsConfig, name: &str, pc: bool) -> Option<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::rulesets::config::load_default;
+    use crate::engine::ruleset::config::load_default;
 
     /// W-01: the stats a unit needs, each once; Agility, Accuracy and Strength are
     /// required, every other one has a default within its range.

@@ -111,7 +111,7 @@ pub fn load_default<T: RulesetConfig>() -> Result<T, String> {
 }
 
 /// Every problem of a level's overrides, each at its key, checked on its own on
-/// top of `T`'s checked defaults (what [`crate::engine::rulesets::Ruleset::
+/// top of `T`'s checked defaults (what [`crate::engine::ruleset::Ruleset::
 /// override_problems`] answers); one problem if the defaults themselves don't load.
 pub fn override_problems<T: RulesetConfig>(
     overrides: &BTreeMap<String, ron::Value>,

@@ -1,0 +1,797 @@
+//! The seam between the engine and the rulesets: the [`Ruleset`] trait and the
+//! words it speaks — the stats a ruleset reads ([`StatSpec`]) and the limits every
+//! value stays within, the previews and odds it returns ([`AttackPreview`],
+//! [`AttackOdds`], [`AimPreview`], [`MovePreview`], [`TurnOrder`]) and the
+//! hypotheses it is asked under ([`Assume`]), the optional parts of an attack
+//! ([`AttackFeatures`]), the AI's hints ([`MoveHint`]) and condition badges
+//! ([`ConditionBadge`], [`badge_from`]); [`config`] is what every ruleset's RON configuration shares.
+//!
+//! Dependencies point one way:
+//!
+//! ```text
+//! core  <-  rulesets  <-  catalogue  <-  level loading, CLI, AI, scripts, editor, window
+//! ```
+//!
+//! The core (this module, [`crate::engine::battle`] and the other files of
+//! `src/engine`) knows no ruleset; each ruleset (a folder of `src/engine/rulesets/`)
+//! knows only the core and implements [`Ruleset`]; the catalogue
+//! (`src/engine/rulesets/mod.rs` and its `registry`) lists the rulesets and looks
+//! them up by id; level loading, the command line, the AI's simulator, scripts, the
+//! editor and the window ask the catalogue. So this module imports only core and
+//! data modules, and a [`crate::engine::battle::Battle`] is built from a ruleset
+//! passed in ([`crate::engine::battle::Battle::from_level_with`]).
+
+use std::collections::BTreeMap;
+
+use bevy_app::App;
+use bevy_ecs::world::World;
+
+use crate::engine::board::{Cell, GridKind};
+use crate::engine::command::{Command, CommandError};
+use crate::engine::event::Stage;
+use crate::engine::odds::DiceExpr;
+use crate::engine::problems::Issue;
+use crate::engine::spec::Level;
+use crate::engine::units::UnitId;
+use crate::engine::verb::{Cost, VerbSpec};
+use config::ConfigError;
+
+pub mod config;
+
+/// A unit stat a ruleset reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StatSpec {
+    /// Name as written in level files.
+    pub name: &'static str,
+    /// Whether a level must give it (otherwise the ruleset derives a default).
+    pub required: bool,
+    /// What it means, for error messages and the editor.
+    pub about: &'static str,
+    /// Lowest value the ruleset plays with.
+    pub min: i32,
+    /// Highest value the ruleset plays with.
+    pub max: i32,
+}
+
+impl StatSpec {
+    /// A stat spec, for a ruleset's `const` table of stats.
+    pub const fn new(
+        name: &'static str,
+        required: bool,
+        about: &'static str,
+        min: i32,
+        max: i32,
+    ) -> Self {
+        Self {
+            name,
+            required,
+            about,
+            min,
+            max,
+        }
+    }
+}
+
+/// Most hit points a unit may have (a stat, or a ruleset's default).
+pub const MAX_HP: i32 = 1_000_000;
+/// Largest magnitude of a modifier stat (INT, AGI, ATK, DEF, AgiMod) and of a
+/// constant added to a roll: far beyond any sensible value, small enough that no
+/// sum of them overflows.
+pub const MAX_MODIFIER: i32 = 1000;
+/// Most squares or hexes a unit may move per Walk or Move action (its Speed).
+pub const MAX_SPEED: i32 = 1000;
+/// Most points of a per-turn pool (`flow` AP and RP), and the most an action or a
+/// reaction may cost.
+pub const MAX_POINTS: i32 = 100;
+/// Most cells a weapon or power may reach or shoot.
+pub const MAX_RANGE: u32 = 1000;
+/// Most different totals (highest − lowest) of any dice expression a level or a
+/// ruleset rolls: damage, healing, attack, save, initiative and ongoing dice. The
+/// AI weighs every total of a damage roll each time it compares attacks, so this
+/// bounds its work per decision: `100d100` (span 9,900) plays a battle in seconds.
+pub const MAX_DICE_SPAN: i64 = 10_000;
+/// Largest magnitude of any total of those dice (so that damage, even multiplied by
+/// a critical, stays far from overflowing).
+pub const MAX_DICE_TOTAL: i64 = 1_000_000;
+
+/// Checks dice a level or a ruleset rolls against [`MAX_DICE_SPAN`] and
+/// [`MAX_DICE_TOTAL`]. The error is a phrase to follow the dice as written, e.g.
+/// "spans 19981 different totals (20 to 20000); ...".
+pub fn check_dice(expr: &DiceExpr) -> Result<(), String> {
+    let (lo, hi) = expr.range();
+    if hi - lo > MAX_DICE_SPAN {
+        return Err(format!(
+            "spans {} different totals ({lo} to {hi}); dice may span at most \
+             {MAX_DICE_SPAN} (e.g. `100d100`)",
+            hi - lo + 1
+        ));
+    }
+    if lo < -MAX_DICE_TOTAL || hi > MAX_DICE_TOTAL {
+        return Err(format!(
+            "totals {lo} to {hi}; expected totals from -{MAX_DICE_TOTAL} to {MAX_DICE_TOTAL}"
+        ));
+    }
+    Ok(())
+}
+
+/// Parses dice a level rolls (damage, healing) and checks them with [`check_dice`].
+/// The error is a phrase to follow the dice as written: "is not a dice expression
+/// (at character 3: ...)" or one of [`check_dice`]'s.
+pub fn parse_dice(text: &str) -> Result<DiceExpr, String> {
+    let expr: DiceExpr = text
+        .parse()
+        .map_err(|e| format!("is not a dice expression ({e})"))?;
+    check_dice(&expr)?;
+    Ok(expr)
+}
+
+/// Checks a unit's stats against a ruleset's `specs` (its [`Ruleset::stats`]): the
+/// first one out of range, as "`HP` is -5; expected 1 to 1000000". Unknown and
+/// missing stats are the level checks' business; a ruleset's setup calls this so
+/// that a level built in code can't play with values `skirmish check` refuses.
+pub fn check_stats(specs: &[StatSpec], stats: &BTreeMap<String, i32>) -> Result<(), String> {
+    for (name, &v) in stats {
+        if let Some(spec) = specs.iter().find(|s| s.name == name)
+            && !(spec.min..=spec.max).contains(&v)
+        {
+            return Err(format!(
+                "`{name}` is {v}; expected {} to {}",
+                spec.min, spec.max
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Which optional parts of [`Command::Attack`] a ruleset plays: an `aim` (a body
+/// location, `wounds`) and an `approach` path moved as part of the attack
+/// (`actfast`). The battle refuses an attack that uses a part its ruleset lacks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AttackFeatures {
+    /// Attacks may name where they aim.
+    pub aim: bool,
+    /// Attacks may include the approach.
+    pub approach: bool,
+}
+
+/// Whose `traits` a phrase is among: a unit's or a side's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraitOf {
+    /// A unit's `traits`.
+    Unit,
+    /// A side's `traits`.
+    Side,
+}
+
+impl TraitOf {
+    /// "unit" or "side", for messages.
+    pub fn noun(self) -> &'static str {
+        match self {
+            TraitOf::Unit => "unit",
+            TraitOf::Side => "side",
+        }
+    }
+}
+
+/// What a movement power does to the unit beyond moving, as factors the AI applies
+/// to its estimates (RULES.md P-GAP-04 gives `phases`' powers such effects). A power
+/// the ruleset gives no such effect is [`MoveHint::NEUTRAL`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveHint {
+    /// Factor on the attacks the unit makes after this move (0 = it can't attack).
+    pub attack: f64,
+    /// Factor on the damage it takes after this move.
+    pub exposure: f64,
+}
+
+impl MoveHint {
+    /// A move that changes nothing but where the unit stands.
+    pub const NEUTRAL: MoveHint = MoveHint {
+        attack: 1.0,
+        exposure: 1.0,
+    };
+}
+
+impl Default for MoveHint {
+    fn default() -> Self {
+        MoveHint::NEUTRAL
+    }
+}
+
+/// One ruleset: everything the engine, the level checks, the editor and the AI ask
+/// of it. Object-safe; the catalogue's registry holds each as a `&'static dyn
+/// Ruleset` and a battle keeps the active one (calls through it cost what a function
+/// pointer does).
+///
+/// The rules themselves run as Bevy systems that [`Ruleset::build`] adds to the
+/// battle's schedule; the methods here are the entry points that are not systems:
+/// set-up, legality, previews and odds, names, and the queries the AI and the editor
+/// make instead of knowing the ruleset. Methods with a default body are optional.
+///
+/// A minimal ruleset, playing a level handed to it (see `docs/rulesets.md` and
+/// `tests/suite/toy_ruleset.rs` for one that plays a battle):
+///
+/// ```
+/// use bevy_app::App;
+/// use bevy_ecs::world::World;
+/// use skirmish::engine::battle::Battle;
+/// use skirmish::engine::board::Cell;
+/// use skirmish::engine::command::{Command, CommandError};
+/// use skirmish::engine::event::Stage;
+/// use skirmish::engine::ruleset::{
+///     AttackOdds, AttackPreview, Assume, MovePreview, Ruleset, StatSpec, TurnOrder,
+/// };
+/// use skirmish::engine::units::UnitId;
+/// use skirmish::engine::spec::Level;
+///
+/// struct Idle;
+///
+/// impl Ruleset for Idle {
+///     fn id(&self) -> &'static str {
+///         "idle"
+///     }
+///     fn stats(&self) -> &'static [StatSpec] {
+///         &[]
+///     }
+///     fn check_overrides(
+///         &self,
+///         overrides: &std::collections::BTreeMap<String, ron::Value>,
+///     ) -> Result<(), String> {
+///         match overrides.keys().next() {
+///             Some(k) => Err(format!("`idle` has no constant `{k}`")),
+///             None => Ok(()),
+///         }
+///     }
+///     fn build(&self, _app: &mut App) {}
+///     fn setup(&self, _world: &mut World, _level: &Level) -> Result<(), String> {
+///         Ok(())
+///     }
+///     fn check(&self, _world: &World, _command: &Command) -> Result<(), CommandError> {
+///         Err(CommandError::Forbidden("nothing happens in `idle`".into()))
+///     }
+///     fn legal(&self, _world: &World) -> Vec<Command> {
+///         Vec::new()
+///     }
+///     fn preview_attack(
+///         &self, _: &World, _: UnitId, _: UnitId, _: Option<&str>,
+///     ) -> Option<AttackPreview> {
+///         None
+///     }
+///     fn attack_odds(
+///         &self, _: &World, _: UnitId, _: UnitId, _: Option<&str>, _: Assume<'_>,
+///     ) -> Option<AttackOdds> {
+///         None
+///     }
+///     fn preview_move(&self, _: &World, _: UnitId, _: &str, _: &[Cell]) -> MovePreview {
+///         MovePreview::default()
+///     }
+///     fn stage_name(&self, _stage: Stage) -> &'static str {
+///         "Waiting"
+///     }
+///     fn turn_order(&self, _world: &World) -> Vec<TurnOrder> {
+///         Vec::new()
+///     }
+///     fn pools(&self, _world: &World, _unit: UnitId) -> Vec<(String, i32)> {
+///         Vec::new()
+///     }
+/// }
+///
+/// let level: Level = ron::from_str(
+///     r#"(name: "Nothing", ruleset: "idle", grid: Square, size: (2, 1), sides: [], units: [])"#,
+/// )
+/// .unwrap();
+/// let dice = skirmish::engine::dice::Dice::seeded(1);
+/// let battle = Battle::from_level_with(&Idle, &level, dice).unwrap();
+/// assert_eq!(battle.ruleset(), "idle");
+/// assert_eq!(battle.stage_name(Stage::Attack), "Waiting");
+/// ```
+///
+/// Levels that name it play it once the catalogue lists it: one line in the
+/// built-in list of `src/engine/rulesets/registry.rs`, or `registry::register` at run
+/// time (a registered ruleset is listed for every test of the process, so a test
+/// shared with others plays its toy with [`crate::engine::battle::Battle::from_level_with`]).
+pub trait Ruleset: Send + Sync + 'static {
+    // ---------------------------------------------------------------- identity, levels
+
+    /// The id levels name it by (`ruleset: "<id>"`); unique in the catalogue.
+    fn id(&self) -> &'static str;
+
+    /// The unit stats it reads, in the order the editor shows them.
+    fn stats(&self) -> &'static [StatSpec];
+
+    /// Checks a level's `rules` overrides against its configuration: every key must
+    /// name a constant and every value must have its type. The error says which key
+    /// and why, in the level's words.
+    fn check_overrides(&self, overrides: &BTreeMap<String, ron::Value>) -> Result<(), String>;
+
+    /// Every problem of a level's `rules` overrides, each at its key: an unknown key,
+    /// a value of the wrong type or out of the constant's range (the key `""` for a
+    /// configuration that does not load at all). By default
+    /// [`Ruleset::check_overrides`] on each override alone.
+    fn override_problems(&self, overrides: &BTreeMap<String, ron::Value>) -> Vec<ConfigError> {
+        overrides
+            .iter()
+            .filter_map(|(key, value)| {
+                let single = BTreeMap::from([(key.clone(), value.clone())]);
+                self.check_overrides(&single)
+                    .err()
+                    .map(|e| ConfigError::new(key, e))
+            })
+            .collect()
+    }
+
+    /// The problems of a level that only its configuration (with the level's
+    /// playable overrides) can tell, each at its place: names the configuration
+    /// defines (movement powers, conditions a hit may cause) and level names it
+    /// refers to (surprising sides). None by default.
+    fn check_level(&self, _level: &Level) -> Vec<Issue> {
+        Vec::new()
+    }
+
+    /// Whether `phrase` is a trait it reads on a unit or a side (a level's
+    /// `traits` lists; `escalation`: `Fast`, `Ranged`, `Resist Fire 14+`, `PCs`).
+    /// The error says why not and names the valid ones. By default a ruleset reads
+    /// no traits, and every phrase is refused.
+    fn check_trait(&self, of: TraitOf, phrase: &str) -> Result<(), String> {
+        let _ = phrase;
+        Err(format!("`{}` reads no {} traits", self.id(), of.noun()))
+    }
+
+    /// Example traits of a unit or a side, for the editor's hint (empty: it reads
+    /// none).
+    fn trait_examples(&self, _of: TraitOf) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// How it realizes a portable archetype at a tier (1 to
+    /// [`crate::engine::archetype::MAX_TIER`]): the stats, powers, weapons, armour,
+    /// skills and traits a level's unit would give for it, as a unit whose name, side
+    /// and position are left empty (see [`crate::engine::archetype`]). Each built-in
+    /// ruleset's `archetype.rs` says how, and `docs/archetypes.md` tabulates it. By
+    /// default a ruleset realizes none, and a level of archetypes does not play
+    /// under it.
+    fn realize_archetype(
+        &self,
+        archetype: &crate::engine::archetype::Archetype,
+        tier: u32,
+    ) -> Result<crate::engine::spec::UnitDef, String> {
+        let _ = (archetype, tier);
+        Err(format!("ruleset `{}` realizes no archetypes", self.id()))
+    }
+
+    /// The grids the ruleset is played on; `skirmish check` refuses a level on
+    /// another, and the editor offers only these. Both by default.
+    fn grids(&self) -> &'static [GridKind] {
+        &[GridKind::Square, GridKind::Hex]
+    }
+
+    // ---------------------------------------------------------------- battle
+
+    /// Adds its systems to the battle's schedule (into the
+    /// [`crate::engine::battle::BattleStage`] sets), like a Bevy plugin's `build`.
+    fn build(&self, app: &mut App);
+
+    /// Spawns the level's units (every unit in roster order, with
+    /// [`crate::engine::battle::Roster`]) and inserts the ruleset's own resources
+    /// (its configuration with the level's overrides applied). An error says what is
+    /// wrong with the level.
+    fn setup(&self, world: &mut World, level: &Level) -> Result<(), String>;
+
+    /// Copies its own component types (of each unit, `units` pairing the source's
+    /// entities with the target's in roster order) and resource types from `from` to
+    /// `to`, for [`crate::engine::battle::Battle::fork`]: inserted where the source
+    /// has them, removed where it hasn't (see [`crate::engine::fork::copy_component`]
+    /// and [`crate::engine::fork::copy_resource`]). Every type its rules store must be
+    /// copied, or a fork would play on from a different state. Nothing by default (a
+    /// ruleset storing only the engine's types).
+    fn fork_state(
+        &self,
+        _from: &World,
+        _to: &mut World,
+        _units: &[(bevy_ecs::entity::Entity, bevy_ecs::entity::Entity)],
+    ) {
+    }
+
+    /// Whether a command is legal now, and why not. The battle has already checked
+    /// that the battle is on and every unit the command names exists.
+    fn check(&self, world: &World, command: &Command) -> Result<(), CommandError>;
+
+    /// The special actions it declares as verbs, carried by
+    /// [`Command::Act`]: the battle checks an `Act`'s arguments against its verb
+    /// before [`Ruleset::check`] sees it, and the window, `script` and the log show
+    /// every verb from its declaration (see [`crate::engine::verb`]). None by
+    /// default.
+    fn verbs(&self) -> &'static [VerbSpec] {
+        &[]
+    }
+
+    /// What `verb` (one of [`Ruleset::verbs`]) costs in this battle: its declared
+    /// [`VerbSpec::cost`] by default; a ruleset whose costs a level may change
+    /// (`flow`'s `costs`) gives the configured amount. The window shows it with the
+    /// verb's label.
+    fn verb_cost(&self, _world: &World, verb: &VerbSpec) -> Option<Cost> {
+        verb.cost
+    }
+
+    /// The one command that answers a
+    /// [`crate::engine::decision::Pick::Several`] decision with all of `answers`
+    /// (each an option's command) picked; `None` if they do not combine. By default
+    /// `Seize` and `ActNow` answers of one side become one naming all their units
+    /// ([`crate::engine::decision::merge_unit_answers`]); a ruleset whose
+    /// several-pick options are other commands merges them here.
+    fn merge_answers(&self, answers: &[Command]) -> Option<Command> {
+        crate::engine::decision::merge_unit_answers(answers)
+    }
+
+    /// The movement power a scenario's `Move` uses when it names none. `Walk` by
+    /// default.
+    fn default_move_power(&self) -> &'static str {
+        "Walk"
+    }
+
+    /// Every legal command now (for the AI and property tests); large choices such as
+    /// subsets of seizers are enumerated as "none" and each single unit.
+    fn legal(&self, world: &World) -> Vec<Command>;
+
+    // ---------------------------------------------------------------- previews, odds
+
+    /// Exact odds of `attacker` attacking `target` with a power (its first if
+    /// `None`) as things stand, with the modifiers in words; `None` if that attack
+    /// is impossible.
+    fn preview_attack(
+        &self,
+        world: &World,
+        attacker: UnitId,
+        target: UnitId,
+        power: Option<&str>,
+    ) -> Option<AttackPreview>;
+
+    /// The numbers of [`Ruleset::preview_attack`] only, optionally as they would be
+    /// after hypothetical moves (see [`Assume`]): the AI's hot path, asked millions
+    /// of times a simulation — keep it free of text and allocation.
+    fn attack_odds(
+        &self,
+        world: &World,
+        attacker: UnitId,
+        target: UnitId,
+        power: Option<&str>,
+        assume: Assume<'_>,
+    ) -> Option<AttackOdds>;
+
+    /// The places its attacks may aim, as commands write them, the unaimed default
+    /// last (`wounds`: Fatal, Slowing, Weakening, Disrupting, Center Mass, W-17);
+    /// empty when attacks don't aim.
+    fn aims(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The odds of the attack at each place it may aim, in the ruleset's order
+    /// (`wounds`: Fatal, Slowing, Weakening, Disrupting, Center Mass, W-17); empty
+    /// for a ruleset whose attacks don't aim (see [`Ruleset::attack_features`]).
+    fn aim_previews(
+        &self,
+        _world: &World,
+        _attacker: UnitId,
+        _target: UnitId,
+        _power: Option<&str>,
+    ) -> Vec<AimPreview> {
+        Vec::new()
+    }
+
+    /// Where `attacker` should aim at `target` for the best expected value (the
+    /// AI's and free hits' choice); `None` when attacks don't aim.
+    fn best_aim(
+        &self,
+        _world: &World,
+        _attacker: UnitId,
+        _target: UnitId,
+        _power: Option<&str>,
+    ) -> Option<String> {
+        None
+    }
+
+    /// Exact chance that a special action with a roll of its own (a `flow` Feint's
+    /// opposed check) succeeds, as things stand; `None` for commands without one.
+    fn action_chance(&self, _world: &World, _command: &Command) -> Option<f64> {
+        None
+    }
+
+    /// Cost and provocations of moving `unit` along `path` with a movement power.
+    fn preview_move(&self, world: &World, unit: UnitId, power: &str, path: &[Cell]) -> MovePreview;
+
+    // ---------------------------------------------------------------- names, views
+
+    /// Its own name for a stage ("Battle Phase", "Turn", ...).
+    fn stage_name(&self, stage: Stage) -> &'static str;
+
+    /// The rule of `RULES.md` that defines a word its roll events use — a modifier
+    /// ("Escalation", "gang-up"), a source of advantage ("charge"), a roll's purpose
+    /// ("a death save") — for [`crate::engine::explain`]; `None` when it has none.
+    /// By default none: a ruleset fills it from a glossary with
+    /// [`crate::engine::explain::lookup`].
+    fn rule_for(&self, term: &str) -> Option<&'static str> {
+        let _ = term;
+        None
+    }
+
+    /// How the window shows condition `condition` (its icon, colour, short text,
+    /// effect, duration and rule: [`ConditionBadge`]); `None` for a name the ruleset
+    /// doesn't give (the window then shows a plain badge). A ruleset fills it from
+    /// its table with [`badge_from`].
+    fn condition_badge(&self, condition: &str) -> Option<ConditionBadge> {
+        let _ = condition;
+        None
+    }
+
+    /// The turn order(s) of the current round in its terms, labelled (`phases`:
+    /// "Movement order" and "Battle order").
+    fn turn_order(&self, world: &World) -> Vec<TurnOrder>;
+
+    /// A unit's action pools and resources as labelled counters ("AP" 3, ...).
+    fn pools(&self, world: &World, unit: UnitId) -> Vec<(String, i32)>;
+
+    /// How `other` stands from `unit` in the ruleset's words, for the window's
+    /// hover line (`escalation`: "Nearby (5 squares)", E-GAP-01); `None` by default.
+    fn relation(&self, _world: &World, _unit: UnitId, _other: UnitId) -> Option<String> {
+        None
+    }
+
+    /// Which optional parts of an attack command it plays (none by default).
+    fn attack_features(&self) -> AttackFeatures {
+        AttackFeatures::default()
+    }
+
+    /// The approach a melee attack of `unit` on `target` with `power` would move
+    /// through, for a ruleset whose attacks include it
+    /// ([`AttackFeatures::approach`], `actfast`'s A-13): the cells entered, or
+    /// `None` when the attack can't be made with an approach (the AI asks this of
+    /// enemies out of reach). `None` by default.
+    fn approach(
+        &self,
+        _world: &World,
+        _unit: UnitId,
+        _target: UnitId,
+        _power: Option<&str>,
+    ) -> Option<Vec<Cell>> {
+        None
+    }
+
+    // ---------------------------------------------------------------- AI queries
+
+    /// What moving with a movement power (`None`: its disengaging battle action, if
+    /// it has one) does to the mover beyond moving. Neutral unless overridden.
+    fn move_hint(&self, _power: Option<&str>) -> MoveHint {
+        MoveHint::NEUTRAL
+    }
+
+    /// A ready-made command that ends `unit`'s turn in a defensive stance (better
+    /// than ending it with nothing done when enemies can attack before its next
+    /// turn), if the ruleset has one and it is legal now. `None` by default.
+    fn defensive_action(&self, _world: &World, _unit: UnitId) -> Option<Command> {
+        None
+    }
+
+    /// A ready-made command that puts `unit` on guard (`phases`' Defend, P-27:
+    /// attacks on it are at a disadvantage until its next turn), if the ruleset has
+    /// one: the AI weighs it like an action of the turn, against attacking (unlike
+    /// [`Ruleset::defensive_action`], which it takes only rather than end the turn
+    /// with nothing done). Not checked for legality (ask [`Ruleset::check`]). `None`
+    /// by default.
+    fn guard_action(&self, _world: &World, _unit: UnitId) -> Option<Command> {
+        None
+    }
+
+    /// A ready-made command that readies `unit`'s weapon when it has none at hand
+    /// (`wounds`' Draw of a sheathed weapon, W-06), legal now: the AI takes it before
+    /// anything else. `None` by default.
+    fn arm_action(&self, _world: &World, _unit: UnitId) -> Option<Command> {
+        None
+    }
+
+    /// A ready-made command that heals `unit` (`escalation`'s Rally, E-43), legal
+    /// now, with the hit points it heals on average; the AI weighs it like a
+    /// healing item when the unit is badly hurt. `None` by default.
+    fn recovery_action(&self, _world: &World, _unit: UnitId) -> Option<(Command, f64)> {
+        None
+    }
+
+    /// The command that moves `unit` along `path` (start excluded) with the
+    /// ruleset's move that provokes nothing and is no movement power (`phases`'
+    /// Disengage battle action, P-28: the move [`Ruleset::move_hint`] describes for
+    /// `None`), if it has one; not checked for legality. `None` by default.
+    fn unprovoking_move(&self, _unit: UnitId, _path: &[Cell]) -> Option<Command> {
+        None
+    }
+
+    /// A ready-made command that, when it succeeds (with the chance
+    /// [`Ruleset::action_chance`] gives), makes `unit`'s next attack on `target` go
+    /// off with the odds of [`Assume::feinted`]; `Some` only when the ruleset has
+    /// such an action and it costs `unit` no attack this turn. `None` by default.
+    fn opening_action(&self, _world: &World, _unit: UnitId, _target: UnitId) -> Option<Command> {
+        None
+    }
+
+    /// The unit's own speed stat (cells per move) if its level gives one; `None`
+    /// when it doesn't (the AI then guesses how far the unit can come). By default
+    /// the ruleset has no speed stat.
+    fn speed_stat(&self, _world: &World, _unit: UnitId) -> Option<u32> {
+        None
+    }
+
+    /// Whether a cleansing item (`effect: Cleanse`) is worth using on `unit` now: it
+    /// carries a condition that hinders it and that cleansing removes. `false` by
+    /// default.
+    fn cleanse_worth(&self, _world: &World, _unit: UnitId) -> bool {
+        false
+    }
+
+    // ---------------------------------------------------------------- editor
+
+    /// Values a new blank unit gets for required stats, by stat name; a required
+    /// stat not listed starts at 0.
+    fn editor_defaults(&self) -> &'static [(&'static str, i32)] {
+        &[]
+    }
+
+    /// The percentile skills it rolls, in declaration order (empty: none).
+    fn skills(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Whether its units have a size and carry weapons (the level's `size`,
+    /// `weapons` and `armor` fields). `false` by default.
+    fn uses_equipment(&self) -> bool {
+        false
+    }
+
+    /// The AP an item's own `ap` field may set (`flow`: 1 to 2, seed 004 L41), or
+    /// `None` if the ruleset reads no such field (then `skirmish check` refuses it).
+    /// `None` by default.
+    fn item_ap(&self) -> Option<std::ops::RangeInclusive<i32>> {
+        None
+    }
+}
+
+/// A labelled turn order ("Battle order", units in the order they act).
+pub type TurnOrder = (String, Vec<UnitId>);
+
+/// What an attack would do, from the odds engine.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AttackPreview {
+    /// Exact chance to hit.
+    pub chance: f64,
+    /// Expected damage (chance × mean damage).
+    pub expected_damage: f64,
+    /// Exact chance the target is defeated by this attack.
+    pub kill_chance: f64,
+    /// The modifiers behind the chance, each a short phrase ("advantage: tier difference").
+    pub modifiers: Vec<String>,
+    /// The roll in one line, e.g. `2d6+1d8kh2 +3 vs DEF 12`.
+    pub roll: String,
+}
+
+/// Hypothetical moves (and a won Feint) an odds query assumes were made this round, by movement power
+/// name: the ruleset applies what that power does to attacks (e.g. `phases` Hustle
+/// gives the attacker disadvantage, Charge gives it advantage against the target,
+/// Run forbids attacking and gives attackers of the runner advantage). `None`, or a
+/// power the ruleset gives no such effect, changes nothing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Assume<'a> {
+    /// The attacker moved with this power (a charge: charging at the target).
+    pub attacker_moved: Option<&'a str>,
+    /// The target moved with this power.
+    pub target_moved: Option<&'a str>,
+    /// The attacker has just won a Feint against the target (`flow` F-34: its next
+    /// physical attack on it has Advantage); rulesets without feints ignore it.
+    pub feinted: bool,
+}
+
+/// The numbers of an [`AttackPreview`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct AttackOdds {
+    /// Exact chance to hit.
+    pub chance: f64,
+    /// Expected damage (chance × mean damage).
+    pub expected_damage: f64,
+    /// Exact chance the target is defeated by this attack.
+    pub kill_chance: f64,
+}
+
+/// What a move would cost and provoke.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MovePreview {
+    /// Movement spent.
+    pub cost: u32,
+    /// How many attacks (opportunity attacks, reactions) it provokes.
+    pub provocations: usize,
+    /// What it costs and provokes in the ruleset's words, one line each ("free hit
+    /// from Orc (leaving its zone; 1 Free Hit Slot left)"); empty when the numbers
+    /// say it all.
+    pub notes: Vec<String>,
+}
+
+/// The odds of an attack aimed at one place (`wounds`' body locations, W-17).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AimPreview {
+    /// The aim, as commands write it.
+    pub aim: String,
+    /// Exact chance to hit.
+    pub chance: f64,
+    /// Expected damage.
+    pub expected_damage: f64,
+    /// Exact chance the target is defeated.
+    pub kill_chance: f64,
+    /// The aim's effects with their exact chances ("Slowing wound: movement -2,
+    /// Agility -1", 0.31).
+    pub effects: Vec<(String, f64)>,
+    /// The roll in one line, as [`AttackPreview::roll`].
+    pub roll: String,
+}
+
+/// How the window shows one of a ruleset's conditions (issue 33): a Game Icons
+/// glyph tinted by a colour on the map, and in its tooltip the name, what it does,
+/// how long it lasts and the rule that says so. Text is ASCII (the window's font).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConditionBadge {
+    /// The icon: the stem of its file in `assets/icons/` (`snail`), one of
+    /// `tools/icons/icons.txt`.
+    pub icon: &'static str,
+    /// The icon's tint, sRGB (one of [`badge_colour`]'s).
+    pub colour: [u8; 3],
+    /// Short text where there is no room for the name ("SLOW").
+    pub short: &'static str,
+    /// What it does, in one line ("loses the rest of its movement").
+    pub effect: &'static str,
+    /// How long it lasts, in the rules' words ("save ends", "1 round").
+    pub duration: &'static str,
+    /// The rule of RULES.md that defines it (`P-18`).
+    pub rule: &'static str,
+}
+
+/// The tints of condition badges, by what a condition does (on a dark backing).
+pub mod badge_colour {
+    /// Deals damage or opens the unit to it (wounds, ongoing damage, Vulnerable).
+    pub const HARM: [u8; 3] = [240, 90, 80];
+    /// Hinders its rolls or movement (Slowed, Dazed, Shaken).
+    pub const HINDER: [u8; 3] = [245, 170, 60];
+    /// Holds or disables it (Grabbed, Stunned, Immobilized).
+    pub const HELD: [u8; 3] = [200, 140, 255];
+    /// Helps it (boosts, Advantage).
+    pub const BOON: [u8; 3] = [120, 220, 120];
+    /// A defensive stance (Defending, Dodging, Total Defense).
+    pub const GUARD: [u8; 3] = [110, 185, 255];
+    /// A state worth knowing that neither helps nor hinders much (Hidden,
+    /// Channeling, Running).
+    pub const NOTE: [u8; 3] = [215, 215, 215];
+}
+
+/// The badge of condition `name` in a ruleset's `table` of (condition, badge) pairs
+/// (for [`Ruleset::condition_badge`]).
+pub fn badge_from(table: &[(&str, ConditionBadge)], name: &str) -> Option<ConditionBadge> {
+    table
+        .iter()
+        .find(|(condition, _)| *condition == name)
+        .map(|(_, badge)| *badge)
+}
+
+/// The small number a condition's badge shows, from the unit's `instances` of it
+/// in `round`: how many when it has several (two Slowing wounds, W-GAP-08), else
+/// its magnitude's size (a `+2` Hit boost, `5` ongoing damage, `-2d`), else the
+/// rounds it has left when that is more than this one; `None` when there is
+/// nothing to count, or only 1 (the badge itself says one).
+pub fn badge_number(
+    instances: &[&crate::engine::conditions::Condition],
+    round: u32,
+) -> Option<u32> {
+    use crate::engine::conditions::Duration;
+    match instances {
+        [] => None,
+        [one] => match (one.magnitude, one.duration) {
+            (Some(m), _) if m.amount() != 0 => Some(m.amount().unsigned_abs()),
+            (_, Duration::EndOfRound(last)) if last > round => Some(last - round + 1),
+            _ => None,
+        },
+        several => u32::try_from(several.len()).ok(),
+    }
+    .filter(|n| *n > 1)
+}
