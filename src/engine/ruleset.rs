@@ -3,8 +3,8 @@
 //! value stays within, the previews and odds it returns ([`AttackPreview`],
 //! [`AttackOdds`], [`AimPreview`], [`MovePreview`], [`TurnOrder`]) and the
 //! hypotheses it is asked under ([`Assume`]), the optional parts of an attack
-//! ([`AttackFeatures`]), the AI's hints ([`MoveHint`]) and the badge helper
-//! ([`badge_from`]); [`config`] is what every ruleset's RON configuration shares.
+//! ([`AttackFeatures`]), the AI's hints ([`MoveHint`]) and condition badges
+//! ([`ConditionBadge`], [`badge_from`]); [`config`] is what every ruleset's RON configuration shares.
 //!
 //! Dependencies point one way:
 //!
@@ -514,11 +514,11 @@ pub trait Ruleset: Send + Sync + 'static {
         None
     }
 
-    /// The short text of a condition's badge on the map ("SLOW", "W:FATA"), in the
-    /// ruleset's words; `None` lets the window shorten the name itself (its first
-    /// four letters, upper-case). A ruleset fills it from its table with
-    /// [`badge_from`].
-    fn condition_badge(&self, condition: &str) -> Option<String> {
+    /// How the window shows condition `condition` (its icon, colour, short text,
+    /// effect, duration and rule: [`ConditionBadge`]); `None` for a name the ruleset
+    /// doesn't give (the window then shows a plain badge). A ruleset fills it from
+    /// its table with [`badge_from`].
+    fn condition_badge(&self, condition: &str) -> Option<ConditionBadge> {
         let _ = condition;
         None
     }
@@ -728,11 +728,70 @@ pub struct AimPreview {
     pub roll: String,
 }
 
+/// How the window shows one of a ruleset's conditions (issue 33): a Game Icons
+/// glyph tinted by a colour on the map, and in its tooltip the name, what it does,
+/// how long it lasts and the rule that says so. Text is ASCII (the window's font).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConditionBadge {
+    /// The icon: the stem of its file in `assets/icons/` (`snail`), one of
+    /// `tools/icons/icons.txt`.
+    pub icon: &'static str,
+    /// The icon's tint, sRGB (one of [`badge_colour`]'s).
+    pub colour: [u8; 3],
+    /// Short text where there is no room for the name ("SLOW").
+    pub short: &'static str,
+    /// What it does, in one line ("loses the rest of its movement").
+    pub effect: &'static str,
+    /// How long it lasts, in the rules' words ("save ends", "1 round").
+    pub duration: &'static str,
+    /// The rule of RULES.md that defines it (`P-18`).
+    pub rule: &'static str,
+}
+
+/// The tints of condition badges, by what a condition does (on a dark backing).
+pub mod badge_colour {
+    /// Deals damage or opens the unit to it (wounds, ongoing damage, Vulnerable).
+    pub const HARM: [u8; 3] = [240, 90, 80];
+    /// Hinders its rolls or movement (Slowed, Dazed, Shaken).
+    pub const HINDER: [u8; 3] = [245, 170, 60];
+    /// Holds or disables it (Grabbed, Stunned, Immobilized).
+    pub const HELD: [u8; 3] = [200, 140, 255];
+    /// Helps it (boosts, Advantage).
+    pub const BOON: [u8; 3] = [120, 220, 120];
+    /// A defensive stance (Defending, Dodging, Total Defense).
+    pub const GUARD: [u8; 3] = [110, 185, 255];
+    /// A state worth knowing that neither helps nor hinders much (Hidden,
+    /// Channeling, Running).
+    pub const NOTE: [u8; 3] = [215, 215, 215];
+}
+
 /// The badge of condition `name` in a ruleset's `table` of (condition, badge) pairs
 /// (for [`Ruleset::condition_badge`]).
-pub fn badge_from(table: &[(&str, &str)], name: &str) -> Option<String> {
+pub fn badge_from(table: &[(&str, ConditionBadge)], name: &str) -> Option<ConditionBadge> {
     table
         .iter()
         .find(|(condition, _)| *condition == name)
-        .map(|(_, badge)| (*badge).to_string())
+        .map(|(_, badge)| *badge)
+}
+
+/// The small number a condition's badge shows, from the unit's `instances` of it
+/// in `round`: how many when it has several (two Slowing wounds, W-GAP-08), else
+/// its magnitude's size (a `+2` Hit boost, `5` ongoing damage, `-2d`), else the
+/// rounds it has left when that is more than this one; `None` when there is
+/// nothing to count, or only 1 (the badge itself says one).
+pub fn badge_number(
+    instances: &[&crate::engine::conditions::Condition],
+    round: u32,
+) -> Option<u32> {
+    use crate::engine::conditions::Duration;
+    match instances {
+        [] => None,
+        [one] => match (one.magnitude, one.duration) {
+            (Some(m), _) if m.amount() != 0 => Some(m.amount().unsigned_abs()),
+            (_, Duration::EndOfRound(last)) if last > round => Some(last - round + 1),
+            _ => None,
+        },
+        several => u32::try_from(several.len()).ok(),
+    }
+    .filter(|n| *n > 1)
 }

@@ -489,16 +489,12 @@ fn update_texts(
             .into_iter()
             .find(|v| v.state.on_board() && v.cell == cell)
         {
-            // Each condition with its duration and the rule that says what it does.
-            let conditions: Vec<String> = v
-                .conditions
+            // Each condition with the rule that says what it does (the unit's
+            // tooltip has the effects and durations).
+            let conditions: Vec<String> = super::units_view::unit_badges(battle, &v)
                 .iter()
-                .map(
-                    |c| match battle.rules().rule_for(c.split(" (").next().unwrap_or(c)) {
-                        Some(rule) => format!("{c} [{rule}]"),
-                        None => c.clone(),
-                    },
-                )
+                .filter(|b| !b.badge.rule.is_empty())
+                .map(|b| format!("{} [{}]", b.name, b.badge.rule))
                 .collect();
             h = format!(
                 "{} ({}) at {cell}: HP {}/{}  {}",

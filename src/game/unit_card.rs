@@ -19,7 +19,9 @@ use super::Game;
 use super::control::{Choices, UiState, command_label, verb_hint};
 use super::hud::{HudText, Panel, PromptOption, ascii};
 use super::screen::Screen;
-use super::units_view::{ICON_INK, IconTextures, ShapeTextures, badge, hp_color, side_color};
+use super::units_view::{
+    ICON_INK, IconTextures, ShapeTextures, UNKNOWN_ICON, hp_color, side_color, unit_badges,
+};
 use crate::engine::Command;
 use crate::engine::units::UnitId;
 
@@ -39,6 +41,10 @@ const MAX_PIPS: i32 = 8;
 /// The card's root, the lower part of the left panel.
 #[derive(Component)]
 pub struct UnitCard;
+
+/// One of the card's condition rows (its icon and name).
+#[derive(Component)]
+pub struct CardBadge;
 
 /// A button selecting a mode (an index into [`Choices::powers`]), as Tab does.
 #[derive(Component)]
@@ -301,29 +307,46 @@ fn update_card(
             },
             BackgroundColor(hp_color(frac)),
         ));
-        // Conditions: a badge each, the full name beside it.
-        for condition in &v.conditions {
-            c.spawn(Node {
-                column_gap: px(6),
-                align_items: AlignItems::Center,
-                ..default()
-            })
+        // Conditions: each one's icon in its colour, the name (and number) beside
+        // it; the badge's tooltip on the map has the rest.
+        for shown in unit_badges(battle, &v) {
+            let mut words = shown.name.clone();
+            if let Some(n) = shown.number {
+                words += &format!(" ({n})");
+            }
+            let image = icons
+                .0
+                .get(shown.badge.icon)
+                .or_else(|| icons.0.get(UNKNOWN_ICON))
+                .cloned()
+                .unwrap_or_default();
+            c.spawn((
+                CardBadge,
+                Node {
+                    column_gap: px(6),
+                    align_items: AlignItems::Center,
+                    ..default()
+                },
+            ))
             .with_children(|row| {
                 row.spawn((
                     Node {
-                        padding: UiRect::axes(px(4), px(1)),
-                        border_radius: BorderRadius::all(px(3)),
+                        padding: UiRect::all(px(2)),
+                        border_radius: BorderRadius::all(px(10)),
                         ..default()
                     },
                     BackgroundColor(BADGE_BG),
                 ))
                 .with_child((
-                    Text::new(ascii(&badge(battle, condition))),
-                    font(12.0),
-                    TextColor(TEXT),
+                    ImageNode::new(image).with_color(shown.color()),
+                    Node {
+                        width: px(16),
+                        height: px(16),
+                        ..default()
+                    },
                 ));
                 row.spawn((
-                    Text::new(ascii(condition)),
+                    Text::new(ascii(&words)),
                     font(13.0),
                     TextColor(TEXT),
                     HudText::Card,

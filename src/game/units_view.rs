@@ -9,6 +9,7 @@
 //! the battle changes.
 
 use bevy::asset::RenderAssetUsages;
+use bevy::ecs::hierarchy::ChildSpawnerCommands;
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 
@@ -16,6 +17,7 @@ use super::Game;
 use super::board_view::MapGeometry;
 use super::screen::Screen;
 use crate::engine::board::Cell;
+use crate::engine::ruleset::ConditionBadge;
 use crate::engine::units::UnitId;
 
 /// Colour-blind-safe side colours (Okabe–Ito).
@@ -126,6 +128,76 @@ const ICON_PNGS: &[(&str, &[u8])] = &[
     ("shield", include_bytes!("../../assets/icons/shield.png")),
 ];
 
+/// The PNGs of the condition badges' icons (each ruleset's
+/// [`crate::engine::ruleset::ConditionBadge::icon`], and the window's own
+/// [`UNKNOWN_ICON`] and [`DYING_ICON`]), compiled in like the unit icons; every
+/// icon of `tools/icons/icons.txt` is here or in [`ICON_PNGS`].
+macro_rules! icon_pngs {
+    ($($name:literal),* $(,)?) => {
+        &[$(($name, include_bytes!(concat!("../../assets/icons/", $name, ".png")) as &[u8])),*]
+    };
+}
+const CONDITION_PNGS: &[(&str, &[u8])] = icon_pngs![
+    "angel-wings",
+    "arm-sling",
+    "bleeding-heart",
+    "bleeding-wound",
+    "blindfold",
+    "broken-bone",
+    "charging-bull",
+    "cracked-shield",
+    "despair",
+    "dice-target",
+    "divided-spiral",
+    "dodging",
+    "drop-weapon",
+    "exit-door",
+    "eye-target",
+    "falling",
+    "fencer",
+    "flame",
+    "foot-trip",
+    "frozen-body",
+    "ghost",
+    "grab",
+    "half-body-crawling",
+    "half-heart",
+    "hand-grip",
+    "handcuffed",
+    "hood",
+    "hourglass",
+    "invisible",
+    "knee-bandage",
+    "knocked-out-stars",
+    "magic-swirl",
+    "manacles",
+    "meditation",
+    "muscle-up",
+    "on-target",
+    "poison-bottle",
+    "rolling-dices",
+    "run",
+    "screaming",
+    "shield-reflect",
+    "sleepy",
+    "snail",
+    "spectre",
+    "sprint",
+    "star-swirl",
+    "sticky-boot",
+    "stopwatch",
+    "target-arrows",
+    "terror",
+    "tired-eye",
+    "uncertainty",
+    "death-skull",
+];
+
+/// The icon of a condition no ruleset words (a level's own name).
+pub const UNKNOWN_ICON: &str = "uncertainty";
+/// The icon of a unit out of the fight but still on the board (dying).
+pub const DYING_ICON: &str = "death-skull";
+
 /// Decodes one compiled-in icon.
 fn icon_image(png: &[u8]) -> Option<Image> {
     Image::from_buffer(
@@ -167,6 +239,11 @@ pub fn shape_image(shape: usize) -> Image {
             data[i..i + 4].copy_from_slice(&px);
         }
     }
+    square_image(n, data)
+}
+
+/// An `n`×`n` sRGB image of RGBA `data`.
+fn square_image(n: u32, data: Vec<u8>) -> Image {
     Image::new(
         Extent3d {
             width: n,
@@ -180,11 +257,33 @@ pub fn shape_image(shape: usize) -> Image {
     )
 }
 
+/// A white disc with a soft edge on a transparent 64×64 image: the badges'
+/// backing and ring.
+fn disc_image() -> Image {
+    let n = 64u32;
+    let mut data = vec![0u8; (n * n * 4) as usize];
+    for y in 0..n {
+        for x in 0..n {
+            let (dx, dy) = (x as f32 + 0.5 - 32.0, y as f32 + 0.5 - 32.0);
+            // Coverage of the pixel by a disc of radius 31, over about a pixel.
+            let alpha = (31.0 - (dx * dx + dy * dy).sqrt() + 0.5).clamp(0.0, 1.0);
+            let i = ((y * n + x) * 4) as usize;
+            data[i..i + 4].copy_from_slice(&[255, 255, 255, (alpha * 255.0) as u8]);
+        }
+    }
+    square_image(n, data)
+}
+
+/// The badges' disc ([`disc_image`]).
+#[derive(Resource)]
+pub struct BadgeDisc(pub Handle<Image>);
+
 fn setup(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
     let handles = (0..4).map(|i| images.add(shape_image(i))).collect();
     commands.insert_resource(ShapeTextures(handles));
+    commands.insert_resource(BadgeDisc(images.add(disc_image())));
     let mut icons = IconTextures::default();
-    for &(name, png) in ICON_PNGS {
+    for &(name, png) in ICON_PNGS.iter().chain(CONDITION_PNGS) {
         match icon_image(png) {
             Some(img) => {
                 icons.0.insert(name, images.add(img));
@@ -195,15 +294,132 @@ fn setup(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
     commands.insert_resource(icons);
 }
 
-/// Short badge text for a condition: the ruleset's own
-/// ([`crate::engine::ruleset::Ruleset::condition_badge`]), else its name's first
-/// four letters, upper-case.
-pub fn badge(battle: &crate::engine::Battle, condition: &str) -> String {
-    battle
-        .rules()
-        .condition_badge(condition)
-        .unwrap_or_else(|| condition.chars().take(4).collect::<String>().to_uppercase())
+/// One badge of a unit: a condition (each name once) or its state when dying.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShownBadge {
+    /// The condition's name ("Dazed"), or the state's ("Dying").
+    pub name: String,
+    /// How the ruleset shows it (the window's own for a state or an unworded name).
+    pub badge: ConditionBadge,
+    /// The small number on it ([`crate::engine::ruleset::badge_number`]).
+    pub number: Option<u32>,
+    /// Each instance in the engine's words, with magnitude and how long it lasts
+    /// ("Hit boost +2 (until end of round 3)").
+    pub instances: Vec<String>,
 }
+
+impl ShownBadge {
+    /// The tooltip's lines: name and rule, what it does, how long it lasts, and
+    /// the instances when they say more than the name.
+    pub fn tooltip(&self) -> String {
+        let mut s = self.name.clone();
+        if !self.badge.rule.is_empty() {
+            s += &format!("  [{}]", self.badge.rule);
+        }
+        s += &format!("\n{}", self.badge.effect);
+        if !self.badge.duration.is_empty() {
+            s += &format!("\nLasts: {}", self.badge.duration);
+        }
+        let more: Vec<&str> = self
+            .instances
+            .iter()
+            .map(String::as_str)
+            .filter(|i| *i != self.name)
+            .collect();
+        if !more.is_empty() {
+            s += &format!("\nNow: {}", more.join("; "));
+        }
+        s
+    }
+
+    /// The icon's tint.
+    pub fn color(&self) -> Color {
+        let [r, g, b] = self.badge.colour;
+        Color::srgb_u8(r, g, b)
+    }
+}
+
+/// The badges of unit `u`: its state first when it is out of the fight (dying),
+/// then each condition once, in the order it first got them, with the ruleset's
+/// badge (a plain one for a name the ruleset doesn't word).
+pub fn unit_badges(
+    battle: &crate::engine::Battle,
+    u: &crate::engine::units::UnitView,
+) -> Vec<ShownBadge> {
+    let mut out = Vec::new();
+    if !u.state.is_active() {
+        out.push(ShownBadge {
+            name: capitalized(u.state.word()),
+            badge: ConditionBadge {
+                icon: DYING_ICON,
+                colour: crate::engine::ruleset::badge_colour::NOTE,
+                short: "",
+                effect: "out of the fight",
+                duration: "",
+                rule: "",
+            },
+            number: None,
+            instances: Vec::new(),
+        });
+    }
+    let world = battle.world();
+    let all: Vec<&crate::engine::conditions::Condition> = crate::engine::battle::find(world, u.id)
+        .and_then(|e| world.get::<crate::engine::units::Conditions>(e))
+        .map(|c| c.0.iter().collect())
+        .unwrap_or_default();
+    let mut names: Vec<&str> = Vec::new();
+    for c in &u.conditions {
+        if !names.contains(&c.as_str()) {
+            names.push(c);
+        }
+    }
+    let round = battle.turn().round;
+    for name in names {
+        let instances: Vec<&crate::engine::conditions::Condition> =
+            all.iter().copied().filter(|c| c.name == name).collect();
+        let badge = battle
+            .rules()
+            .condition_badge(name)
+            .unwrap_or(ConditionBadge {
+                icon: UNKNOWN_ICON,
+                colour: crate::engine::ruleset::badge_colour::NOTE,
+                short: "",
+                effect: "a condition of this level's own",
+                duration: "",
+                rule: "",
+            });
+        out.push(ShownBadge {
+            name: name.to_string(),
+            badge,
+            number: crate::engine::ruleset::badge_number(&instances, round),
+            instances: instances.iter().map(|c| c.to_string()).collect(),
+        });
+    }
+    out
+}
+
+fn capitalized(word: &str) -> String {
+    let mut c = word.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+/// One badge on a unit's marker, for the tooltip ([`badge_tooltip`]) and tests: a
+/// condition, or (when a small cell has no room for them all) the ones that didn't
+/// fit, as a "+n" badge.
+#[derive(Component, Clone, Debug)]
+pub struct Badge {
+    /// Whose.
+    pub unit: UnitId,
+    /// What it stands for: one condition, or the several of a "+n" badge.
+    pub shown: Vec<ShownBadge>,
+    /// Its side in world units.
+    pub size: f32,
+}
+
+/// The smallest a badge is drawn on screen, in pixels, however far out the zoom.
+const BADGE_MIN_PX: f32 = 15.0;
 
 /// A health bar's colour at `frac` of full health: green over half, amber over a
 /// quarter, red below.
@@ -226,18 +442,30 @@ fn text(value: impl Into<String>, size: f32, color: Color) -> impl Bundle {
 }
 
 /// Rebuilds every unit marker when the battle changed.
+#[allow(clippy::too_many_arguments)]
 fn sync_units(
     mut commands: Commands,
     game: Res<Game>,
     geo: Option<Res<MapGeometry>>,
     shapes: Res<ShapeTextures>,
+    disc: Res<BadgeDisc>,
     icons: Res<IconTextures>,
     markers: Query<Entity, With<UnitMarker>>,
-    mut shown: Local<Option<(u64, u32)>>,
+    camera: Single<&Projection, With<super::control::MainCamera>>,
+    mut shown: Local<Option<(u64, u32, i64)>>,
 ) {
     let Some(geo) = geo else { return };
-    // Redrawn after each command, and when the palette changes.
-    let key = (game.version, super::comfort::palette_generation());
+    let zoom = match *camera {
+        Projection::Orthographic(o) => o.scale,
+        _ => 1.0,
+    };
+    // Redrawn after each command, when the palette changes, and when the zoom
+    // does by a tenth (badges keep a size on screen).
+    let key = (
+        game.version,
+        super::comfort::palette_generation(),
+        (zoom * 10.0).round() as i64,
+    );
     if *shown == Some(key) {
         return;
     }
@@ -270,10 +498,7 @@ fn sync_units(
         } else {
             1.0
         };
-        let mut badges: Vec<String> = u.conditions.iter().map(|c| badge(battle, c)).collect();
-        if faded {
-            badges.insert(0, u.state.word().to_uppercase());
-        }
+        let badges = unit_badges(battle, &u);
         commands
             .spawn((
                 UnitMarker,
@@ -338,20 +563,271 @@ fn sync_units(
                     Transform::from_xyz(-bar_w * (1.0 - frac) / 2.0, cell * 0.36, 0.4),
                 ));
                 if !badges.is_empty() {
-                    p.spawn((
-                        Sprite::from_color(
-                            Color::srgba(0.35, 0.05, 0.4, 0.9),
-                            Vec2::new(cell * 0.98, 12.0),
-                        ),
-                        Transform::from_xyz(0.0, cell * 0.36 + 10.0, 0.5),
-                    ));
-                    p.spawn((
-                        text(badges.join(" "), 10.0, Color::WHITE),
-                        Transform::from_xyz(0.0, cell * 0.36 + 10.0, 0.6),
-                    ));
+                    spawn_badges(p, &disc.0, &icons, u.id, badges, cell, zoom);
                 }
             });
     }
+}
+
+/// A marker's badges: a column down the right edge of its cell, in the gap
+/// between its marker and the next and between its HP bar and the one below (clear
+/// of the neighbours' markers and of its own icon), each an icon in its colour on a dark disc ringed by that colour, its
+/// number (a count, a magnitude, rounds left) at the upper right. Each is at least
+/// [`BADGE_MIN_PX`] on screen at `zoom`; when the cell has no room for them all,
+/// the last place shows "+n" for the rest.
+#[allow(clippy::too_many_arguments)]
+fn spawn_badges(
+    p: &mut ChildSpawnerCommands,
+    disc: &Handle<Image>,
+    icons: &IconTextures,
+    unit: UnitId,
+    mut badges: Vec<ShownBadge>,
+    cell: f32,
+    zoom: f32,
+) {
+    let size = (cell * 0.4).max(BADGE_MIN_PX * zoom);
+    // From just under its HP bar down to just over the next unit's below.
+    let top = cell * 0.36 - 4.0;
+    let room = ((cell * 0.98 / size).floor() as usize).clamp(1, 3);
+    let rest = if badges.len() > room {
+        badges.split_off(room - 1)
+    } else {
+        Vec::new()
+    };
+    let mut places: Vec<Vec<ShownBadge>> = badges.into_iter().map(|b| vec![b]).collect();
+    if !rest.is_empty() {
+        places.push(rest);
+    }
+    for (i, shown) in places.into_iter().enumerate() {
+        let at = Vec2::new(cell / 2.0, top - size * (0.5 + i as f32));
+        let many = shown.len() > 1;
+        let (color, number, icon) = match shown.as_slice() {
+            [one] => (
+                one.color(),
+                one.number.map(|n| n.to_string()),
+                icons
+                    .0
+                    .get(one.badge.icon)
+                    .or_else(|| icons.0.get(UNKNOWN_ICON))
+                    .cloned(),
+            ),
+            _ => (Color::WHITE, None, None),
+        };
+        let more = format!("+{}", shown.len());
+        p.spawn((
+            Badge { unit, shown, size },
+            Sprite {
+                image: disc.clone(),
+                color,
+                custom_size: Some(Vec2::splat(size)),
+                ..default()
+            },
+            Transform::from_xyz(at.x, at.y, 0.6),
+        ))
+        .with_children(|b| {
+            b.spawn((
+                Sprite {
+                    image: disc.clone(),
+                    color: Color::srgb(0.07, 0.07, 0.09),
+                    custom_size: Some(Vec2::splat(size * 0.88)),
+                    ..default()
+                },
+                Transform::from_xyz(0.0, 0.0, 0.05),
+            ));
+            if many {
+                b.spawn((
+                    text(more, size * 0.5, Color::WHITE),
+                    Transform::from_xyz(0.0, 0.0, 0.1),
+                ));
+            }
+            if let Some(image) = icon {
+                b.spawn((
+                    Sprite {
+                        image,
+                        color,
+                        custom_size: Some(Vec2::splat(size * 0.74)),
+                        ..default()
+                    },
+                    Transform::from_xyz(0.0, 0.0, 0.1),
+                ));
+            }
+            // The number, white on black at the badge's upper right.
+            if let Some(digits) = number {
+                let h = size * 0.5;
+                let w = h * 0.62 * digits.len() as f32 + h * 0.3;
+                let at = Vec2::new(size * 0.38, size * 0.32);
+                b.spawn((
+                    Sprite::from_color(Color::BLACK, Vec2::new(w, h)),
+                    Transform::from_xyz(at.x, at.y, 0.2),
+                ));
+                b.spawn((
+                    text(digits, h, Color::WHITE),
+                    Transform::from_xyz(at.x, at.y, 0.3),
+                ));
+            }
+        });
+    }
+}
+
+/// The badge tooltip: a panel near the pointer with the icon and the badge's
+/// [`ShownBadge::tooltip`] text.
+#[derive(Component)]
+pub struct BadgeTooltip;
+
+/// The badge tooltip's icon.
+#[derive(Component)]
+struct BadgeTooltipIcon;
+
+/// The badge tooltip's text (the window test reads it).
+#[derive(Component)]
+pub struct BadgeTooltipText;
+
+fn spawn_tooltip(mut commands: Commands) {
+    commands.spawn((
+        DespawnOnExit(Screen::Battle),
+        BadgeTooltip,
+        Node {
+            position_type: PositionType::Absolute,
+            padding: UiRect::all(px(8)),
+            column_gap: px(8),
+            align_items: AlignItems::Center,
+            border: UiRect::all(px(2)),
+            max_width: px(380),
+            ..default()
+        },
+        BackgroundColor(Color::srgba(0.05, 0.06, 0.08, 0.96)),
+        BorderColor::all(Color::WHITE),
+        Visibility::Hidden,
+        GlobalZIndex(15),
+        children![
+            (
+                BadgeTooltipIcon,
+                ImageNode::default(),
+                Node {
+                    width: px(32),
+                    height: px(32),
+                    flex_shrink: 0.0,
+                    ..default()
+                },
+            ),
+            (
+                BadgeTooltipText,
+                Text::new(""),
+                TextFont::from_font_size(14.0),
+                TextColor(Color::srgb(0.92, 0.92, 0.9)),
+            ),
+        ],
+    ));
+}
+
+/// What the badge tooltip shows and where (see [`badge_tooltip`]).
+type TooltipKey = (u64, Option<Cell>, Option<(i32, i32)>, usize, usize);
+
+/// The tooltip of the badge under the pointer, beside the pointer; or, when the
+/// pointer (or the keyboard cursor) is on a unit with conditions and the cell is no
+/// move or target of the unit to act, the tooltip of all its badges, beside the
+/// cell.
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn badge_tooltip(
+    game: Res<Game>,
+    ui: Res<super::control::UiState>,
+    choices: Res<super::control::Choices>,
+    geo: Option<Res<MapGeometry>>,
+    window: Single<&Window>,
+    camera: Single<(&Camera, &GlobalTransform), With<super::control::MainCamera>>,
+    icons: Res<IconTextures>,
+    badges: Query<(&Badge, &GlobalTransform)>,
+    mut tooltip: Single<(&mut Node, &mut Visibility, &mut BorderColor), With<BadgeTooltip>>,
+    mut icon: Single<&mut ImageNode, With<BadgeTooltipIcon>>,
+    mut text: Single<&mut Text, With<BadgeTooltipText>>,
+    mut shown: Local<Option<TooltipKey>>,
+) {
+    let (camera, transform) = *camera;
+    let pointer = window.cursor_position();
+    let key = (
+        game.version,
+        ui.hovered,
+        pointer.map(|p| (p.x.round() as i32, p.y.round() as i32)),
+        badges.iter().len(),
+        choices.selected,
+    );
+    if *shown == Some(key) {
+        return;
+    }
+    *shown = Some(key);
+    let hit = pointer
+        .and_then(|pos| camera.viewport_to_world_2d(transform, pos).ok())
+        .and_then(|at| {
+            badges.iter().find(|(b, gt)| {
+                let (scale, _, center) = gt.to_scale_rotation_translation();
+                let half = b.size * scale.x / 2.0;
+                (at - center.truncate())
+                    .abs()
+                    .cmple(Vec2::splat(half))
+                    .all()
+            })
+        });
+    // A badge under the pointer, else the hovered unit's badges.
+    let found = match (hit, pointer) {
+        (Some((badge, _)), Some(pos)) => Some((badge.shown.clone(), None, pos)),
+        _ => ui
+            .hovered
+            .filter(|c| !choices.targets.contains_key(c) && !choices.moves.contains_key(c))
+            .and_then(|cell| {
+                let battle = &game.battle;
+                let v = battle
+                    .units()
+                    .into_iter()
+                    .find(|v| v.state.on_board() && v.cell == cell)?;
+                let all = unit_badges(battle, &v);
+                let at = geo.as_ref()?.center(cell)
+                    + Vec2::splat(geo.as_ref()?.cell_size().min_element() / 2.0);
+                let pos = camera.world_to_viewport(transform, at.extend(0.0)).ok()?;
+                (!all.is_empty()).then_some((all, Some(v.name), pos))
+            }),
+    };
+    let (node, visibility, border) = &mut *tooltip;
+    let Some((all, unit, pos)) = found else {
+        visibility.set_if_neq(Visibility::Hidden);
+        return;
+    };
+    let Some(first) = all.first() else {
+        return;
+    };
+    let tips: Vec<String> = all.iter().map(ShownBadge::tooltip).collect();
+    let mut words = tips.join("\n\n");
+    if let Some(name) = unit {
+        words = format!("{name}:\n{words}");
+    }
+    let words = super::hud::ascii(&words).into_owned();
+    if text.0 != words {
+        text.0 = words;
+    }
+    let color = first.color();
+    icon.color = color;
+    if let Some(image) = icons.0.get(first.badge.icon) {
+        icon.image = image.clone();
+    }
+    **border = BorderColor::all(color);
+    // Beside the pointer, on the side with more room (UI nodes are in scaled
+    // pixels), so it stays in the window whatever its size.
+    let s = super::comfort::ui_scale();
+    let (w, h) = (window.width(), window.height());
+    if pos.x < w / 2.0 {
+        node.left = px((pos.x + 16.0) / s);
+        node.right = Val::Auto;
+    } else {
+        node.left = Val::Auto;
+        node.right = px((w - pos.x + 16.0) / s);
+    }
+    if pos.y < h / 2.0 {
+        node.top = px((pos.y + 18.0) / s);
+        node.bottom = Val::Auto;
+    } else {
+        node.top = Val::Auto;
+        node.bottom = px((h - pos.y + 18.0) / s);
+    }
+    visibility.set_if_neq(Visibility::Inherited);
 }
 
 /// Name plate text size on screen, in pixels, whatever the zoom.
@@ -524,12 +1000,14 @@ pub fn damage_ghost(
 /// Registers the unit view.
 pub fn plugin(app: &mut App) {
     app.add_systems(Startup, setup);
+    app.add_systems(OnEnter(Screen::Battle), spawn_tooltip);
     app.add_systems(
         Update,
         (
             sync_units.in_set(SyncUnits),
             show_names.after(SyncUnits),
             damage_ghost.after(SyncUnits),
+            badge_tooltip.after(SyncUnits),
         )
             .run_if(in_state(Screen::Battle)),
     );

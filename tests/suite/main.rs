@@ -11,6 +11,7 @@ mod actfast;
 mod actfast_scenarios;
 mod ai;
 mod archetypes;
+mod badges;
 mod check_cli;
 mod dice_cli;
 mod editor;

@@ -72,23 +72,3 @@ fn cells_two_enemies_reach_count_both() {
     let one = map[&c(6, 0)].expected;
     assert!((map[&c(6, 2)].expected - 2.0 * one).abs() < 1e-9);
 }
-
-/// Each ruleset words the badges of its own conditions (the window no longer keeps
-/// a list of every ruleset's condition names); others get no badge of its own.
-#[test]
-fn each_ruleset_declares_its_condition_badges() {
-    use skirmish::engine::rulesets::registry;
-    let badge = |r: &str, c: &str| registry::get(r).unwrap().condition_badge(c);
-    assert_eq!(badge("phases", "Slowed").as_deref(), Some("SLOW"));
-    assert_eq!(badge("phases", "Charging").as_deref(), Some("CHG"));
-    assert_eq!(
-        badge("wounds", "Wounded (Fatal)").as_deref(),
-        Some("W:FATA")
-    );
-    assert_eq!(badge("wounds", "Hit boost").as_deref(), Some("HIT+"));
-    assert_eq!(badge("actfast", "Wavering").as_deref(), Some("SHAKEN"));
-    assert_eq!(badge("flow", "Prone").as_deref(), Some("PRONE"));
-    // Another ruleset's word is not this one's.
-    assert_eq!(badge("flow", "Wavering"), None);
-    assert_eq!(badge("escalation", "Slowed"), None);
-}

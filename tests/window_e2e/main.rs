@@ -9,6 +9,7 @@
 
 use std::process::Command as Process;
 
+mod badges;
 mod battle;
 mod editor;
 mod replay;
@@ -20,7 +21,7 @@ use xvfb::display;
 fn main() {
     let root = env!("CARGO_MANIFEST_DIR");
     std::env::set_current_dir(root).expect("cd to the crate");
-    // A child runs one case: `--battle N`, `--editor`, `--replay` or `--resume`.
+    // A child runs one case: `--battle N`, `--badges N`, `--editor`, `--replay` or `--resume`.
     let args: Vec<String> = std::env::args().collect();
     if let Some(i) = args.iter().position(|a| a == "--battle") {
         let n: usize = args
@@ -28,6 +29,14 @@ fn main() {
             .and_then(|n| n.parse().ok())
             .expect("case number");
         battle::run_child(n);
+        return;
+    }
+    if let Some(i) = args.iter().position(|a| a == "--badges") {
+        let n: usize = args
+            .get(i + 1)
+            .and_then(|n| n.parse().ok())
+            .expect("case number");
+        badges::run_child(n);
         return;
     }
     if args.iter().any(|a| a == "--editor") {
@@ -56,6 +65,7 @@ fn main() {
     let mut children: Vec<Vec<String>> = (0..battle::cases())
         .map(|n| vec!["--battle".to_string(), n.to_string()])
         .collect();
+    children.extend((0..badges::cases()).map(|n| vec!["--badges".to_string(), n.to_string()]));
     children.push(vec!["--editor".to_string()]);
     children.push(vec!["--replay".to_string()]);
     children.push(vec!["--resume".to_string()]);

@@ -30,6 +30,7 @@ use crate::engine::problems::{Issue, PowerRef, Where, unit_label};
 use crate::engine::ruleset::config::{self, ConfigError};
 use crate::engine::ruleset::{Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder};
 use crate::engine::ruleset::{AttackFeatures, MAX_RANGE, Ruleset, StatSpec, TraitOf, check_stats};
+use crate::engine::ruleset::{ConditionBadge, badge_colour};
 use crate::engine::spec::{EffectDuration, Level, PowerDef, UnitDef};
 use crate::engine::units::*;
 use crate::engine::verb::VerbSpec;
@@ -354,7 +355,7 @@ impl Ruleset for Actfast {
         crate::engine::explain::lookup(GLOSSARY, term)
     }
 
-    fn condition_badge(&self, condition: &str) -> Option<String> {
+    fn condition_badge(&self, condition: &str) -> Option<ConditionBadge> {
         crate::engine::ruleset::badge_from(BADGES, condition)
     }
 
@@ -580,12 +581,117 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     Ok(())
 }
 
-/// The badges of its conditions on the map ([`Ruleset::condition_badge`]).
-const BADGES: &[(&str, &str)] = &[
-    ("Prone", "PRONE"),
-    ("Wavering", "SHAKEN"),
-    ("Fleeing", "FLEEING"),
-    ("Grappled", "GRAB"),
-    ("Restrained", "RESTR"),
-    ("Immobilized", "IMMOB"),
+/// The badges of its conditions ([`Ruleset::condition_badge`]): icon, colour, short
+/// text, effect, duration and rule of each.
+const BADGES: &[(&str, ConditionBadge)] = &[
+    (
+        "Prone",
+        ConditionBadge {
+            icon: "falling",
+            colour: badge_colour::HINDER,
+            short: "PRONE",
+            effect: "ranged attacks on it lose dice, melee ones gain them; 1 action to stand",
+            duration: "until it stands (1 action)",
+            rule: "A-18",
+        },
+    ),
+    (
+        "Grappled",
+        ConditionBadge {
+            icon: "grab",
+            colour: badge_colour::HELD,
+            short: "GRAB",
+            effect: "can't move; melee attacks on it gain dice",
+            duration: "until its source ends it or it escapes (1 action)",
+            rule: "A-19",
+        },
+    ),
+    (
+        "Restrained",
+        ConditionBadge {
+            icon: "manacles",
+            colour: badge_colour::HELD,
+            short: "RESTR",
+            effect: "its attacks lose dice; a move takes its whole turn",
+            duration: "until its source ends it or it escapes (1 action)",
+            rule: "A-20",
+        },
+    ),
+    (
+        "Immobilized",
+        ConditionBadge {
+            icon: "frozen-body",
+            colour: badge_colour::HELD,
+            short: "IMMOB",
+            effect: "can't move, attack, cast or react; attacks on it succeed",
+            duration: "as its source says, else to the end of its next turn",
+            rule: "A-21",
+        },
+    ),
+    (
+        "Slow",
+        ConditionBadge {
+            icon: "snail",
+            colour: badge_colour::HINDER,
+            short: "SLOW",
+            effect: "1 action, in the last step; an NPC moves or attacks, not both",
+            duration: "as its source says, else to the end of its next turn",
+            rule: "A-22",
+        },
+    ),
+    (
+        "Stunned",
+        ConditionBadge {
+            icon: "knocked-out-stars",
+            colour: badge_colour::HELD,
+            short: "STUN",
+            effect: "misses its turn; can't react",
+            duration: "one of its turns",
+            rule: "A-23",
+        },
+    ),
+    (
+        "Fear",
+        ConditionBadge {
+            icon: "terror",
+            colour: badge_colour::HINDER,
+            short: "FEAR",
+            effect: "moves only to flee its source; attacks on it gain dice",
+            duration: "as its source says, else to the end of its next turn",
+            rule: "A-24",
+        },
+    ),
+    (
+        "Burning",
+        ConditionBadge {
+            icon: "flame",
+            colour: badge_colour::HARM,
+            short: "BURN",
+            effect: "takes a die of damage at the start of its turn",
+            duration: "until it spends 1 action to put the flames out",
+            rule: "A-25",
+        },
+    ),
+    (
+        super::play::names::WAVERING,
+        ConditionBadge {
+            icon: "despair",
+            colour: badge_colour::HINDER,
+            short: "SHAKEN",
+            effect: "its side's morale is shaken: it rolls morale at its next step",
+            duration: "until it rolls morale",
+            rule: "A-16",
+        },
+    ),
+    (
+        super::play::names::FLEEING,
+        ConditionBadge {
+            icon: "run",
+            colour: badge_colour::HINDER,
+            short: "FLEEING",
+            effect: "broken by morale: it flees to the nearest edge",
+            duration: "for the rest of the battle",
+            rule: "A-16",
+        },
+    ),
 ];

@@ -27,6 +27,7 @@ use crate::engine::event::Stage;
 use crate::engine::problems::{Issue, PowerRef, Where, unit_label};
 use crate::engine::ruleset::config::{self, ConfigError};
 use crate::engine::ruleset::{Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder};
+use crate::engine::ruleset::{ConditionBadge, badge_colour};
 use crate::engine::ruleset::{Ruleset, StatSpec, TraitOf, check_stats, parse_dice};
 use crate::engine::spec::Level;
 use crate::engine::units::*;
@@ -379,6 +380,10 @@ impl Ruleset for Escalation {
         crate::engine::explain::lookup(GLOSSARY, term)
     }
 
+    fn condition_badge(&self, condition: &str) -> Option<ConditionBadge> {
+        crate::engine::ruleset::badge_from(BADGES, condition)
+    }
+
     /// The rest of the round by group, each labelled with its band and whether it
     /// is PCs or enemies; the first label carries the Escalation die (E-16, E-18).
     fn turn_order(&self, world: &World) -> Vec<TurnOrder> {
@@ -611,3 +616,239 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     world.insert_resource(super::interrupts::InterruptQueue::default());
     Ok(())
 }
+
+/// The badges of its conditions ([`Ruleset::condition_badge`]): icon, colour, short
+/// text, effect, duration and rule of each.
+const BADGES: &[(&str, ConditionBadge)] = &[
+    (
+        super::conditions::CONFUSED,
+        ConditionBadge {
+            icon: "divided-spiral",
+            colour: badge_colour::HINDER,
+            short: "CONF",
+            effect: "on an odd natural attack roll it takes half the damage it deals",
+            duration: "save ends (11+), or as its power says",
+            rule: "E-54",
+        },
+    ),
+    (
+        super::conditions::DAZED,
+        ConditionBadge {
+            icon: "star-swirl",
+            colour: badge_colour::HINDER,
+            short: "DAZED",
+            effect: "1 Disadvantage on attacks",
+            duration: "save ends (11+), or as its power says",
+            rule: "E-55",
+        },
+    ),
+    (
+        super::conditions::ENERVATED,
+        ConditionBadge {
+            icon: "tired-eye",
+            colour: badge_colour::HINDER,
+            short: "ENERV",
+            effect: "1 Disadvantage on saves",
+            duration: "save ends (11+), or as its power says",
+            rule: "E-56",
+        },
+    ),
+    (
+        super::conditions::GRABBED,
+        ConditionBadge {
+            icon: "grab",
+            colour: badge_colour::HELD,
+            short: "GRAB",
+            effect: "its grabber has 1 Advantage on it; no opportunity or ranged attacks",
+            duration: "save ends (11+), or as its power says",
+            rule: "E-58",
+        },
+    ),
+    (
+        super::conditions::HAMPERED,
+        ConditionBadge {
+            icon: "handcuffed",
+            colour: badge_colour::HELD,
+            short: "HAMP",
+            effect: "only basic and opportunity attacks, moves, Rally and sustains",
+            duration: "save ends (11+), or as its power says",
+            rule: "E-59",
+        },
+    ),
+    (
+        super::conditions::HELPLESS,
+        ConditionBadge {
+            icon: "half-body-crawling",
+            colour: badge_colour::HELD,
+            short: "HELPL",
+            effect: "Stunned, and open to a Coup de Grace",
+            duration: "save ends (11+), or as its power says",
+            rule: "E-60",
+        },
+    ),
+    (
+        super::conditions::INVISIBLE,
+        ConditionBadge {
+            icon: "invisible",
+            colour: badge_colour::BOON,
+            short: "INVIS",
+            effect: "an attacker must first roll an 11+ save or its attack has no effect",
+            duration: "save ends (11+), or as its power says",
+            rule: "E-61",
+        },
+    ),
+    (
+        super::conditions::ONGOING,
+        ConditionBadge {
+            icon: "bleeding-wound",
+            colour: badge_colour::HARM,
+            short: "ONGO",
+            effect: "takes this much damage at the end of its turn, before saves",
+            duration: "save ends (11+), or as its power says",
+            rule: "E-62",
+        },
+    ),
+    (
+        super::conditions::SHAKEN,
+        ConditionBadge {
+            icon: "screaming",
+            colour: badge_colour::HINDER,
+            short: "SHAKEN",
+            effect: "1 Disadvantage on attacks; counts the Escalation die as 0",
+            duration: "save ends (11+), or as its power says",
+            rule: "E-63",
+        },
+    ),
+    (
+        super::conditions::SOFTENED,
+        ConditionBadge {
+            icon: "cracked-shield",
+            colour: badge_colour::HARM,
+            short: "SOFT",
+            effect: "attacks against it have 1 Advantage",
+            duration: "save ends (11+), or as its power says",
+            rule: "E-64",
+        },
+    ),
+    (
+        super::conditions::STUCK,
+        ConditionBadge {
+            icon: "sticky-boot",
+            colour: badge_colour::HELD,
+            short: "STUCK",
+            effect: "can't move, disengage, pop free or change position",
+            duration: "save ends (11+), or as its power says",
+            rule: "E-65",
+        },
+    ),
+    (
+        super::conditions::STUNNED,
+        ConditionBadge {
+            icon: "knocked-out-stars",
+            colour: badge_colour::HELD,
+            short: "STUN",
+            effect: "1 Disadvantage on attacks; attacks on it have 1 Advantage; no move action",
+            duration: "save ends (11+), or as its power says",
+            rule: "E-66",
+        },
+    ),
+    (
+        super::conditions::VULNERABLE,
+        ConditionBadge {
+            icon: "target-arrows",
+            colour: badge_colour::HARM,
+            short: "VULN",
+            effect: "attacks against it crit on a natural 16+",
+            duration: "as its power says, or always for a unit Vulnerable by nature",
+            rule: "E-14",
+        },
+    ),
+    (
+        super::conditions::WEAKENED,
+        ConditionBadge {
+            icon: "broken-bone",
+            colour: badge_colour::HINDER,
+            short: "WEAK",
+            effect: "1 Disadvantage on attacks; attacks against it have 1 Advantage",
+            duration: "save ends (11+), or as its power says",
+            rule: "E-68",
+        },
+    ),
+    (
+        super::conditions::STAGGERED,
+        ConditionBadge {
+            icon: "half-heart",
+            colour: badge_colour::HARM,
+            short: "STAG",
+            effect: "at half its HP or less; some powers need a Staggered target",
+            duration: "while its HP is at half or less",
+            rule: "E-45",
+        },
+    ),
+    (
+        super::conditions::DICEY_EDGE,
+        ConditionBadge {
+            icon: "rolling-dices",
+            colour: badge_colour::BOON,
+            short: "EDGE",
+            effect: "1 Advantage on its next attack (a Dicey Move's reward)",
+            duration: "until the end of its next turn",
+            rule: "E-40",
+        },
+    ),
+    (
+        super::conditions::DICEY_AID,
+        ConditionBadge {
+            icon: "dice-target",
+            colour: badge_colour::BOON,
+            short: "AID",
+            effect: "1 Advantage on its next Disengage (an ally's Dicey Move)",
+            duration: "until the end of the mover's next turn",
+            rule: "E-40",
+        },
+    ),
+    (
+        super::conditions::POPPED_OFF,
+        ConditionBadge {
+            icon: "exit-door",
+            colour: badge_colour::NOTE,
+            short: "POP",
+            effect: "its moves don't provoke the enemy it popped off",
+            duration: "until the end of its turn",
+            rule: "E-37",
+        },
+    ),
+    (
+        super::conditions::SPIRIT_ATTACKS,
+        ConditionBadge {
+            icon: "spectre",
+            colour: badge_colour::BOON,
+            short: "SP:ATK",
+            effect: "1 Advantage on attacks (an ally's Fight in Spirit)",
+            duration: "1 round: to the end of the giver's next turn",
+            rule: "E-41",
+        },
+    ),
+    (
+        super::conditions::SPIRIT_SAVES,
+        ConditionBadge {
+            icon: "angel-wings",
+            colour: badge_colour::BOON,
+            short: "SP:SAVE",
+            effect: "1 Advantage on saves (an ally's Fight in Spirit)",
+            duration: "1 round: to the end of the giver's next turn",
+            rule: "E-41",
+        },
+    ),
+    (
+        super::conditions::SPIRIT_GUARD,
+        ConditionBadge {
+            icon: "ghost",
+            colour: badge_colour::GUARD,
+            short: "SP:GRD",
+            effect: "attacks against it have 1 Disadvantage (an ally's Fight in Spirit)",
+            duration: "1 round: to the end of the giver's next turn",
+            rule: "E-41",
+        },
+    ),
+];

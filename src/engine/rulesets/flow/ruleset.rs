@@ -18,6 +18,7 @@ use crate::engine::event::Stage;
 use crate::engine::problems::Issue;
 use crate::engine::ruleset::config::{self, ConfigError};
 use crate::engine::ruleset::{Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder};
+use crate::engine::ruleset::{ConditionBadge, badge_colour};
 use crate::engine::ruleset::{Ruleset, StatSpec, TraitOf};
 use crate::engine::spec::Level;
 use crate::engine::units::{Stats, UnitId};
@@ -182,7 +183,7 @@ impl Ruleset for Flow {
         crate::engine::explain::lookup(GLOSSARY, term)
     }
 
-    fn condition_badge(&self, condition: &str) -> Option<String> {
+    fn condition_badge(&self, condition: &str) -> Option<ConditionBadge> {
         crate::engine::ruleset::badge_from(BADGES, condition)
     }
 
@@ -255,5 +256,95 @@ impl Ruleset for Flow {
     }
 }
 
-/// The badges of its conditions on the map ([`Ruleset::condition_badge`]).
-const BADGES: &[(&str, &str)] = &[("Prone", "PRONE"), ("Grappled", "GRAB")];
+/// The badges of its conditions ([`Ruleset::condition_badge`]): icon, colour, short
+/// text, effect, duration and rule of each.
+const BADGES: &[(&str, ConditionBadge)] = &[
+    (
+        super::conditions::TOTAL_DEFENSE,
+        ConditionBadge {
+            icon: "shield-reflect",
+            colour: badge_colour::GUARD,
+            short: "TDEF",
+            effect: "+1 RP and Advantage on all its reactions",
+            duration: "until the start of its next turn",
+            rule: "F-40",
+        },
+    ),
+    (
+        super::conditions::FLOW_STATE,
+        ConditionBadge {
+            icon: "meditation",
+            colour: badge_colour::BOON,
+            short: "FLOW",
+            effect: "keeps all its FP at the end of this turn",
+            duration: "until the end of its turn",
+            rule: "F-35",
+        },
+    ),
+    (
+        super::conditions::FEINTING,
+        ConditionBadge {
+            icon: "fencer",
+            colour: badge_colour::BOON,
+            short: "FEINT",
+            effect: "Advantage on its next physical attack on the feinted unit",
+            duration: "until the end of its next turn",
+            rule: "F-34",
+        },
+    ),
+    (
+        super::conditions::GRAPPLING,
+        ConditionBadge {
+            icon: "hand-grip",
+            colour: badge_colour::HELD,
+            short: "HOLD",
+            effect: "holds the unit it grappled; 2 AP upkeep each turn or it lets go",
+            duration: "until it lets go or the other breaks free",
+            rule: "F-36",
+        },
+    ),
+    (
+        super::conditions::GRAPPLED,
+        ConditionBadge {
+            icon: "grab",
+            colour: badge_colour::HELD,
+            short: "GRAB",
+            effect: "held: no actions but breaking free; no moves or reactions",
+            duration: "until it breaks free or is let go",
+            rule: "F-36",
+        },
+    ),
+    (
+        super::conditions::PRONE,
+        ConditionBadge {
+            icon: "falling",
+            colour: badge_colour::HINDER,
+            short: "PRONE",
+            effect: "knocked down: must stand up before it moves",
+            duration: "until it stands up",
+            rule: "F-38",
+        },
+    ),
+    (
+        "Bleeding",
+        ConditionBadge {
+            icon: "bleeding-wound",
+            colour: badge_colour::HARM,
+            short: "BLEED",
+            effect: "ongoing: takes its damage (1d4) at the end of its turn, before FP decay",
+            duration: "2 rounds (ongoing_rounds)",
+            rule: "F-GAP-22",
+        },
+    ),
+    (
+        "Poisoned",
+        ConditionBadge {
+            icon: "poison-bottle",
+            colour: badge_colour::HARM,
+            short: "POISON",
+            effect: "ongoing: takes its damage (1d6) at the end of its turn, before FP decay",
+            duration: "2 rounds (ongoing_rounds)",
+            rule: "F-GAP-22",
+        },
+    ),
+];

@@ -14,6 +14,7 @@ use crate::engine::event::Stage;
 use crate::engine::problems::Issue;
 use crate::engine::ruleset::config::{self, ConfigError};
 use crate::engine::ruleset::{Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder};
+use crate::engine::ruleset::{ConditionBadge, badge_colour};
 use crate::engine::ruleset::{MoveHint, Ruleset, StatSpec};
 use crate::engine::spec::Level;
 use crate::engine::units::{Conditions, Stats, UnitId};
@@ -168,7 +169,7 @@ impl Ruleset for Phases {
         crate::engine::explain::lookup(GLOSSARY, term)
     }
 
-    fn condition_badge(&self, condition: &str) -> Option<String> {
+    fn condition_badge(&self, condition: &str) -> Option<ConditionBadge> {
         crate::engine::ruleset::badge_from(BADGES, condition)
     }
 
@@ -230,13 +231,84 @@ impl Ruleset for Phases {
     }
 }
 
-/// The badges of its conditions on the map ([`Ruleset::condition_badge`]).
-const BADGES: &[(&str, &str)] = &[
-    ("Slowed", "SLOW"),
-    ("Defending", "DEF"),
-    ("Seized", "SEIZE"),
-    ("Disengaged", "DIS"),
-    ("Hustled", "HUST"),
-    ("Running", "RUN"),
-    ("Charging", "CHG"),
+/// The badges of its conditions ([`Ruleset::condition_badge`]): icon, colour, short
+/// text, effect, duration and rule of each.
+const BADGES: &[(&str, ConditionBadge)] = &[
+    (
+        conditions::SLOWED,
+        ConditionBadge {
+            icon: "snail",
+            colour: badge_colour::HINDER,
+            short: "SLOW",
+            effect: "loses the rest of its movement; can't start moving",
+            duration: "save ends (2d6 7+ in the End Phase), unless its source says otherwise",
+            rule: "P-18",
+        },
+    ),
+    (
+        conditions::DEFENDING,
+        ConditionBadge {
+            icon: "shield-reflect",
+            colour: badge_colour::GUARD,
+            short: "DEF",
+            effect: "attacks against it have 1 source of disadvantage",
+            duration: "until the start of its next turn",
+            rule: "P-27",
+        },
+    ),
+    (
+        conditions::SEIZED,
+        ConditionBadge {
+            icon: "stopwatch",
+            colour: badge_colour::HINDER,
+            short: "SEIZE",
+            effect: "moved first, acts last; attackers have 1 source of advantage",
+            duration: "until the end of the round",
+            rule: "P-15",
+        },
+    ),
+    (
+        conditions::DISENGAGED,
+        ConditionBadge {
+            icon: "exit-door",
+            colour: badge_colour::HINDER,
+            short: "DIS",
+            effect: "its attacks have 1 source of disadvantage",
+            duration: "until the end of the next round",
+            rule: "P-21",
+        },
+    ),
+    (
+        conditions::HUSTLED,
+        ConditionBadge {
+            icon: "sprint",
+            colour: badge_colour::HINDER,
+            short: "HUST",
+            effect: "its attacks have 1 source of disadvantage",
+            duration: "this round",
+            rule: "P-GAP-04",
+        },
+    ),
+    (
+        conditions::RUNNING,
+        ConditionBadge {
+            icon: "run",
+            colour: badge_colour::HINDER,
+            short: "RUN",
+            effect: "can't Attack; attackers have 1 source of advantage",
+            duration: "this round",
+            rule: "P-GAP-04",
+        },
+    ),
+    (
+        conditions::CHARGING,
+        ConditionBadge {
+            icon: "charging-bull",
+            colour: badge_colour::BOON,
+            short: "CHG",
+            effect: "its first Attack on the charged enemy has 1 source of advantage",
+            duration: "this round",
+            rule: "P-GAP-04",
+        },
+    ),
 ];

@@ -32,6 +32,7 @@ use crate::engine::ruleset::{
     AimPreview, Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder,
 };
 use crate::engine::ruleset::{AttackFeatures, Ruleset, StatSpec, TraitOf, check_stats, parse_dice};
+use crate::engine::ruleset::{ConditionBadge, badge_colour};
 use crate::engine::spec::{Level, PowerDef};
 use crate::engine::units::*;
 use crate::engine::verb::VerbSpec;
@@ -413,15 +414,7 @@ impl Ruleset for Wounds {
         crate::engine::explain::lookup(GLOSSARY, term)
     }
 
-    fn condition_badge(&self, condition: &str) -> Option<String> {
-        // Each wound by its place (W-17): "W:FATA".
-        if let Some(place) = condition
-            .strip_prefix("Wounded (")
-            .and_then(|w| w.strip_suffix(')'))
-        {
-            let short: String = place.chars().take(4).collect();
-            return Some(format!("W:{}", short.to_uppercase()));
-        }
+    fn condition_badge(&self, condition: &str) -> Option<ConditionBadge> {
         crate::engine::ruleset::badge_from(BADGES, condition)
     }
 
@@ -705,15 +698,196 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     Ok(())
 }
 
-/// The badges of its conditions on the map ([`Ruleset::condition_badge`]).
-const BADGES: &[(&str, &str)] = &[
-    ("Disengaged", "DIS"),
-    ("Hit boost", "HIT+"),
-    ("Damage boost", "DMG+"),
-    ("Dodging", "DODGE"),
-    ("Prone", "PRONE"),
-    ("Flat-footed", "FLAT"),
-    ("Summoning sickness", "SICK"),
+/// The badges of its conditions ([`Ruleset::condition_badge`]): icon, colour, short
+/// text, effect, duration and rule of each.
+const BADGES: &[(&str, ConditionBadge)] = &[
+    (
+        "Wounded (Fatal)",
+        ConditionBadge {
+            icon: "bleeding-heart",
+            colour: badge_colour::HARM,
+            short: "W:FATAL",
+            effect: "a wound (its blow had a 1 in 4 chance of 16 more damage)",
+            duration: "until one healing of 6+ removes it",
+            rule: "W-17",
+        },
+    ),
+    (
+        "Wounded (Slowing)",
+        ConditionBadge {
+            icon: "knee-bandage",
+            colour: badge_colour::HARM,
+            short: "W:SLOW",
+            effect: "a wound: movement -2, Agility -1",
+            duration: "until one healing of 6+ removes it",
+            rule: "W-17",
+        },
+    ),
+    (
+        "Wounded (Weakening)",
+        ConditionBadge {
+            icon: "arm-sling",
+            colour: badge_colour::HARM,
+            short: "W:WEAK",
+            effect: "a wound: Strength -1, one Bonus Action fewer",
+            duration: "until one healing of 6+ removes it",
+            rule: "W-17",
+        },
+    ),
+    (
+        "Wounded (Disrupting)",
+        ConditionBadge {
+            icon: "blindfold",
+            colour: badge_colour::HARM,
+            short: "W:DISR",
+            effect: "a wound: Accuracy -1 for the battle",
+            duration: "until one healing of 6+ removes it",
+            rule: "W-17",
+        },
+    ),
+    (
+        "Wounded (Center Mass)",
+        ConditionBadge {
+            icon: "bleeding-wound",
+            colour: badge_colour::HARM,
+            short: "W:CM",
+            effect: "a wound with no effect of its own",
+            duration: "until one healing of 6+ removes it",
+            rule: "W-GAP-07",
+        },
+    ),
+    (
+        names::PRONE,
+        ConditionBadge {
+            icon: "falling",
+            colour: badge_colour::HINDER,
+            short: "PRONE",
+            effect: "hit on 5 + Agility; can't dodge; moves 1/3",
+            duration: "until it stands (1 AA, MA or BA)",
+            rule: "W-30",
+        },
+    ),
+    (
+        names::FLAT_FOOTED,
+        ConditionBadge {
+            icon: "foot-trip",
+            colour: badge_colour::HARM,
+            short: "FLAT",
+            effect: "hit on a 5, whatever its Agility",
+            duration: "to the end of this or the next round, as its cause says",
+            rule: "W-29",
+        },
+    ),
+    (
+        names::HIDDEN,
+        ConditionBadge {
+            icon: "hood",
+            colour: badge_colour::BOON,
+            short: "HID",
+            effect: "undetected: its next attack is a sneak attack; moves at half speed",
+            duration: "until it acts",
+            rule: "W-16",
+        },
+    ),
+    (
+        names::DISENGAGED,
+        ConditionBadge {
+            icon: "exit-door",
+            colour: badge_colour::BOON,
+            short: "DIS",
+            effect: "leaves enemy melee zones without free hits",
+            duration: "for the round",
+            rule: "W-28",
+        },
+    ),
+    (
+        names::SICK,
+        ConditionBadge {
+            icon: "sleepy",
+            colour: badge_colour::HELD,
+            short: "SICK",
+            effect: "no actions or free hits; flat-footed",
+            duration: "until the end of the next full round",
+            rule: "W-GAP-23",
+        },
+    ),
+    (
+        names::CHANNELING,
+        ConditionBadge {
+            icon: "magic-swirl",
+            colour: badge_colour::NOTE,
+            short: "CHAN",
+            effect: "flat-footed while it channels a spell (unless a Battle caster)",
+            duration: "until the spell is cast or cancelled",
+            rule: "W-33",
+        },
+    ),
+    (
+        names::DISARMED,
+        ConditionBadge {
+            icon: "drop-weapon",
+            colour: badge_colour::HINDER,
+            short: "DISARM",
+            effect: "its weapon is on the ground (1 AA, MA or BA picks it up)",
+            duration: "until it picks the weapon up",
+            rule: "W-31",
+        },
+    ),
+    (
+        names::HIT_BOOST,
+        ConditionBadge {
+            icon: "on-target",
+            colour: badge_colour::BOON,
+            short: "HIT+",
+            effect: "+1 to hit per Bonus Action spent",
+            duration: "until the end of the round",
+            rule: "W-GAP-13",
+        },
+    ),
+    (
+        names::DAMAGE_BOOST,
+        ConditionBadge {
+            icon: "muscle-up",
+            colour: badge_colour::BOON,
+            short: "DMG+",
+            effect: "+1 melee damage per Bonus Action spent",
+            duration: "until the end of the round",
+            rule: "W-GAP-13",
+        },
+    ),
+    (
+        names::DODGE,
+        ConditionBadge {
+            icon: "dodging",
+            colour: badge_colour::GUARD,
+            short: "DODGE",
+            effect: "+1 defense per Bonus Action spent (not while flat-footed or prone)",
+            duration: "until the start of its next turn",
+            rule: "W-09",
+        },
+    ),
+    (
+        names::DISRUPTED,
+        ConditionBadge {
+            icon: "eye-target",
+            colour: badge_colour::HINDER,
+            short: "DISR",
+            effect: "Accuracy -2 more from a Disrupting wound",
+            duration: "until the end of the round",
+            rule: "W-GAP-09",
+        },
+    ),
+    (
+        super::magic::UPKEEPING,
+        ConditionBadge {
+            icon: "hourglass",
+            colour: badge_colour::NOTE,
+            short: "UPKP",
+            effect: "pays a spell's upkeep in MP each turn; flat-footed while it does",
+            duration: "until the spell is cancelled",
+            rule: "W-33",
+        },
+    ),
 ];
 
 #[cfg(test)]

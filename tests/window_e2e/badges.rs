@@ -1,0 +1,336 @@
+//! End-to-end: condition badges (issue 33). A battle is played by the AI until
+//! units carry conditions; then the pointer is put on a badge by real input (the X
+//! pointer warped onto it) and the tooltip must show the badge's icon, name, rule,
+//! effect and duration; the unit card lists the shown unit's conditions as icon
+//! rows; then the pointer on the unit itself gives the tooltip of all its
+//! conditions. Screenshots: `e2e-badges-<level>.png`, with the badge's tooltip open.
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use rand::SeedableRng;
+use skirmish::engine::battle::Awaiting;
+use skirmish::game::control::{Choices, MainCamera, UiState, human_turn, submit};
+use skirmish::game::screen::Screen;
+use skirmish::game::unit_card::CardBadge;
+use skirmish::game::units_view::{Badge, BadgeTooltip, BadgeTooltipText, unit_badges};
+use skirmish::game::{Game, GameOptions};
+
+/// One battle to badge.
+#[derive(Resource, Clone, Copy)]
+struct Case {
+    /// The level file.
+    level: &'static str,
+    /// Play until the units on the board carry this many conditions in all.
+    conditions: usize,
+}
+
+const CASES: [Case; 3] = [
+    // A phases battle: Slowed by the Shield Bash and the Net, the movement powers'
+    // own conditions.
+    Case {
+        level: "levels/bridge.ron",
+        conditions: 4,
+    },
+    // wounds: aimed wounds, boosts, Prone; several wounds of a place count up.
+    Case {
+        level: "levels/wounds_mill.ron",
+        conditions: 6,
+    },
+    // escalation on a big map (24 wide) fitted to the window: badges stay legible.
+    Case {
+        level: "levels/escalation_harpy_crag.ron",
+        conditions: 3,
+    },
+];
+
+fn shot(level: &str) -> PathBuf {
+    let stem = std::path::Path::new(level)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("level");
+    PathBuf::from(format!(
+        "{}/e2e-badges-{stem}.png",
+        env!("CARGO_TARGET_TMPDIR")
+    ))
+}
+
+/// What the driver has done.
+#[derive(Resource, Default)]
+struct Drive {
+    frame: u32,
+    commands: u32,
+    /// The frame of the last command (markers glide for a while after it).
+    last_command: u32,
+    /// The badge pointed at (its unit and condition), and the frame.
+    pointed: Option<(skirmish::engine::units::UnitId, String, u32)>,
+    shot: bool,
+    /// The unit's cell pointed at after its badge, and the frame.
+    unit_at: Option<(skirmish::engine::board::Cell, u32)>,
+}
+
+fn fail(exit: &mut MessageWriter<AppExit>, why: String) {
+    eprintln!("e2e badges: {why}");
+    exit.write(AppExit::error());
+}
+
+#[allow(clippy::too_many_arguments)]
+fn driver(
+    case: Res<Case>,
+    mut drive: ResMut<Drive>,
+    game: Option<ResMut<Game>>,
+    mut ui: ResMut<UiState>,
+    choices: Res<Choices>,
+    mut rng: Local<Option<rand::rngs::ChaCha8Rng>>,
+    mut window: Single<&mut Window, With<PrimaryWindow>>,
+    camera: Single<(&Camera, &GlobalTransform), With<MainCamera>>,
+    badges: Query<(&Badge, &GlobalTransform)>,
+    tooltip: Single<&Visibility, With<BadgeTooltip>>,
+    tooltip_text: Single<&Text, With<BadgeTooltipText>>,
+    card_badges: Query<(), With<CardBadge>>,
+    geo: Option<Res<skirmish::game::board_view::MapGeometry>>,
+    mut commands: Commands,
+    mut exit: MessageWriter<AppExit>,
+) {
+    drive.frame += 1;
+    let Some(mut game) = game else { return };
+    if drive.frame < 10 || drive.shot {
+        return;
+    }
+    if drive.frame > 3000 {
+        return fail(
+            &mut exit,
+            format!("gave up on {} after 3000 frames", case.level),
+        );
+    }
+    // Play (both sides, as the AI would) until enough conditions are on the board.
+    let on_board: usize = game
+        .battle
+        .units()
+        .iter()
+        .filter(|u| u.state.on_board())
+        .map(|u| u.conditions.len())
+        .sum();
+    // Stop on a turn of the player's (the game's own AI waits then, so the badges
+    // stay put).
+    let enough = on_board >= case.conditions && human_turn(&game.battle);
+    if drive.pointed.is_none() && !enough && drive.commands < 400 {
+        if matches!(game.battle.awaiting(), Awaiting::Over(_)) {
+            return fail(
+                &mut exit,
+                format!("{} ended with {on_board} conditions", case.level),
+            );
+        }
+        let rng = rng.get_or_insert_with(|| rand::rngs::ChaCha8Rng::seed_from_u64(7));
+        let Some(cmd) = skirmish::ai::choose(&game.battle, skirmish::ai::AiPolicy::Normal, rng)
+        else {
+            return fail(&mut exit, "the AI found no command".into());
+        };
+        submit(&mut game, &mut ui, cmd);
+        drive.commands += 1;
+        drive.last_command = drive.frame;
+        return;
+    }
+    // Let the markers glide to their cells before pointing at one.
+    if drive.frame < drive.last_command + 60 {
+        return;
+    }
+    let (camera, transform) = *camera;
+    match drive.pointed.clone() {
+        None => {
+            // A badge of a ruleset's condition (not a dying unit's state).
+            let Some((badge, at)) = badges
+                .iter()
+                .find(|(b, _)| matches!(b.shown.as_slice(), [one] if !one.badge.rule.is_empty()))
+            else {
+                if drive.frame.is_multiple_of(100) {
+                    eprintln!("e2e badges: no badge on the map yet ({on_board} conditions)");
+                }
+                return;
+            };
+            let Ok(pos) = camera.world_to_viewport(transform, at.translation()) else {
+                return fail(&mut exit, "the badge is off screen".into());
+            };
+            // Warp the X pointer onto the badge: the window learns of it as of a
+            // hand on the mouse.
+            window.set_cursor_position(Some(pos));
+            let name = badge.shown[0].name.clone();
+            drive.pointed = Some((badge.unit, name.clone(), drive.frame));
+            println!(
+                "e2e badges: {} after {} commands; pointing at {}'s {} at {pos}",
+                case.level,
+                drive.commands,
+                game.battle.unit_name(badge.unit),
+                name
+            );
+        }
+        Some((unit, name, at)) if drive.frame == at + 8 && drive.unit_at.is_none() => {
+            let Some((badge, _)) = badges
+                .iter()
+                .find(|(b, _)| b.unit == unit && b.shown.first().is_some_and(|s| s.name == name))
+            else {
+                return fail(&mut exit, format!("the badge of {name} went away"));
+            };
+            let b = &badge.shown[0].badge;
+            let text = &tooltip_text.0;
+            if **tooltip == Visibility::Hidden {
+                let at: Vec<String> = badges
+                    .iter()
+                    .map(|(b, t)| {
+                        format!("{:?} {}", b.shown.first().map(|s| &s.name), t.translation())
+                    })
+                    .collect();
+                let world = window
+                    .cursor_position()
+                    .and_then(|p| camera.viewport_to_world_2d(transform, p).ok());
+                return fail(
+                    &mut exit,
+                    format!(
+                        "no tooltip over the badge of {name}: the pointer is at {:?} (world {world:?}); badges {at:?}",
+                        window.cursor_position()
+                    ),
+                );
+            }
+            let wanted = [
+                name.clone(),
+                format!("[{}]", b.rule),
+                b.effect.to_string(),
+                format!("Lasts: {}", b.duration),
+            ];
+            let missing: Vec<&String> = wanted
+                .iter()
+                .filter(|w| !text.contains(w.as_str()))
+                .collect();
+            if !missing.is_empty() {
+                return fail(
+                    &mut exit,
+                    format!("the tooltip says {text:?}, without {missing:?}"),
+                );
+            }
+            println!("e2e badges: tooltip {text:?}");
+            // The unit card: one icon row per badge of the unit it shows.
+            let shown = choices.unit.or(game.battle.turn().active);
+            if let Some(v) = shown.and_then(|u| game.battle.units().into_iter().find(|v| v.id == u))
+            {
+                let rows = card_badges.iter().len();
+                let want = unit_badges(&game.battle, &v).len();
+                if rows != want {
+                    return fail(
+                        &mut exit,
+                        format!(
+                            "the unit card lists {rows} conditions of {}, not {want}",
+                            v.name
+                        ),
+                    );
+                }
+            }
+            // The screenshot with the tooltip open, then the unit itself.
+            let path = shot(case.level);
+            commands
+                .spawn(bevy::render::view::screenshot::Screenshot::primary_window())
+                .observe(
+                    move |shot: On<bevy::render::view::screenshot::ScreenshotCaptured>| {
+                        let img = shot.image.clone().try_into_dynamic().expect("screenshot");
+                        img.to_rgb8().save(&path).expect("save screenshot");
+                    },
+                );
+            let cell = skirmish::engine::battle::cell_of(game.battle.world(), unit);
+            drive.unit_at = Some((cell, drive.frame));
+        }
+        Some(_) => {
+            // Then (the screenshot taken) the pointer on the unit: unless its cell
+            // is a move or a target of the unit to act, the tooltip lists all its
+            // conditions under its name.
+            let Some((cell, at)) = drive.unit_at else {
+                return;
+            };
+            if drive.frame == at + 6 {
+                let Some(geo) = geo.as_ref() else {
+                    return fail(&mut exit, "no map geometry".into());
+                };
+                let Ok(pos) = camera.world_to_viewport(transform, geo.center(cell).extend(0.0))
+                else {
+                    return fail(&mut exit, "the unit is off screen".into());
+                };
+                window.set_cursor_position(Some(pos));
+            }
+            if drive.frame != at + 16 {
+                return;
+            }
+            drive.shot = true;
+            let Some(v) = game
+                .battle
+                .units()
+                .into_iter()
+                .find(|v| v.state.on_board() && v.cell == cell)
+            else {
+                return fail(&mut exit, format!("no unit at {cell}"));
+            };
+            if !choices.targets.contains_key(&cell) && !choices.moves.contains_key(&cell) {
+                let text = &tooltip_text.0;
+                let names: Vec<String> = unit_badges(&game.battle, &v)
+                    .into_iter()
+                    .map(|b| b.name)
+                    .collect();
+                if **tooltip == Visibility::Hidden
+                    || !text.starts_with(&format!("{}:", v.name))
+                    || names.iter().any(|n| !text.contains(n.as_str()))
+                {
+                    return fail(
+                        &mut exit,
+                        format!(
+                            "over {} the tooltip says {text:?} ({:?}), not its conditions {names:?}",
+                            v.name, **tooltip
+                        ),
+                    );
+                }
+                println!("e2e badges: over the unit, the tooltip says {text:?}");
+            }
+            exit.write(AppExit::Success);
+        }
+    }
+}
+
+fn run_case(case: Case) -> Result<(), String> {
+    let path = shot(case.level);
+    let _ = std::fs::remove_file(&path);
+    let mut app = skirmish::game::build_app(GameOptions {
+        level_path: case.level.into(),
+        size: (1280, 720),
+        seed: Some(7),
+        start: Screen::Battle,
+        ..Default::default()
+    })?;
+    app.insert_resource(case);
+    app.init_resource::<Drive>();
+    app.add_systems(Update, driver);
+    let result = app.run();
+    if !matches!(result, AppExit::Success) {
+        return Err(format!("the drive did not complete: {result:?}"));
+    }
+    if !path.exists() {
+        return Err(format!("no screenshot at {}", path.display()));
+    }
+    Ok(())
+}
+
+/// Runs badge case `n` in this process (a child of [`crate::main`]).
+pub fn run_child(n: usize) {
+    match run_case(CASES[n]) {
+        Ok(()) => println!(
+            "window e2e test: badges on {} ok (screenshot {})",
+            CASES[n].level,
+            shot(CASES[n].level).display()
+        ),
+        Err(e) => {
+            eprintln!("window e2e test: badges on {}: {e}", CASES[n].level);
+            std::process::exit(1);
+        }
+    }
+}
+
+/// How many badge cases there are.
+pub fn cases() -> usize {
+    CASES.len()
+}
