@@ -25,10 +25,10 @@
 //!   opening action (`flow`: Feint) before an attack when the ruleset offers it for
 //!   free, weighed with the ruleset's exact chance that it wins.
 //!
-//! - [`AiPolicy::Hard`]: looks ahead. Plays `Normal`'s best few commands (or a
-//!   decision's answers) out in forks of the battle with seeded dice, `Normal`
-//!   playing both sides for a few turns after, and takes the one whose end states
-//!   score best (see [`search`]).
+//! - [`AiPolicy::Hard`]: looks ahead. Plays `Normal`'s best few commands out in
+//!   forks of the battle, `Normal` playing both sides for a round after, with dice
+//!   re-seeded roll by roll so that every candidate meets the same luck, and takes
+//!   the one whose end states score best (see [`search`]).
 //!
 //! Both answer any pending decision from its generic options
 //! ([`crate::engine::decision`]): the option(s) of best value, as the ruleset's

@@ -64,7 +64,7 @@ pub const MAX_COMMANDS: usize = 40;
 /// play-outs is started: what keeps a decision's cost bounded whatever the
 /// ruleset, the number of units and candidates (a `Normal` command costs tens of
 /// microseconds on a duel).
-pub const DECISION_WORK: usize = 1_200;
+pub const DECISION_WORK: usize = 600;
 /// Head start of `Normal`'s own choice, in score points (a unit in play is worth
 /// [`ALIVE`], its full hit points [`HEALTH`]).
 pub const PRIOR: f64 = 0.3;
@@ -188,7 +188,8 @@ fn search(battle: &Battle, rng: &mut impl Rng, budget: &Budget, luck: Luck) -> O
             }
         }
     });
-    let best = (0..candidates.len()).max_by(|&a, &b| totals[a].total_cmp(&totals[b]).then(b.cmp(&a)))?;
+    let best =
+        (0..candidates.len()).max_by(|&a, &b| totals[a].total_cmp(&totals[b]).then(b.cmp(&a)))?;
     Some(candidates[best].clone())
 }
 
