@@ -119,15 +119,15 @@ pub fn policy_name(policy: AiPolicy) -> &'static str {
 }
 
 /// One line on how strong `policy` plays, from the ladder measured on the duel levels
-/// (README, "The ladder on the duels": 400 battles a pairing and ruleset, seats
+/// (README, "The ladder on the duels": 160 battles a pairing and ruleset, seats
 /// swapped half the time; shares of the decided battles over the five rulesets).
 /// The menu shows it next to the policy.
 pub fn strength_note(policy: AiPolicy) -> &'static str {
     match policy {
-        AiPolicy::Random => "random: loses 99.8% of duels to easy",
-        AiPolicy::Easy => "easy: beats random 99.8%, loses 76% of duels to normal",
-        AiPolicy::Normal => "normal: wins 76% against easy on duels (60-92% by ruleset)",
-        AiPolicy::Hard => "hard: wins 52% against normal on duels",
+        AiPolicy::Random => "random: loses 99.6% of duels to easy",
+        AiPolicy::Easy => "easy: beats random 99.6%, loses 76% of duels to normal",
+        AiPolicy::Normal => "normal: wins 76% against easy on duels (59-92% by ruleset)",
+        AiPolicy::Hard => "hard: wins 52% against normal on duels (44-62% by ruleset)",
     }
 }
 
