@@ -15,13 +15,15 @@
 //! **Common random numbers, roll by roll.** Candidates are compared under the same
 //! luck: play-out number `r` of every candidate re-seeds the fork's dice before each
 //! command from `r`'s seed, the round, who acts and how many commands it has given
-//! that round ([`aligned`]), so the archer's attack in round 3 of play-out `r` rolls
+//! that round (`aligned`), so the archer's attack in round 3 of play-out `r` rolls
 //! the same faces whichever candidate came first. With one dice stream per play-out
 //! (as before), a candidate that rolled one die more shifted every later roll, and
 //! the play-outs of two candidates differed mostly by luck: searching more options
-//! then did worse than `Normal` (31–44 % of decided duels on `wounds`, `actfast`
-//! and `flow` with 6 candidates, 8 play-outs each), while with the rolls lined up
-//! the same search wins more than `Normal` (the README's ladder).
+//! then did worse than `Normal` (32–40 % of decided duels on `wounds`, `actfast`
+//! and `flow` with 6 candidates, 8 play-outs each). With the rolls lined up the
+//! same search is a little ahead of `Normal` on average (52 % of decided duels over
+//! the five rulesets, 44–62 % by ruleset: the README's ladder), far from the 65 %
+//! issue 32 asks; see the README for what each variant won.
 //!
 //! Pending decisions (reactions, seizing the initiative, who acts next) take
 //! `Normal`'s answer, from the ruleset's exact odds: searched with a few play-outs,
@@ -104,7 +106,7 @@ const HARD: Budget = Budget {
     prior: PRIOR,
 };
 
-/// The dice a play-out rolls: drawn from its seed roll by roll ([`aligned`]), or
+/// The dice a play-out rolls: drawn from its seed roll by roll (`aligned`), or
 /// the battle's own, known in advance ([`choose_foreseeing`]): the seed of the dice
 /// of the `j`-th command from now.
 #[derive(Clone, Copy)]
