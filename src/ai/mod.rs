@@ -25,10 +25,10 @@
 //!   opening action (`flow`: Feint) before an attack when the ruleset offers it for
 //!   free, weighed with the ruleset's exact chance that it wins.
 //!
-//! - [`AiPolicy::Hard`]: looks ahead. Plays `Normal`'s best few commands (or a
-//!   decision's answers) out in forks of the battle with seeded dice, `Normal`
-//!   playing both sides for a few turns after, and takes the one whose end states
-//!   score best (see [`search`]).
+//! - [`AiPolicy::Hard`]: looks ahead. Plays `Normal`'s best few commands out in
+//!   forks of the battle, `Normal` playing both sides for a round after, with dice
+//!   re-seeded roll by roll so that every candidate meets the same luck, and takes
+//!   the one whose end states score best (see [`search`]).
 //!
 //! Both answer any pending decision from its generic options
 //! ([`crate::engine::decision`]): the option(s) of best value, as the ruleset's
@@ -119,15 +119,15 @@ pub fn policy_name(policy: AiPolicy) -> &'static str {
 }
 
 /// One line on how strong `policy` plays, from the ladder measured on the duel levels
-/// (README, "The ladder on the duels": 400 battles a pairing and ruleset, seats
+/// (README, "The ladder on the duels": 160 battles a pairing and ruleset, seats
 /// swapped half the time; shares of the decided battles over the five rulesets).
 /// The menu shows it next to the policy.
 pub fn strength_note(policy: AiPolicy) -> &'static str {
     match policy {
-        AiPolicy::Random => "random: loses 99.8% of duels to easy",
-        AiPolicy::Easy => "easy: beats random 99.8%, loses 76% of duels to normal",
-        AiPolicy::Normal => "normal: wins 76% against easy on duels (60-92% by ruleset)",
-        AiPolicy::Hard => "hard: wins 52% against normal on duels",
+        AiPolicy::Random => "random: loses 99.6% of duels to easy",
+        AiPolicy::Easy => "easy: beats random 99.6%, loses 76% of duels to normal",
+        AiPolicy::Normal => "normal: wins 76% against easy on duels (59-92% by ruleset)",
+        AiPolicy::Hard => "hard: wins 52% against normal on duels (44-62% by ruleset)",
     }
 }
 

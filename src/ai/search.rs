@@ -2,40 +2,47 @@
 //!
 //! For a unit's turn it takes `Normal`'s [`CANDIDATES`] best-scored commands, keeps
 //! those scored within [`GAP`] of the best (where `Normal` is sure, it plays
-//! `Normal`'s command without searching), and plays each out [`ROLLOUTS`] times in a
-//! fork of the battle ([`Battle::fork`], reused through [`Battle::restore_from`])
-//! with its own seeded dice: the candidate is submitted, then `Normal` plays every
-//! side — the enemy's likely replies included — for [`MAX_COMMANDS`] commands (fewer
-//! with many units in play: [`PLAYOUT_WORK`]), to
-//! the end of a round's worth of turn starts (as many as there are units in play)
-//! or to the end of the battle, whichever comes first. Each end state is scored for the deciding side: its
-//! units in play and their share of hit points, less the enemy's, a win or a loss
+//! `Normal`'s command without searching), and plays each out up to [`ROLLOUTS`]
+//! times in a fork of the battle ([`Battle::fork`], reused through
+//! [`Battle::restore_from`]): the candidate is submitted, then `Normal` plays every
+//! side — the enemy's likely replies included — for a round's worth of turn starts
+//! (as many as there are units in play), at most [`MAX_COMMANDS`] commands, or to
+//! the end of the battle. Each end state is scored for the deciding side: its units
+//! in play and their share of hit points, less the enemy's, a win or a loss
 //! outweighing both. The candidate with the best mean wins; `Normal`'s own choice
 //! gets a head start ([`PRIOR`]) so that noise alone doesn't overturn it.
+//!
+//! **Common random numbers, roll by roll.** Candidates are compared under the same
+//! luck: play-out number `r` of every candidate re-seeds the fork's dice before each
+//! command from `r`'s seed, the round, who acts and how many commands it has given
+//! that round (`aligned`), so the archer's attack in round 3 of play-out `r` rolls
+//! the same faces whichever candidate came first. With one dice stream per play-out
+//! (as before), a candidate that rolled one die more shifted every later roll, and
+//! the play-outs of two candidates differed mostly by luck: searching more options
+//! then did worse than `Normal` (32–40 % of decided duels on `wounds`, `actfast`
+//! and `flow` with 6 candidates, 8 play-outs each). With the rolls lined up the
+//! same search is a little ahead of `Normal` on average (52 % of decided duels over
+//! the five rulesets, 44–62 % by ruleset: the README's ladder), far from the 65 %
+//! issue 32 asks; see the README for what each variant won.
 //!
 //! Pending decisions (reactions, seizing the initiative, who acts next) take
 //! `Normal`'s answer, from the ruleset's exact odds: searched with a few play-outs,
 //! `hard` answered `flow` reactions worse than that.
 //!
-//! Every candidate is played out with the same dice seeds (common random numbers),
-//! so candidates are compared under the same luck. The seeds and the play-outs'
-//! tie-breaks come from the caller's generator: the same battle and generator state
-//! give the same command, whatever the thread or machine (the budget is a count of
-//! play-outs, never a clock).
+//! The seeds and the play-outs' tie-breaks come from the caller's generator: the
+//! same battle and generator state give the same command, whatever the thread or
+//! machine (the budget is a count of play-outs and commands, never a clock).
 //!
 //! It knows no ruleset: candidates, play-outs and the score only use [`Battle`]'s
-//! API (`fork`, `submit`, `awaiting`, `units`) and `Normal`'s tactics.
+//! API (`fork`, `set_dice`, `submit`, `awaiting`, `units`) and `Normal`'s tactics.
 //!
-//! Cost: at most 3 × 4 play-outs of at most 8 commands each (fewer with many
-//! units). Measured with `examples/hard_time.rs` (release build, one thread, idle
-//! 2-core machine; the README's table "How long `hard` thinks"): a decision takes
-//! 1–5 ms on average per level; the longest was 31 ms (The Wolfsgate Ambush), 17 ms
-//! on the 24×24 bench level.
+//! Cost: play-outs are played in passes (one per candidate with the same seed) until
+//! [`ROLLOUTS`] passes or [`DECISION_WORK`] commands, whichever comes first, so a
+//! decision submits at most [`DECISION_WORK`] plus one pass of commands. Measured with
+//! `examples/hard_time.rs` (the README's table "How long `hard` thinks").
 //!
-//! Strength: a little above `normal`'s (519 wins of 1,000 against `normal`, 50 a
-//! seat on every shipped level, where `normal` itself wins 489 from the same seats
-//! and 592 against `easy`; all 400 against `random`): the issue's ≥ 70 % is not
-//! reached (the README's "AI levels and `hard`" has the table).
+//! [`choose_foreseeing`] is the same search with the real dice known in advance, to
+//! measure how far skill could go at most (`examples/oracle.rs`).
 
 use std::cell::RefCell;
 
@@ -49,29 +56,64 @@ use crate::engine::dice::Dice;
 use crate::engine::units::{SideId, UnitId};
 
 /// `Normal`'s best-scored commands searched for a unit's turn.
-pub const CANDIDATES: usize = 3;
-/// Play-outs per candidate.
-pub const ROLLOUTS: usize = 4;
-/// Commands a play-out may submit at most after the candidate: the budget that
-/// keeps a decision under 50 ms whatever the ruleset (at most [`CANDIDATES`] ×
-/// [`ROLLOUTS`] × this many `Normal` commands).
-pub const MAX_COMMANDS: usize = 8;
-/// Unit-commands a play-out may cost: a play-out stops after this many commands
-/// divided by the units in play (at most [`MAX_COMMANDS`], at least 2), since a
-/// `Normal` command costs about in proportion to the units it weighs.
-pub const PLAYOUT_WORK: usize = 48;
+pub const CANDIDATES: usize = 6;
+/// Play-outs per candidate, at most (see [`DECISION_WORK`]).
+pub const ROLLOUTS: usize = 16;
+/// Commands a play-out may submit at most after the candidate (a round of a duel
+/// takes about 20).
+pub const MAX_COMMANDS: usize = 40;
+/// Commands the play-outs of one decision may submit before no further pass of
+/// play-outs is started: what keeps a decision's cost bounded whatever the
+/// ruleset, the number of units and candidates (a `Normal` command costs tens of
+/// microseconds on a duel).
+pub const DECISION_WORK: usize = 600;
 /// Head start of `Normal`'s own choice, in score points (a unit in play is worth
 /// [`ALIVE`], its full hit points [`HEALTH`]).
 pub const PRIOR: f64 = 0.3;
 /// How far below `Normal`'s best score (in its expected hit points) a command may
 /// be and still be searched: the others `Normal` is sure enough of.
-pub const GAP: f64 = 1.0;
+pub const GAP: f64 = 3.0;
 /// Score of a unit in play.
 const ALIVE: f64 = 1.0;
 /// Score of a unit's full hit points (scaled by its share left).
 const HEALTH: f64 = 1.0;
 /// Score of a won battle (and minus it, of a lost one).
 const WIN: f64 = 50.0;
+
+/// How much one search may do.
+struct Budget {
+    /// Candidates, at most.
+    candidates: usize,
+    /// How far below `Normal`'s best a candidate may score.
+    gap: f64,
+    /// Play-outs per candidate, at most.
+    rollouts: usize,
+    /// Commands per play-out after the candidate, at most.
+    commands: usize,
+    /// Commands of all play-outs after which no new pass starts.
+    work: usize,
+    /// Head start of `Normal`'s choice.
+    prior: f64,
+}
+
+/// The search `hard` plays with.
+const HARD: Budget = Budget {
+    candidates: CANDIDATES,
+    gap: GAP,
+    rollouts: ROLLOUTS,
+    commands: MAX_COMMANDS,
+    work: DECISION_WORK,
+    prior: PRIOR,
+};
+
+/// The dice a play-out rolls: drawn from its seed roll by roll (`aligned`), or
+/// the battle's own, known in advance ([`choose_foreseeing`]): the seed of the dice
+/// of the `j`-th command from now.
+#[derive(Clone, Copy)]
+enum Luck<'a> {
+    Sampled,
+    Foreseen(&'a dyn Fn(usize) -> u64),
+}
 
 thread_local! {
     /// A battle world reused for play-outs on this thread (restored from the
@@ -82,21 +124,35 @@ thread_local! {
 /// The `Hard` policy's command for whatever `battle` waits for; `None` when the
 /// battle is over or nothing is legal (the caller falls back).
 pub(crate) fn choose(battle: &Battle, rng: &mut impl Rng) -> Option<Command> {
-    let acting = match battle.awaiting() {
-        Awaiting::Unit(unit, _) => Some(unit),
-        _ => None,
+    search(battle, rng, &HARD, Luck::Sampled)
+}
+
+/// For measuring how far skill can go, not for play: `Hard`'s search with the dice
+/// seen in advance. `dice_seed(j)` is the seed of the dice the battle will roll for
+/// its `j`-th command from now (the caller re-seeds the battle's dice before every
+/// command with the same seeds), so each of `Normal`'s 6 best commands is played
+/// out once, for a round (at most 40 commands), with the dice it will really meet.
+pub fn choose_foreseeing(
+    battle: &Battle,
+    rng: &mut impl Rng,
+    dice_seed: &dyn Fn(usize) -> u64,
+) -> Option<Command> {
+    let budget = Budget {
+        candidates: 6,
+        gap: f64::INFINITY,
+        rollouts: 1,
+        commands: 40,
+        work: usize::MAX,
+        prior: 0.0,
     };
-    let (side, candidates) = match battle.awaiting() {
+    search(battle, rng, &budget, Luck::Foreseen(dice_seed))
+}
+
+/// The search: `Normal`'s candidates played out under `budget` with `luck`.
+fn search(battle: &Battle, rng: &mut impl Rng, budget: &Budget, luck: Luck) -> Option<Command> {
+    let (unit, side) = match battle.awaiting() {
         Awaiting::Over(_) => return None,
-        Awaiting::Unit(unit, _) => (side_of(battle.world(), unit), {
-            let ranked = tactics::ranked(battle, unit, AiPolicy::Normal, rng, CANDIDATES);
-            let top = ranked.first().map_or(0.0, |(v, _)| *v);
-            ranked
-                .into_iter()
-                .filter(|(v, _)| *v >= top - GAP)
-                .map(|(_, c)| c)
-                .collect::<Vec<_>>()
-        }),
+        Awaiting::Unit(unit, _) => (unit, side_of(battle.world(), unit)),
         // Decisions (reactions, seizing the initiative, who acts next) take
         // `Normal`'s answer: the ruleset's exact odds weigh them better than a few
         // play-outs do (searched, `hard` answered `flow` reactions worse).
@@ -104,69 +160,84 @@ pub(crate) fn choose(battle: &Battle, rng: &mut impl Rng) -> Option<Command> {
             return tactics::decide(battle, &decision, AiPolicy::Normal);
         }
     };
-    let candidates: Vec<Command> = candidates
+    let ranked = tactics::ranked(battle, unit, AiPolicy::Normal, rng, budget.candidates);
+    let top = ranked.first().map_or(0.0, |(v, _)| *v);
+    let candidates: Vec<Command> = ranked
         .into_iter()
-        .filter(|c| battle.check(c).is_ok())
+        .filter(|(v, c)| *v >= top - budget.gap && battle.check(c).is_ok())
+        .map(|(_, c)| c)
         .collect();
     if candidates.len() <= 1 {
         return candidates.into_iter().next();
     }
-    let seeds: Vec<u64> = (0..ROLLOUTS).map(|_| rng.random()).collect();
-    let mut best: Option<(f64, usize)> = None;
+    let seeds: Vec<u64> = (0..budget.rollouts).map(|_| rng.random()).collect();
+    let mut totals = vec![0.0; candidates.len()];
+    totals[0] = budget.prior * seeds.len() as f64;
     SCRATCH.with(|scratch| {
         let mut scratch = scratch.borrow_mut();
-        for (i, c) in candidates.iter().enumerate() {
-            let mut total = if i == 0 {
-                PRIOR * seeds.len() as f64
-            } else {
-                0.0
-            };
-            for &seed in &seeds {
-                total += play_out(battle, &mut scratch, c, side, acting, seed);
+        let mut work = 0;
+        // Passes: every candidate once with the same seed, so that all have as many
+        // play-outs under the same luck when the work runs out.
+        for &seed in &seeds {
+            if work >= budget.work {
+                break;
             }
-            if best.is_none_or(|(b, _)| total > b) {
-                best = Some((total, i));
+            for (c, total) in candidates.iter().zip(&mut totals) {
+                let (score, commands) =
+                    play_out(battle, &mut scratch, c, (side, unit), seed, budget, luck);
+                *total += score;
+                work += commands;
             }
         }
     });
-    best.map(|(_, i)| candidates[i].clone())
+    let best =
+        (0..candidates.len()).max_by(|&a, &b| totals[a].total_cmp(&totals[b]).then(b.cmp(&a)))?;
+    Some(candidates[best].clone())
 }
 
-/// Plays `command` out in a copy of `battle` with dice and tie-breaks from `seed`
-/// and returns the score of the state reached for `side`.
+/// Plays `command` (`unit`'s, of `side`) out in a copy of `battle` with dice and
+/// tie-breaks from `seed` (or the dice foreseen); returns the score of the state
+/// reached for `side` and the commands submitted.
 fn play_out(
     battle: &Battle,
     scratch: &mut Option<Battle>,
     command: &Command,
-    side: SideId,
-    acting: Option<UnitId>,
+    (side, unit): (SideId, UnitId),
     seed: u64,
-) -> f64 {
-    let dice = Dice::seeded(seed);
+    budget: &Budget,
+    luck: Luck,
+) -> (f64, usize) {
     let fork = match scratch {
         Some(s) => {
-            s.restore_from(battle, dice);
+            s.restore_from(battle, Dice::seeded(seed));
             s
         }
-        None => scratch.insert(battle.fork(dice)),
+        None => scratch.insert(battle.fork(Dice::seeded(seed))),
     };
+    let mut counts = Vec::new();
+    let mut dice = |fork: &Battle, j: usize| match luck {
+        Luck::Sampled => aligned(seed, fork, &mut counts),
+        Luck::Foreseen(f) => Dice::seeded(f(j)),
+    };
+    let d = dice(fork, 0);
+    fork.set_dice(d);
     if fork.submit(command.clone()).is_err() {
-        return f64::NEG_INFINITY;
+        return (f64::NEG_INFINITY, 1);
     }
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x9E37_79B9_7F4A_7C15);
-    let mut turns = 0;
     // A round: as many turn starts as there are units in play.
     let horizon = fork.units().iter().filter(|u| !u.defeated).count();
-    let mut last: Option<UnitId> = acting;
-    let budget = (PLAYOUT_WORK / horizon.max(1)).clamp(2, MAX_COMMANDS);
-    for _ in 0..budget {
-        let unit = match fork.awaiting() {
+    let mut turns = 0;
+    let mut last = Some(unit);
+    let mut submitted = 1;
+    for j in 1..=budget.commands {
+        let acting = match fork.awaiting() {
             Awaiting::Over(_) => break,
             Awaiting::Unit(u, _) => Some(u),
             Awaiting::Decision(_) => None,
         };
-        if unit.is_some() && unit != last {
-            last = unit;
+        if acting.is_some() && acting != last {
+            last = acting;
             turns += 1;
             if turns > horizon {
                 break;
@@ -175,11 +246,46 @@ fn play_out(
         let Some(c) = super::choose(fork, AiPolicy::Normal, &mut rng) else {
             break;
         };
+        let d = dice(fork, j);
+        fork.set_dice(d);
         if fork.submit(c).is_err() {
             break;
         }
+        submitted += 1;
     }
-    evaluate(fork, side)
+    (evaluate(fork, side), submitted)
+}
+
+/// Dice for the next command of a play-out, the same in every candidate's play-out
+/// for the same command: seeded from the play-out's seed, the round, who acts (the
+/// unit, or the side answering a decision) and how many commands it has given this
+/// round in the play-out (`counts`). Rolls then line up across candidates, so their
+/// scores differ by what the candidates change rather than by luck.
+fn aligned(seed: u64, fork: &Battle, counts: &mut Vec<((u32, u32), u32)>) -> Dice {
+    let who = match fork.awaiting() {
+        Awaiting::Unit(u, _) => u.0,
+        Awaiting::Decision(d) => 1 << 20 | d.side.0,
+        Awaiting::Over(_) => u32::MAX,
+    };
+    let key = (fork.turn().round, who);
+    let n = match counts.iter_mut().find(|(k, _)| *k == key) {
+        Some((_, n)) => {
+            *n += 1;
+            *n
+        }
+        None => {
+            counts.push((key, 0));
+            0
+        }
+    };
+    let mut x = seed
+        ^ u64::from(key.0).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ u64::from(key.1).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+        ^ u64::from(n).wrapping_mul(0x1656_67B1_9E37_79F9);
+    // splitmix64's finaliser: nearby keys give unrelated seeds.
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    Dice::seeded(x ^ (x >> 31))
 }
 
 /// The state's score for `side`: its units in play and their share of hit points,
