@@ -37,6 +37,23 @@ pub fn panels(width: f32) -> (f32, f32, f32, f32) {
 /// [`panels`] in window pixels at the UI scale in use ([`super::comfort`]): what the
 /// map must leave free. UI nodes take [`panels`] of the width divided by the scale.
 pub fn panels_px(width: f32) -> (f32, f32, f32, f32) {
+    scaled(panels, width)
+}
+
+/// What the battle screen's map leaves free: the [`panels`], and the turn strip
+/// ([`super::turn_strip`]) under the top bar, between the side panels.
+pub fn battle_panels(width: f32) -> (f32, f32, f32, f32) {
+    let (l, r, t, b) = panels(width);
+    (l, r, t + super::turn_strip::HEIGHT, b)
+}
+
+/// [`battle_panels`] in window pixels at the UI scale in use.
+pub fn battle_panels_px(width: f32) -> (f32, f32, f32, f32) {
+    scaled(battle_panels, width)
+}
+
+/// `panels` of a window `width` pixels wide, in window pixels at the UI scale in use.
+fn scaled(panels: fn(f32) -> (f32, f32, f32, f32), width: f32) -> (f32, f32, f32, f32) {
     let s = super::comfort::ui_scale();
     let (l, r, t, b) = panels(width / s);
     (l * s, r * s, t * s, b * s)
@@ -612,7 +629,7 @@ fn hover(
         return;
     }
     *last = Some(pos);
-    let (l, r, t, b) = panels_px(window.width());
+    let (l, r, t, b) = battle_panels_px(window.width());
     if pos.x < l || pos.x > window.width() - r || pos.y < t || pos.y > window.height() - b {
         ui.hovered = None;
         return;
@@ -898,9 +915,10 @@ fn spawn_camera(mut commands: Commands) {
     commands.spawn((Camera2d, MainCamera));
 }
 
-/// Fits the map between the HUD panels.
-pub fn fit(geo: &MapGeometry, window: &Window) -> (Vec2, f32) {
-    let (l, r, t, b) = panels_px(window.width());
+/// Fits the map between the HUD panels (`(left, right, top, bottom)` in window
+/// pixels: [`panels_px`] or [`battle_panels_px`]).
+pub fn fit(geo: &MapGeometry, window: &Window, panels: (f32, f32, f32, f32)) -> (Vec2, f32) {
+    let (l, r, t, b) = panels;
     let free = Vec2::new(
         (window.width() - l - r).max(120.0),
         (window.height() - t - b).max(120.0),
@@ -938,7 +956,7 @@ fn camera_control(
     let (transform, ortho) = (&mut moved, &mut zoomed);
     let size = Vec2::new(window.width(), window.height());
     if *fitted != Some(size) || actions.just_pressed(&A::FitMap) {
-        let (center, scale) = fit(&geo, &window);
+        let (center, scale) = fit(&geo, &window, battle_panels_px(window.width()));
         transform.translation = center.extend(transform.translation.z);
         ortho.scale = scale;
         *fitted = Some(size);

@@ -298,55 +298,53 @@ fn side_label(game: &Game, side: usize) -> String {
     format!("{name} ({})", SIDE_SHAPES[side % SIDE_SHAPES.len()])
 }
 
-/// Numbered turn-order lines above which the orders fold to one line per group.
-const ORDER_LINES: usize = 12;
+/// How many units the left panel names after the one to act.
+const NEXT_NAMED: usize = 2;
 
-/// The left panel's turn orders in the ruleset's terms, the active unit marked
-/// `>`: each order a numbered list under its label (`flow`'s initiative, `phases`'
-/// movement and battle orders), or — for more than two orders (`escalation`'s band
-/// groups) or when the lists would take more than [`ORDER_LINES`] lines — one line
-/// per order, "Medium enemies: Goblin Cutter, Goblin Spear".
+/// The left panel's turn order in brief (the strip along the top,
+/// [`super::turn_strip`], shows it whole and names each unit on hover; the top bar
+/// names the unit to act): the next units in play after the one to act, "Next:
+/// Cleric, Goblin Spear, +3"; with nobody to act yet (a decision first), the
+/// first order's first units under its label, "Movement order: Knight, Ranger, ...".
 fn orders_text(game: &Game) -> String {
     let battle = &game.battle;
     let world = battle.world();
-    let active = battle.turn().active;
-    let orders = battle.turn_order();
-    let mark = |u| if active == Some(u) { ">" } else { "" };
-    let name = |u| {
-        let state = crate::engine::battle::play_state(world, u);
-        let gone = if state.is_active() {
-            String::new()
-        } else {
-            format!(" ({state})")
-        };
-        format!("{}{gone}", battle.unit_name(u))
+    let groups = super::turn_strip::groups(battle);
+    let Some(first) = groups.first() else {
+        return String::new();
     };
-    let lines: usize = orders.iter().map(|(_, o)| o.len() + 2).sum();
-    let mut s = String::new();
-    if orders.len() > 2 || lines > ORDER_LINES {
-        for (label, order) in &orders {
-            let names: Vec<String> = order
-                .iter()
-                .map(|&u| format!("{}{}", mark(u), name(u)))
-                .collect();
-            s += &format!("{label}: {}\n", names.join(", "));
+    let (lead, rest): (String, Vec<crate::engine::units::UnitId>) =
+        match super::turn_strip::active_place(battle, &groups) {
+            Some((g, i)) => (
+                "Next".into(),
+                groups[g].1[i + 1..]
+                    .iter()
+                    .chain(groups[g + 1..].iter().flat_map(|(_, u)| u))
+                    .copied()
+                    .filter(|&u| Some(u) != battle.turn().active)
+                    .collect(),
+            ),
+            None => (first.0.clone(), first.1.clone()),
+        };
+    let mut next: Vec<crate::engine::units::UnitId> = Vec::new();
+    for u in rest {
+        if crate::engine::battle::play_state(world, u).is_active() && !next.contains(&u) {
+            next.push(u);
         }
-        return s;
     }
-    for (label, order) in &orders {
-        s += &format!("{label}:\n");
-        for (i, &u) in order.iter().enumerate() {
-            let mark = if active == Some(u) { ">" } else { " " };
-            s += &format!("{mark}{}. {}\n", i + 1, name(u));
-        }
-        s += "\n";
+    if next.is_empty() {
+        return String::new();
     }
-    // The text's closing newline draws the blank line before the active unit.
-    s.truncate(s.trim_end_matches('\n').len());
-    if !s.is_empty() {
-        s += "\n";
+    let mut names: Vec<String> = next
+        .iter()
+        .take(NEXT_NAMED)
+        .map(|&u| battle.unit_name(u))
+        .collect();
+    if next.len() > NEXT_NAMED {
+        names.push(format!("+{}", next.len() - NEXT_NAMED));
     }
-    s
+    // The closing newline draws the blank line before the active unit.
+    format!("{lead}: {}\n", names.join(", "))
 }
 
 /// Top bar, left panel and hover text.
@@ -915,27 +913,44 @@ mod tests {
         assert!(ascii("a \u{2014} b \u{d7}2 \u{2026}").is_ascii());
     }
 
-    #[test]
-    fn many_turn_groups_fold_to_one_line_each() {
-        // E-16: escalation's bands, PCs before enemies, each group on one line.
-        let text = orders_text(&game("levels/escalation_crossroads.ron"));
-        let lines: Vec<&str> = text.lines().collect();
-        assert!(lines[0].starts_with("Escalation die 0"), "{text}");
-        assert!(lines[0].ends_with(": >Ranger"), "{text}");
-        assert!(
-            lines.contains(&"Medium enemies: Goblin Cutter, Goblin Spear"),
-            "{text}"
-        );
-        assert!(lines.contains(&"Medium PCs: Fighter"), "{text}");
-        // One closing newline: a text's last newline draws a blank line.
-        assert!(text.ends_with("Goblin Archer\n"), "{text}");
+    /// The names of the units after the first `skip` of `battle`'s turn orders.
+    fn names_after(battle: &crate::engine::Battle, skip: usize) -> Vec<String> {
+        let orders = battle.turn_order();
+        orders
+            .iter()
+            .flat_map(|(_, u)| u)
+            .skip(skip)
+            .map(|&u| battle.unit_name(u))
+            .collect()
     }
 
     #[test]
-    fn a_short_turn_order_stays_a_numbered_list() {
-        let text = orders_text(&game("levels/flow_ogre_ford.ron"));
-        assert!(text.starts_with("Initiative:\n"), "{text}");
-        assert!(text.contains(" 2. "), "{text}");
-        assert!(text.ends_with("6. Ogre\n"), "{text}");
+    fn the_panel_names_the_next_units() {
+        // E-16: after the unit to act (the Ranger, alone in the first group), the
+        // next units of the bands (the strip shows them all).
+        let g = game("levels/escalation_crossroads.ron");
+        let text = orders_text(&g);
+        let next = names_after(&g.battle, 1);
+        assert!(next.len() > NEXT_NAMED, "{next:?}");
+        assert!(!next.contains(&"Ranger".to_string()), "{next:?}");
+        assert_eq!(
+            text,
+            format!(
+                "Next: {}, +{}\n",
+                next[..NEXT_NAMED].join(", "),
+                next.len() - NEXT_NAMED
+            )
+        );
+    }
+
+    #[test]
+    fn the_initiative_order_in_brief() {
+        // F-02: the first of the initiative acts (the top bar names it); the next
+        // two are named, the rest counted.
+        let g = game("levels/flow_ogre_ford.ron");
+        let text = orders_text(&g);
+        let all = names_after(&g.battle, 0);
+        assert_eq!(all.len(), 6, "{all:?}");
+        assert_eq!(text, format!("Next: {}, +3\n", all[1..3].join(", ")));
     }
 }

@@ -4,8 +4,9 @@
 //!
 //! Plugins, one per file (bevy_new_2d style): [`board_view`] (tilemap and cell
 //! geometry), [`units_view`] (unit markers), [`overlays`] (reachable cells, targets,
-//! path preview), [`hud`] (turn state, log, prompts, result), [`control`] (input,
-//! camera, submitting commands, AI pacing).
+//! path preview), [`hud`] (turn state, log, prompts, result), [`turn_strip`] (the
+//! turn order along the top, the units hovered and asked about lit on the map),
+//! [`control`] (input, camera, submitting commands, AI pacing).
 
 pub mod board_view;
 pub mod comfort;
@@ -23,6 +24,7 @@ pub mod saves;
 pub mod screen;
 pub mod settings;
 pub mod setup;
+pub mod turn_strip;
 pub mod unit_card;
 pub mod units_view;
 
@@ -317,6 +319,7 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
         leave::plugin,
         log_view::plugin,
         comfort::plugin,
+        turn_strip::plugin,
     ));
     app.insert_state(start);
     Ok(app)

@@ -22,6 +22,7 @@ use skirmish::engine::event::Event;
 use skirmish::engine::rulesets::actfast::events::ActfastEvent;
 use skirmish::engine::rulesets::flow::events::FlowEvent;
 use skirmish::engine::rulesets::phases::events::PhasesEvent;
+use skirmish::engine::units::UnitId;
 use skirmish::game::board_view::MapGeometry;
 use skirmish::game::comfort::{Comfort, ComfortPanel};
 use skirmish::game::control::{Choices, MainCamera, UiState, human_turn};
@@ -29,6 +30,9 @@ use skirmish::game::hud::HudText;
 use skirmish::game::log_view::{ExplainPanel, LogView};
 use skirmish::game::overlays::ThreatTile;
 use skirmish::game::screen::Screen;
+use skirmish::game::turn_strip::{
+    ACTIVE, ASKED, HOVERED, Highlight, Lit, StripEntry, StripLabel, UnitHighlight,
+};
 use skirmish::game::units_view::DamageGhost;
 use skirmish::game::{Game, GameOptions};
 use skirmish::level::schema::{Controller, DecisionPolicy};
@@ -56,6 +60,11 @@ struct Case {
     /// Aim the first attack here by key (C) before making it, and check the attack
     /// roll says so (`wounds`, W-17).
     aim: Option<&'static str>,
+    /// On our first turn, check the turn strip (one entry per unit of the turn
+    /// orders, in order, side by side above the map), then hover an entry with the
+    /// pointer (its unit is ringed on the map) and that unit on the map (its entry
+    /// is outlined).
+    strip: bool,
 }
 
 const CASES: [Case; 5] = [
@@ -68,6 +77,7 @@ const CASES: [Case; 5] = [
         hover_texts: &[],
         shot: concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window.png"),
         aim: None,
+        strip: true,
     },
     Case {
         level: "levels/flow_ogre_ford.ron",
@@ -78,6 +88,7 @@ const CASES: [Case; 5] = [
         hover_texts: &[],
         shot: concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window-flow.png"),
         aim: None,
+        strip: true,
     },
     // The Ranger (Fast) acts first; its Ranged stance reaches the goblins, so it
     // attacks by a click on one, then moves by a click on a cell.
@@ -109,6 +120,7 @@ const CASES: [Case; 5] = [
         ],
         shot: concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window-escalation.png"),
         aim: None,
+        strip: true,
     },
     // The Archer (Agility 3) acts first; its Shortbow reaches the bandits. It aims
     // at the legs by key (C, C: Slowing), then shoots by a click, then moves.
@@ -132,6 +144,7 @@ const CASES: [Case; 5] = [
         ],
         shot: concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window-wounds.png"),
         aim: Some("Slowing"),
+        strip: false,
     },
     // Each round the Travellers choose by key how each acts (1: Act Fast, A-02);
     // the Sellsword, first to act, attacks the Thug 6 squares off by a click (the
@@ -157,6 +170,7 @@ const CASES: [Case; 5] = [
         ],
         shot: concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window-actfast.png"),
         aim: None,
+        strip: false,
     },
 ];
 
@@ -183,6 +197,12 @@ struct Drive {
     glide: Option<(u32, Cell)>,
     /// Events already looked at for our first move.
     glide_seen: usize,
+    /// The turn strip's check: 0 not yet, 1 an entry hovered, 2 its unit hovered on
+    /// the map, 3 done; and the unit hovered.
+    strip: u8,
+    strip_unit: Option<UnitId>,
+    /// Frames the first prompt has been up (its units' rings are checked after a few).
+    prompt_frames: u32,
     /// Explaining a roll: 0 not yet, 1 `/` pressed, 2 checked and screenshot, 3
     /// closed; then the settings: 4 opened, 5 UI scale raised, 6 lowered, 7 closed.
     explain: u8,
@@ -323,10 +343,13 @@ fn screenshot(commands: &mut Commands, path: PathBuf) {
         );
 }
 
-/// The texts of `wanted` that no HUD text shows, and any character the HUD's
+/// The HUD's texts and the turn strip's labels.
+type HudTexts<'w, 's> = Query<'w, 's, &'static Text, Or<(With<HudText>, With<StripLabel>)>>;
+
+/// The texts of `wanted` that no HUD text or strip label shows, and any character the HUD's
 /// font (ASCII only) would draw as an empty box.
-fn missing_texts(hud: &Query<(&HudText, &Text)>, wanted: &[&str]) -> Vec<String> {
-    let all: String = hud.iter().map(|(_, t)| format!("{}\n", t.0)).collect();
+fn missing_texts(hud: &HudTexts, wanted: &[&str]) -> Vec<String> {
+    let all: String = hud.iter().map(|t| format!("{}\n", t.0)).collect();
     wanted
         .iter()
         .filter(|w| !all.contains(**w))
@@ -349,12 +372,13 @@ fn driver(
     ui: Res<UiState>,
     mut window: Single<(Entity, &mut Window), With<PrimaryWindow>>,
     pointer: Pointer,
-    hud: Query<(&HudText, &Text)>,
+    hud: HudTexts,
     mut keys: MessageWriter<KeyboardInput>,
     mut mouse: MessageWriter<MouseButtonInput>,
     mut commands: Commands,
     mut exit: MessageWriter<AppExit>,
     explained: Explained,
+    strip: Strip,
 ) {
     drive.frame += 1;
     // Our first move, seen the frame it is made (before any input pacing below):
@@ -494,18 +518,78 @@ fn driver(
         }
     }
     drive.log_seen = game.battle.events().len();
-    // Keep a picture of the first reaction prompt.
+    // Keep a picture of the first reaction prompt, once the units it asks about are
+    // ringed on the map.
     if case.react
         && !drive.prompt_shot
         && human_turn(&game.battle)
-        && matches!(game.battle.awaiting(), Awaiting::Decision(_))
+        && let Awaiting::Decision(d) = game.battle.awaiting()
     {
+        drive.prompt_frames += 1;
+        if drive.prompt_frames < 5 {
+            return;
+        }
+        if let Err(e) = strip.asked_ringed(&d) {
+            eprintln!("e2e: prompt {:?}: {e}", d.prompt);
+            exit.write(AppExit::error());
+            return;
+        }
         drive.prompt_shot = true;
         screenshot(
             &mut commands,
             PathBuf::from(case.shot.replace(".png", "-prompt.png")),
         );
         drive.cooldown = 10;
+        return;
+    }
+    // The turn strip, on our first turn before we act: its entries, then an entry
+    // hovered by the pointer, then its unit hovered on the map.
+    if case.strip
+        && drive.strip < 3
+        && drive.frame >= 20
+        && human_turn(&game.battle)
+        && matches!(game.battle.awaiting(), Awaiting::Unit(..))
+        && !drive.moved
+        && !drive.attacked
+    {
+        let win = Vec2::new(window.1.width(), window.1.height());
+        let scale = window.1.scale_factor();
+        let step = match drive.strip {
+            0 => strip.entries_in_order(&game, win, scale).map(|(unit, at)| {
+                drive.strip_unit = Some(unit);
+                Some(at)
+            }),
+            1 => strip
+                .entry_hovered(drive.strip_unit.expect("the hovered entry's unit"))
+                .and_then(|u| {
+                    pointer
+                        .viewport_of(cell_of(game.battle.world(), u))
+                        .ok_or_else(|| format!("unit {u:?} is not on screen"))
+                        .map(Some)
+                }),
+            // Then the pointer leaves for the top bar (the keys play on).
+            _ => strip
+                .unit_hovered(drive.strip_unit.expect("the hovered unit"), scale)
+                .map(|()| Some(Vec2::new(win.x / 2.0, 8.0))),
+        };
+        if drive.strip == 1 {
+            // The hovered entry named under it, its unit ringed.
+            screenshot(
+                &mut commands,
+                PathBuf::from(case.shot.replace(".png", "-strip.png")),
+            );
+        }
+        match step {
+            Ok(at) => {
+                window.1.set_cursor_position(at);
+                drive.strip += 1;
+                drive.cooldown = 5;
+            }
+            Err(e) => {
+                eprintln!("e2e: turn strip on {}: {e}", case.level);
+                exit.write(AppExit::error());
+            }
+        }
         return;
     }
     if drive.moved && drive.attacked && (drive.reacted || !case.react) {
@@ -670,7 +754,7 @@ fn driver(
                 drive.hover_checked = true;
                 let missing = missing_texts(&hud, case.hover_texts);
                 if !missing.is_empty() {
-                    let shown: Vec<String> = hud.iter().map(|(_, t)| t.0.clone()).collect();
+                    let shown: Vec<String> = hud.iter().map(|t| t.0.clone()).collect();
                     eprintln!(
                         "e2e: the HUD does not show {missing:?} while an enemy is hovered; it shows:\n{}",
                         shown.join("\n---\n")
@@ -809,6 +893,210 @@ impl Explained<'_, '_> {
             "e2e: explained a roll with {dice} dice: {}",
             texts.join(" | ")
         );
+        Ok(())
+    }
+}
+
+/// The turn strip's entries and labels, and the rings on the map.
+#[derive(bevy::ecs::system::SystemParam)]
+struct Strip<'w, 's> {
+    entries: Query<
+        'w,
+        's,
+        (
+            &'static StripEntry,
+            &'static ComputedNode,
+            &'static UiGlobalTransform,
+            &'static BorderColor,
+        ),
+    >,
+    labels: Query<'w, 's, &'static Text, With<StripLabel>>,
+    rings: Query<'w, 's, (&'static UnitHighlight, &'static Sprite, &'static ChildOf)>,
+    markers: Query<'w, 's, &'static skirmish::game::motion::MarkerOf>,
+    lit: Res<'w, Lit>,
+}
+
+impl Strip<'_, '_> {
+    /// The entries in their order on screen, with their rectangles in logical pixels
+    /// (`scale`: the window's scale factor).
+    fn placed(&self, scale: f32) -> Vec<(StripEntry, Rect, Color)> {
+        let mut placed: Vec<(StripEntry, Rect, Color)> = self
+            .entries
+            .iter()
+            .map(|(e, node, at, border)| {
+                let rect = Rect::from_center_size(at.translation / scale, node.size() / scale);
+                (*e, rect, border.top)
+            })
+            .collect();
+        placed.sort_by_key(|(e, _, _)| e.place);
+        placed
+    }
+
+    /// The strip lists the ruleset's turn orders entry by entry in order (every unit
+    /// in play at least once), side by side from left to right above the map,
+    /// under their labels, the unit to act outlined; returns an entry to hover (an
+    /// enemy's, not the unit to act) and where it is.
+    fn entries_in_order(
+        &self,
+        game: &Game,
+        win: Vec2,
+        scale: f32,
+    ) -> Result<(UnitId, Vec2), String> {
+        let battle = &game.battle;
+        let orders = battle.turn_order();
+        let mut expected: Vec<UnitId> = orders.iter().flat_map(|(_, u)| u.clone()).collect();
+        let views = battle.units();
+        let out: Vec<UnitId> = views
+            .iter()
+            .filter(|v| v.defeated && !expected.contains(&v.id))
+            .map(|v| v.id)
+            .collect();
+        expected.extend(out);
+        let placed = self.placed(scale);
+        let shown: Vec<UnitId> = placed.iter().map(|(e, _, _)| e.unit).collect();
+        if shown != expected {
+            return Err(format!(
+                "entries {shown:?}, the turn orders {orders:?} (then the units out of the fight)"
+            ));
+        }
+        for v in views.iter().filter(|v| !v.defeated) {
+            if !shown.contains(&v.id) {
+                return Err(format!("{} is in play but has no entry", v.name));
+            }
+        }
+        // Above the map, between the left panel and the log's column.
+        let (left, right, top, _) = skirmish::game::control::battle_panels_px(win.x);
+        for pair in placed.windows(2) {
+            let ((a, ra, _), (b, rb, _)) = (&pair[0], &pair[1]);
+            if rb.min.x < ra.max.x - 0.5 {
+                return Err(format!(
+                    "entry {b:?} at {rb:?} overlaps or precedes {a:?} at {ra:?}"
+                ));
+            }
+        }
+        for (e, r, _) in &placed {
+            if r.min.x < left || r.max.x > win.x - right || r.min.y < 0.0 || r.max.y > top {
+                return Err(format!(
+                    "entry {e:?} at {r:?} is outside the strip ({left}..{}, 0..{top})",
+                    win.x - right
+                ));
+            }
+        }
+        let labels: Vec<&str> = self.labels.iter().map(|t| t.0.as_str()).collect();
+        for (label, units) in &orders {
+            if !units.is_empty() && !labels.contains(&label.as_str()) {
+                return Err(format!("no label {label:?} among {labels:?}"));
+            }
+        }
+        let active = battle.turn().active.ok_or("nobody to act")?;
+        if !placed
+            .iter()
+            .any(|(e, _, c)| e.unit == active && *c == ACTIVE)
+        {
+            return Err(format!("the unit to act, {active:?}, is not outlined"));
+        }
+        let us = side_of(battle.world(), active);
+        let (e, r, _) = placed
+            .iter()
+            .find(|(e, _, _)| !e.out && e.unit != active && side_of(battle.world(), e.unit) != us)
+            .ok_or("no enemy entry to hover")?;
+        eprintln!(
+            "e2e: turn strip: {} entries under {labels:?}; hovering {:?} at {:?}",
+            placed.len(),
+            e.unit,
+            r.center()
+        );
+        Ok((e.unit, r.center()))
+    }
+
+    /// With the pointer on `unit`'s entry, that unit (and only it) is ringed white
+    /// on the map, under its marker.
+    fn entry_hovered(&self, unit: UnitId) -> Result<UnitId, String> {
+        if self.lit.strip != Some(unit) {
+            return Err(format!(
+                "the pointer is on {unit:?}'s entry, the strip says {:?}",
+                self.lit.strip
+            ));
+        }
+        let hovered: Vec<(UnitHighlight, Color, Option<UnitId>)> = self
+            .rings
+            .iter()
+            .filter(|(h, _, _)| h.kind == Highlight::Hovered)
+            .map(|(h, s, parent)| {
+                (
+                    *h,
+                    s.color,
+                    self.markers.get(parent.parent()).ok().map(|m| m.0),
+                )
+            })
+            .collect();
+        match hovered.as_slice() {
+            [(h, color, marker)]
+                if h.unit == unit && *color == HOVERED && *marker == Some(unit) =>
+            {
+                Ok(unit)
+            }
+            _ => Err(format!(
+                "hovering {unit:?}'s entry rings {hovered:?} on the map (want one {HOVERED:?} ring under its marker)"
+            )),
+        }
+    }
+
+    /// With the pointer on `unit` on the map, its entries are outlined white, and
+    /// the ring of the strip's hover is gone.
+    fn unit_hovered(&self, unit: UnitId, scale: f32) -> Result<(), String> {
+        let placed = self.placed(scale);
+        let outlines: Vec<Color> = placed
+            .iter()
+            .filter(|(e, _, _)| e.unit == unit)
+            .map(|(_, _, c)| *c)
+            .collect();
+        if outlines.is_empty() || outlines.iter().any(|c| *c != HOVERED) {
+            return Err(format!(
+                "with {unit:?} hovered on the map its entries are outlined {outlines:?}"
+            ));
+        }
+        if self
+            .rings
+            .iter()
+            .any(|(h, _, _)| h.kind == Highlight::Hovered)
+        {
+            return Err("the pointer left the strip but a unit is still ringed as hovered".into());
+        }
+        Ok(())
+    }
+
+    /// Every unit the decision's options name is ringed cyan on the map.
+    fn asked_ringed(&self, d: &skirmish::engine::decision::PendingDecision) -> Result<(), String> {
+        use skirmish::engine::Command;
+        let mut asked: Vec<UnitId> = d
+            .options
+            .iter()
+            .flat_map(|o| match &o.command {
+                Command::Seize { units, .. } | Command::ActNow { units, .. } => units.clone(),
+                Command::React { unit, .. } => vec![*unit],
+                c => c.unit().into_iter().collect(),
+            })
+            .collect();
+        asked.sort();
+        asked.dedup();
+        if asked.is_empty() {
+            return Err("the options name no unit".into());
+        }
+        let rings: Vec<(UnitId, Color)> = self
+            .rings
+            .iter()
+            .filter(|(h, _, _)| h.kind == Highlight::Asked)
+            .map(|(h, s, _)| (h.unit, s.color))
+            .collect();
+        for u in &asked {
+            if !rings.contains(&(*u, ASKED)) {
+                return Err(format!(
+                    "{u:?}, named by an option, is not ringed {ASKED:?}: rings {rings:?}"
+                ));
+            }
+        }
+        eprintln!("e2e: the prompt rings {asked:?}");
         Ok(())
     }
 }
