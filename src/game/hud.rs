@@ -348,6 +348,7 @@ fn orders_text(game: &Game) -> String {
 }
 
 /// Top bar, left panel and hover text.
+#[allow(clippy::too_many_arguments)]
 fn update_texts(
     game: Res<Game>,
     ui: Res<UiState>,
@@ -360,8 +361,8 @@ fn update_texts(
 ) {
     // The texts say only what these hold: rebuilt when one of them changed (not
     // every frame), or when the texts were (re)spawned.
-    let replay_changed = replay.as_ref().is_some_and(|r| r.is_changed())
-        || *had_replay != replay.is_some();
+    let replay_changed =
+        replay.as_ref().is_some_and(|r| r.is_changed()) || *had_replay != replay.is_some();
     *had_replay = replay.is_some();
     if !(game.is_changed()
         || ui.is_changed()
