@@ -590,7 +590,11 @@ fn drive_ai(
         return;
     }
     if human_turn(&game.battle) || matches!(game.battle.awaiting(), Awaiting::Over(_)) {
-        ui.ai_wait = 0.6;
+        // Compared first: writing marks the state changed, and the HUD redraws its
+        // texts only when it changed.
+        if ui.ai_wait != 0.6 {
+            ui.ai_wait = 0.6;
+        }
         return;
     }
     // X flips the pace the settings choose (readable by default).
@@ -931,7 +935,7 @@ pub fn fit(geo: &MapGeometry, window: &Window, panels: (f32, f32, f32, f32)) -> 
 #[allow(clippy::too_many_arguments)]
 fn camera_control(
     actions: Single<&ActionState<BattleAction>, With<Player>>,
-    mut camera: Single<(&mut Transform, &mut Projection), With<MainCamera>>,
+    camera: Single<(&mut Transform, &mut Projection), With<MainCamera>>,
     window: Single<&Window>,
     geo: Option<Res<MapGeometry>>,
     scroll: Res<AccumulatedMouseScroll>,
@@ -942,10 +946,14 @@ fn camera_control(
 ) {
     use BattleAction as A;
     let Some(geo) = geo else { return };
-    let (transform, projection) = &mut *camera;
-    let Projection::Orthographic(ortho) = &mut **projection else {
+    // Work on copies and write back only what moved: a camera marked changed every
+    // frame re-propagates its transform and recomputes its projection each frame.
+    let (mut camera_transform, mut camera_projection) = camera.into_inner();
+    let Projection::Orthographic(ortho) = &*camera_projection else {
         return;
     };
+    let (mut moved, mut zoomed) = (*camera_transform, ortho.clone());
+    let (transform, ortho) = (&mut moved, &mut zoomed);
     let size = Vec2::new(window.width(), window.height());
     if *fitted != Some(size) || actions.just_pressed(&A::FitMap) {
         let (center, scale) = fit(&geo, &window, battle_panels_px(window.width()));
@@ -971,6 +979,12 @@ fn camera_control(
         (&scroll, &motion, &buttons),
         time.delta_secs(),
     );
+    camera_transform.set_if_neq(moved);
+    if let Projection::Orthographic(ortho) = &*camera_projection
+        && ortho.scale != zoomed.scale
+    {
+        *camera_projection = Projection::Orthographic(zoomed);
+    }
 }
 
 /// Pans a 2-D camera with the pan actions (`[up, down, left, right, zoom in, zoom

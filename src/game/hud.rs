@@ -348,6 +348,7 @@ fn orders_text(game: &Game) -> String {
 }
 
 /// Top bar, left panel and hover text.
+#[allow(clippy::too_many_arguments)]
 fn update_texts(
     game: Res<Game>,
     ui: Res<UiState>,
@@ -355,7 +356,23 @@ fn update_texts(
     replay: Option<Res<super::replay_view::Replay>>,
     threat: Res<super::overlays::ThreatShown>,
     mut texts: Query<(&HudText, &mut Text, &mut TextColor)>,
+    new_texts: Query<(), Added<HudText>>,
+    mut had_replay: Local<bool>,
 ) {
+    // The texts say only what these hold: rebuilt when one of them changed (not
+    // every frame), or when the texts were (re)spawned.
+    let replay_changed =
+        replay.as_ref().is_some_and(|r| r.is_changed()) || *had_replay != replay.is_some();
+    *had_replay = replay.is_some();
+    if !(game.is_changed()
+        || ui.is_changed()
+        || choices.is_changed()
+        || threat.is_changed()
+        || replay_changed
+        || !new_texts.is_empty())
+    {
+        return;
+    }
     let mut set = |which: HudText, value: String, color: Option<Color>| {
         let value = ascii(&value).into_owned();
         for (kind, mut text, mut tc) in &mut texts {
@@ -363,7 +380,9 @@ fn update_texts(
                 if text.0 != value {
                     text.0 = value.clone();
                 }
-                if let Some(c) = color {
+                if let Some(c) = color
+                    && tc.0 != c
+                {
                     tc.0 = c;
                 }
             }
@@ -645,11 +664,11 @@ fn update_prompt(
         Awaiting::Decision(d) if choices.human => Some(d),
         _ => None,
     };
-    *vis = if decision.is_some() {
+    vis.set_if_neq(if decision.is_some() {
         Visibility::Visible
     } else {
         Visibility::Hidden
-    };
+    });
     if *shown == choices.key.0 {
         return;
     }
@@ -753,10 +772,10 @@ fn update_result(
 ) {
     let (entity, mut vis) = screen.into_inner();
     let Awaiting::Over(winner) = game.battle.awaiting() else {
-        *vis = Visibility::Hidden;
+        vis.set_if_neq(Visibility::Hidden);
         return;
     };
-    *vis = Visibility::Visible;
+    vis.set_if_neq(Visibility::Visible);
     if *shown == game.version {
         return;
     }

@@ -296,6 +296,9 @@ fn advance(
     comfort: Res<super::comfort::Comfort>,
 ) {
     let Some(geo) = geo else { return };
+    if motion.pos.is_empty() && motion.paths.is_empty() && motion.lunges.is_empty() {
+        return;
+    }
     let held = actions.is_some_and(|a| a.pressed(&super::settings::BattleAction::FastForward));
     let fast = held != comfort.fast_forward;
     let dt = frame_step(&time) * pace(&anim, fast);
@@ -343,8 +346,12 @@ fn place_markers(
         let p = motion.drawn_at(of.0).unwrap_or_else(|| {
             geo.center(crate::engine::battle::cell_of(game.battle.world(), of.0))
         });
-        t.translation.x = p.x;
-        t.translation.y = p.y;
+        // Compared first: a marker written every frame re-propagates its whole
+        // subtree's transforms every frame.
+        if t.translation.truncate() != p {
+            t.translation.x = p.x;
+            t.translation.y = p.y;
+        }
     }
 }
 
