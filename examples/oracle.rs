@@ -18,9 +18,9 @@ use rayon::prelude::*;
 use skirmish::ai::search::choose_foreseeing;
 use skirmish::ai::sim::{ai_level, battle_seed, command_limit, wilson};
 use skirmish::ai::{AiPolicy, choose};
-use skirmish::engine::Battle;
 use skirmish::engine::battle::{Awaiting, side_of};
 use skirmish::engine::dice::Dice;
+use skirmish::engine::rulesets::new_battle;
 use skirmish::level::schema::Level;
 
 /// The rulesets with a duel level, in the README's order.
@@ -30,7 +30,7 @@ const RULESETS: [&str; 5] = ["phases", "escalation", "wounds", "actfast", "flow"
 /// the winner's side index, if any.
 fn play(level: &Level, seed: u64, seat: usize) -> Option<usize> {
     let lv = ai_level(level, &vec![AiPolicy::Normal; level.sides.len()]);
-    let mut battle = Battle::from_level(&lv, Dice::seeded(seed)).expect("a valid level");
+    let mut battle = new_battle(&lv, Dice::seeded(seed)).expect("a valid level");
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let dice = |n: usize| battle_seed(seed, n as u64);
     for n in 0..command_limit(&lv) {
