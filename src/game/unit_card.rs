@@ -11,9 +11,13 @@
 //! [`PromptOption`] the decision prompt's buttons are).
 //!
 //! The card is rebuilt only when what it shows changes (a command, another mode,
-//! another palette), not every frame.
+//! another palette), not every frame. A unit with more actions than the panel's
+//! height holds (a `wounds` archer) scrolls its card with the wheel; a tag at the
+//! panel's foot says so.
 
+use bevy::input::mouse::{AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
+use bevy::ui::RelativeCursorPosition;
 
 use super::Game;
 use super::control::{Choices, UiState, command_label, verb_hint};
@@ -57,6 +61,10 @@ pub struct Effect(pub String);
 /// The hovered button's effect, floating over the card's top (hidden when none).
 #[derive(Component)]
 pub struct EffectLine;
+
+/// The tag at the panel's foot saying the card scrolls on (hidden when it doesn't).
+#[derive(Component)]
+pub struct MoreBelow;
 
 fn font(size: f32) -> TextFont {
     TextFont::from_font_size(size)
@@ -190,15 +198,63 @@ fn update_card(
 ) {
     let Ok(card) = card.single() else {
         if let Some((left, _)) = panels.iter().find(|(_, p)| matches!(p, Panel::Left)) {
-            commands.entity(left).with_child((
-                UnitCard,
-                Node {
-                    flex_direction: FlexDirection::Column,
-                    flex_shrink: 0.0,
-                    row_gap: px(4),
-                    ..default()
-                },
-            ));
+            // The card takes the panel's height left under the orders and scrolls
+            // (the wheel over it) when a unit has more actions than fit.
+            commands.entity(left).with_children(|panel| {
+                panel.spawn((
+                    UnitCard,
+                    Node {
+                        flex_direction: FlexDirection::Column,
+                        flex_shrink: 1.0,
+                        min_height: px(0),
+                        row_gap: px(4),
+                        overflow: Overflow::scroll_y(),
+                        ..default()
+                    },
+                    ScrollPosition::default(),
+                    RelativeCursorPosition::default(),
+                ));
+                // Over the panel's foot while the card has more below.
+                panel.spawn((
+                    MoreBelow,
+                    Text::new("v more: scroll here"),
+                    font(12.0),
+                    TextColor(TEXT),
+                    Node {
+                        position_type: PositionType::Absolute,
+                        right: px(6),
+                        bottom: px(2),
+                        padding: UiRect::axes(px(4), px(1)),
+                        ..default()
+                    },
+                    BackgroundColor(KEY_BG),
+                    Visibility::Hidden,
+                    GlobalZIndex(5),
+                ));
+                // The hovered button's effect floats over the panel's top (the
+                // portrait), where a long card never clips it and it never hides
+                // the button.
+                panel.spawn((
+                    EffectLine,
+                    Text::new(""),
+                    font(13.0),
+                    TextColor(TEXT),
+                    Node {
+                        position_type: PositionType::Absolute,
+                        left: px(6),
+                        right: px(6),
+                        top: px(6),
+                        padding: UiRect::all(px(6)),
+                        border: UiRect::all(px(1)),
+                        border_radius: BorderRadius::all(px(4)),
+                        ..default()
+                    },
+                    BackgroundColor(Color::srgb(0.1, 0.11, 0.15)),
+                    BorderColor::all(DIM),
+                    Visibility::Hidden,
+                    GlobalZIndex(5),
+                ));
+            });
         }
         *shown = None;
         return;
@@ -216,7 +272,10 @@ fn update_card(
         return;
     }
     *shown = Some(key);
-    commands.entity(card).despawn_children();
+    commands
+        .entity(card)
+        .despawn_children()
+        .insert(ScrollPosition::default());
     let Some(v) = unit.and_then(|u| battle.units().into_iter().find(|v| v.id == u)) else {
         return;
     };
@@ -561,29 +620,39 @@ fn update_card(
                 }
             });
         }
-        // The hovered button's effect floats over the card's top (the portrait),
-        // where a long card never clips it and it never hides the button.
-        c.spawn((
-            EffectLine,
-            Text::new(""),
-            font(13.0),
-            TextColor(TEXT),
-            Node {
-                position_type: PositionType::Absolute,
-                left: px(0),
-                right: px(0),
-                top: px(0),
-                padding: UiRect::all(px(6)),
-                border: UiRect::all(px(1)),
-                border_radius: BorderRadius::all(px(4)),
-                ..default()
-            },
-            BackgroundColor(Color::srgb(0.1, 0.11, 0.15)),
-            BorderColor::all(DIM),
-            Visibility::Hidden,
-            GlobalZIndex(5),
-        ));
     });
+}
+
+/// The wheel over the card scrolls it; the "more" tag shows while the card has
+/// more below than its panel shows.
+fn scroll_card(
+    scroll: Res<AccumulatedMouseScroll>,
+    mut card: Query<(&RelativeCursorPosition, &ComputedNode, &mut ScrollPosition), With<UnitCard>>,
+    mut more: Query<&mut Visibility, With<MoreBelow>>,
+) {
+    let Ok((cursor, node, mut at)) = card.single_mut() else {
+        return;
+    };
+    // How far the card can scroll, in UI pixels.
+    let room = ((node.content_size.y - node.size.y) * node.inverse_scale_factor).max(0.0);
+    if scroll.delta.y != 0.0 && cursor.cursor_over() {
+        let step = match scroll.unit {
+            MouseScrollUnit::Line => 28.0,
+            MouseScrollUnit::Pixel => 1.0,
+        };
+        let y = (at.0.y - scroll.delta.y * step).clamp(0.0, room);
+        if at.0.y != y {
+            at.0.y = y;
+        }
+    }
+    let want = if at.0.y + 1.0 < room {
+        Visibility::Inherited
+    } else {
+        Visibility::Hidden
+    };
+    for mut shown in &mut more {
+        shown.set_if_neq(want);
+    }
 }
 
 /// Mode buttons select their mode; hovering any card button lights it and shows
@@ -630,7 +699,7 @@ fn card_buttons(
 pub fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (update_card, card_buttons).run_if(in_state(Screen::Battle)),
+        (update_card, card_buttons, scroll_card).run_if(in_state(Screen::Battle)),
     );
 }
 
