@@ -301,6 +301,16 @@ pub fn rarely_wanted(battle: &Battle, cmd: &Command) -> bool {
 /// after its label: `" (1 AP, key N)"`; empty for a command that is no verb or a
 /// verb with neither.
 pub fn verb_hint(battle: &Battle, verb: &str) -> String {
+    let words = verb_cost_words(battle, verb);
+    if words.is_empty() {
+        String::new()
+    } else {
+        format!(" ({words})")
+    }
+}
+
+/// [`verb_hint`]'s words without the brackets: `"1 AP, key N"` (empty likewise).
+pub fn verb_cost_words(battle: &Battle, verb: &str) -> String {
     let Some(spec) = crate::engine::verb::find(battle.rules().verbs(), verb) else {
         return String::new();
     };
@@ -311,11 +321,7 @@ pub fn verb_hint(battle: &Battle, verb: &str) -> String {
     if let Some(k) = spec.key {
         parts.push(format!("key {}", k.to_ascii_uppercase()));
     }
-    if parts.is_empty() {
-        String::new()
-    } else {
-        format!(" ({})", parts.join(", "))
-    }
+    parts.join(", ")
 }
 
 /// What pressing a verb's key does (see [`verb_key`]).

@@ -13,8 +13,10 @@ use crate::engine::Command;
 use crate::engine::battle::{Awaiting, Sides};
 
 const PANEL_BG: Color = Color::srgba(0.05, 0.06, 0.08, 0.94);
-const TEXT: Color = Color::srgb(0.92, 0.92, 0.9);
-const DIM: Color = Color::srgb(0.65, 0.67, 0.7);
+/// The HUD's text colour.
+pub(super) const TEXT: Color = Color::srgb(0.92, 0.92, 0.9);
+/// The HUD's colour for secondary text.
+pub(super) const DIM: Color = Color::srgb(0.65, 0.67, 0.7);
 const GOOD: Color = Color::srgb(0.55, 0.9, 0.6);
 const BAD: Color = Color::srgb(1.0, 0.45, 0.4);
 
@@ -73,7 +75,8 @@ pub enum ResultButton {
     Quit,
 }
 
-fn font(size: f32) -> TextFont {
+/// The HUD's font at `size`.
+pub(super) fn font(size: f32) -> TextFont {
     TextFont::from_font_size(size)
 }
 

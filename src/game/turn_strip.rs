@@ -15,10 +15,8 @@
 //! decision prompt is up, the units its options name are ringed in cyan on the map
 //! and outlined in the strip, and hovering an option rings its own units white.
 
-use bevy::asset::RenderAssetUsages;
 use bevy::color::Mix;
 use bevy::prelude::*;
-use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy::ui::FocusPolicy;
 
 use super::Game;
@@ -158,17 +156,7 @@ fn drawn_image(n: u32, pixel: impl Fn(f32, f32) -> [u8; 4]) -> Image {
             data[i..i + 4].copy_from_slice(&pixel(x as f32 + 0.5, y as f32 + 0.5));
         }
     }
-    Image::new(
-        Extent3d {
-            width: n,
-            height: n,
-            depth_or_array_layers: 1,
-        },
-        TextureDimension::D2,
-        data,
-        TextureFormat::Rgba8UnormSrgb,
-        RenderAssetUsages::RENDER_WORLD | RenderAssetUsages::MAIN_WORLD,
-    )
+    super::units_view::square_image(n, data)
 }
 
 /// Opacity 0..1 as a byte.

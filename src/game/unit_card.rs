@@ -20,8 +20,8 @@ use bevy::prelude::*;
 use bevy::ui::RelativeCursorPosition;
 
 use super::Game;
-use super::control::{Choices, UiState, command_label, verb_hint};
-use super::hud::{HudText, Panel, PromptOption, ascii};
+use super::control::{Choices, UiState, command_label, verb_cost_words};
+use super::hud::{DIM, HudText, Panel, PromptOption, TEXT, ascii, font};
 use super::screen::Screen;
 use super::units_view::{
     ICON_INK, IconTextures, ShapeTextures, UNKNOWN_ICON, hp_color, side_color, unit_badges,
@@ -29,8 +29,6 @@ use super::units_view::{
 use crate::engine::Command;
 use crate::engine::units::UnitId;
 
-const TEXT: Color = Color::srgb(0.92, 0.92, 0.9);
-const DIM: Color = Color::srgb(0.65, 0.67, 0.7);
 const BUTTON: Color = Color::srgb(0.14, 0.16, 0.21);
 const BUTTON_HOVER: Color = Color::srgb(0.22, 0.26, 0.34);
 const SELECTED: Color = Color::srgb(1.0, 0.95, 0.3);
@@ -65,10 +63,6 @@ pub struct EffectLine;
 /// The tag at the panel's foot saying the card scrolls on (hidden when it doesn't).
 #[derive(Component)]
 pub struct MoreBelow;
-
-fn font(size: f32) -> TextFont {
-    TextFont::from_font_size(size)
-}
 
 /// One numbered action as the card lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -156,7 +150,7 @@ fn numbered(game: &Game, choices: &Choices) -> Vec<Numbered> {
                 index,
                 hint: verb
                     .as_deref()
-                    .map_or(String::new(), |v| hint_words(&game.battle, v)),
+                    .map_or(String::new(), |v| verb_cost_words(&game.battle, v)),
                 verb,
                 label: command_label(&game.battle, cmd),
             }
@@ -164,19 +158,29 @@ fn numbered(game: &Game, choices: &Choices) -> Vec<Numbered> {
         .collect()
 }
 
-/// A verb's cost and key without the brackets: "1 Standard, key H".
-fn hint_words(battle: &crate::engine::Battle, verb: &str) -> String {
-    verb_hint(battle, verb)
-        .trim()
-        .trim_start_matches('(')
-        .trim_end_matches(')')
-        .to_string()
-}
-
 /// What a verb does, in the ruleset's words ([`crate::engine::verb::VerbSpec::about`]).
 fn about(battle: &crate::engine::Battle, verb: Option<&str>) -> Option<String> {
     let spec = crate::engine::verb::find(battle.rules().verbs(), verb?)?;
     (!spec.about.is_empty()).then(|| spec.about.to_string())
+}
+
+/// A row of buttons that wraps.
+fn button_row() -> Node {
+    Node {
+        flex_wrap: FlexWrap::Wrap,
+        column_gap: px(4),
+        row_gap: px(4),
+        ..default()
+    }
+}
+
+/// An effect with the cost and key after it in brackets, when there are any.
+fn with_cost(effect: String, cost: &str) -> String {
+    if cost.is_empty() {
+        effect
+    } else {
+        format!("{effect} ({cost})")
+    }
 }
 
 /// What the card shows was computed for: battle version, selected mode, whose
@@ -487,15 +491,12 @@ fn update_card(
                 TextColor(DIM),
             ));
         }
-        c.spawn(Node {
-            flex_wrap: FlexWrap::Wrap,
-            column_gap: px(4),
-            row_gap: px(4),
-            ..default()
-        })
-        .with_children(|row| {
+        c.spawn(button_row()).with_children(|row| {
             for (i, m) in choices.powers.iter().enumerate() {
-                let hint = m.verb.map(|v| hint_words(battle, v)).unwrap_or_default();
+                let hint = m
+                    .verb
+                    .map(|v| verb_cost_words(battle, v))
+                    .unwrap_or_default();
                 let effect = about(battle, m.verb).unwrap_or_else(|| {
                     if m.moves {
                         format!("{}: click a blue cell", m.label)
@@ -503,11 +504,7 @@ fn update_card(
                         format!("{}: click a ringed enemy", m.label)
                     }
                 });
-                let effect = if hint.is_empty() {
-                    effect
-                } else {
-                    format!("{effect} ({hint})")
-                };
+                let effect = with_cost(effect, &hint);
                 let selected = i == choices.selected;
                 row.spawn((
                     Button,
@@ -545,20 +542,15 @@ fn update_card(
                     HudText::Card,
                 ));
             }
-            c.spawn(Node {
-                flex_wrap: FlexWrap::Wrap,
-                column_gap: px(4),
-                row_gap: px(4),
-                ..default()
-            })
-            .with_children(|row| {
+            c.spawn(button_row()).with_children(|row| {
                 for (n, label) in &group.items {
                     let effect =
                         about(battle, n.verb.as_deref()).unwrap_or_else(|| n.label.clone());
-                    let effect = if n.hint.is_empty() || group.title.is_some() {
+                    // A group's title already names the cost.
+                    let effect = if group.title.is_some() {
                         effect
                     } else {
-                        format!("{effect} ({})", n.hint)
+                        with_cost(effect, &n.hint)
                     };
                     // A lone action takes the card's width, its cost after its name
                     // (under it when there is no room); a group's choices sit side by

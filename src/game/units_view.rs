@@ -243,7 +243,7 @@ pub fn shape_image(shape: usize) -> Image {
 }
 
 /// An `n`×`n` sRGB image of RGBA `data`.
-fn square_image(n: u32, data: Vec<u8>) -> Image {
+pub(super) fn square_image(n: u32, data: Vec<u8>) -> Image {
     Image::new(
         Extent3d {
             width: n,
