@@ -17,8 +17,6 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::motion::Animations;
-
 /// The colour palette.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Palette {
@@ -56,6 +54,25 @@ impl Default for Comfort {
             palette: Palette::Standard,
             fast_forward: false,
             threat_overlay: false,
+        }
+    }
+}
+
+/// Whether animations play, and how fast: the [`Comfort`] settings as
+/// [`super::motion`] reads them (set by this plugin's `apply`).
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub struct Animations {
+    /// Off: units jump to their cells, nothing floats or fades.
+    pub on: bool,
+    /// Speed factor (1 = the default pace).
+    pub speed: f32,
+}
+
+impl Default for Animations {
+    fn default() -> Self {
+        Self {
+            on: true,
+            speed: 1.0,
         }
     }
 }
@@ -197,7 +214,7 @@ static HIGH_CONTRAST: AtomicBool = AtomicBool::new(false);
 static PALETTE_GENERATION: AtomicU32 = AtomicU32::new(0);
 
 /// The UI scale in use (f32 bits), for code that converts panel sizes to window
-/// pixels ([`super::control::panels_px`]).
+/// pixels ([`super::layout::panels_px`]).
 static UI_SCALE: AtomicU32 = AtomicU32::new(0x3f80_0000); // 1.0
 
 /// The UI scale in use (1 = the default).
@@ -425,6 +442,7 @@ pub fn plugin(app: &mut App) {
     set_palette(comfort.palette);
     app.insert_resource(comfort);
     app.insert_resource(panel);
+    app.init_resource::<Animations>();
     app.add_systems(Update, (keys, apply, persist, draw).chain());
 }
 

@@ -32,6 +32,27 @@ pub enum ReturnTo {
     Editor,
 }
 
+/// Leaving the battle: out of the program, or back where it was started from.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct Leave<'w> {
+    return_to: Res<'w, ReturnTo>,
+    next: ResMut<'w, NextState<Screen>>,
+    exit: MessageWriter<'w, AppExit>,
+}
+
+impl Leave<'_> {
+    /// Leaves the battle.
+    pub fn leave(&mut self) {
+        match *self.return_to {
+            ReturnTo::Exit => {
+                self.exit.write(AppExit::Success);
+            }
+            ReturnTo::Setup => self.next.set(Screen::Setup),
+            ReturnTo::Editor => self.next.set(Screen::Editor),
+        }
+    }
+}
+
 /// Registers what the screens share (the app inserts the first [`Screen`] itself).
 pub fn plugin(app: &mut App) {
     app.init_resource::<ReturnTo>();

@@ -914,7 +914,7 @@ fn script_reports_a_verbs_mistakes_at_their_place() {
 #[cfg(feature = "render")]
 #[test]
 fn the_window_offers_a_declared_verb_as_a_mode_on_its_target() {
-    use skirmish::game::control::{command_label, mode_of, rarely_wanted};
+    use skirmish::game::choices::{command_label, mode_of, rarely_wanted};
     let battle = duel(Dice::seeded(1));
     let (r1, b1) = (battle.unit_id("r1").unwrap(), battle.unit_id("b1").unwrap());
     let (mode, cell) = mode_of(&battle, &jab(r1, b1)).expect("a target mode");
@@ -927,7 +927,7 @@ fn the_window_offers_a_declared_verb_as_a_mode_on_its_target() {
 #[cfg(feature = "render")]
 #[test]
 fn a_decision_of_the_toys_own_kind_is_answered_and_shown_with_no_core_code() {
-    use skirmish::game::control::{VerbKey, choices_for, command_label, verb_hint, verb_key};
+    use skirmish::game::choices::{VerbKey, choices_for, command_label, verb_hint, verb_key};
     use skirmish::game::handoff::handoff_text;
     use skirmish::hotseat::{Handoff, HandoffReason};
     // The 6 would hit a Jab taken; braced, it needs a 6 and still hits.
