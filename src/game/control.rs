@@ -416,7 +416,7 @@ fn camera_control(
     let (transform, ortho) = (&mut moved, &mut zoomed);
     let size = Vec2::new(window.width(), window.height());
     if *fitted != Some(size) || actions.just_pressed(&A::FitMap) {
-        let (center, scale) = fit(&geo, &window, battle_panels_px(window.width()));
+        let (center, scale) = fit(geo.bounds(), &window, battle_panels_px(window.width()));
         transform.translation = center.extend(transform.translation.z);
         ortho.scale = scale;
         *fitted = Some(size);

@@ -8,7 +8,6 @@ use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 
-use super::board_view::MapGeometry;
 use super::comfort::ui_scale;
 
 /// The turn strip's height in UI pixels: it lies under the top bar, between the left
@@ -57,15 +56,16 @@ fn scaled(panels: fn(f32) -> (f32, f32, f32, f32), width: f32) -> (f32, f32, f32
 #[derive(Component)]
 pub struct MainCamera;
 
-/// Fits the map between the HUD panels (`(left, right, top, bottom)` in window
-/// pixels: [`panels_px`] or [`battle_panels_px`]).
-pub fn fit(geo: &MapGeometry, window: &Window, panels: (f32, f32, f32, f32)) -> (Vec2, f32) {
+/// Fits the map (its world `bounds`,
+/// [`MapGeometry::bounds`](super::board_view::MapGeometry::bounds)) between the HUD panels
+/// (`(left, right, top, bottom)` in window pixels: [`panels_px`] or
+/// [`battle_panels_px`]).
+pub fn fit(bounds: Rect, window: &Window, panels: (f32, f32, f32, f32)) -> (Vec2, f32) {
     let (l, r, t, b) = panels;
     let free = Vec2::new(
         (window.width() - l - r).max(120.0),
         (window.height() - t - b).max(120.0),
     );
-    let bounds = geo.bounds();
     let scale = (bounds.width() / free.x)
         .max(bounds.height() / free.y)
         .max(0.2);

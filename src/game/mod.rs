@@ -8,16 +8,21 @@
 //! turn order along the top, the units hovered and asked about lit on the map),
 //! [`control`] (input, camera, submitting commands, AI pacing).
 //!
-//! What several plugins read lives in data modules that import no plugin, so the
-//! plugins depend on data rather than on each other: [`choices`] (the player's
-//! intent and what the side to act can do), [`layout`] (the panels around the map,
-//! the camera's fit), [`theme`] (the HUD's font, colours and shared parts), and
-//! here the [`Game`] itself. Plugins order their systems by the [`BattleSystems`]
+//! What several plugins read lives in data modules, which import no plugin:
+//! [`choices`] (the player's intent and what the side to act can do), [`layout`]
+//! (the panels around the map, the camera's fit), [`theme`] (the HUD's font,
+//! colours and shared parts), [`comfort`] (the comfort settings in use; their panel
+//! is [`comfort_panel`]), [`screen`], [`settings`], and here the [`Game`] itself.
+//! Plugins build on these; where one still uses another's types (the board's
+//! geometry, the unit markers' look, the replay being watched) it is always a
+//! plugin lower down: no two modules here import each other, directly or not
+//! (`import-cycles` checks). Plugins order their systems by the [`BattleSystems`]
 //! sets declared and ordered here, never by naming another plugin's system.
 
 pub mod board_view;
 pub mod choices;
 pub mod comfort;
+pub mod comfort_panel;
 pub mod control;
 pub mod editor;
 pub mod handoff;
@@ -360,7 +365,7 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
         replay_view::plugin,
         leave::plugin,
         log_view::plugin,
-        comfort::plugin,
+        comfort_panel::plugin,
         turn_strip::plugin,
     ));
     app.insert_state(start);
