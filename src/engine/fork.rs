@@ -3,7 +3,9 @@
 //!
 //! A Bevy `World` can't be cloned (its schedules hold systems), so a fork is a fresh
 //! battle world with the same ruleset's schedule into which the state is copied, type
-//! by type: the engine's own components and resources here, each ruleset's through
+//! by type: the engine's own components and resources here, the ruleset's own state
+//! held in one cloneable value ([`crate::engine::ruleset::state::RulesetData`]), and
+//! the types of rulesets not yet keeping all of theirs there through
 //! [`crate::engine::ruleset::Ruleset::fork_state`]. [`restore`] does the copy into
 //! an existing battle of the same ruleset (insert what the source has, remove what it
 //! hasn't), so a searcher can reuse one scratch battle for many play-outs instead of
@@ -24,6 +26,7 @@ use crate::engine::battle::{
     VictoryRule,
 };
 use crate::engine::conditions::{ConditionWords, StackingRules};
+use crate::engine::ruleset::state::RulesetData;
 use crate::engine::units::*;
 
 /// Copies resource `T` from `from` to `to`: inserted (overwriting) when `from` has
@@ -106,6 +109,13 @@ pub fn restore(from: &World, to: &mut World) {
     copy_component::<MovementPowers>(from, to, &units);
     copy_component::<Items>(from, to, &units);
     copy_component::<Initiative>(from, to, &units);
+    match (
+        from.get_resource::<RulesetData>(),
+        to.get_resource_mut::<RulesetData>(),
+    ) {
+        (Some(src), Some(mut dst)) => dst.clone_from(src),
+        _ => copy_resource::<RulesetData>(from, to),
+    }
     from.resource::<ActiveRuleset>()
         .0
         .fork_state(from, to, &units);

@@ -37,6 +37,7 @@ use crate::engine::verb::{Cost, VerbSpec};
 use config::ConfigError;
 
 pub mod config;
+pub mod state;
 
 /// A unit stat a ruleset reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
