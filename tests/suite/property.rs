@@ -11,7 +11,7 @@ use skirmish::engine::dice::Dice;
 use skirmish::engine::ruleset::state::try_state;
 use skirmish::engine::rulesets::flow::{FlowState, Frame};
 use skirmish::engine::rulesets::new_battle;
-use skirmish::engine::rulesets::wounds::free_hit::FreeHitAsked;
+use skirmish::engine::rulesets::wounds::play::WState;
 use skirmish::engine::units::{ActionPool, PlayState, Position};
 use skirmish::engine::{Awaiting, Battle, Command};
 use skirmish::level::schema::Level;
@@ -51,9 +51,8 @@ fn check_invariants(b: &Battle) {
     // drawn there waits for its aim (W-GAP-07, W-GAP-24): its movement goes on
     // after the answer.
     passing.extend(
-        world
-            .get_resource::<FreeHitAsked>()
-            .and_then(|a| a.0.as_ref()?.walk.as_ref())
+        try_state::<WState>(world)
+            .and_then(|w| w.free_hit.0.as_ref()?.walk.as_ref())
             .map(|w| world.resource::<Roster>().0[w.mover.0 as usize]),
     );
     // A mover defeated by the reaction that ends the battle keeps its frame: the
