@@ -506,8 +506,8 @@ fn powers_of(cfg: &ActfastConfig, def: &UnitDef) -> Result<Vec<PowerDef>, String
     Ok(out)
 }
 
-/// Spawns the level's units with `actfast` data and inserts the ruleset's
-/// resources.
+/// Spawns the level's units and inserts the ruleset's state (configuration, round,
+/// each unit's `actfast` data).
 pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     let cfg = config::with_overrides(&config::load_default::<ActfastConfig>()?, &level.rules)?;
     let mut roster = Vec::new();

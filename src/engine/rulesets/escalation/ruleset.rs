@@ -547,8 +547,8 @@ fn cached_odds(s: &play::Strike) -> Option<std::sync::Arc<super::attack::Odds>> 
     Some(o)
 }
 
-/// Spawns the level's units with `escalation` data and inserts the ruleset's
-/// resources.
+/// Spawns the level's units and inserts the ruleset's state (configuration, round,
+/// each unit's `escalation` data).
 pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     let config =
         config::with_overrides(&config::load_default::<EscalationConfig>()?, &level.rules)?;

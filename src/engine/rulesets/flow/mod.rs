@@ -405,7 +405,7 @@ pub fn stage_name(stage: Stage) -> &'static str {
     }
 }
 
-/// Spawns the level's units with `flow` data and inserts the ruleset's resources
+/// Spawns the level's units and inserts the ruleset's state ([`FlowState`])
 /// (the seam's `setup`, see [`Flow`]).
 pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     let config = FlowConfig::load_default()?.with_overrides(&level.rules)?;

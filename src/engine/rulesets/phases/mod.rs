@@ -198,7 +198,7 @@ impl Plugin for PhasesPlugin {
     }
 }
 
-/// Spawns the level's units with `phases` stats and inserts the ruleset's resources
+/// Spawns the level's units with `phases` stats and inserts the ruleset's state
 /// (the seam's `setup`, see [`Phases`]).
 pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     let config = PhasesConfig::load_default()?.with_overrides(&level.rules)?;

@@ -622,8 +622,8 @@ fn powers_of(
     Ok(out)
 }
 
-/// Spawns the level's units with `wounds` data and inserts the ruleset's
-/// resources.
+/// Spawns the level's units and inserts the ruleset's state (configuration, round,
+/// each unit's `wounds` data).
 pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     let config = config::with_overrides(&config::load_default::<WoundsConfig>()?, &level.rules)?;
     let mut roster = Vec::new();
