@@ -10,13 +10,13 @@ use serde::Deserialize;
 use crate::engine::battle::Battle;
 use crate::engine::board::Cell;
 use crate::engine::command::Syntax;
-use crate::engine::command::{Command, CommandError, Reaction};
+use crate::engine::command::{Command, CommandError};
 use crate::engine::dice::Dice;
 use crate::engine::event::Event;
 use crate::engine::ruleset::Ruleset;
 use crate::engine::rulesets::{new_battle, registry};
-use crate::engine::units::UnitId;
-use crate::engine::verb::{ArgKind, ArgProblem, ArgValue, Args, VerbError, VerbSpec};
+use crate::engine::units::{SideId, UnitId};
+use crate::engine::verb::{Actor, ArgKind, ArgProblem, ArgValue, Args, VerbError, VerbSpec};
 use crate::level::Problem;
 use crate::level::schema::{DecisionPolicy, Level};
 use crate::level::validate::PathStep;
@@ -60,14 +60,6 @@ pub enum DiceSpec {
 // inherent function); the `Deserialize` impl below sends every other name to `Verb`.
 #[serde(remote = "Self", deny_unknown_fields)]
 pub enum ScriptCommand {
-    /// Answer a seize decision.
-    Seize {
-        /// Deciding side.
-        side: String,
-        /// Units that seize.
-        #[serde(default)]
-        units: Vec<String>,
-    },
     /// Use a movement power to reach `to` (by the cheapest path unless `path` is given).
     Move {
         /// Mover.
@@ -101,14 +93,6 @@ pub enum ScriptCommand {
         #[serde(default)]
         approach: Vec<(i32, i32)>,
     },
-    /// Answer an act-from-delay decision.
-    ActNow {
-        /// Deciding side.
-        side: String,
-        /// Held units that act now.
-        #[serde(default)]
-        units: Vec<String>,
-    },
     /// Activate an item.
     Use {
         /// The unit.
@@ -124,23 +108,6 @@ pub enum ScriptCommand {
         /// The unit.
         unit: String,
     },
-    /// Answer a reaction decision (flow): `unit` reacts with `reaction`; an Intercept
-    /// may name the hex to move to (`to`) and trade places with the ally (`swap`).
-    React {
-        /// Deciding side (the unit's side when left out).
-        #[serde(default)]
-        side: Option<String>,
-        /// The reacting unit.
-        unit: String,
-        /// Dodge, Parry, Block, ReactionAttack, Riposte or Intercept.
-        reaction: Reaction,
-        /// Intercept: the hex to move to.
-        #[serde(default)]
-        to: Option<(i32, i32)>,
-        /// Intercept: push the ally on and take its place.
-        #[serde(default)]
-        swap: bool,
-    },
     /// Decline a pending decision (no reaction).
     Pass {
         /// Deciding side.
@@ -154,25 +121,26 @@ pub enum ScriptCommand {
         to: (i32, i32),
     },
     /// A verb of the battle's ruleset (`Feint(unit: "A", target: "B")`, any
-    /// command name that is not one of the core commands above), with its fields as
-    /// written; checked and converted by the verb's declared argument kinds.
+    /// command name that is not one of the core commands above): an action of a
+    /// unit, or an answer to a decision (`Seize(side: "Blue", units: ["Knight"])`),
+    /// with its fields as written; checked and converted by the verb's declared
+    /// argument kinds.
     #[serde(skip)]
     Verb(VerbCall),
 }
 
 /// The names of the core commands a scenario may write; any other name is a verb
 /// of the battle's ruleset.
-pub const CORE_COMMANDS: &[&str] = &[
-    "Seize", "Move", "Attack", "ActNow", "Use", "EndTurn", "React", "Pass", "Step",
-];
+pub const CORE_COMMANDS: &[&str] = &["Move", "Attack", "Use", "EndTurn", "Pass", "Step"];
 
 /// A verb as written in a scenario: `Shove(unit: "Ogre", target: "Knight", effect:
-/// KnockProne)`.
+/// KnockProne)`, `Seize(side: "Blue", units: ["Knight"])`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VerbCall {
     /// The verb (`Shove`).
     pub name: String,
-    /// Its fields in the order written, `unit` (the acting unit) among them.
+    /// Its fields in the order written, `unit` (the acting unit) or `side` (the
+    /// deciding side) among them.
     pub fields: Vec<(String, ScriptValue)>,
 }
 
@@ -187,6 +155,8 @@ pub enum ScriptValue {
     Bool(bool),
     /// A cell `(x, y)`.
     Cell(i32, i32),
+    /// A list of strings: units' names (`["Knight", "Archer"]`).
+    Texts(Vec<String>),
     /// `None`: an optional argument left out.
     Absent,
     /// Anything else, as written (refused when the verb is checked).
@@ -219,6 +189,8 @@ impl ScriptValue {
                 |_| ScriptValue::Other(raw.into()),
                 |(x, y)| ScriptValue::Cell(x, y),
             ),
+            _ if raw.starts_with('[') => ron::from_str::<Vec<String>>(raw)
+                .map_or_else(|_| ScriptValue::Other(raw.into()), ScriptValue::Texts),
             _ if ident => ScriptValue::Ident(raw.into()),
             _ => ScriptValue::Other(raw.into()),
         }
@@ -242,6 +214,13 @@ impl ScriptValue {
             ScriptValue::Ident(i) | ScriptValue::Other(i) => i.clone(),
             ScriptValue::Bool(b) => b.to_string(),
             ScriptValue::Cell(x, y) => format!("({x}, {y})"),
+            ScriptValue::Texts(ts) => {
+                let ts: Vec<String> = ts
+                    .iter()
+                    .map(|t| crate::engine::command::quoted(t))
+                    .collect();
+                format!("[{}]", ts.join(", "))
+            }
             ScriptValue::Absent => "None".into(),
         }
     }
@@ -256,30 +235,12 @@ impl<'de> Deserialize<'de> for ScriptCommand {
 /// Reading a command: a core command by the derived code, any other name as a
 /// [`VerbCall`].
 mod de {
-    use serde::de::{self, DeserializeSeed, EnumAccess, MapAccess, VariantAccess, Visitor};
+    use serde::de::{EnumAccess, MapAccess, VariantAccess, Visitor};
 
     use super::{CORE_COMMANDS, ScriptCommand, ScriptValue, VerbCall};
+    use crate::variant::{Ident, Replay};
 
     pub(super) struct CommandVisitor;
-
-    /// An identifier (ron reads a variant's name with `deserialize_identifier`).
-    struct Ident(String);
-
-    impl<'de> de::Deserialize<'de> for Ident {
-        fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct V;
-            impl Visitor<'_> for V {
-                type Value = Ident;
-                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                    f.write_str("a command name")
-                }
-                fn visit_str<E: de::Error>(self, v: &str) -> Result<Ident, E> {
-                    Ok(Ident(v.to_string()))
-                }
-            }
-            d.deserialize_identifier(V)
-        }
-    }
 
     impl<'de> Visitor<'de> for CommandVisitor {
         type Value = ScriptCommand;
@@ -315,38 +276,6 @@ mod de {
                 fields.push((key, ScriptValue::parse(raw.get_ron())));
             }
             Ok(fields)
-        }
-    }
-
-    /// A deserializer that hands the derived enum code the variant name already
-    /// read, and the rest of the variant.
-    struct Replay<A> {
-        name: String,
-        variant: A,
-    }
-
-    impl<'de, A: VariantAccess<'de>> de::Deserializer<'de> for Replay<A> {
-        type Error = A::Error;
-
-        fn deserialize_any<W: Visitor<'de>>(self, visitor: W) -> Result<W::Value, A::Error> {
-            visitor.visit_enum(self)
-        }
-
-        serde::forward_to_deserialize_any! {
-            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-            bytes byte_buf option unit unit_struct newtype_struct seq tuple
-            tuple_struct map struct enum identifier ignored_any
-        }
-    }
-
-    impl<'de, A: VariantAccess<'de>> EnumAccess<'de> for Replay<A> {
-        type Error = A::Error;
-        type Variant = A;
-
-        fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, A), A::Error> {
-            use serde::de::IntoDeserializer;
-            let name: de::value::StringDeserializer<A::Error> = self.name.into_deserializer();
-            Ok((seed.deserialize(name)?, self.variant))
         }
     }
 }
@@ -458,9 +387,9 @@ pub fn check_commands(
             continue;
         };
         let mut at = vec![PathStep::Field("commands"), PathStep::Index(i)];
-        let message = match crate::engine::verb::find(ruleset.verbs(), &call.name) {
+        let message = match declared(ruleset, &call.name) {
             None => unknown_command(&call.name, ruleset),
-            Some(spec) => match verb_args(spec, call, &|_| Some(UnitId(0))) {
+            Some(spec) => match verb_args(spec, call, &|_| Some(UnitId(0)), &|_| Some(SideId(0))) {
                 Ok(_) => continue,
                 Err((field, e)) => {
                     at.extend(field.map(PathStep::Named));
@@ -479,21 +408,30 @@ pub fn check_commands(
     problems
 }
 
-/// "unknown command `Fient`; expected one of the commands ... or an action of
-/// `flow`: ...".
+/// The verb `name` of `ruleset`: one of its actions, else one of its answers.
+fn declared(ruleset: &dyn Ruleset, name: &str) -> Option<&'static VerbSpec> {
+    let find = crate::engine::verb::find;
+    find(ruleset.verbs(), name).or_else(|| find(ruleset.answers(), name))
+}
+
+/// "unknown command `Fient`; expected one of the commands ..., an answer of `flow`:
+/// ... or an action of `flow`: ...".
 fn unknown_command(name: &str, ruleset: &dyn Ruleset) -> String {
+    let list = crate::engine::verb::verb_list;
     let core: Vec<String> = CORE_COMMANDS.iter().map(|c| format!("`{c}`")).collect();
     let id = ruleset.id();
+    let answers = if ruleset.answers().is_empty() {
+        String::new()
+    } else {
+        format!(", an answer of `{id}`: {}", list(ruleset.answers()))
+    };
     let actions = if ruleset.verbs().is_empty() {
         format!("(`{id}` declares no actions)")
     } else {
-        format!(
-            "or an action of `{id}`: {}",
-            crate::engine::verb::verb_list(ruleset.verbs())
-        )
+        format!("or an action of `{id}`: {}", list(ruleset.verbs()))
     };
     format!(
-        "unknown command `{name}`; expected one of the commands {} {actions}",
+        "unknown command `{name}`; expected one of the commands {}{answers} {actions}",
         core.join(", ")
     )
 }
@@ -588,12 +526,6 @@ impl std::fmt::Display for ScriptCommand {
         type S = ScriptCommand;
         let by = |name: &str, unit: &str| Syntax::new(name).name("unit", unit);
         let text = match self {
-            S::Seize { side, units } => Syntax::new("Seize")
-                .name("side", side)
-                .names("units", units),
-            S::ActNow { side, units } => Syntax::new("ActNow")
-                .name("side", side)
-                .names("units", units),
             S::Move {
                 unit,
                 power,
@@ -631,18 +563,6 @@ impl std::fmt::Display for ScriptCommand {
                 .name("item", item)
                 .opt_name("target", target.as_deref()),
             S::EndTurn { unit } => by("EndTurn", unit),
-            S::React {
-                side,
-                unit,
-                reaction,
-                to,
-                swap,
-            } => Syntax::new("React")
-                .opt_name("side", side.as_deref())
-                .name("unit", unit)
-                .raw("reaction", reaction.syntax())
-                .opt_cell("to", *to)
-                .flag("swap", *swap),
             S::Pass { side } => Syntax::new("Pass").name("side", side),
             S::Step { unit, to } => by("Step", unit).cell("to", *to),
             S::Verb(call) => call
@@ -669,20 +589,6 @@ fn side(battle: &Battle, name: &str) -> Result<crate::engine::units::SideId, Com
 /// Turns a script command into an engine command (names → ids, destination → path).
 pub fn resolve(battle: &Battle, c: &ScriptCommand) -> Result<Command, CommandError> {
     Ok(match c {
-        ScriptCommand::Seize { side: s, units } => Command::Seize {
-            side: side(battle, s)?,
-            units: units
-                .iter()
-                .map(|u| unit(battle, u))
-                .collect::<Result<_, _>>()?,
-        },
-        ScriptCommand::ActNow { side: s, units } => Command::ActNow {
-            side: side(battle, s)?,
-            units: units
-                .iter()
-                .map(|u| unit(battle, u))
-                .collect::<Result<_, _>>()?,
-        },
         ScriptCommand::Move {
             unit: u,
             power,
@@ -731,26 +637,6 @@ pub fn resolve(battle: &Battle, c: &ScriptCommand) -> Result<Command, CommandErr
         ScriptCommand::EndTurn { unit: u } => Command::EndTurn {
             unit: unit(battle, u)?,
         },
-        ScriptCommand::React {
-            side: s,
-            unit: u,
-            reaction,
-            to,
-            swap,
-        } => {
-            let id = unit(battle, u)?;
-            let side = match s {
-                Some(s) => side(battle, s)?,
-                None => crate::engine::battle::side_of(battle.world(), id),
-            };
-            Command::React {
-                side,
-                unit: id,
-                reaction: *reaction,
-                to: to.map(|(x, y)| Cell::new(x, y)),
-                swap: *swap,
-            }
-        }
         ScriptCommand::Pass { side: s } => Command::Pass {
             side: side(battle, s)?,
         },
@@ -761,27 +647,50 @@ pub fn resolve(battle: &Battle, c: &ScriptCommand) -> Result<Command, CommandErr
             target: None,
         },
         ScriptCommand::Verb(call) => {
-            let spec = crate::engine::verb::lookup(battle.rules(), &call.name)?;
-            let (unit, args) =
-                verb_args(spec, call, &|name| battle.unit_id(name)).map_err(|(_, e)| e)?;
-            Command::Act {
-                unit,
-                verb: spec.name.to_string(),
-                args,
+            let spec = match declared(battle.rules(), &call.name) {
+                Some(spec) => spec,
+                None => crate::engine::verb::lookup(battle.rules(), &call.name)?,
+            };
+            let (actor, args) = verb_args(spec, call, &|name| battle.unit_id(name), &|name| {
+                battle.side_id(name)
+            })
+            .map_err(|(_, e)| e)?;
+            let verb = spec.name.to_string();
+            match actor {
+                Doer::Unit(unit) => Command::Act { unit, verb, args },
+                Doer::Side(side) => Command::Answer { side, verb, args },
+                Doer::SideOf(unit) => Command::Answer {
+                    side: crate::engine::battle::side_of(battle.world(), unit),
+                    verb,
+                    args,
+                },
             }
         }
     })
 }
 
-/// A verb's fields as the acting unit and the verb's checked arguments (in
-/// declared order), by the declared kinds: unit names (looked up by `unit_of`) to
-/// units, `(x, y)` to cells, strings to names, `true`/`false` to flags, identifiers
-/// to choices. The error names the field it is about (`None`: the whole command).
+/// Who does a verb written in a scenario.
+enum Doer {
+    /// The acting unit (an action).
+    Unit(UnitId),
+    /// The deciding side (an answer).
+    Side(SideId),
+    /// The side of this unit, the answer's first: the answer names no side.
+    SideOf(UnitId),
+}
+
+/// A verb's fields as who does it (the acting `unit`, or the deciding `side` of an
+/// answer) and the verb's checked arguments (in declared order), by the declared
+/// kinds: unit names (looked up by `unit_of`) to units, lists of names to lists of
+/// units, side names (`side_of`) to sides, `(x, y)` to cells, strings to names,
+/// `true`/`false` to flags, identifiers to choices. The error names the field it is
+/// about (`None`: the whole command).
 fn verb_args(
     spec: &VerbSpec,
     call: &VerbCall,
     unit_of: &dyn Fn(&str) -> Option<UnitId>,
-) -> Result<(UnitId, Args), (Option<String>, CommandError)> {
+    side_of: &dyn Fn(&str) -> Option<SideId>,
+) -> Result<(Doer, Args), (Option<String>, CommandError)> {
     let arg_error = |arg: &str, problem: ArgProblem| {
         (
             Some(arg.to_string()),
@@ -800,30 +709,54 @@ fn verb_args(
             )
         })
     };
-    let mut actor = None;
+    let doer_field = spec.actor.field();
+    let mut doer = None;
     let mut args = Args::new();
     for (i, (field, value)) in call.fields.iter().enumerate() {
         if call.fields[..i].iter().any(|(f, _)| f == field) {
             return Err(arg_error(field, ArgProblem::Twice));
         }
-        let kind = if field == "unit" {
-            ArgKind::Unit
-        } else {
-            match spec.arg(field) {
-                Some(a) => a.kind,
-                None => {
+        if field == doer_field {
+            doer = Some(match (spec.actor, value) {
+                (Actor::Unit, ScriptValue::Text(name)) => Doer::Unit(named(field, name)?),
+                (Actor::Side, ScriptValue::Text(name)) => {
+                    Doer::Side(side_of(name).ok_or_else(|| {
+                        (
+                            Some(field.to_string()),
+                            CommandError::NoSuchTarget(format!("no side named `{name}`")),
+                        )
+                    })?)
+                }
+                (Actor::Side, ScriptValue::Absent) => continue,
+                (actor, value) => {
                     return Err(arg_error(
                         field,
-                        ArgProblem::Unknown {
-                            known: spec.arg_list(),
+                        ArgProblem::WrongKind {
+                            found: value.described(),
+                            expected: doer_expected(actor),
                         },
                     ));
                 }
-            }
+            });
+            continue;
+        }
+        let Some(kind) = spec.arg(field).map(|a| a.kind) else {
+            return Err(arg_error(
+                field,
+                ArgProblem::Unknown {
+                    known: spec.arg_list(),
+                },
+            ));
         };
         let converted = match (kind, value) {
-            (_, ScriptValue::Absent) if field != "unit" => continue,
+            (_, ScriptValue::Absent) => continue,
             (ArgKind::Unit, ScriptValue::Text(name)) => ArgValue::Unit(named(field, name)?),
+            (ArgKind::Units, ScriptValue::Texts(names)) => ArgValue::Units(
+                names
+                    .iter()
+                    .map(|n| named(field, n))
+                    .collect::<Result<_, _>>()?,
+            ),
             (ArgKind::Cell, ScriptValue::Cell(x, y)) => ArgValue::Cell(Cell::new(*x, *y)),
             (ArgKind::Name, ScriptValue::Text(name)) => ArgValue::Name(name.clone()),
             (ArgKind::Flag, ScriptValue::Bool(b)) => ArgValue::Flag(*b),
@@ -842,20 +775,8 @@ fn verb_args(
                 ));
             }
         };
-        match (field.as_str(), converted) {
-            ("unit", ArgValue::Unit(u)) => actor = Some(u),
-            (_, v) => args = args.with(field, v),
-        }
+        args = args.with(field, converted);
     }
-    let Some(unit) = actor else {
-        return Err(arg_error(
-            "unit",
-            ArgProblem::Missing {
-                expected: format!("the unit that acts, {}", ArgKind::Unit.expected()),
-            },
-        ))
-        .map_err(|(_, e)| (None, e));
-    };
     let args = spec.normalize(args).map_err(|e| {
         let field = match &e {
             VerbError::Arg { arg, .. } if call.fields.iter().any(|(f, _)| f == arg) => {
@@ -865,7 +786,29 @@ fn verb_args(
         };
         (field, CommandError::from(e))
     })?;
-    Ok((unit, args))
+    // An answer that names no side is given by the side of the unit it names first.
+    let doer = doer.or_else(|| match spec.actor {
+        Actor::Side => args.units().next().map(Doer::SideOf),
+        Actor::Unit => None,
+    });
+    let Some(doer) = doer else {
+        return Err(arg_error(
+            doer_field,
+            ArgProblem::Missing {
+                expected: doer_expected(spec.actor),
+            },
+        ))
+        .map_err(|(_, e)| (None, e));
+    };
+    Ok((doer, args))
+}
+
+/// What the field of who does a verb takes, for messages.
+fn doer_expected(actor: Actor) -> String {
+    match actor {
+        Actor::Unit => format!("the unit that acts, {}", ArgKind::Unit.expected()),
+        Actor::Side => "the side that decides, its name in quotes, e.g. \"Blue\"".into(),
+    }
 }
 
 /// What the battle waits for, in words: whose turn, or the pending decision — who

@@ -868,8 +868,18 @@ impl Battle {
                 )));
             }
         }
-        if let Command::Act { verb, args, .. } = command {
-            crate::engine::verb::lookup(self.ruleset, verb)?.check(args)?;
+        let declared = match command {
+            Command::Act { verb, args, .. } => {
+                Some((crate::engine::verb::lookup(self.ruleset, verb)?, args))
+            }
+            Command::Answer { verb, args, .. } => Some((
+                crate::engine::verb::lookup_answer(self.ruleset, verb)?,
+                args,
+            )),
+            _ => None,
+        };
+        if let Some((spec, args)) = declared {
+            spec.check(args)?;
             for u in args.units() {
                 find(world, u).ok_or(CommandError::NoSuchUnit(u.0))?;
             }

@@ -405,6 +405,16 @@ pub trait Ruleset: Send + Sync + 'static {
         &[]
     }
 
+    /// The answers to its decisions it declares, carried by [`Command::Answer`]
+    /// (`phases`' Seize and ActNow, `flow`'s React): each a verb whose
+    /// [`VerbSpec::actor`] is the deciding side. The battle checks an `Answer`'s
+    /// arguments against its declaration before [`Ruleset::check`] sees it; `script`
+    /// and the log write it from the declaration. None by default (`Pass` declines
+    /// any decision).
+    fn answers(&self) -> &'static [VerbSpec] {
+        &[]
+    }
+
     /// What `verb` (one of [`Ruleset::verbs`]) costs in this battle: its declared
     /// [`VerbSpec::cost`] by default; a ruleset whose costs a level may change
     /// (`flow`'s `costs`) gives the configured amount. The window shows it with the
@@ -416,7 +426,7 @@ pub trait Ruleset: Send + Sync + 'static {
     /// The one command that answers a
     /// [`crate::engine::decision::Pick::Several`] decision with all of `answers`
     /// (each an option's command) picked; `None` if they do not combine. By default
-    /// `Seize` and `ActNow` answers of one side become one naming all their units
+    /// answers of one side and verb become one listing all their units
     /// ([`crate::engine::decision::merge_unit_answers`]); a ruleset whose
     /// several-pick options are other commands merges them here.
     fn merge_answers(&self, answers: &[Command]) -> Option<Command> {

@@ -502,10 +502,7 @@ pub fn command_label(battle: &Battle, cmd: &Command) -> String {
         return o.caption();
     }
     match cmd {
-        Command::Seize { .. }
-        | Command::ActNow { .. }
-        | Command::React { .. }
-        | Command::Pass { .. } => cmd.display(battle),
+        Command::Answer { .. } | Command::Pass { .. } => cmd.display(battle),
         Command::EndTurn { .. } => "End turn".into(),
         Command::Act { verb, args, .. } => match mode_of(battle, cmd) {
             // A verb going to a cell: "Disengage to (3, 4)".

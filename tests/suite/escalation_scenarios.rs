@@ -336,7 +336,9 @@ fn e_39_e_gap_13_intercept_stops_the_orc_and_takes_its_attack() {
         .options
         .iter()
         .filter_map(|o| match &o.command {
-            Command::React { unit, .. } => Some(b.unit_name(*unit)),
+            Command::Answer { verb, args, .. } if verb == "React" => {
+                args.unit("unit").map(|u| b.unit_name(u))
+            }
             _ => None,
         })
         .collect();
@@ -379,7 +381,9 @@ fn e_39_e_gap_13_intercept_stops_the_orc_and_takes_its_attack() {
         .options
         .iter()
         .filter_map(|o| match &o.command {
-            Command::React { unit, .. } => Some(b.unit_name(*unit)),
+            Command::Answer { verb, args, .. } if verb == "React" => {
+                args.unit("unit").map(|u| b.unit_name(u))
+            }
             _ => None,
         })
         .collect();
@@ -433,7 +437,9 @@ fn e_ex_6_band_order_with_a_delay() {
         .options
         .iter()
         .filter_map(|o| match &o.command {
-            Command::ActNow { units, .. } => Some(names(&b, units).join(",")),
+            Command::Answer { verb, args, .. } if verb == "ActNow" => {
+                Some(names(&b, args.unit_list("units")).join(","))
+            }
             _ => None,
         })
         .collect();

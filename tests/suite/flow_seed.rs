@@ -10,13 +10,13 @@
 use std::collections::BTreeMap;
 
 use skirmish::engine::board::{Board, Cell, GridKind};
-use skirmish::engine::command::Reaction;
 use skirmish::engine::dice::Dice;
 use skirmish::engine::event::Event;
 use skirmish::engine::rulesets::flow::events::FlowEvent;
 use skirmish::engine::rulesets::flow::{
     FlowAction, ReadyAction, ReadyTrigger, ShoveEffect, flow_unit,
 };
+use skirmish::engine::rulesets::flow::{React, Reaction};
 use skirmish::engine::rulesets::new_battle;
 use skirmish::engine::{Awaiting, Battle, Command, CommandError};
 use skirmish::level::schema::*;
@@ -247,13 +247,9 @@ fn f_37_seed_l117_ready_a_step_or_a_move_when_an_enemy_enters_reach() {
     finish(&mut b, "R");
     go(&mut b, "M", "Move", &[hex(2, 0), hex(1, 0)]).unwrap();
     match b.awaiting() {
-        Awaiting::Decision(d) => assert!(d.options.iter().any(|o| matches!(
-            o.command,
-            Command::React {
-                reaction: Reaction::ReactionAttack,
-                ..
-            }
-        ))),
+        Awaiting::Decision(d) => assert!(d.options.iter().any(|o| {
+            React::of(&o.command).is_some_and(|r| r.reaction == Reaction::ReactionAttack)
+        })),
         other => panic!("expected M's Reaction Attack offer, got {other:?}"),
     }
     pass_side(&mut b, "Blue");

@@ -8,6 +8,7 @@ use crate::common;
 
 use common::*;
 use skirmish::engine::event::{Event, Stage};
+use skirmish::engine::rulesets::phases::answers::PhasesAnswer;
 use skirmish::engine::rulesets::phases::events::PhasesEvent;
 use skirmish::engine::rulesets::phases::verbs::PhasesAction;
 use skirmish::engine::units::UnitId;
@@ -133,21 +134,14 @@ fn p_ex_3_advantage_and_disadvantage_net_out() {
         matches!(b.awaiting(), Awaiting::Decision(_)),
         "Red is asked whether to seize"
     );
-    b.submit(Command::Seize {
-        side: red,
-        units: vec![],
-    })
-    .unwrap();
+    b.submit(PhasesAnswer::Seize.by(red, vec![])).unwrap();
     skip_movement(&mut b);
     assert_eq!(active(&b), "T", "P-13: high initiative battles first");
     b.submit(PhasesAction::Defend.by(id(&b, "T"))).unwrap();
     b.submit(Command::EndTurn { unit: id(&b, "A") }).unwrap();
     // Round 2: T seizes; it moves first and battles last (P-15), still Defending (P-GAP-10).
-    b.submit(Command::Seize {
-        side: red,
-        units: vec![id(&b, "T")],
-    })
-    .unwrap();
+    b.submit(PhasesAnswer::Seize.by(red, vec![id(&b, "T")]))
+        .unwrap();
     assert_eq!(active(&b), "T", "P-15: the seizer moves first");
     skip_movement(&mut b);
     assert_eq!(active(&b), "A", "P-15: the seizer battles last");
@@ -261,10 +255,7 @@ fn p_ex_4_knight_seizes() {
         panic!("Blue is asked")
     };
     let eligible: Vec<Command> = d.options.iter().map(|o| o.command.clone()).collect();
-    let seize = |u: &str| Command::Seize {
-        side: blue,
-        units: vec![id(&b, u)],
-    };
+    let seize = |u: &str| PhasesAnswer::Seize.by(blue, vec![id(&b, u)]);
     assert_eq!(
         eligible,
         vec![seize("Rogue"), seize("Knight")],
@@ -272,17 +263,11 @@ fn p_ex_4_knight_seizes() {
     );
     assert_eq!(
         d.decline.map(|o| o.command),
-        Some(Command::Seize {
-            side: blue,
-            units: vec![]
-        }),
+        Some(PhasesAnswer::Seize.by(blue, vec![])),
         "P-15: seizing is optional"
     );
-    b.submit(Command::Seize {
-        side: blue,
-        units: vec![id(&b, "Knight")],
-    })
-    .unwrap();
+    b.submit(PhasesAnswer::Seize.by(blue, vec![id(&b, "Knight")]))
+        .unwrap();
     let names = |b: &skirmish::engine::Battle, ids: Vec<UnitId>| {
         ids.into_iter().map(|u| b.unit_name(u)).collect::<Vec<_>>()
     };
@@ -329,7 +314,7 @@ fn p_15_seizing_is_worth_the_kill_it_enables_and_only_normal_ai_seizes() {
     assert_eq!(value("Rogue"), 0.0, "P-15: no kill within reach");
     assert!(d.lookahead, "a seize pays off only later");
     let blue = b.side_id("Blue").unwrap();
-    let seize = |units: Vec<UnitId>| Command::Seize { side: blue, units };
+    let seize = |units: Vec<UnitId>| PhasesAnswer::Seize.by(blue, units);
     let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(1);
     assert_eq!(
         choose(&b, AiPolicy::Normal, &mut rng),
@@ -365,11 +350,8 @@ fn p_gap_12_several_seizers_keep_initiative_order_among_themselves() {
     let faces = [1, 1, 1, 1, 1, 1, 1, 1, 4, 4, 2, 6];
     let mut b = battle(&four(DecisionPolicy::Ask), &faces);
     let blue = b.side_id("Blue").unwrap();
-    b.submit(Command::Seize {
-        side: blue,
-        units: vec![id(&b, "Rogue"), id(&b, "Knight")],
-    })
-    .unwrap();
+    b.submit(PhasesAnswer::Seize.by(blue, vec![id(&b, "Rogue"), id(&b, "Knight")]))
+        .unwrap();
     let names = |b: &skirmish::engine::Battle, ids: Vec<UnitId>| {
         ids.into_iter().map(|u| b.unit_name(u)).collect::<Vec<_>>()
     };
@@ -1236,11 +1218,8 @@ fn p_08_p_09_five_sources_cap_at_d12() {
     lvl.sides[1].decisions = DecisionPolicy::Ask;
     let mut b = battle(&lvl, &[1, 1, 1, 1, 1, 1, 12, 1]);
     let red = b.side_id("Red").unwrap();
-    b.submit(Command::Seize {
-        side: red,
-        units: vec![id(&b, "T")],
-    })
-    .unwrap();
+    b.submit(PhasesAnswer::Seize.by(red, vec![id(&b, "T")]))
+        .unwrap();
     let t = id(&b, "T");
     b.submit(Command::Move {
         unit: t,
@@ -1331,29 +1310,17 @@ fn p_26_p_gap_13_delay_then_act_before_a_later_unit() {
     lvl.sides[0].decisions = DecisionPolicy::Ask;
     let mut b = battle(&lvl, &[1; 6]);
     let blue = b.side_id("Blue").unwrap();
-    b.submit(Command::Seize {
-        side: blue,
-        units: vec![],
-    })
-    .unwrap();
+    b.submit(PhasesAnswer::Seize.by(blue, vec![])).unwrap();
     skip_movement(&mut b);
     let a = id(&b, "A");
     b.submit(PhasesAction::Delay.by(a)).unwrap();
     // Window before B: Blue keeps waiting.
     assert!(matches!(b.awaiting(), Awaiting::Decision(_)));
-    b.submit(Command::ActNow {
-        side: blue,
-        units: vec![],
-    })
-    .unwrap();
+    b.submit(PhasesAnswer::ActNow.by(blue, vec![])).unwrap();
     assert_eq!(active(&b), "B");
     b.submit(Command::EndTurn { unit: id(&b, "B") }).unwrap();
     // Window before C: A acts now.
-    b.submit(Command::ActNow {
-        side: blue,
-        units: vec![a],
-    })
-    .unwrap();
+    b.submit(PhasesAnswer::ActNow.by(blue, vec![a])).unwrap();
     assert_eq!(active(&b), "A");
     let twice = b.check(&PhasesAction::Delay.by(a));
     assert!(matches!(twice, Err(CommandError::AlreadyUsed { .. })));
@@ -1442,11 +1409,8 @@ fn p_15_seized_unit_grants_advantage_to_opportunity_attacks() {
     lvl.sides[0].decisions = DecisionPolicy::Ask;
     let mut b = battle(&lvl, &[1, 1, 1, 1, /* OA */ 1, 1, 6, 1]);
     let blue = b.side_id("Blue").unwrap();
-    b.submit(Command::Seize {
-        side: blue,
-        units: vec![id(&b, "K")],
-    })
-    .unwrap();
+    b.submit(PhasesAnswer::Seize.by(blue, vec![id(&b, "K")]))
+        .unwrap();
     let ev = b
         .submit(Command::Move {
             unit: id(&b, "K"),

@@ -8,10 +8,11 @@ use std::process::Command;
 
 use skirmish::engine::battle::Battle;
 use skirmish::engine::board::Cell;
-use skirmish::engine::command::{Command as Cmd, Reaction};
+use skirmish::engine::command::Command as Cmd;
 use skirmish::engine::dice::Dice;
-use skirmish::engine::rulesets::flow::{FlowAction, ShoveEffect};
+use skirmish::engine::rulesets::flow::{FlowAction, React, Reaction, ShoveEffect};
 use skirmish::engine::rulesets::new_battle;
+use skirmish::engine::rulesets::phases::answers::PhasesAnswer;
 use skirmish::engine::units::{SideId, UnitId};
 use skirmish::engine::verb::{ArgValue, Args};
 use skirmish::level::{load_file, load_str};
@@ -293,11 +294,12 @@ fn engine_commands_display_with_names_in_scenario_syntax() {
     let (knight, goblin, shaman) = (UnitId(0), UnitId(2), UnitId(3));
     let cases = [
         (
-            Cmd::Seize {
-                side: SideId(0),
-                units: vec![UnitId(1), knight],
-            },
+            PhasesAnswer::Seize.by(SideId(0), vec![UnitId(1), knight]),
             r#"Seize(side: "Blue", units: ["Ranger", "Knight"])"#,
+        ),
+        (
+            PhasesAnswer::ActNow.by(SideId(0), vec![]),
+            r#"ActNow(side: "Blue", units: [])"#,
         ),
         (
             Cmd::Attack {
@@ -335,27 +337,37 @@ fn engine_commands_display_with_names_in_scenario_syntax() {
             },
             r#"Use(unit: "Shaman", item: "Healing Draught")"#,
         ),
-        (
-            Cmd::React {
-                side: SideId(0),
-                unit: knight,
-                reaction: Reaction::Riposte,
-                to: None,
-                swap: false,
-            },
-            r#"React(side: "Blue", unit: "Knight", reaction: Riposte)"#,
-        ),
         (Cmd::Pass { side: SideId(1) }, r#"Pass(side: "Red")"#),
     ];
-    for (command, expected) in cases {
-        let shown = command.display(&battle);
+    // `flow`'s answer, in a `flow` battle: North Captain 0, North Halberdier 1.
+    let duel = load_file(&Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/duel_flow.ron"))
+        .expect("the flow duel loads");
+    let flow = new_battle(&duel, Dice::seeded(1)).expect("battle");
+    let reactions = [
+        (
+            React::new(SideId(0), UnitId(0), Reaction::Riposte).command(),
+            r#"React(side: "North", unit: "North Captain", reaction: Riposte)"#,
+        ),
+        (
+            React {
+                to: Some(Cell::new(1, 1)),
+                swap: true,
+                ..React::new(SideId(0), UnitId(1), Reaction::Intercept)
+            }
+            .command(),
+            r#"React(side: "North", unit: "North Halberdier", reaction: Intercept, to: (1, 1), swap: true)"#,
+        ),
+    ];
+    let cases = cases.into_iter().map(|c| (&battle, c));
+    for (battle, (command, expected)) in cases.chain(reactions.into_iter().map(|c| (&flow, c))) {
+        let shown = command.display(battle);
         assert_eq!(shown, expected);
         // What is shown is what a user writes: it reads back as the same command.
         let script: ScriptCommand = ron::Options::default()
             .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
             .from_str(&shown)
             .unwrap_or_else(|e| panic!("{shown}: {e}"));
-        let back = skirmish::script::resolve(&battle, &script).expect("resolves");
+        let back = skirmish::script::resolve(battle, &script).expect("resolves");
         assert_eq!(back, command, "{shown}");
     }
 }

@@ -417,3 +417,43 @@ fn timeline_steps_by_command_turn_and_log_line() {
         assert!(t.events_after[k] > i && (k == 0 || t.events_after[k - 1] <= i));
     }
 }
+
+/// Issue 30: battle files written before `Seize`, `ActNow` and `React` became the
+/// answers their rulesets declare (`tests/fixtures/battles/`, written by that
+/// build with `script --save-battle`) still load and replay event by event; saved
+/// again they are written in today's format and replay the same.
+#[test]
+fn battle_files_with_the_old_core_answers_still_replay() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/battles");
+    for (name, old) in [
+        ("ford_showcase", "Seize("),
+        ("flow_reaction_chain", "React("),
+        ("flow_intercept", "React("),
+        ("escalation_intercept", "React("),
+        ("escalation_bands", "ActNow("),
+    ] {
+        let path = dir.join(format!("{name}.ron"));
+        let text = std::fs::read_to_string(&path).expect("fixture");
+        assert!(text.contains(old), "{name} is written in the old format");
+        let file = BattleFile::load(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let answers = file
+            .commands
+            .iter()
+            .filter(|c| matches!(c, skirmish::engine::Command::Answer { .. }))
+            .count();
+        assert!(answers > 0, "{name}: its old answers read as answers");
+        file.replay().unwrap_or_else(|e| panic!("{name}: {e}"));
+        let now = file.to_ron().expect("writes");
+        assert!(!now.contains(old) && now.contains("Answer("), "{now}");
+        let again = BattleFile::parse(&now, name).expect("reads back");
+        assert_eq!(again, file, "{name}");
+        again.replay().unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+    let (code, out, err) = skirmish(&[
+        "replay",
+        "tests/fixtures/battles/flow_intercept.ron",
+        "--check",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("reproduces exactly"), "{out}");
+}

@@ -7,9 +7,10 @@ use super::actions::{free_for, free_hand, ground_item};
 use super::attack::reaction_legal;
 use super::conditions::*;
 use super::movement::{path_cost, speed, tumble_destination};
+use super::reactions::{React, Reaction, ReactionRefusal};
 use super::*;
 use crate::engine::battle::{Map, Pending, TurnState, find, name, side_of};
-use crate::engine::command::{Command, Reaction, ReactionRefusal};
+use crate::engine::command::Command;
 use crate::engine::spec::ItemEffect;
 use crate::engine::stack::Stack;
 
@@ -59,11 +60,7 @@ fn refuse(
     reaction: Reaction,
     reason: ReactionRefusal,
 ) -> CommandError {
-    CommandError::IllegalReaction {
-        unit: name(world, unit),
-        reaction,
-        reason,
-    }
+    reason.refuse(name(world, unit), reaction)
 }
 
 fn check_react(
@@ -130,15 +127,9 @@ fn check_react(
                 // The hexes the decision offers this unit's Intercept.
                 let cells: Vec<Cell> = p
                     .answers()
-                    .filter_map(|c| match c {
-                        Command::React {
-                            unit: u,
-                            reaction: Reaction::Intercept,
-                            to: Some(c),
-                            ..
-                        } if *u == unit => Some(*c),
-                        _ => None,
-                    })
+                    .filter_map(React::of)
+                    .filter(|r| r.unit == unit && r.reaction == Reaction::Intercept)
+                    .filter_map(|r| r.to)
                     .collect();
                 if !cells.contains(&c) {
                     let list: Vec<String> = cells.iter().map(|c| c.to_string()).collect();
@@ -209,13 +200,13 @@ fn check_react(
 /// Whether `command` is legal now.
 pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
     match command {
-        Command::React {
-            side,
-            unit,
-            reaction,
-            to,
-            ..
-        } => return check_react(world, *side, *unit, *reaction, *to),
+        Command::Answer { .. } => {
+            // The battle has checked the answer against its declaration: a React.
+            let Some(r) = React::of(command) else {
+                return Err(CommandError::WrongStage("not a flow answer".into()));
+            };
+            return check_react(world, r.side, r.unit, r.reaction, r.to);
+        }
         Command::Pass { side } => {
             let Some(p) = &world.resource::<Pending>().0 else {
                 return Err(CommandError::NoDecisionPending);
@@ -228,11 +219,6 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
                 });
             }
             return Ok(());
-        }
-        Command::Seize { .. } | Command::ActNow { .. } => {
-            return Err(CommandError::WrongStage(
-                "flow has no seizing or delaying (use Ready, F-37)".into(),
-            ));
         }
         _ => {}
     }

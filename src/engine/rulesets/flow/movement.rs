@@ -11,10 +11,10 @@ use crate::engine::event::Event;
 use crate::engine::stack::Stack;
 
 use super::attack::{Choice, make_attack, reaction_attack_option};
+use super::reactions::Reaction;
 use super::*;
 use crate::engine::battle::{Map, Pending, Progress, emit, occupancy_for, side_of};
 use crate::engine::board::{Board, Occupancy};
-use crate::engine::command::Reaction;
 use crate::engine::spec::DecisionPolicy;
 use crate::engine::walk::{self, Walk};
 

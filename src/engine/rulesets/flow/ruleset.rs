@@ -200,6 +200,11 @@ impl Ruleset for Flow {
         VERBS
     }
 
+    /// The reactions F-18 … F-31, answered with `React` ([`super::reactions::ANSWERS`]).
+    fn answers(&self) -> &'static [VerbSpec] {
+        super::reactions::ANSWERS
+    }
+
     /// A scenario's `Move` without a power is a move of 1 AP (F-08).
     fn default_move_power(&self) -> &'static str {
         "Move"

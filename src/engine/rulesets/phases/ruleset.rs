@@ -123,6 +123,11 @@ impl Ruleset for Phases {
         VERBS
     }
 
+    /// Seize (P-15) and ActNow (P-26) ([`super::answers::ANSWERS`]).
+    fn answers(&self) -> &'static [VerbSpec] {
+        super::answers::ANSWERS
+    }
+
     /// Defend (P-27).
     fn guard_action(&self, _world: &World, unit: UnitId) -> Option<Command> {
         Some(PhasesAction::Defend.by(unit))
