@@ -60,38 +60,34 @@ pub enum DiceSpec {
 // inherent function); the `Deserialize` impl below sends every other name to `Verb`.
 #[serde(remote = "Self", deny_unknown_fields)]
 pub enum ScriptCommand {
-    /// Use a movement power to reach `to` (by the cheapest path unless `path` is given).
+    /// Use a movement power to reach `to` (by the cheapest path unless `path` is
+    /// given), with the options the ruleset declares for its moves (`phases`: the
+    /// `target` a Charge charges).
+    #[serde(skip)]
     Move {
         /// Mover.
         unit: String,
         /// Movement power (`Walk` in phases, `Move` in flow when left out).
-        #[serde(default)]
         power: Option<String>,
         /// Destination.
         to: (i32, i32),
         /// Exact cells entered (start excluded, destination last).
-        #[serde(default)]
         path: Option<Vec<(i32, i32)>>,
-        /// Enemy charged (Charge).
-        #[serde(default)]
-        target: Option<String>,
+        /// The move's options, as written.
+        options: Vec<(String, ScriptValue)>,
     },
-    /// Attack.
+    /// Attack, with the options the ruleset declares for its attacks (`wounds`:
+    /// `aim`; `actfast`: `approach`).
+    #[serde(skip)]
     Attack {
         /// Attacker.
         unit: String,
         /// Target.
         target: String,
         /// Power name.
-        #[serde(default)]
         power: Option<String>,
-        /// Where the attack aims (rulesets with aimed attacks).
-        #[serde(default)]
-        aim: Option<String>,
-        /// Cells entered before the attack (rulesets whose attacks include the
-        /// approach).
-        #[serde(default)]
-        approach: Vec<(i32, i32)>,
+        /// The attack's options, as written.
+        options: Vec<(String, ScriptValue)>,
     },
     /// Activate an item.
     Use {
@@ -157,6 +153,8 @@ pub enum ScriptValue {
     Cell(i32, i32),
     /// A list of strings: units' names (`["Knight", "Archer"]`).
     Texts(Vec<String>),
+    /// A list of cells: a path (`[(1, 2), (2, 2)]`).
+    Cells(Vec<(i32, i32)>),
     /// `None`: an optional argument left out.
     Absent,
     /// Anything else, as written (refused when the verb is checked).
@@ -190,7 +188,9 @@ impl ScriptValue {
                 |(x, y)| ScriptValue::Cell(x, y),
             ),
             _ if raw.starts_with('[') => ron::from_str::<Vec<String>>(raw)
-                .map_or_else(|_| ScriptValue::Other(raw.into()), ScriptValue::Texts),
+                .map(ScriptValue::Texts)
+                .or_else(|_| ron::from_str::<Vec<(i32, i32)>>(raw).map(ScriptValue::Cells))
+                .unwrap_or_else(|_| ScriptValue::Other(raw.into())),
             _ if ident => ScriptValue::Ident(raw.into()),
             _ => ScriptValue::Other(raw.into()),
         }
@@ -214,6 +214,10 @@ impl ScriptValue {
             ScriptValue::Ident(i) | ScriptValue::Other(i) => i.clone(),
             ScriptValue::Bool(b) => b.to_string(),
             ScriptValue::Cell(x, y) => format!("({x}, {y})"),
+            ScriptValue::Cells(cs) => {
+                let cs: Vec<String> = cs.iter().map(|(x, y)| format!("({x}, {y})")).collect();
+                format!("[{}]", cs.join(", "))
+            }
             ScriptValue::Texts(ts) => {
                 let ts: Vec<String> = ts
                     .iter()
@@ -232,10 +236,83 @@ impl<'de> Deserialize<'de> for ScriptCommand {
     }
 }
 
-/// Reading a command: a core command by the derived code, any other name as a
-/// [`VerbCall`].
+/// An `Attack` or a `Move` as written: its own fields, then any other as one of the
+/// options the ruleset declares for it (checked when the command is resolved).
+fn with_options(
+    command: &str,
+    fields: Vec<(String, ScriptValue)>,
+) -> Result<ScriptCommand, String> {
+    let own: &[&str] = if command == "Attack" {
+        &["unit", "target", "power"]
+    } else {
+        &["unit", "power", "to", "path"]
+    };
+    let mut given: BTreeMap<&str, ScriptValue> = BTreeMap::new();
+    let mut options = Vec::new();
+    for (i, (field, value)) in fields.iter().enumerate() {
+        if fields[..i].iter().any(|(f, _)| f == field) {
+            return Err(format!(
+                "`{command}`'s `{field}` is given twice; expected it once"
+            ));
+        }
+        match own.iter().find(|&&f| f == field) {
+            Some(f) => {
+                given.insert(f, value.clone());
+            }
+            None => options.push((field.clone(), value.clone())),
+        }
+    }
+    let wrong = |field: &str, value: &ScriptValue, expected: ArgKind| {
+        format!(
+            "`{command}`'s `{field}` is {}; expected {}",
+            value.described(),
+            expected.expected()
+        )
+    };
+    let name = |field: &str, required: bool| match given.get(field) {
+        Some(ScriptValue::Text(t)) => Ok(Some(t.clone())),
+        None | Some(ScriptValue::Absent) if !required => Ok(None),
+        None => Err(format!(
+            "`{command}` needs `{field}`: {}",
+            ArgKind::Unit.expected()
+        )),
+        Some(v) => Err(wrong(field, v, ArgKind::Name)),
+    };
+    let unit = name("unit", true)?.unwrap_or_default();
+    let power = name("power", false)?;
+    if command == "Attack" {
+        let target = name("target", true)?.unwrap_or_default();
+        return Ok(ScriptCommand::Attack {
+            unit,
+            target,
+            power,
+            options,
+        });
+    }
+    let to = match given.get("to") {
+        Some(ScriptValue::Cell(x, y)) => (*x, *y),
+        None => return Err(format!("`Move` needs `to`: {}", ArgKind::Cell.expected())),
+        Some(v) => return Err(wrong("to", v, ArgKind::Cell)),
+    };
+    let path = match given.get("path") {
+        None | Some(ScriptValue::Absent) => None,
+        Some(ScriptValue::Cells(cells)) => Some(cells.clone()),
+        Some(ScriptValue::Texts(none)) if none.is_empty() => Some(Vec::new()),
+        Some(v) => return Err(wrong("path", v, ArgKind::Cells)),
+    };
+    Ok(ScriptCommand::Move {
+        unit,
+        power,
+        to,
+        path,
+        options,
+    })
+}
+
+/// Reading a command: a core command by the derived code (`Attack` and `Move` with
+/// their options by [`with_options`]), any other name as a [`VerbCall`].
 mod de {
-    use serde::de::{EnumAccess, MapAccess, VariantAccess, Visitor};
+    use serde::de::{self, EnumAccess, MapAccess, VariantAccess, Visitor};
 
     use super::{CORE_COMMANDS, ScriptCommand, ScriptValue, VerbCall};
     use crate::variant::{Ident, Replay};
@@ -251,6 +328,10 @@ mod de {
 
         fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<ScriptCommand, A::Error> {
             let (Ident(name), variant) = data.variant::<Ident>()?;
+            if name == "Attack" || name == "Move" {
+                let fields = variant.struct_variant(&[], FieldsVisitor)?;
+                return super::with_options(&name, fields).map_err(de::Error::custom);
+            }
             if CORE_COMMANDS.contains(&name.as_str()) {
                 return ScriptCommand::deserialize(Replay { name, variant });
             }
@@ -531,7 +612,7 @@ impl std::fmt::Display for ScriptCommand {
                 power,
                 to,
                 path,
-                target,
+                options,
             } => {
                 let s = by("Move", unit)
                     .opt_name("power", power.as_deref())
@@ -540,38 +621,34 @@ impl std::fmt::Display for ScriptCommand {
                     Some(p) => s.cells("path", p.iter().copied()),
                     None => s,
                 };
-                s.opt_name("target", target.as_deref())
+                written(s, options)
             }
             S::Attack {
                 unit,
                 target,
                 power,
-                aim,
-                approach,
-            } => {
-                let s = by("Attack", unit)
+                options,
+            } => written(
+                by("Attack", unit)
                     .name("target", target)
-                    .opt_name("power", power.as_deref())
-                    .opt_name("aim", aim.as_deref());
-                if approach.is_empty() {
-                    s
-                } else {
-                    s.cells("approach", approach.iter().copied())
-                }
-            }
+                    .opt_name("power", power.as_deref()),
+                options,
+            ),
             S::Use { unit, item, target } => by("Use", unit)
                 .name("item", item)
                 .opt_name("target", target.as_deref()),
             S::EndTurn { unit } => by("EndTurn", unit),
             S::Pass { side } => Syntax::new("Pass").name("side", side),
             S::Step { unit, to } => by("Step", unit).cell("to", *to),
-            S::Verb(call) => call
-                .fields
-                .iter()
-                .fold(Syntax::new(&call.name), |s, (k, v)| s.raw(k, v.syntax())),
+            S::Verb(call) => written(Syntax::new(&call.name), &call.fields),
         };
         f.write_str(&text.finish())
     }
+}
+
+/// `s` with `fields` as written.
+fn written(s: Syntax, fields: &[(String, ScriptValue)]) -> Syntax {
+    fields.iter().fold(s, |s, (k, v)| s.raw(k, v.syntax()))
 }
 
 fn unit(battle: &Battle, name: &str) -> Result<UnitId, CommandError> {
@@ -594,7 +671,7 @@ pub fn resolve(battle: &Battle, c: &ScriptCommand) -> Result<Command, CommandErr
             power,
             to,
             path,
-            target,
+            options,
         } => {
             let id = unit(battle, u)?;
             let power = power
@@ -604,26 +681,23 @@ pub fn resolve(battle: &Battle, c: &ScriptCommand) -> Result<Command, CommandErr
                 Some(p) => p.iter().map(|&(x, y)| Cell::new(x, y)).collect(),
                 None => route(battle, id, Cell::new(to.0, to.1))?,
             };
-            let target = target.as_deref().map(|t| unit(battle, t)).transpose()?;
             Command::Move {
                 unit: id,
                 power,
                 path,
-                target,
+                options: core_options(battle, "Move", battle.rules().move_options(), options)?,
             }
         }
         ScriptCommand::Attack {
             unit: u,
             target,
             power,
-            aim,
-            approach,
+            options,
         } => Command::Attack {
             unit: unit(battle, u)?,
             target: unit(battle, target)?,
             power: power.clone(),
-            aim: aim.clone(),
-            approach: approach.iter().map(|&(x, y)| Cell::new(x, y)).collect(),
+            options: core_options(battle, "Attack", battle.rules().attack_options(), options)?,
         },
         ScriptCommand::Use {
             unit: u,
@@ -640,12 +714,9 @@ pub fn resolve(battle: &Battle, c: &ScriptCommand) -> Result<Command, CommandErr
         ScriptCommand::Pass { side: s } => Command::Pass {
             side: side(battle, s)?,
         },
-        ScriptCommand::Step { unit: u, to } => Command::Move {
-            unit: unit(battle, u)?,
-            power: "Step".into(),
-            path: vec![Cell::new(to.0, to.1)],
-            target: None,
-        },
+        ScriptCommand::Step { unit: u, to } => {
+            Command::move_along(unit(battle, u)?, "Step", vec![Cell::new(to.0, to.1)])
+        }
         ScriptCommand::Verb(call) => {
             let spec = match declared(battle.rules(), &call.name) {
                 Some(spec) => spec,
@@ -748,32 +819,16 @@ fn verb_args(
                 },
             ));
         };
-        let converted = match (kind, value) {
-            (_, ScriptValue::Absent) => continue,
-            (ArgKind::Unit, ScriptValue::Text(name)) => ArgValue::Unit(named(field, name)?),
-            (ArgKind::Units, ScriptValue::Texts(names)) => ArgValue::Units(
-                names
-                    .iter()
-                    .map(|n| named(field, n))
-                    .collect::<Result<_, _>>()?,
-            ),
-            (ArgKind::Cell, ScriptValue::Cell(x, y)) => ArgValue::Cell(Cell::new(*x, *y)),
-            (ArgKind::Name, ScriptValue::Text(name)) => ArgValue::Name(name.clone()),
-            (ArgKind::Flag, ScriptValue::Bool(b)) => ArgValue::Flag(*b),
-            (ArgKind::Choice(values), ScriptValue::Ident(v))
-                if values.iter().any(|c| c.value == v) =>
-            {
-                ArgValue::Choice(v.clone())
-            }
-            (kind, value) => {
-                return Err(arg_error(
-                    field,
-                    ArgProblem::WrongKind {
-                        found: value.described(),
-                        expected: kind.expected(),
-                    },
+        let converted = match converted(kind, value, unit_of) {
+            Ok(Some(v)) => v,
+            Ok(None) => continue,
+            Err(WrongValue::NoUnit(name)) => {
+                return Err((
+                    Some(field.to_string()),
+                    CommandError::NoSuchTarget(format!("no unit named `{name}`")),
                 ));
             }
+            Err(WrongValue::Kind(problem)) => return Err(arg_error(field, problem)),
         };
         args = args.with(field, converted);
     }
@@ -801,6 +856,109 @@ fn verb_args(
         .map_err(|(_, e)| (None, e));
     };
     Ok((doer, args))
+}
+
+/// Why a value written in a scenario does not fit an argument.
+enum WrongValue {
+    /// It names no unit.
+    NoUnit(String),
+    /// It is not of the argument's kind.
+    Kind(ArgProblem),
+}
+
+/// The value of an argument of `kind` as written, converted: unit names (looked up
+/// by `unit_of`) to units, lists of names to lists of units, `(x, y)` to cells,
+/// lists of them to lists of cells, strings to names, `true`/`false` to flags,
+/// identifiers to choices. `None`: left out (`None` written).
+fn converted(
+    kind: ArgKind,
+    value: &ScriptValue,
+    unit_of: &dyn Fn(&str) -> Option<UnitId>,
+) -> Result<Option<ArgValue>, WrongValue> {
+    let named = |name: &str| unit_of(name).ok_or_else(|| WrongValue::NoUnit(name.to_string()));
+    Ok(Some(match (kind, value) {
+        (_, ScriptValue::Absent) => return Ok(None),
+        (ArgKind::Unit, ScriptValue::Text(name)) => ArgValue::Unit(named(name)?),
+        (ArgKind::Units, ScriptValue::Texts(names)) => {
+            ArgValue::Units(names.iter().map(|n| named(n)).collect::<Result<_, _>>()?)
+        }
+        (ArgKind::Cell, ScriptValue::Cell(x, y)) => ArgValue::Cell(Cell::new(*x, *y)),
+        (ArgKind::Cells, ScriptValue::Cells(cells)) => {
+            ArgValue::Cells(cells.iter().map(|&(x, y)| Cell::new(x, y)).collect())
+        }
+        // `[]` reads as an empty list of names.
+        (ArgKind::Cells, ScriptValue::Texts(none)) if none.is_empty() => {
+            ArgValue::Cells(Vec::new())
+        }
+        (ArgKind::Name, ScriptValue::Text(name)) => ArgValue::Name(name.clone()),
+        (ArgKind::Flag, ScriptValue::Bool(b)) => ArgValue::Flag(*b),
+        (ArgKind::Choice(values), ScriptValue::Ident(v)) if values.iter().any(|c| c.value == v) => {
+            ArgValue::Choice(v.clone())
+        }
+        (kind, value) => {
+            return Err(WrongValue::Kind(ArgProblem::WrongKind {
+                found: value.described(),
+                expected: kind.expected(),
+            }));
+        }
+    }))
+}
+
+/// The options of a core `command` (`Attack`, `Move`) as written, converted by the
+/// kinds the ruleset `declared` for them, in declared order. One it does not declare
+/// is kept as written (the battle refuses it in words) unless it is left out (`None`,
+/// `[]`).
+fn core_options(
+    battle: &Battle,
+    command: &'static str,
+    declared: &'static [crate::engine::verb::ArgSpec],
+    written: &[(String, ScriptValue)],
+) -> Result<Args, CommandError> {
+    let spec = VerbSpec {
+        args: declared,
+        ..VerbSpec::new(command, "", &[])
+    };
+    let mut options = Args::new();
+    let mut undeclared = false;
+    for (field, value) in written {
+        let Some(arg) = spec.arg(field) else {
+            let kept = match value {
+                ScriptValue::Absent => None,
+                ScriptValue::Texts(v) if v.is_empty() => None,
+                ScriptValue::Cells(v) if v.is_empty() => None,
+                ScriptValue::Text(t) => Some(ArgValue::Name(t.clone())),
+                ScriptValue::Cell(x, y) => Some(ArgValue::Cell(Cell::new(*x, *y))),
+                ScriptValue::Cells(cs) => Some(ArgValue::Cells(
+                    cs.iter().map(|&(x, y)| Cell::new(x, y)).collect(),
+                )),
+                ScriptValue::Bool(b) => Some(ArgValue::Flag(*b)),
+                other => Some(ArgValue::Choice(other.syntax())),
+            };
+            undeclared |= kept.is_some();
+            options = options.with_opt(field, kept);
+            continue;
+        };
+        match converted(arg.kind, value, &|name| battle.unit_id(name)) {
+            Ok(v) => options = options.with_opt(field, v),
+            Err(WrongValue::NoUnit(name)) => {
+                return Err(CommandError::NoSuchTarget(format!(
+                    "no unit named `{name}`"
+                )));
+            }
+            Err(WrongValue::Kind(problem)) => {
+                return Err(VerbError::Arg {
+                    verb: command.into(),
+                    arg: field.clone(),
+                    problem,
+                }
+                .into());
+            }
+        }
+    }
+    if undeclared {
+        return Ok(options);
+    }
+    Ok(spec.normalize(options)?)
 }
 
 /// What the field of who does a verb takes, for messages.

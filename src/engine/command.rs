@@ -19,14 +19,17 @@ pub enum Command {
         power: String,
         /// Cells entered, start excluded.
         path: Vec<Cell>,
-        /// The enemy charged, for Charge.
-        target: Option<UnitId>,
+        /// The options of the move the ruleset declares
+        /// ([`crate::engine::ruleset::Ruleset::move_options`]: the enemy a `phases`
+        /// Charge charges), in declared order; checked like a verb's arguments.
+        #[serde(default, skip_serializing_if = "Args::is_empty")]
+        options: Args,
     },
     /// Attacks `target` with a power or weapon (the unit's first if `None`) (P-23),
-    /// optionally aimed at a part of the target (a body location in `wounds`) and
-    /// optionally after moving along `approach` as part of the attack (`actfast`'s
-    /// melee attacks include the approach). A ruleset that has neither refuses them
-    /// ([`crate::engine::ruleset::Ruleset::attack_features`]).
+    /// with the options the ruleset declares for its attacks
+    /// ([`crate::engine::ruleset::Ruleset::attack_options`]: where a `wounds` attack
+    /// aims, the approach an `actfast` melee attack moves first); a ruleset that
+    /// declares none refuses any.
     Attack {
         /// The attacker.
         unit: UnitId,
@@ -34,12 +37,9 @@ pub enum Command {
         target: UnitId,
         /// Power or weapon name.
         power: Option<String>,
-        /// Where the attack aims, in the ruleset's words (`Head`).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        aim: Option<String>,
-        /// Cells entered before the attack, start excluded (empty: attack from here).
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        approach: Vec<Cell>,
+        /// Its options, in declared order; checked like a verb's arguments.
+        #[serde(default, skip_serializing_if = "Args::is_empty")]
+        options: Args,
     },
     /// Activates an item (P-25); `target` for items that attack.
     ActivateItem {
@@ -87,6 +87,26 @@ pub enum Command {
 }
 
 impl Command {
+    /// `unit` attacks `target` with `power` (its first if `None`), without options.
+    pub fn attack(unit: UnitId, target: UnitId, power: Option<String>) -> Command {
+        Command::Attack {
+            unit,
+            target,
+            power,
+            options: Args::new(),
+        }
+    }
+
+    /// `unit` moves along `path` with the movement `power`, without options.
+    pub fn move_along(unit: UnitId, power: impl Into<String>, path: Vec<Cell>) -> Command {
+        Command::Move {
+            unit,
+            power: power.into(),
+            path,
+            options: Args::new(),
+        }
+    }
+
     /// The unit acting, if the command is one unit's action.
     pub fn unit(&self) -> Option<UnitId> {
         match self {
@@ -381,6 +401,7 @@ impl Syntax {
             ArgValue::Flag(f) => s.flag(name, *f),
             ArgValue::Choice(c) => s.raw(name, c),
             ArgValue::Units(us) => s.names(name, us.iter().map(unit_name)),
+            ArgValue::Cells(cs) => s.cells(name, cs.iter().copied().map(xy)),
         })
     }
 
@@ -407,15 +428,15 @@ impl Command {
                 unit: u,
                 power,
                 path,
-                target,
-            } if power == "Step" && path.len() == 1 && target.is_none() => Syntax::new("Step")
+                options,
+            } if power == "Step" && path.len() == 1 && options.is_empty() => Syntax::new("Step")
                 .name("unit", &unit(u))
                 .cell("to", xy(path[0])),
             Command::Move {
                 unit: u,
                 power,
                 path,
-                target,
+                options,
             } => {
                 let mut s = Syntax::new("Move")
                     .name("unit", &unit(u))
@@ -424,26 +445,18 @@ impl Command {
                 if path.len() != 1 {
                     s = s.cells("path", path.iter().copied().map(xy));
                 }
-                s.opt_name("target", target.as_ref().map(unit).as_deref())
+                s.args(options.iter(), &unit)
             }
             Command::Attack {
                 unit: u,
                 target,
                 power,
-                aim,
-                approach,
-            } => {
-                let s = Syntax::new("Attack")
-                    .name("unit", &unit(u))
-                    .name("target", &unit(target))
-                    .opt_name("power", power.as_deref())
-                    .opt_name("aim", aim.as_deref());
-                if approach.is_empty() {
-                    s
-                } else {
-                    s.cells("approach", approach.iter().copied().map(xy))
-                }
-            }
+                options,
+            } => Syntax::new("Attack")
+                .name("unit", &unit(u))
+                .name("target", &unit(target))
+                .opt_name("power", power.as_deref())
+                .args(options.iter(), &unit),
             Command::ActivateItem {
                 unit: u,
                 item,

@@ -33,7 +33,7 @@ use crate::engine::odds::DiceExpr;
 use crate::engine::problems::Issue;
 use crate::engine::spec::Level;
 use crate::engine::units::UnitId;
-use crate::engine::verb::{Cost, VerbSpec};
+use crate::engine::verb::{ArgSpec, Args, Cost, VerbSpec};
 use config::ConfigError;
 
 pub mod config;
@@ -141,17 +141,6 @@ pub fn check_stats(specs: &[StatSpec], stats: &BTreeMap<String, i32>) -> Result<
         }
     }
     Ok(())
-}
-
-/// Which optional parts of [`Command::Attack`] a ruleset plays: an `aim` (a body
-/// location, `wounds`) and an `approach` path moved as part of the attack
-/// (`actfast`). The battle refuses an attack that uses a part its ruleset lacks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct AttackFeatures {
-    /// Attacks may name where they aim.
-    pub aim: bool,
-    /// Attacks may include the approach.
-    pub approach: bool,
 }
 
 /// Whose `traits` a phrase is among: a unit's or a side's.
@@ -488,15 +477,16 @@ pub trait Ruleset: Send + Sync + 'static {
         Vec::new()
     }
 
-    /// Where `attacker` should aim at `target` for the best expected value (the
-    /// AI's and free hits' choice); `None` when attacks don't aim.
+    /// The attack options ([`Ruleset::attack_options`]) that aim `attacker`'s
+    /// attack on `target` for the best expected value (the AI's choice; `wounds`:
+    /// `aim`); `None` when attacks don't aim.
     fn best_aim(
         &self,
         _world: &World,
         _attacker: UnitId,
         _target: UnitId,
         _power: Option<&str>,
-    ) -> Option<String> {
+    ) -> Option<Args> {
         None
     }
 
@@ -546,23 +536,33 @@ pub trait Ruleset: Send + Sync + 'static {
         None
     }
 
-    /// Which optional parts of an attack command it plays (none by default).
-    fn attack_features(&self) -> AttackFeatures {
-        AttackFeatures::default()
+    /// The options its attacks take, as a verb's arguments are declared (`wounds`:
+    /// an optional `aim`, a body location; `actfast`: an optional `approach`, the
+    /// cells a melee attack moves through first): the battle checks every
+    /// [`Command::Attack`]'s options against them and refuses any other. None by
+    /// default.
+    fn attack_options(&self) -> &'static [ArgSpec] {
+        &[]
     }
 
-    /// The approach a melee attack of `unit` on `target` with `power` would move
-    /// through, for a ruleset whose attacks include it
-    /// ([`AttackFeatures::approach`], `actfast`'s A-13): the cells entered, or
-    /// `None` when the attack can't be made with an approach (the AI asks this of
-    /// enemies out of reach). `None` by default.
+    /// The options its moves take (`phases`: the `target` a Charge charges), checked
+    /// as [`Ruleset::attack_options`] are. None by default.
+    fn move_options(&self) -> &'static [ArgSpec] {
+        &[]
+    }
+
+    /// The attack options ([`Ruleset::attack_options`]) with which `unit`'s attack
+    /// with `power` reaches `target` out of its reach by moving first, for a
+    /// ruleset whose attacks include their approach (`actfast`'s A-13: `approach`,
+    /// the cells entered), or `None` when the attack can't be made so (the AI asks
+    /// this of enemies out of reach). `None` by default.
     fn approach(
         &self,
         _world: &World,
         _unit: UnitId,
         _target: UnitId,
         _power: Option<&str>,
-    ) -> Option<Vec<Cell>> {
+    ) -> Option<Args> {
         None
     }
 

@@ -64,6 +64,8 @@ pub enum ArgValue {
     /// Several units (which units seize the initiative); scenarios write their
     /// names in brackets, `["Knight", "Archer"]`.
     Units(Vec<UnitId>),
+    /// Cells in order (a path); scenarios write `[(1, 2), (2, 2)]`.
+    Cells(Vec<Cell>),
 }
 
 impl ArgValue {
@@ -77,6 +79,7 @@ impl ArgValue {
             ArgValue::Flag(_) => "a flag".into(),
             ArgValue::Choice(c) => format!("`{c}`"),
             ArgValue::Units(_) => "a list of units".into(),
+            ArgValue::Cells(_) => "a list of cells".into(),
         }
     }
 }
@@ -97,6 +100,26 @@ impl Args {
     /// These arguments and one more (added last).
     pub fn with(mut self, name: &str, value: ArgValue) -> Self {
         self.0.push((name.to_string(), value));
+        self
+    }
+
+    /// These arguments and one more if it is given (added last).
+    pub fn with_opt(self, name: &str, value: Option<ArgValue>) -> Self {
+        match value {
+            Some(v) => self.with(name, v),
+            None => self,
+        }
+    }
+
+    /// These arguments, then `more`'s.
+    pub fn and(mut self, more: Args) -> Self {
+        self.0.extend(more.0);
+        self
+    }
+
+    /// These arguments without `name`.
+    pub fn without(mut self, name: &str) -> Self {
+        self.0.retain(|(n, _)| n != name);
         self
     }
 
@@ -145,6 +168,14 @@ impl Args {
     /// Every argument, in order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &ArgValue)> {
         self.0.iter().map(|(n, v)| (n.as_str(), v))
+    }
+
+    /// A list-of-cells argument (empty when left out).
+    pub fn cells(&self, name: &str) -> &[Cell] {
+        match self.get(name) {
+            Some(ArgValue::Cells(cs)) => cs,
+            _ => &[],
+        }
     }
 
     /// A list-of-units argument (empty when left out).
@@ -214,6 +245,8 @@ pub enum ArgKind {
     Choice(&'static [ChoiceSpec]),
     /// A list of units; left out, the empty list.
     Units,
+    /// Cells in order (a path); left out, none.
+    Cells,
 }
 
 impl ArgKind {
@@ -226,13 +259,14 @@ impl ArgKind {
             ArgKind::Flag => "true or false".into(),
             ArgKind::Choice(values) => format!("one of {}", choice_list(values)),
             ArgKind::Units => "units' names in brackets, e.g. [\"Knight\", \"Archer\"]".into(),
+            ArgKind::Cells => "cells in brackets, e.g. [(1, 2), (2, 2)]".into(),
         }
     }
 
     /// Whether an argument of this kind may be left out whatever its declaration
     /// says (a flag is then `false`, a list empty).
     fn has_default(&self) -> bool {
-        matches!(self, ArgKind::Flag | ArgKind::Units)
+        matches!(self, ArgKind::Flag | ArgKind::Units | ArgKind::Cells)
     }
 
     /// Whether `value` is of this kind (and, for a choice, one of its values).
@@ -242,7 +276,8 @@ impl ArgKind {
             | (ArgKind::Cell, ArgValue::Cell(_))
             | (ArgKind::Name, ArgValue::Name(_))
             | (ArgKind::Flag, ArgValue::Flag(_))
-            | (ArgKind::Units, ArgValue::Units(_)) => true,
+            | (ArgKind::Units, ArgValue::Units(_))
+            | (ArgKind::Cells, ArgValue::Cells(_)) => true,
             (ArgKind::Choice(values), ArgValue::Choice(c)) => values.iter().any(|v| v.value == c),
             _ => false,
         }
@@ -447,8 +482,9 @@ impl VerbSpec {
     }
 
     /// Checked arguments in their canonical form: in declared order, an unset flag
-    /// left out, a list of units always given (empty when left out). Commands built
-    /// so compare equal to the ones the ruleset lists.
+    /// and an empty list of cells left out, a list of units always given (empty
+    /// when left out). Commands built so compare equal to the ones the ruleset
+    /// lists.
     pub fn normalize(&self, args: Args) -> Result<Args, VerbError> {
         self.check(&args)?;
         let mut out = Args::new();
@@ -456,6 +492,7 @@ impl VerbSpec {
             match (args.get(spec.name), spec.kind) {
                 (None, ArgKind::Units) => out = out.with(spec.name, ArgValue::Units(Vec::new())),
                 (Some(ArgValue::Flag(false)) | None, _) => {}
+                (Some(ArgValue::Cells(cs)), _) if cs.is_empty() => {}
                 (Some(v), _) => out = out.with(spec.name, v.clone()),
             }
         }
@@ -501,6 +538,11 @@ impl VerbSpec {
                     ArgValue::Units(us) => us
                         .iter()
                         .map(|&u| names.unit_name(u))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    ArgValue::Cells(cs) => cs
+                        .iter()
+                        .map(Cell::to_string)
                         .collect::<Vec<_>>()
                         .join(", "),
                     // This argument's own choice (a verb may have several).

@@ -91,16 +91,24 @@ pub fn next_aim(aims: &[&str], current: Option<&str>) -> Option<String> {
 }
 
 /// `cmd` aimed where the player aims, if it is an attack that can aim there (a
-/// spell can't: it goes unaimed).
+/// spell can't: it goes unaimed). The aim goes in the attack option the ruleset
+/// declares that takes a name (`wounds`' `aim`).
 pub fn aimed(battle: &Battle, cmd: Command, aim: Option<&str>) -> Command {
-    match cmd {
-        Command::Attack {
-            unit,
-            target,
-            power,
-            approach,
-            ..
-        } => {
+    let slot = battle
+        .rules()
+        .attack_options()
+        .iter()
+        .find(|a| a.kind == crate::engine::verb::ArgKind::Name);
+    match (cmd, slot) {
+        (
+            Command::Attack {
+                unit,
+                target,
+                power,
+                options,
+            },
+            Some(slot),
+        ) => {
             let aim = aim
                 .filter(|a| {
                     battle
@@ -108,16 +116,17 @@ pub fn aimed(battle: &Battle, cmd: Command, aim: Option<&str>) -> Command {
                         .iter()
                         .any(|p| p.aim == *a)
                 })
-                .map(str::to_string);
+                .map(|a| crate::engine::verb::ArgValue::Name(a.to_string()));
             Command::Attack {
                 unit,
                 target,
                 power,
-                aim,
-                approach,
+                options: crate::engine::verb::Args::new()
+                    .with_opt(slot.name, aim)
+                    .and(options.without(slot.name)),
             }
         }
-        other => other,
+        (other, _) => other,
     }
 }
 
@@ -880,13 +889,7 @@ fn explain_illegal(battle: &Battle, choices: &Choices, unit: UnitId, cell: Cell)
             format!("{} stands there", battle.unit_name(t))
         }
         Some(t) => {
-            let cmd = Command::Attack {
-                unit,
-                target: t,
-                power: attack_power,
-                aim: None,
-                approach: Vec::new(),
-            };
+            let cmd = Command::attack(unit, t, attack_power);
             match battle.check(&cmd) {
                 Err(e) => format!("Can't attack {}: {e}", battle.unit_name(t)),
                 Ok(()) => "Select that weapon or action with Tab first".into(),
@@ -896,12 +899,7 @@ fn explain_illegal(battle: &Battle, choices: &Choices, unit: UnitId, cell: Cell)
             None => "Nothing to do there: pick a ringed enemy, a numbered action, or Space to end the turn".into(),
             Some(p) => match crate::script::route(battle, unit, cell) {
                 Err(e) => format!("Can't move there: {e}"),
-                Ok(path) => match battle.check(&Command::Move {
-                    unit,
-                    power: p.clone(),
-                    path,
-                    target: None,
-                }) {
+                Ok(path) => match battle.check(&Command::move_along(unit, p.clone(), path)) {
                     Err(e) => format!("Can't move there: {e}"),
                     Ok(()) => format!("Out of reach for {p} (Tab changes the mode)"),
                 },

@@ -1,8 +1,10 @@
-//! Battle files written before the answers to decisions became their rulesets'
-//! own (issue 30): `Seize` and `ActNow` (`phases`, `escalation`) and `React`
-//! (`flow`, `escalation`) were core commands then. They read as the
-//! [`Command::Answer`]s they are now, with the same arguments, so every saved
-//! battle and replay keeps loading and replaying unchanged.
+//! Battle files written before the rulesets' own words left the core's commands
+//! (issue 30): `Seize` and `ActNow` (`phases`, `escalation`) and `React` (`flow`,
+//! `escalation`) were core commands then, and `Attack` had the fields `aim`
+//! (`wounds`) and `approach` (`actfast`), `Move` the field `target` (`phases`'
+//! Charge). They read as the [`Command::Answer`]s and the attack and move options
+//! they are now, with the same values, so every saved battle and replay keeps
+//! loading and replaying unchanged.
 
 use serde::de::{EnumAccess, Visitor};
 use serde::{Deserialize, Deserializer};
@@ -54,7 +56,7 @@ impl<'de> Visitor<'de> for StoredVisitor {
     fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Stored, A::Error> {
         let (Ident(name), variant) = data.variant::<Ident>()?;
         let replay = Replay { name, variant };
-        let command = if ["Seize", "ActNow", "React"].contains(&replay.name.as_str()) {
+        let command = if OLD.contains(&replay.name.as_str()) {
             Old::deserialize(replay)?.into()
         } else {
             Command::deserialize(replay)?
@@ -63,9 +65,33 @@ impl<'de> Visitor<'de> for StoredVisitor {
     }
 }
 
-/// The commands of the first battle-file format that are answers now.
+/// The commands whose first format differs: read by [`Old`].
+const OLD: &[&str] = &["Seize", "ActNow", "React", "Attack", "Move"];
+
+/// The commands of the first battle-file format that are answers now, and the
+/// attacks and moves, read in either format.
 #[derive(Deserialize)]
 enum Old {
+    Attack {
+        unit: UnitId,
+        target: UnitId,
+        power: Option<String>,
+        #[serde(default)]
+        aim: Option<String>,
+        #[serde(default)]
+        approach: Vec<Cell>,
+        #[serde(default)]
+        options: Args,
+    },
+    Move {
+        unit: UnitId,
+        power: String,
+        path: Vec<Cell>,
+        #[serde(default)]
+        target: Option<UnitId>,
+        #[serde(default)]
+        options: Args,
+    },
     Seize {
         side: SideId,
         units: Vec<UnitId>,
@@ -88,9 +114,44 @@ enum Old {
 
 impl From<Old> for Command {
     /// The answer with the arguments in the order its ruleset declares them (an
-    /// unset `to` or `swap` left out), so it equals the answer the ruleset offers.
+    /// unset `to` or `swap` left out), so it equals the answer the ruleset offers;
+    /// the attack or move with its old fields as its options.
     fn from(old: Old) -> Command {
         let (verb, side, args) = match old {
+            Old::Attack {
+                unit,
+                target,
+                power,
+                aim,
+                approach,
+                options,
+            } => {
+                let approach = (!approach.is_empty()).then_some(ArgValue::Cells(approach));
+                let old = Args::new()
+                    .with_opt("aim", aim.map(ArgValue::Name))
+                    .with_opt("approach", approach);
+                return Command::Attack {
+                    unit,
+                    target,
+                    power,
+                    options: old.and(options),
+                };
+            }
+            Old::Move {
+                unit,
+                power,
+                path,
+                target,
+                options,
+            } => {
+                let old = Args::new().with_opt("target", target.map(ArgValue::Unit));
+                return Command::Move {
+                    unit,
+                    power,
+                    path,
+                    options: old.and(options),
+                };
+            }
             Old::Seize { side, units } => ("Seize", side, units_arg(units)),
             Old::ActNow { side, units } => ("ActNow", side, units_arg(units)),
             Old::React {

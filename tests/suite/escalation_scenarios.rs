@@ -741,11 +741,12 @@ fn harpy_crag_starts_far_apart_and_its_scree_costs_double() {
     let ranger = id(&b, "Ranger");
     assert!(matches!(b.awaiting(), Awaiting::Unit(u, _) if u == ranger));
     assert_eq!(cell_of(b.world(), ranger), Cell::new(1, 9));
-    let path = |cells: &[(i32, i32)]| Command::Move {
-        unit: ranger,
-        power: "Move".into(),
-        path: cells.iter().map(|&(x, y)| Cell::new(x, y)).collect(),
-        target: None,
+    let path = |cells: &[(i32, i32)]| {
+        Command::move_along(
+            ranger,
+            "Move",
+            cells.iter().map(|&(x, y)| Cell::new(x, y)).collect(),
+        )
     };
     let scree = path(&[(1, 10), (1, 11), (2, 12), (2, 13), (3, 14), (4, 14)]);
     assert_eq!(

@@ -216,14 +216,8 @@ fn attack_with(
     w: Option<&str>,
 ) -> Result<Vec<Event>, CommandError> {
     let (a, t) = (id(b, a), id(b, t));
-    b.submit(Command::Attack {
-        unit: a,
-        target: t,
-        power: w.map(String::from),
-        aim: None,
-        approach: Vec::new(),
-    })
-    .map(|e| e.to_vec())
+    b.submit(Command::attack(a, t, w.map(String::from)))
+        .map(|e| e.to_vec())
 }
 
 fn act(
@@ -243,24 +237,14 @@ fn end(b: &mut Battle, u: &str) {
 
 fn walk(b: &mut Battle, u: &str, path: &[Cell]) -> Result<Vec<Event>, CommandError> {
     let unit = id(b, u);
-    b.submit(Command::Move {
-        unit,
-        power: "Move".into(),
-        path: path.to_vec(),
-        target: None,
-    })
-    .map(|e| e.to_vec())
+    b.submit(Command::move_along(unit, "Move", path.to_vec()))
+        .map(|e| e.to_vec())
 }
 
 fn step(b: &mut Battle, u: &str, to: Cell) -> Result<Vec<Event>, CommandError> {
     let unit = id(b, u);
-    b.submit(Command::Move {
-        unit,
-        power: "Step".into(),
-        path: vec![to],
-        target: None,
-    })
-    .map(|e| e.to_vec())
+    b.submit(Command::move_along(unit, "Step", vec![to]))
+        .map(|e| e.to_vec())
 }
 
 fn react(b: &mut Battle, u: &str, r: Reaction) -> Result<Vec<Event>, CommandError> {

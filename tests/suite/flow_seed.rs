@@ -117,30 +117,12 @@ fn finish(b: &mut Battle, name: &str) {
 fn go(b: &mut Battle, name: &str, power: &str, path: &[Cell]) -> Result<Vec<Event>, CommandError> {
     let unit = who(b, name);
     let path = path.to_vec();
-    send(
-        b,
-        Command::Move {
-            unit,
-            power: power.into(),
-            path,
-            target: None,
-        },
-    )
+    send(b, Command::move_along(unit, power, path))
 }
 
 fn strike(b: &mut Battle, name: &str, target: &str, weapon: &str) -> Vec<Event> {
     let (unit, target) = (who(b, name), who(b, target));
-    send(
-        b,
-        Command::Attack {
-            unit,
-            target,
-            power: Some(weapon.into()),
-            aim: None,
-            approach: Vec::new(),
-        },
-    )
-    .expect("attack accepted")
+    send(b, Command::attack(unit, target, Some(weapon.into()))).expect("attack accepted")
 }
 
 fn pass_side(b: &mut Battle, side: &str) -> Vec<Event> {

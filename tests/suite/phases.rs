@@ -10,6 +10,7 @@ use common::*;
 use skirmish::engine::event::{Event, Stage};
 use skirmish::engine::rulesets::phases::answers::PhasesAnswer;
 use skirmish::engine::rulesets::phases::events::PhasesEvent;
+use skirmish::engine::rulesets::phases::movement::charge_options;
 use skirmish::engine::rulesets::phases::verbs::PhasesAction;
 use skirmish::engine::units::UnitId;
 use skirmish::engine::{Awaiting, Command, CommandError};
@@ -51,14 +52,7 @@ fn duel(a: UnitDef, t: UnitDef, faces: &[u32]) -> skirmish::engine::Battle {
 
 fn attack(b: &mut skirmish::engine::Battle, a: &str, t: &str) -> Result<Vec<Event>, CommandError> {
     let (a, t) = (id(b, a), id(b, t));
-    b.submit(Command::Attack {
-        unit: a,
-        target: t,
-        power: None,
-        aim: None,
-        approach: Vec::new(),
-    })
-    .map(|e| e.to_vec())
+    b.submit(Command::attack(a, t, None)).map(|e| e.to_vec())
 }
 
 // ---------------------------------------------------------------- P-EX-1 … P-EX-3
@@ -429,12 +423,7 @@ fn p_ex_5_walk_through_difficult_terrain_provokes_once() {
     let m = id(&b, "M");
     let path = vec![c(4, 1), c(3, 1), c(2, 1), c(1, 1)];
     let ev = b
-        .submit(Command::Move {
-            unit: m,
-            power: "Walk".into(),
-            path,
-            target: None,
-        })
+        .submit(Command::move_along(m, "Walk", path))
         .unwrap()
         .to_vec();
     let oas: Vec<&Event> = ev
@@ -484,12 +473,7 @@ fn p_ex_5_variant_slowing_opportunity_attack_stops_the_move() {
     let m = id(&b, "M");
     let path = vec![c(4, 1), c(3, 1), c(2, 1), c(1, 1)];
     let ev = b
-        .submit(Command::Move {
-            unit: m,
-            power: "Walk".into(),
-            path,
-            target: None,
-        })
+        .submit(Command::move_along(m, "Walk", path))
         .unwrap()
         .to_vec();
     assert!(
@@ -523,12 +507,7 @@ fn p_gap_09_slowed_at_start_cannot_move_and_saves_end_it() {
     // Round 2: M is Slowed when its movement turn starts: its turn ends at once.
     assert_eq!(b.turn().round, 2);
     assert_ne!(active(&b), "M", "M's movement turn was skipped");
-    let err = b.check(&Command::Move {
-        unit: id(&b, "M"),
-        power: "Walk".into(),
-        path: vec![c(0, 1)],
-        target: None,
-    });
+    let err = b.check(&Command::move_along(id(&b, "M"), "Walk", vec![c(0, 1)]));
     assert!(err.is_err());
     skip_to(&mut b, 3, Stage::Movement);
     // The save of 4 + 3 = 7 ended it at the end of round 2.
@@ -610,19 +589,9 @@ fn p_16_p_gap_07_one_movement_power_per_phase() {
     );
     let mut b = battle(&lvl, &[1; 4]);
     let a = id(&b, "A");
-    b.submit(Command::Move {
-        unit: a,
-        power: "Shift".into(),
-        path: vec![c(1, 0)],
-        target: None,
-    })
-    .unwrap();
-    let again = b.submit(Command::Move {
-        unit: a,
-        power: "Shift".into(),
-        path: vec![c(2, 0)],
-        target: None,
-    });
+    b.submit(Command::move_along(a, "Shift", vec![c(1, 0)]))
+        .unwrap();
+    let again = b.submit(Command::move_along(a, "Shift", vec![c(2, 0)]));
     assert!(
         matches!(again, Err(CommandError::NotYourTurn { .. })),
         "{again:?}"
@@ -653,30 +622,15 @@ fn p_02_p_gap_04_movement_power_budgets() {
         ("Run", 12),
         ("Disengage", 2),
     ] {
-        let ok = b.check(&Command::Move {
-            unit: a,
-            power: power.into(),
-            path: row(budget),
-            target: None,
-        });
+        let ok = b.check(&Command::move_along(a, power, row(budget)));
         assert!(ok.is_ok(), "{power} {budget}: {ok:?}");
-        let too_far = b.check(&Command::Move {
-            unit: a,
-            power: power.into(),
-            path: row(budget + 1),
-            target: None,
-        });
+        let too_far = b.check(&Command::move_along(a, power, row(budget + 1)));
         assert!(
             matches!(too_far, Err(CommandError::NotEnoughMovement { .. })),
             "{power}: {too_far:?}"
         );
     }
-    let unknown = b.check(&Command::Move {
-        unit: a,
-        power: "Teleport".into(),
-        path: row(1),
-        target: None,
-    });
+    let unknown = b.check(&Command::move_along(a, "Teleport", row(1)));
     assert!(matches!(unknown, Err(CommandError::Unknown { .. })));
 }
 
@@ -701,12 +655,11 @@ fn p_gap_04_hustle_and_run_side_effects() {
     );
     let a = id(&b, "A");
     // Hustle reaches 9 squares: 8 here, next to B.
-    b.submit(Command::Move {
-        unit: a,
-        power: "Hustle".into(),
-        path: (1..=8).map(|x| c(x, 1)).collect(),
-        target: None,
-    })
+    b.submit(Command::move_along(
+        a,
+        "Hustle",
+        (1..=8).map(|x| c(x, 1)).collect(),
+    ))
     .unwrap();
     assert_eq!(cell(&b, "A"), c(8, 1));
     b.submit(Command::EndTurn { unit: id(&b, "B") }).unwrap();
@@ -742,24 +695,17 @@ fn p_gap_04_hustle_and_run_side_effects() {
     );
     let mut b = battle(&lvl, &[1, 1, 1, 1, /* B attacks A: 1 1 + d6 */ 1, 1, 1]);
     let a = id(&b, "A");
-    b.submit(Command::Move {
-        unit: a,
-        power: "Run".into(),
-        path: (1..=8).map(|x| c(x, 1)).collect(),
-        target: None,
-    })
+    b.submit(Command::move_along(
+        a,
+        "Run",
+        (1..=8).map(|x| c(x, 1)).collect(),
+    ))
     .unwrap();
     b.submit(Command::EndTurn { unit: id(&b, "B") }).unwrap();
     // B battles first and attacks the runner with advantage (1 source → d6).
     let ev = attack(&mut b, "B", "A").unwrap();
     assert_eq!(attack_summary(&attacks(&ev)[0]).3, Some(6));
-    let refused = b.check(&Command::Attack {
-        unit: a,
-        target: id(&b, "B"),
-        power: None,
-        aim: None,
-        approach: Vec::new(),
-    });
+    let refused = b.check(&Command::attack(a, id(&b, "B"), None));
     assert!(
         matches!(refused, Err(CommandError::Forbidden(_))),
         "{refused:?}"
@@ -780,12 +726,13 @@ fn p_gap_04_charge_needs_closer_steps_and_grants_advantage() {
     let mut b = battle(&lvl, &[1, 1, 1, 1, /* attack */ 2, 2, 6, /* dmg */ 1]);
     b.submit(Command::EndTurn { unit: id(&b, "B") }).unwrap();
     let a = id(&b, "A");
-    let t = Some(id(&b, "B"));
+    let t = id(&b, "B");
+    let charge = charge_options;
     let sideways = b.check(&Command::Move {
         unit: a,
         power: "Charge".into(),
         path: vec![c(0, 0)],
-        target: t,
+        options: charge(t),
     });
     assert!(
         matches!(sideways, Err(CommandError::PathBlocked(_))),
@@ -795,7 +742,7 @@ fn p_gap_04_charge_needs_closer_steps_and_grants_advantage() {
         unit: a,
         power: "Charge".into(),
         path: vec![c(1, 1)],
-        target: t,
+        options: charge(t),
     });
     assert!(
         matches!(short, Err(CommandError::OutOfReach(_))),
@@ -805,7 +752,7 @@ fn p_gap_04_charge_needs_closer_steps_and_grants_advantage() {
         unit: a,
         power: "Charge".into(),
         path: (1..=5).map(|x| c(x, 1)).collect(),
-        target: t,
+        options: charge(t),
     })
     .unwrap();
     let ev = attack(&mut b, "A", "B").unwrap();
@@ -850,12 +797,11 @@ fn p_19_p_20_every_threatening_enemy_attacks_allies_never() {
     }
     assert_eq!(active(&b), "M");
     let ev = b
-        .submit(Command::Move {
-            unit: id(&b, "M"),
-            power: "Walk".into(),
-            path: vec![c(2, 1), c(1, 1)],
-            target: None,
-        })
+        .submit(Command::move_along(
+            id(&b, "M"),
+            "Walk",
+            vec![c(2, 1), c(1, 1)],
+        ))
         .unwrap()
         .to_vec();
     let oas = ev
@@ -908,13 +854,8 @@ fn p_21_p_28_p_ex_7_disengage_shifts_without_provoking_and_penalises_attacks() {
     // Round 2: E moves first and stays; A walks back next to E and attacks it.
     skip_to(&mut b, 2, Stage::Movement);
     b.submit(Command::EndTurn { unit: e }).unwrap();
-    b.submit(Command::Move {
-        unit: a,
-        power: "Walk".into(),
-        path: vec![c(1, 1)],
-        target: None,
-    })
-    .unwrap();
+    b.submit(Command::move_along(a, "Walk", vec![c(1, 1)]))
+        .unwrap();
     assert!(
         conditions(&b, "A").contains(&"Disengaged".to_string()),
         "lasts through round 2"
@@ -960,12 +901,7 @@ fn p_21_p_28_a_movement_phase_disengage_provokes_nothing() {
     let mut b = battle(&lvl, &[1; 4]);
     assert_eq!(active(&b), "A", "A moves first");
     let ev = b
-        .submit(Command::Move {
-            unit: id(&b, "A"),
-            power: "Disengage".into(),
-            path: path.clone(),
-            target: None,
-        })
+        .submit(Command::move_along(id(&b, "A"), "Disengage", path.clone()))
         .unwrap()
         .to_vec();
     assert!(attacks(&ev).is_empty(), "no opportunity attack");
@@ -974,12 +910,7 @@ fn p_21_p_28_a_movement_phase_disengage_provokes_nothing() {
     // Walking out instead: E's opportunity attack (2d6, it misses) comes first.
     let mut b = battle(&lvl, &[1, 1, 1, 1, 1, 1]);
     let ev = b
-        .submit(Command::Move {
-            unit: id(&b, "A"),
-            power: "Walk".into(),
-            path,
-            target: None,
-        })
+        .submit(Command::move_along(id(&b, "A"), "Walk", path))
         .unwrap()
         .to_vec();
     assert_eq!(attacks(&ev).len(), 1);
@@ -999,12 +930,7 @@ fn p_gap_04_shift_leaves_a_threatened_square_without_provoking() {
     );
     let mut b = battle(&lvl, &[1; 4]);
     let ev = b
-        .submit(Command::Move {
-            unit: id(&b, "A"),
-            power: "Shift".into(),
-            path: vec![c(0, 1)],
-            target: None,
-        })
+        .submit(Command::move_along(id(&b, "A"), "Shift", vec![c(0, 1)]))
         .unwrap()
         .to_vec();
     assert!(
@@ -1035,19 +961,11 @@ fn p_02_extra_movement_powers_come_from_the_units_list() {
     let mut b = battle(&lvl, &[1; 6]);
     assert_eq!(active(&b), "A");
     let (a, bb) = (id(&b, "A"), id(&b, "B"));
-    let slip = |unit, path: Vec<skirmish::engine::board::Cell>| Command::Move {
-        unit,
-        power: "Slip".into(),
-        path,
-        target: None,
-    };
+    let slip =
+        |unit, path: Vec<skirmish::engine::board::Cell>| Command::move_along(unit, "Slip", path);
     // Bound: Speed 6 + 2 = 8 squares, where a Walk stops at 6.
-    let row = |power: &str, n: i32| Command::Move {
-        unit: a,
-        power: power.into(),
-        path: (1..=n).map(|x| c(1 + x, 2)).collect(),
-        target: None,
-    };
+    let row =
+        |power: &str, n: i32| Command::move_along(a, power, (1..=n).map(|x| c(1 + x, 2)).collect());
     assert!(b.check(&row("Bound", 8)).is_ok());
     for (power, n) in [("Bound", 9), ("Walk", 7)] {
         let far = b.check(&row(power, n));
@@ -1178,13 +1096,8 @@ fn p_24_p_04_p_06_p_08_tier_table_and_caps() {
     b.submit(PhasesAction::Defend.by(id(&b, "T"))).unwrap();
     assert_eq!(b.turn().round, 2);
     b.submit(Command::EndTurn { unit: id(&b, "T") }).unwrap();
-    b.submit(Command::Move {
-        unit: a,
-        power: "Hustle".into(),
-        path: vec![c(1, 1)],
-        target: None,
-    })
-    .unwrap();
+    b.submit(Command::move_along(a, "Hustle", vec![c(1, 1)]))
+        .unwrap();
     let ev = attack(&mut b, "A", "T").unwrap();
     let PhasesEvent::AttackRolled {
         disadvantage,
@@ -1221,19 +1134,14 @@ fn p_08_p_09_five_sources_cap_at_d12() {
     b.submit(PhasesAnswer::Seize.by(red, vec![id(&b, "T")]))
         .unwrap();
     let t = id(&b, "T");
-    b.submit(Command::Move {
-        unit: t,
-        power: "Run".into(),
-        path: vec![c(8, 1)],
-        target: None,
-    })
-    .unwrap();
+    b.submit(Command::move_along(t, "Run", vec![c(8, 1)]))
+        .unwrap();
     let a = id(&b, "A");
     b.submit(Command::Move {
         unit: a,
         power: "Charge".into(),
         path: (2..=7).map(|x| c(x, 1)).collect(),
-        target: Some(t),
+        options: charge_options(t),
     })
     .unwrap();
     let ev = attack(&mut b, "A", "T").unwrap();
@@ -1373,12 +1281,7 @@ fn p_27_p_gap_10_defend_lasts_until_own_next_battle_turn_covering_oas() {
     // on... instead D moves away and E's OA has disadvantage (D is Defending).
     b.submit(Command::EndTurn { unit: id(&b, "E") }).unwrap();
     let ev = b
-        .submit(Command::Move {
-            unit: id(&b, "D"),
-            power: "Walk".into(),
-            path: vec![c(0, 1)],
-            target: None,
-        })
+        .submit(Command::move_along(id(&b, "D"), "Walk", vec![c(0, 1)]))
         .unwrap()
         .to_vec();
     let (_, kept, _, die) = attack_summary(&attacks(&ev)[0]);
@@ -1412,12 +1315,7 @@ fn p_15_seized_unit_grants_advantage_to_opportunity_attacks() {
     b.submit(PhasesAnswer::Seize.by(blue, vec![id(&b, "K")]))
         .unwrap();
     let ev = b
-        .submit(Command::Move {
-            unit: id(&b, "K"),
-            power: "Walk".into(),
-            path: vec![c(0, 1)],
-            target: None,
-        })
+        .submit(Command::move_along(id(&b, "K"), "Walk", vec![c(0, 1)]))
         .unwrap()
         .to_vec();
     let PhasesEvent::AttackRolled {
@@ -1479,35 +1377,17 @@ fn p_gap_16_ranged_power_needs_range_and_line_of_sight() {
     let mut b = battle(&lvl, &[1; 6]);
     skip_movement(&mut b);
     let (a, t, u) = (id(&b, "A"), id(&b, "T"), id(&b, "U"));
-    let blocked = b.check(&Command::Attack {
-        unit: a,
-        target: t,
-        power: Some("Bow".into()),
-        aim: None,
-        approach: Vec::new(),
-    });
+    let blocked = b.check(&Command::attack(a, t, Some("Bow".into())));
     assert!(
         matches!(blocked, Err(CommandError::OutOfReach(_))),
         "wall at (4,1): {blocked:?}"
     );
-    let far = b.check(&Command::Attack {
-        unit: a,
-        target: u,
-        power: Some("Bow".into()),
-        aim: None,
-        approach: Vec::new(),
-    });
+    let far = b.check(&Command::attack(a, u, Some("Bow".into())));
     assert!(
         matches!(far, Err(CommandError::OutOfReach(_))),
         "11 squares: {far:?}"
     );
-    let melee = b.check(&Command::Attack {
-        unit: a,
-        target: t,
-        power: Some("Dagger".into()),
-        aim: None,
-        approach: Vec::new(),
-    });
+    let melee = b.check(&Command::attack(a, t, Some("Dagger".into())));
     assert!(matches!(melee, Err(CommandError::OutOfReach(_))));
 }
 
@@ -1546,20 +1426,9 @@ fn illegal_commands_say_why() {
     // B moves first (lower initiative).
     let not_turn = b.submit(Command::EndTurn { unit: a });
     assert!(matches!(not_turn, Err(CommandError::NotYourTurn { .. })));
-    let wrong_stage = b.check(&Command::Attack {
-        unit: bb,
-        target: a,
-        power: None,
-        aim: None,
-        approach: Vec::new(),
-    });
+    let wrong_stage = b.check(&Command::attack(bb, a, None));
     assert!(matches!(wrong_stage, Err(CommandError::WrongStage(_))));
-    let wall = b.check(&Command::Move {
-        unit: bb,
-        power: "Walk".into(),
-        path: vec![c(5, 2)],
-        target: None,
-    });
+    let wall = b.check(&Command::move_along(bb, "Walk", vec![c(5, 2)]));
     assert!(
         matches!(wall, Err(CommandError::PathBlocked(_))),
         "not adjacent: {wall:?}"
@@ -1602,13 +1471,8 @@ fn p_18_p_gap_08_slowed_on_an_allys_square_steps_back() {
     let mut b = battle(&lvl, &[1, 1, 1, 1, 1, 1, /* OA hits */ 6, 6, 1]);
     assert_eq!(active(&b), "M");
     let m = id(&b, "M");
-    b.submit(Command::Move {
-        unit: m,
-        power: "Walk".into(),
-        path: vec![c(4, 1), c(3, 1)],
-        target: None,
-    })
-    .unwrap();
+    b.submit(Command::move_along(m, "Walk", vec![c(4, 1), c(3, 1)]))
+        .unwrap();
     assert_eq!(cell(&b, "M"), c(5, 1));
     assert_eq!(cell(&b, "P"), c(4, 1));
 }
@@ -1746,12 +1610,7 @@ fn p_26_p_27_p_28_are_declared_verbs_that_scripts_play_and_show_as_written() {
     assert_eq!(b.turn().round, 2);
     b.submit(Command::EndTurn { unit: id(&b, "E") }).unwrap();
     let ev = b
-        .submit(Command::Move {
-            unit: id(&b, "A"),
-            power: "Walk".into(),
-            path: vec![c(1, 2)],
-            target: None,
-        })
+        .submit(Command::move_along(id(&b, "A"), "Walk", vec![c(1, 2)]))
         .unwrap()
         .to_vec();
     let PhasesEvent::AttackRolled { disadvantage, .. } = &attacks(&ev)[0] else {

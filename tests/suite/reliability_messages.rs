@@ -251,8 +251,9 @@ fn ford_battle() -> Battle {
 }
 
 /// Issue 12: `Attack` carries an optional aim and approach path for the rulesets
-/// that play them (`wounds`' aimed attacks, `actfast`'s approach); it shows them in
-/// scenario syntax, and a ruleset without them refuses them in words.
+/// that play them (`wounds`' aimed attacks, `actfast`'s approach); issue 30: as
+/// options those rulesets declare. It shows them in scenario syntax, and a ruleset
+/// without them refuses them in words.
 #[test]
 fn an_aimed_attack_or_an_approach_is_shown_and_refused_where_not_played() {
     let battle = ford_battle();
@@ -261,8 +262,10 @@ fn an_aimed_attack_or_an_approach_is_shown_and_refused_where_not_played() {
         unit: knight,
         target: goblin,
         power: None,
-        aim: Some("Head".into()),
-        approach: vec![Cell::new(2, 1), Cell::new(2, 0)],
+        options: Args::new().with("aim", ArgValue::Name("Head".into())).with(
+            "approach",
+            ArgValue::Cells(vec![Cell::new(2, 1), Cell::new(2, 0)]),
+        ),
     };
     assert_eq!(
         aimed.display(&battle),
@@ -273,19 +276,35 @@ fn an_aimed_attack_or_an_approach_is_shown_and_refused_where_not_played() {
         .expect_err("phases has no aimed attacks");
     assert_eq!(
         e.to_string(),
-        "attacks in `phases` are not aimed: leave out `aim`"
+        "attacks in `phases` take no `aim`: leave it out"
     );
     let approach = Cmd::Attack {
         unit: knight,
         target: goblin,
         power: None,
-        aim: None,
-        approach: vec![Cell::new(2, 1)],
+        options: Args::new().with("approach", ArgValue::Cells(vec![Cell::new(2, 1)])),
     };
     let e = battle
         .check(&approach)
         .expect_err("phases attacks from where it stands");
-    assert!(e.to_string().contains("do not include the approach"), "{e}");
+    assert_eq!(
+        e.to_string(),
+        "attacks in `phases` take no `approach`: leave it out"
+    );
+    // `wounds` declares `aim`, not `approach`: it names what it takes.
+    let wounds = new_battle(
+        &load_file(&Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/duel_wounds.ron"))
+            .expect("the wounds duel loads"),
+        Dice::seeded(1),
+    )
+    .expect("battle");
+    let e = wounds
+        .check(&approach)
+        .expect_err("wounds attacks from where it stands");
+    assert_eq!(
+        e.to_string(),
+        "attacks in `wounds` take no `approach` (they take `aim`): leave it out"
+    );
 }
 
 #[test]
@@ -302,31 +321,15 @@ fn engine_commands_display_with_names_in_scenario_syntax() {
             r#"ActNow(side: "Blue", units: [])"#,
         ),
         (
-            Cmd::Attack {
-                unit: knight,
-                target: goblin,
-                power: Some("Longsword".into()),
-                aim: None,
-                approach: Vec::new(),
-            },
+            Cmd::attack(knight, goblin, Some("Longsword".into())),
             r#"Attack(unit: "Knight", target: "Goblin", power: "Longsword")"#,
         ),
         (
-            Cmd::Move {
-                unit: knight,
-                power: "Walk".into(),
-                path: vec![Cell::new(2, 1), Cell::new(2, 0)],
-                target: None,
-            },
+            Cmd::move_along(knight, "Walk", vec![Cell::new(2, 1), Cell::new(2, 0)]),
             r#"Move(unit: "Knight", power: "Walk", to: (2, 0), path: [(2, 1), (2, 0)])"#,
         ),
         (
-            Cmd::Move {
-                unit: knight,
-                power: "Step".into(),
-                path: vec![Cell::new(2, 1)],
-                target: None,
-            },
+            Cmd::move_along(knight, "Step", vec![Cell::new(2, 1)]),
             r#"Step(unit: "Knight", to: (2, 1))"#,
         ),
         (

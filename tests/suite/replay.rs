@@ -419,32 +419,49 @@ fn timeline_steps_by_command_turn_and_log_line() {
 }
 
 /// Issue 30: battle files written before `Seize`, `ActNow` and `React` became the
-/// answers their rulesets declare (`tests/fixtures/battles/`, written by that
-/// build with `script --save-battle`) still load and replay event by event; saved
-/// again they are written in today's format and replay the same.
+/// answers their rulesets declare, and before an attack's `aim` and `approach` and
+/// a move's `target` became options their rulesets declare
+/// (`tests/fixtures/battles/`, written by that build with `script --save-battle` and
+/// `sim --save-battle`), still load and replay event by event; saved again they are
+/// written in today's format and replay the same.
 #[test]
-fn battle_files_with_the_old_core_answers_still_replay() {
+fn battle_files_with_the_old_core_words_still_replay() {
+    use skirmish::engine::Command as C;
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/battles");
-    for (name, old) in [
-        ("ford_showcase", "Seize("),
-        ("flow_reaction_chain", "React("),
-        ("flow_intercept", "React("),
-        ("escalation_intercept", "React("),
-        ("escalation_bands", "ActNow("),
-    ] {
+    let answer = |c: &C| matches!(c, C::Answer { .. });
+    let option = |name: &'static str| {
+        move |c: &C| match c {
+            C::Attack { options, .. } | C::Move { options, .. } => options.get(name).is_some(),
+            _ => false,
+        }
+    };
+    type ReadAsNow<'a> = &'a dyn Fn(&C) -> bool;
+    let cases: [(&str, &str, ReadAsNow); 8] = [
+        ("ford_showcase", "Seize(", &answer),
+        ("flow_reaction_chain", "React(", &answer),
+        ("flow_intercept", "React(", &answer),
+        ("escalation_intercept", "React(", &answer),
+        ("escalation_bands", "ActNow(", &answer),
+        ("wounds_center_mass", "aim: Some(", &option("aim")),
+        ("actfast_order", "approach: [", &option("approach")),
+        ("ford_charge", "power: \"Charge\"", &option("target")),
+    ];
+    for (name, old, read_as_now) in cases {
         let path = dir.join(format!("{name}.ron"));
         let text = std::fs::read_to_string(&path).expect("fixture");
         assert!(text.contains(old), "{name} is written in the old format");
+        assert!(
+            !text.contains("options:") && !text.contains("Answer("),
+            "{name}"
+        );
         let file = BattleFile::load(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let answers = file
-            .commands
-            .iter()
-            .filter(|c| matches!(c, skirmish::engine::Command::Answer { .. }))
-            .count();
-        assert!(answers > 0, "{name}: its old answers read as answers");
+        assert!(
+            file.commands.iter().any(read_as_now),
+            "{name}: its old commands read as today's"
+        );
         file.replay().unwrap_or_else(|e| panic!("{name}: {e}"));
         let now = file.to_ron().expect("writes");
-        assert!(!now.contains(old) && now.contains("Answer("), "{now}");
+        assert!(now.contains("options:") || now.contains("Answer("), "{now}");
         let again = BattleFile::parse(&now, name).expect("reads back");
         assert_eq!(again, file, "{name}");
         again.replay().unwrap_or_else(|e| panic!("{name}: {e}"));

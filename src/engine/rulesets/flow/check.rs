@@ -813,21 +813,11 @@ pub fn legal(world: &World) -> Vec<Command> {
     let field = board.movement_field(start, budget, &occupancy);
     for &c in field.keys().filter(|&&c| c != start) {
         if let Some((path, _)) = board.path(start, c, &occupancy) {
-            out.push(Command::Move {
-                unit,
-                power: "Move".into(),
-                path,
-                target: None,
-            });
+            out.push(Command::move_along(unit, "Move", path));
         }
     }
     for n in board.neighbors(start) {
-        out.push(Command::Move {
-            unit,
-            power: "Step".into(),
-            path: vec![n],
-            target: None,
-        });
+        out.push(Command::move_along(unit, "Step", vec![n]));
     }
     let foes: Vec<UnitId> = active_units(world)
         .into_iter()
@@ -835,13 +825,7 @@ pub fn legal(world: &World) -> Vec<Command> {
         .collect();
     for w in attack_weapons(world, unit) {
         for &t in &foes {
-            out.push(Command::Attack {
-                unit,
-                target: t,
-                power: Some(w.name.clone()),
-                aim: None,
-                approach: Vec::new(),
-            });
+            out.push(Command::attack(unit, t, Some(w.name.clone())));
         }
     }
     let mut actions = vec![

@@ -12,7 +12,7 @@ use bevy_ecs::prelude::*;
 use super::answers::PhasesAnswer;
 use super::conditions::*;
 use super::config::MovementPowerDef;
-use super::movement::{has, speed};
+use super::movement::{charge_options, charge_target, has, speed};
 use super::{PhasesFlow, PhasesRules, Step};
 use crate::engine::battle::{
     Map, Pending, Sides, TurnState, active_units, cell_of, entity, is_active, name, occupancy_for,
@@ -147,9 +147,10 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
         Command::Move {
             power,
             path,
-            target,
+            options,
             ..
         } => {
+            let target = &charge_target(options);
             if step != Step::Movement {
                 return Err(CommandError::WrongStage(format!(
                     "movement powers are used in the Movement Phase, not in {} (use Disengage to move in battle)",
@@ -500,19 +501,14 @@ pub fn legal(world: &World) -> Vec<Command> {
                                     unit,
                                     power: def.name.clone(),
                                     path,
-                                    target: Some(t),
+                                    options: charge_options(t),
                                 });
                             }
                         }
                     }
                 } else {
                     for path in moves(def) {
-                        out.push(Command::Move {
-                            unit,
-                            power: def.name.clone(),
-                            path,
-                            target: None,
-                        });
+                        out.push(Command::move_along(unit, def.name.clone(), path));
                     }
                 }
             }
@@ -526,13 +522,7 @@ pub fn legal(world: &World) -> Vec<Command> {
                 .unwrap_or_default();
             for p in &powers {
                 for &t in &enemies {
-                    out.push(Command::Attack {
-                        unit,
-                        target: t,
-                        power: Some(p.name.clone()),
-                        aim: None,
-                        approach: Vec::new(),
-                    });
+                    out.push(Command::attack(unit, t, Some(p.name.clone())));
                 }
             }
             if let Ok(def) = disengage_power(world) {

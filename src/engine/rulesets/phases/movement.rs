@@ -23,6 +23,7 @@ use crate::engine::decision::{DecisionOption, PendingDecision, Pick};
 use crate::engine::event::{Event, Stage};
 use crate::engine::spec::DecisionPolicy;
 use crate::engine::units::*;
+use crate::engine::verb::{ArgKind, ArgSpec, ArgValue, Args};
 use crate::engine::walk::{self, Walk};
 
 /// Runs the Movement Phase: seize declarations, then movement turns in order.
@@ -213,6 +214,22 @@ pub(super) fn take_incoming(
     }
 }
 
+/// The option `phases` declares for its moves: `target`, the enemy a Charge charges
+/// (P-21).
+pub const MOVE_OPTIONS: &[ArgSpec] = &[ArgSpec::optional(TARGET, ArgKind::Unit)];
+
+const TARGET: &str = "target";
+
+/// The enemy a move's options charge, if they name one.
+pub fn charge_target(options: &Args) -> Option<UnitId> {
+    options.unit(TARGET)
+}
+
+/// The options of a Charge at `target`.
+pub fn charge_options(target: UnitId) -> Args {
+    Args::new().with(TARGET, ArgValue::Unit(target))
+}
+
 /// The units of the incoming `answer`, taken, if that answer came in.
 pub(super) fn take_answer(world: &mut World, answer: PhasesAnswer) -> Option<Vec<UnitId>> {
     let command = take_incoming(world, |c| {
@@ -281,8 +298,9 @@ fn movement_step(world: &mut World) -> Result<bool, CommandError> {
             unit,
             power,
             path,
-            target,
+            options,
         }) => {
+            let target = charge_target(&options);
             let def = world
                 .resource::<PhasesRules>()
                 .0
