@@ -109,13 +109,6 @@ pub enum ScriptCommand {
         /// Deciding side.
         side: String,
     },
-    /// Take a Step to an adjacent hex (flow, F-39).
-    Step {
-        /// The unit.
-        unit: String,
-        /// The hex.
-        to: (i32, i32),
-    },
     /// A verb of the battle's ruleset (`Feint(unit: "A", target: "B")`, any
     /// command name that is not one of the core commands above): an action of a
     /// unit, or an answer to a decision (`Seize(side: "Blue", units: ["Knight"])`),
@@ -127,7 +120,7 @@ pub enum ScriptCommand {
 
 /// The names of the core commands a scenario may write; any other name is a verb
 /// of the battle's ruleset.
-pub const CORE_COMMANDS: &[&str] = &["Move", "Attack", "Use", "EndTurn", "Pass", "Step"];
+pub const CORE_COMMANDS: &[&str] = &["Move", "Attack", "Use", "EndTurn", "Pass"];
 
 /// A verb as written in a scenario: `Shove(unit: "Ogre", target: "Knight", effect:
 /// KnockProne)`, `Seize(side: "Blue", units: ["Knight"])`.
@@ -470,13 +463,15 @@ pub fn check_commands(
         let mut at = vec![PathStep::Field("commands"), PathStep::Index(i)];
         let message = match declared(ruleset, &call.name) {
             None => unknown_command(&call.name, ruleset),
-            Some(spec) => match verb_args(spec, call, &|_| Some(UnitId(0)), &|_| Some(SideId(0))) {
-                Ok(_) => continue,
-                Err((field, e)) => {
-                    at.extend(field.map(PathStep::Named));
-                    e.to_string()
+            Some((spec, _)) => {
+                match verb_args(&spec, call, &|_| Some(UnitId(0)), &|_| Some(SideId(0))) {
+                    Ok(_) => continue,
+                    Err((field, e)) => {
+                        at.extend(field.map(PathStep::Named));
+                        e.to_string()
+                    }
                 }
-            },
+            }
         };
         let (line, col) = crate::level::load::locate_path(text, &at).unwrap_or((1, 1));
         problems.push(Problem {
@@ -489,10 +484,35 @@ pub fn check_commands(
     problems
 }
 
-/// The verb `name` of `ruleset`: one of its actions, else one of its answers.
-fn declared(ruleset: &dyn Ruleset, name: &str) -> Option<&'static VerbSpec> {
+/// What a command name that is no core command stands for.
+#[derive(Clone, Copy)]
+enum Written {
+    /// An action of the ruleset's.
+    Action,
+    /// An answer of the ruleset's.
+    Answer,
+    /// A one-cell move of the ruleset's (`flow`'s `Step(unit:, to:)`).
+    OneCellMove,
+}
+
+/// The declaration of the verb `name` of `ruleset`: one of its actions, its answers
+/// or its one-cell moves (read as a verb taking the cell `to`).
+fn declared(ruleset: &dyn Ruleset, name: &str) -> Option<(VerbSpec, Written)> {
+    const TO: &[crate::engine::verb::ArgSpec] =
+        &[crate::engine::verb::ArgSpec::required("to", ArgKind::Cell)];
     let find = crate::engine::verb::find;
-    find(ruleset.verbs(), name).or_else(|| find(ruleset.answers(), name))
+    if let Some(spec) = find(ruleset.verbs(), name) {
+        return Some((*spec, Written::Action));
+    }
+    if let Some(spec) = find(ruleset.answers(), name) {
+        return Some((*spec, Written::Answer));
+    }
+    let step = ruleset.one_cell_moves().iter().find(|m| **m == name)?;
+    let spec = VerbSpec {
+        args: TO,
+        ..VerbSpec::new(step, "a one-cell move", &[])
+    };
+    Some((spec, Written::OneCellMove))
 }
 
 /// "unknown command `Fient`; expected one of the commands ..., an answer of `flow`:
@@ -501,6 +521,16 @@ fn unknown_command(name: &str, ruleset: &dyn Ruleset) -> String {
     let list = crate::engine::verb::verb_list;
     let core: Vec<String> = CORE_COMMANDS.iter().map(|c| format!("`{c}`")).collect();
     let id = ruleset.id();
+    let moves: Vec<String> = ruleset
+        .one_cell_moves()
+        .iter()
+        .map(|m| format!("`{m}`"))
+        .collect();
+    let moves = if moves.is_empty() {
+        String::new()
+    } else {
+        format!(", a one-cell move of `{id}`: {}", moves.join(", "))
+    };
     let answers = if ruleset.answers().is_empty() {
         String::new()
     } else {
@@ -512,7 +542,7 @@ fn unknown_command(name: &str, ruleset: &dyn Ruleset) -> String {
         format!("or an action of `{id}`: {}", list(ruleset.verbs()))
     };
     format!(
-        "unknown command `{name}`; expected one of the commands {}{answers} {actions}",
+        "unknown command `{name}`; expected one of the commands {}{moves}{answers} {actions}",
         core.join(", ")
     )
 }
@@ -639,7 +669,6 @@ impl std::fmt::Display for ScriptCommand {
                 .opt_name("target", target.as_deref()),
             S::EndTurn { unit } => by("EndTurn", unit),
             S::Pass { side } => Syntax::new("Pass").name("side", side),
-            S::Step { unit, to } => by("Step", unit).cell("to", *to),
             S::Verb(call) => written(Syntax::new(&call.name), &call.fields),
         };
         f.write_str(&text.finish())
@@ -714,26 +743,32 @@ pub fn resolve(battle: &Battle, c: &ScriptCommand) -> Result<Command, CommandErr
         ScriptCommand::Pass { side: s } => Command::Pass {
             side: side(battle, s)?,
         },
-        ScriptCommand::Step { unit: u, to } => {
-            Command::move_along(unit(battle, u)?, "Step", vec![Cell::new(to.0, to.1)])
-        }
         ScriptCommand::Verb(call) => {
-            let spec = match declared(battle.rules(), &call.name) {
-                Some(spec) => spec,
-                None => crate::engine::verb::lookup(battle.rules(), &call.name)?,
+            let (spec, written) = match declared(battle.rules(), &call.name) {
+                Some(declared) => declared,
+                None => (
+                    *crate::engine::verb::lookup(battle.rules(), &call.name)?,
+                    Written::Action,
+                ),
             };
-            let (actor, args) = verb_args(spec, call, &|name| battle.unit_id(name), &|name| {
+            let (actor, args) = verb_args(&spec, call, &|name| battle.unit_id(name), &|name| {
                 battle.side_id(name)
             })
             .map_err(|(_, e)| e)?;
             let verb = spec.name.to_string();
-            match actor {
-                Doer::Unit(unit) => Command::Act { unit, verb, args },
-                Doer::Side(side) => Command::Answer { side, verb, args },
-                Doer::SideOf(unit) => Command::Answer {
-                    side: crate::engine::battle::side_of(battle.world(), unit),
-                    verb,
-                    args,
+            match (actor, written) {
+                (Doer::Unit(unit), Written::OneCellMove) => {
+                    let to = args.cell("to").unwrap_or_default();
+                    Command::move_along(unit, verb, vec![to])
+                }
+                (actor, _) => match actor {
+                    Doer::Unit(unit) => Command::Act { unit, verb, args },
+                    Doer::Side(side) => Command::Answer { side, verb, args },
+                    Doer::SideOf(unit) => Command::Answer {
+                        side: crate::engine::battle::side_of(battle.world(), unit),
+                        verb,
+                        args,
+                    },
                 },
             }
         }

@@ -772,13 +772,13 @@ impl<'v, 'a> Mind<'v, 'a> {
                 if !self.view.in_range(p, self.me.cell, t.cell) {
                     continue;
                 }
-                let (Some(plain), Some(feinted)) = (
+                let (Some(plain), Some(opened)) = (
                     self.view.odds(self.me.id, t.id, i),
-                    self.view.odds_feinted(self.me.id, t.id, i),
+                    self.view.odds_opened(self.me.id, t.id, i),
                 ) else {
                     continue;
                 };
-                let (v, adv) = (self.value_of(&t, plain), self.value_of(&t, feinted));
+                let (v, adv) = (self.value_of(&t, plain), self.value_of(&t, opened));
                 if pick.is_none_or(|(b, _)| v > b) {
                     pick = Some((v, adv));
                 }

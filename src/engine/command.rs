@@ -255,6 +255,12 @@ pub trait Names {
     fn answers(&self) -> &'static [VerbSpec] {
         &[]
     }
+
+    /// The one-cell moves of the battle's ruleset, written as commands of their own
+    /// (`Step(unit:, to:)`); none by default.
+    fn one_cell_moves(&self) -> &'static [&'static str] {
+        &[]
+    }
 }
 
 impl Names for bevy_ecs::world::World {
@@ -277,6 +283,11 @@ impl Names for bevy_ecs::world::World {
         self.get_resource::<crate::engine::battle::ActiveRuleset>()
             .map_or(&[], |r| r.0.answers())
     }
+
+    fn one_cell_moves(&self) -> &'static [&'static str] {
+        self.get_resource::<crate::engine::battle::ActiveRuleset>()
+            .map_or(&[], |r| r.0.one_cell_moves())
+    }
 }
 
 impl Names for crate::engine::battle::Battle {
@@ -294,6 +305,10 @@ impl Names for crate::engine::battle::Battle {
 
     fn answers(&self) -> &'static [VerbSpec] {
         self.rules().answers()
+    }
+
+    fn one_cell_moves(&self) -> &'static [&'static str] {
+        self.rules().one_cell_moves()
     }
 }
 
@@ -429,9 +444,14 @@ impl Command {
                 power,
                 path,
                 options,
-            } if power == "Step" && path.len() == 1 && options.is_empty() => Syntax::new("Step")
-                .name("unit", &unit(u))
-                .cell("to", xy(path[0])),
+            } if path.len() == 1
+                && options.is_empty()
+                && names.one_cell_moves().contains(&power.as_str()) =>
+            {
+                Syntax::new(power)
+                    .name("unit", &unit(u))
+                    .cell("to", xy(path[0]))
+            }
             Command::Move {
                 unit: u,
                 power,

@@ -422,6 +422,14 @@ pub trait Ruleset: Send + Sync + 'static {
         crate::engine::decision::merge_unit_answers(answers)
     }
 
+    /// Its movement powers that move one cell and are written as commands of their
+    /// own, in scenarios and the log (`flow`'s Take a Step, F-39: `Step(unit:
+    /// "Duelist", to: (3, 4))` for `Move` with the power `Step` and that cell).
+    /// None by default.
+    fn one_cell_moves(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// The movement power a scenario's `Move` uses when it names none. `Walk` by
     /// default.
     fn default_move_power(&self) -> &'static str {
@@ -615,7 +623,7 @@ pub trait Ruleset: Send + Sync + 'static {
 
     /// A ready-made command that, when it succeeds (with the chance
     /// [`Ruleset::action_chance`] gives), makes `unit`'s next attack on `target` go
-    /// off with the odds of [`Assume::feinted`]; `Some` only when the ruleset has
+    /// off with the odds of [`Assume::opened`]; `Some` only when the ruleset has
     /// such an action and it costs `unit` no attack this turn. `None` by default.
     fn opening_action(&self, _world: &World, _unit: UnitId, _target: UnitId) -> Option<Command> {
         None
@@ -680,7 +688,7 @@ pub struct AttackPreview {
     pub roll: String,
 }
 
-/// Hypothetical moves (and a won Feint) an odds query assumes were made this round, by movement power
+/// Hypothetical moves (and a won opening action) an odds query assumes were made this round, by movement power
 /// name: the ruleset applies what that power does to attacks (e.g. `phases` Hustle
 /// gives the attacker disadvantage, Charge gives it advantage against the target,
 /// Run forbids attacking and gives attackers of the runner advantage). `None`, or a
@@ -691,9 +699,10 @@ pub struct Assume<'a> {
     pub attacker_moved: Option<&'a str>,
     /// The target moved with this power.
     pub target_moved: Option<&'a str>,
-    /// The attacker has just won a Feint against the target (`flow` F-34: its next
-    /// physical attack on it has Advantage); rulesets without feints ignore it.
-    pub feinted: bool,
+    /// The attacker has just won its opening action against the target
+    /// ([`Ruleset::opening_action`]: `flow`'s Feint, F-34 — its next physical attack
+    /// on it has Advantage); rulesets without one ignore it.
+    pub opened: bool,
 }
 
 /// The numbers of an [`AttackPreview`].

@@ -1552,7 +1552,7 @@ fn f_34_feint_chance_matches_the_rolls() {
             id(&b, "T"),
             None,
             skirmish::engine::ruleset::Assume {
-                feinted: true,
+                opened: true,
                 ..Default::default()
             },
         )

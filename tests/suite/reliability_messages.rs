@@ -329,10 +329,6 @@ fn engine_commands_display_with_names_in_scenario_syntax() {
             r#"Move(unit: "Knight", power: "Walk", to: (2, 0), path: [(2, 1), (2, 0)])"#,
         ),
         (
-            Cmd::move_along(knight, "Step", vec![Cell::new(2, 1)]),
-            r#"Step(unit: "Knight", to: (2, 1))"#,
-        ),
-        (
             Cmd::ActivateItem {
                 unit: shaman,
                 item: "Healing Draught".into(),
@@ -342,11 +338,16 @@ fn engine_commands_display_with_names_in_scenario_syntax() {
         ),
         (Cmd::Pass { side: SideId(1) }, r#"Pass(side: "Red")"#),
     ];
-    // `flow`'s answer, in a `flow` battle: North Captain 0, North Halberdier 1.
+    // `flow`'s one-cell move and answer, in a `flow` battle: North Captain 0, North
+    // Halberdier 1.
     let duel = load_file(&Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/duel_flow.ron"))
         .expect("the flow duel loads");
     let flow = new_battle(&duel, Dice::seeded(1)).expect("battle");
     let reactions = [
+        (
+            Cmd::move_along(UnitId(0), "Step", vec![Cell::new(2, 1)]),
+            r#"Step(unit: "North Captain", to: (2, 1))"#,
+        ),
         (
             React::new(SideId(0), UnitId(0), Reaction::Riposte).command(),
             r#"React(side: "North", unit: "North Captain", reaction: Riposte)"#,

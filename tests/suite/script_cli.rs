@@ -222,8 +222,8 @@ fn verb_mistakes_are_reported_at_their_place_in_the_users_words() {
         ":19:51: `Shove`'s `effect` is `Sideways`; expected one of `PushBack`, `KnockProne`",
         ":20:32: `Feint` has no argument `targte`; its arguments are: `unit`, `target`",
         ":21:9: unknown command `Redy`; expected one of the commands `Move`, `Attack`, \
-         `Use`, `EndTurn`, `Pass`, `Step`, an answer of `flow`: `React` or an action of \
-         `flow`: `Disarm`, `Draw`, `Sheathe`, `Feint`, \
+         `Use`, `EndTurn`, `Pass`, a one-cell move of `flow`: `Step`, an answer of `flow`: \
+         `React` or an action of `flow`: `Disarm`, `Draw`, `Sheathe`, `Feint`, \
          `FlowState`, `Grapple`, `BreakFree`, `Release`, `Ready`, `Shove`, `TotalDefense`, \
          `Tumble`, `StandUp`, `PickUp`, `Drop`",
         ":22:9: `Grapple` needs `target`: a unit's name in quotes, e.g. \"Goblin\"",
@@ -257,7 +257,7 @@ fn a_verb_another_ruleset_declares_is_an_unknown_command() {
     assert!(
         err.contains(
             ":3:5: unknown command `Feint`; expected one of the commands `Move`, `Attack`, \
-             `Use`, `EndTurn`, `Pass`, `Step`, an answer of `phases`: `Seize`, `ActNow`"
+             `Use`, `EndTurn`, `Pass`, an answer of `phases`: `Seize`, `ActNow`"
         ),
         "{err}"
     );

@@ -863,8 +863,7 @@ fn script_reports_a_verbs_mistakes_at_their_place() {
         [
             "duel.ron:10:25: `Jab` has no argument `traget`; its arguments are: `unit`, `target`",
             "duel.ron:11:9: unknown command `Poke`; expected one of the commands `Move`, \
-             `Attack`, `Use`, `EndTurn`, `Pass`, `Step` or an action of `toy`: `Jab`, \
-             `Brace`",
+             `Attack`, `Use`, `EndTurn`, `Pass` or an action of `toy`: `Jab`, `Brace`",
             "duel.ron:12:9: `Jab` needs `unit`: the unit that acts, a unit's name in quotes, \
              e.g. \"Goblin\"",
         ]
