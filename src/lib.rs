@@ -15,3 +15,4 @@ pub mod hotseat;
 pub mod level;
 pub mod replay;
 pub mod script;
+pub mod variant;

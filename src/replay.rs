@@ -8,6 +8,8 @@
 //! compares the log event by event: the first event that differs is reported, not
 //! ignored. The format is documented in `docs/battle-files.md`.
 
+mod legacy;
+
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -57,7 +59,9 @@ pub struct BattleFile {
     pub level: Level,
     /// The dice.
     pub dice: DiceSource,
-    /// Every accepted command, in order.
+    /// Every accepted command, in order (those of older files read as today's, see
+    /// [`legacy`]).
+    #[serde(deserialize_with = "legacy::commands")]
     pub commands: Vec<Command>,
     /// Hash of the whole event log the commands produced.
     pub log_hash: String,

@@ -10,13 +10,13 @@ use serde::Deserialize;
 use crate::engine::battle::Battle;
 use crate::engine::board::Cell;
 use crate::engine::command::Syntax;
-use crate::engine::command::{Command, CommandError, Reaction};
+use crate::engine::command::{Command, CommandError};
 use crate::engine::dice::Dice;
 use crate::engine::event::Event;
 use crate::engine::ruleset::Ruleset;
 use crate::engine::rulesets::{new_battle, registry};
-use crate::engine::units::UnitId;
-use crate::engine::verb::{ArgKind, ArgProblem, ArgValue, Args, VerbError, VerbSpec};
+use crate::engine::units::{SideId, UnitId};
+use crate::engine::verb::{Actor, ArgKind, ArgProblem, ArgValue, Args, VerbError, VerbSpec};
 use crate::level::Problem;
 use crate::level::schema::{DecisionPolicy, Level};
 use crate::level::validate::PathStep;
@@ -60,54 +60,34 @@ pub enum DiceSpec {
 // inherent function); the `Deserialize` impl below sends every other name to `Verb`.
 #[serde(remote = "Self", deny_unknown_fields)]
 pub enum ScriptCommand {
-    /// Answer a seize decision.
-    Seize {
-        /// Deciding side.
-        side: String,
-        /// Units that seize.
-        #[serde(default)]
-        units: Vec<String>,
-    },
-    /// Use a movement power to reach `to` (by the cheapest path unless `path` is given).
+    /// Use a movement power to reach `to` (by the cheapest path unless `path` is
+    /// given), with the options the ruleset declares for its moves (`phases`: the
+    /// `target` a Charge charges).
+    #[serde(skip)]
     Move {
         /// Mover.
         unit: String,
         /// Movement power (`Walk` in phases, `Move` in flow when left out).
-        #[serde(default)]
         power: Option<String>,
         /// Destination.
         to: (i32, i32),
         /// Exact cells entered (start excluded, destination last).
-        #[serde(default)]
         path: Option<Vec<(i32, i32)>>,
-        /// Enemy charged (Charge).
-        #[serde(default)]
-        target: Option<String>,
+        /// The move's options, as written.
+        options: Vec<(String, ScriptValue)>,
     },
-    /// Attack.
+    /// Attack, with the options the ruleset declares for its attacks (`wounds`:
+    /// `aim`; `actfast`: `approach`).
+    #[serde(skip)]
     Attack {
         /// Attacker.
         unit: String,
         /// Target.
         target: String,
         /// Power name.
-        #[serde(default)]
         power: Option<String>,
-        /// Where the attack aims (rulesets with aimed attacks).
-        #[serde(default)]
-        aim: Option<String>,
-        /// Cells entered before the attack (rulesets whose attacks include the
-        /// approach).
-        #[serde(default)]
-        approach: Vec<(i32, i32)>,
-    },
-    /// Answer an act-from-delay decision.
-    ActNow {
-        /// Deciding side.
-        side: String,
-        /// Held units that act now.
-        #[serde(default)]
-        units: Vec<String>,
+        /// The attack's options, as written.
+        options: Vec<(String, ScriptValue)>,
     },
     /// Activate an item.
     Use {
@@ -124,55 +104,32 @@ pub enum ScriptCommand {
         /// The unit.
         unit: String,
     },
-    /// Answer a reaction decision (flow): `unit` reacts with `reaction`; an Intercept
-    /// may name the hex to move to (`to`) and trade places with the ally (`swap`).
-    React {
-        /// Deciding side (the unit's side when left out).
-        #[serde(default)]
-        side: Option<String>,
-        /// The reacting unit.
-        unit: String,
-        /// Dodge, Parry, Block, ReactionAttack, Riposte or Intercept.
-        reaction: Reaction,
-        /// Intercept: the hex to move to.
-        #[serde(default)]
-        to: Option<(i32, i32)>,
-        /// Intercept: push the ally on and take its place.
-        #[serde(default)]
-        swap: bool,
-    },
     /// Decline a pending decision (no reaction).
     Pass {
         /// Deciding side.
         side: String,
     },
-    /// Take a Step to an adjacent hex (flow, F-39).
-    Step {
-        /// The unit.
-        unit: String,
-        /// The hex.
-        to: (i32, i32),
-    },
     /// A verb of the battle's ruleset (`Feint(unit: "A", target: "B")`, any
-    /// command name that is not one of the core commands above), with its fields as
-    /// written; checked and converted by the verb's declared argument kinds.
+    /// command name that is not one of the core commands above): an action of a
+    /// unit, or an answer to a decision (`Seize(side: "Blue", units: ["Knight"])`),
+    /// with its fields as written; checked and converted by the verb's declared
+    /// argument kinds.
     #[serde(skip)]
     Verb(VerbCall),
 }
 
 /// The names of the core commands a scenario may write; any other name is a verb
 /// of the battle's ruleset.
-pub const CORE_COMMANDS: &[&str] = &[
-    "Seize", "Move", "Attack", "ActNow", "Use", "EndTurn", "React", "Pass", "Step",
-];
+pub const CORE_COMMANDS: &[&str] = &["Move", "Attack", "Use", "EndTurn", "Pass"];
 
 /// A verb as written in a scenario: `Shove(unit: "Ogre", target: "Knight", effect:
-/// KnockProne)`.
+/// KnockProne)`, `Seize(side: "Blue", units: ["Knight"])`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VerbCall {
     /// The verb (`Shove`).
     pub name: String,
-    /// Its fields in the order written, `unit` (the acting unit) among them.
+    /// Its fields in the order written, `unit` (the acting unit) or `side` (the
+    /// deciding side) among them.
     pub fields: Vec<(String, ScriptValue)>,
 }
 
@@ -187,6 +144,10 @@ pub enum ScriptValue {
     Bool(bool),
     /// A cell `(x, y)`.
     Cell(i32, i32),
+    /// A list of strings: units' names (`["Knight", "Archer"]`).
+    Texts(Vec<String>),
+    /// A list of cells: a path (`[(1, 2), (2, 2)]`).
+    Cells(Vec<(i32, i32)>),
     /// `None`: an optional argument left out.
     Absent,
     /// Anything else, as written (refused when the verb is checked).
@@ -219,6 +180,10 @@ impl ScriptValue {
                 |_| ScriptValue::Other(raw.into()),
                 |(x, y)| ScriptValue::Cell(x, y),
             ),
+            _ if raw.starts_with('[') => ron::from_str::<Vec<String>>(raw)
+                .map(ScriptValue::Texts)
+                .or_else(|_| ron::from_str::<Vec<(i32, i32)>>(raw).map(ScriptValue::Cells))
+                .unwrap_or_else(|_| ScriptValue::Other(raw.into())),
             _ if ident => ScriptValue::Ident(raw.into()),
             _ => ScriptValue::Other(raw.into()),
         }
@@ -242,6 +207,17 @@ impl ScriptValue {
             ScriptValue::Ident(i) | ScriptValue::Other(i) => i.clone(),
             ScriptValue::Bool(b) => b.to_string(),
             ScriptValue::Cell(x, y) => format!("({x}, {y})"),
+            ScriptValue::Cells(cs) => {
+                let cs: Vec<String> = cs.iter().map(|(x, y)| format!("({x}, {y})")).collect();
+                format!("[{}]", cs.join(", "))
+            }
+            ScriptValue::Texts(ts) => {
+                let ts: Vec<String> = ts
+                    .iter()
+                    .map(|t| crate::engine::command::quoted(t))
+                    .collect();
+                format!("[{}]", ts.join(", "))
+            }
             ScriptValue::Absent => "None".into(),
         }
     }
@@ -253,33 +229,88 @@ impl<'de> Deserialize<'de> for ScriptCommand {
     }
 }
 
-/// Reading a command: a core command by the derived code, any other name as a
-/// [`VerbCall`].
-mod de {
-    use serde::de::{self, DeserializeSeed, EnumAccess, MapAccess, VariantAccess, Visitor};
-
-    use super::{CORE_COMMANDS, ScriptCommand, ScriptValue, VerbCall};
-
-    pub(super) struct CommandVisitor;
-
-    /// An identifier (ron reads a variant's name with `deserialize_identifier`).
-    struct Ident(String);
-
-    impl<'de> de::Deserialize<'de> for Ident {
-        fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct V;
-            impl Visitor<'_> for V {
-                type Value = Ident;
-                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                    f.write_str("a command name")
-                }
-                fn visit_str<E: de::Error>(self, v: &str) -> Result<Ident, E> {
-                    Ok(Ident(v.to_string()))
-                }
+/// An `Attack` or a `Move` as written: its own fields, then any other as one of the
+/// options the ruleset declares for it (checked when the command is resolved).
+fn with_options(
+    command: &str,
+    fields: Vec<(String, ScriptValue)>,
+) -> Result<ScriptCommand, String> {
+    let own: &[&str] = if command == "Attack" {
+        &["unit", "target", "power"]
+    } else {
+        &["unit", "power", "to", "path"]
+    };
+    let mut given: BTreeMap<&str, ScriptValue> = BTreeMap::new();
+    let mut options = Vec::new();
+    for (i, (field, value)) in fields.iter().enumerate() {
+        if fields[..i].iter().any(|(f, _)| f == field) {
+            return Err(format!(
+                "`{command}`'s `{field}` is given twice; expected it once"
+            ));
+        }
+        match own.iter().find(|&&f| f == field) {
+            Some(f) => {
+                given.insert(f, value.clone());
             }
-            d.deserialize_identifier(V)
+            None => options.push((field.clone(), value.clone())),
         }
     }
+    let wrong = |field: &str, value: &ScriptValue, expected: ArgKind| {
+        format!(
+            "`{command}`'s `{field}` is {}; expected {}",
+            value.described(),
+            expected.expected()
+        )
+    };
+    let name = |field: &str, required: bool| match given.get(field) {
+        Some(ScriptValue::Text(t)) => Ok(Some(t.clone())),
+        None | Some(ScriptValue::Absent) if !required => Ok(None),
+        None => Err(format!(
+            "`{command}` needs `{field}`: {}",
+            ArgKind::Unit.expected()
+        )),
+        Some(v) => Err(wrong(field, v, ArgKind::Name)),
+    };
+    let unit = name("unit", true)?.unwrap_or_default();
+    let power = name("power", false)?;
+    if command == "Attack" {
+        let target = name("target", true)?.unwrap_or_default();
+        return Ok(ScriptCommand::Attack {
+            unit,
+            target,
+            power,
+            options,
+        });
+    }
+    let to = match given.get("to") {
+        Some(ScriptValue::Cell(x, y)) => (*x, *y),
+        None => return Err(format!("`Move` needs `to`: {}", ArgKind::Cell.expected())),
+        Some(v) => return Err(wrong("to", v, ArgKind::Cell)),
+    };
+    let path = match given.get("path") {
+        None | Some(ScriptValue::Absent) => None,
+        Some(ScriptValue::Cells(cells)) => Some(cells.clone()),
+        Some(ScriptValue::Texts(none)) if none.is_empty() => Some(Vec::new()),
+        Some(v) => return Err(wrong("path", v, ArgKind::Cells)),
+    };
+    Ok(ScriptCommand::Move {
+        unit,
+        power,
+        to,
+        path,
+        options,
+    })
+}
+
+/// Reading a command: a core command by the derived code (`Attack` and `Move` with
+/// their options by [`with_options`]), any other name as a [`VerbCall`].
+mod de {
+    use serde::de::{self, EnumAccess, MapAccess, VariantAccess, Visitor};
+
+    use super::{CORE_COMMANDS, ScriptCommand, ScriptValue, VerbCall};
+    use crate::variant::{Ident, Replay};
+
+    pub(super) struct CommandVisitor;
 
     impl<'de> Visitor<'de> for CommandVisitor {
         type Value = ScriptCommand;
@@ -290,6 +321,10 @@ mod de {
 
         fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<ScriptCommand, A::Error> {
             let (Ident(name), variant) = data.variant::<Ident>()?;
+            if name == "Attack" || name == "Move" {
+                let fields = variant.struct_variant(&[], FieldsVisitor)?;
+                return super::with_options(&name, fields).map_err(de::Error::custom);
+            }
             if CORE_COMMANDS.contains(&name.as_str()) {
                 return ScriptCommand::deserialize(Replay { name, variant });
             }
@@ -315,38 +350,6 @@ mod de {
                 fields.push((key, ScriptValue::parse(raw.get_ron())));
             }
             Ok(fields)
-        }
-    }
-
-    /// A deserializer that hands the derived enum code the variant name already
-    /// read, and the rest of the variant.
-    struct Replay<A> {
-        name: String,
-        variant: A,
-    }
-
-    impl<'de, A: VariantAccess<'de>> de::Deserializer<'de> for Replay<A> {
-        type Error = A::Error;
-
-        fn deserialize_any<W: Visitor<'de>>(self, visitor: W) -> Result<W::Value, A::Error> {
-            visitor.visit_enum(self)
-        }
-
-        serde::forward_to_deserialize_any! {
-            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-            bytes byte_buf option unit unit_struct newtype_struct seq tuple
-            tuple_struct map struct enum identifier ignored_any
-        }
-    }
-
-    impl<'de, A: VariantAccess<'de>> EnumAccess<'de> for Replay<A> {
-        type Error = A::Error;
-        type Variant = A;
-
-        fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, A), A::Error> {
-            use serde::de::IntoDeserializer;
-            let name: de::value::StringDeserializer<A::Error> = self.name.into_deserializer();
-            Ok((seed.deserialize(name)?, self.variant))
         }
     }
 }
@@ -458,15 +461,17 @@ pub fn check_commands(
             continue;
         };
         let mut at = vec![PathStep::Field("commands"), PathStep::Index(i)];
-        let message = match crate::engine::verb::find(ruleset.verbs(), &call.name) {
+        let message = match declared(ruleset, &call.name) {
             None => unknown_command(&call.name, ruleset),
-            Some(spec) => match verb_args(spec, call, &|_| Some(UnitId(0))) {
-                Ok(_) => continue,
-                Err((field, e)) => {
-                    at.extend(field.map(PathStep::Named));
-                    e.to_string()
+            Some((spec, _)) => {
+                match verb_args(&spec, call, &|_| Some(UnitId(0)), &|_| Some(SideId(0))) {
+                    Ok(_) => continue,
+                    Err((field, e)) => {
+                        at.extend(field.map(PathStep::Named));
+                        e.to_string()
+                    }
                 }
-            },
+            }
         };
         let (line, col) = crate::level::load::locate_path(text, &at).unwrap_or((1, 1));
         problems.push(Problem {
@@ -479,21 +484,65 @@ pub fn check_commands(
     problems
 }
 
-/// "unknown command `Fient`; expected one of the commands ... or an action of
-/// `flow`: ...".
+/// What a command name that is no core command stands for.
+#[derive(Clone, Copy)]
+enum Written {
+    /// An action of the ruleset's.
+    Action,
+    /// An answer of the ruleset's.
+    Answer,
+    /// A one-cell move of the ruleset's (`flow`'s `Step(unit:, to:)`).
+    OneCellMove,
+}
+
+/// The declaration of the verb `name` of `ruleset`: one of its actions, its answers
+/// or its one-cell moves (read as a verb taking the cell `to`).
+fn declared(ruleset: &dyn Ruleset, name: &str) -> Option<(VerbSpec, Written)> {
+    const TO: &[crate::engine::verb::ArgSpec] =
+        &[crate::engine::verb::ArgSpec::required("to", ArgKind::Cell)];
+    let find = crate::engine::verb::find;
+    if let Some(spec) = find(ruleset.verbs(), name) {
+        return Some((*spec, Written::Action));
+    }
+    if let Some(spec) = find(ruleset.answers(), name) {
+        return Some((*spec, Written::Answer));
+    }
+    let step = ruleset.one_cell_moves().iter().find(|m| **m == name)?;
+    let spec = VerbSpec {
+        args: TO,
+        ..VerbSpec::new(step, "a one-cell move", &[])
+    };
+    Some((spec, Written::OneCellMove))
+}
+
+/// "unknown command `Fient`; expected one of the commands ..., an answer of `flow`:
+/// ... or an action of `flow`: ...".
 fn unknown_command(name: &str, ruleset: &dyn Ruleset) -> String {
+    let list = crate::engine::verb::verb_list;
     let core: Vec<String> = CORE_COMMANDS.iter().map(|c| format!("`{c}`")).collect();
     let id = ruleset.id();
+    let moves: Vec<String> = ruleset
+        .one_cell_moves()
+        .iter()
+        .map(|m| format!("`{m}`"))
+        .collect();
+    let moves = if moves.is_empty() {
+        String::new()
+    } else {
+        format!(", a one-cell move of `{id}`: {}", moves.join(", "))
+    };
+    let answers = if ruleset.answers().is_empty() {
+        String::new()
+    } else {
+        format!(", an answer of `{id}`: {}", list(ruleset.answers()))
+    };
     let actions = if ruleset.verbs().is_empty() {
         format!("(`{id}` declares no actions)")
     } else {
-        format!(
-            "or an action of `{id}`: {}",
-            crate::engine::verb::verb_list(ruleset.verbs())
-        )
+        format!("or an action of `{id}`: {}", list(ruleset.verbs()))
     };
     format!(
-        "unknown command `{name}`; expected one of the commands {} {actions}",
+        "unknown command `{name}`; expected one of the commands {}{moves}{answers} {actions}",
         core.join(", ")
     )
 }
@@ -588,18 +637,12 @@ impl std::fmt::Display for ScriptCommand {
         type S = ScriptCommand;
         let by = |name: &str, unit: &str| Syntax::new(name).name("unit", unit);
         let text = match self {
-            S::Seize { side, units } => Syntax::new("Seize")
-                .name("side", side)
-                .names("units", units),
-            S::ActNow { side, units } => Syntax::new("ActNow")
-                .name("side", side)
-                .names("units", units),
             S::Move {
                 unit,
                 power,
                 to,
                 path,
-                target,
+                options,
             } => {
                 let s = by("Move", unit)
                     .opt_name("power", power.as_deref())
@@ -608,50 +651,33 @@ impl std::fmt::Display for ScriptCommand {
                     Some(p) => s.cells("path", p.iter().copied()),
                     None => s,
                 };
-                s.opt_name("target", target.as_deref())
+                written(s, options)
             }
             S::Attack {
                 unit,
                 target,
                 power,
-                aim,
-                approach,
-            } => {
-                let s = by("Attack", unit)
+                options,
+            } => written(
+                by("Attack", unit)
                     .name("target", target)
-                    .opt_name("power", power.as_deref())
-                    .opt_name("aim", aim.as_deref());
-                if approach.is_empty() {
-                    s
-                } else {
-                    s.cells("approach", approach.iter().copied())
-                }
-            }
+                    .opt_name("power", power.as_deref()),
+                options,
+            ),
             S::Use { unit, item, target } => by("Use", unit)
                 .name("item", item)
                 .opt_name("target", target.as_deref()),
             S::EndTurn { unit } => by("EndTurn", unit),
-            S::React {
-                side,
-                unit,
-                reaction,
-                to,
-                swap,
-            } => Syntax::new("React")
-                .opt_name("side", side.as_deref())
-                .name("unit", unit)
-                .raw("reaction", reaction.syntax())
-                .opt_cell("to", *to)
-                .flag("swap", *swap),
             S::Pass { side } => Syntax::new("Pass").name("side", side),
-            S::Step { unit, to } => by("Step", unit).cell("to", *to),
-            S::Verb(call) => call
-                .fields
-                .iter()
-                .fold(Syntax::new(&call.name), |s, (k, v)| s.raw(k, v.syntax())),
+            S::Verb(call) => written(Syntax::new(&call.name), &call.fields),
         };
         f.write_str(&text.finish())
     }
+}
+
+/// `s` with `fields` as written.
+fn written(s: Syntax, fields: &[(String, ScriptValue)]) -> Syntax {
+    fields.iter().fold(s, |s, (k, v)| s.raw(k, v.syntax()))
 }
 
 fn unit(battle: &Battle, name: &str) -> Result<UnitId, CommandError> {
@@ -669,26 +695,12 @@ fn side(battle: &Battle, name: &str) -> Result<crate::engine::units::SideId, Com
 /// Turns a script command into an engine command (names → ids, destination → path).
 pub fn resolve(battle: &Battle, c: &ScriptCommand) -> Result<Command, CommandError> {
     Ok(match c {
-        ScriptCommand::Seize { side: s, units } => Command::Seize {
-            side: side(battle, s)?,
-            units: units
-                .iter()
-                .map(|u| unit(battle, u))
-                .collect::<Result<_, _>>()?,
-        },
-        ScriptCommand::ActNow { side: s, units } => Command::ActNow {
-            side: side(battle, s)?,
-            units: units
-                .iter()
-                .map(|u| unit(battle, u))
-                .collect::<Result<_, _>>()?,
-        },
         ScriptCommand::Move {
             unit: u,
             power,
             to,
             path,
-            target,
+            options,
         } => {
             let id = unit(battle, u)?;
             let power = power
@@ -698,26 +710,23 @@ pub fn resolve(battle: &Battle, c: &ScriptCommand) -> Result<Command, CommandErr
                 Some(p) => p.iter().map(|&(x, y)| Cell::new(x, y)).collect(),
                 None => route(battle, id, Cell::new(to.0, to.1))?,
             };
-            let target = target.as_deref().map(|t| unit(battle, t)).transpose()?;
             Command::Move {
                 unit: id,
                 power,
                 path,
-                target,
+                options: core_options(battle, "Move", battle.rules().move_options(), options)?,
             }
         }
         ScriptCommand::Attack {
             unit: u,
             target,
             power,
-            aim,
-            approach,
+            options,
         } => Command::Attack {
             unit: unit(battle, u)?,
             target: unit(battle, target)?,
             power: power.clone(),
-            aim: aim.clone(),
-            approach: approach.iter().map(|&(x, y)| Cell::new(x, y)).collect(),
+            options: core_options(battle, "Attack", battle.rules().attack_options(), options)?,
         },
         ScriptCommand::Use {
             unit: u,
@@ -731,57 +740,63 @@ pub fn resolve(battle: &Battle, c: &ScriptCommand) -> Result<Command, CommandErr
         ScriptCommand::EndTurn { unit: u } => Command::EndTurn {
             unit: unit(battle, u)?,
         },
-        ScriptCommand::React {
-            side: s,
-            unit: u,
-            reaction,
-            to,
-            swap,
-        } => {
-            let id = unit(battle, u)?;
-            let side = match s {
-                Some(s) => side(battle, s)?,
-                None => crate::engine::battle::side_of(battle.world(), id),
-            };
-            Command::React {
-                side,
-                unit: id,
-                reaction: *reaction,
-                to: to.map(|(x, y)| Cell::new(x, y)),
-                swap: *swap,
-            }
-        }
         ScriptCommand::Pass { side: s } => Command::Pass {
             side: side(battle, s)?,
         },
-        ScriptCommand::Step { unit: u, to } => Command::Move {
-            unit: unit(battle, u)?,
-            power: "Step".into(),
-            path: vec![Cell::new(to.0, to.1)],
-            target: None,
-        },
         ScriptCommand::Verb(call) => {
-            let spec = crate::engine::verb::lookup(battle.rules(), &call.name)?;
-            let (unit, args) =
-                verb_args(spec, call, &|name| battle.unit_id(name)).map_err(|(_, e)| e)?;
-            Command::Act {
-                unit,
-                verb: spec.name.to_string(),
-                args,
+            let (spec, written) = match declared(battle.rules(), &call.name) {
+                Some(declared) => declared,
+                None => (
+                    *crate::engine::verb::lookup(battle.rules(), &call.name)?,
+                    Written::Action,
+                ),
+            };
+            let (actor, args) = verb_args(&spec, call, &|name| battle.unit_id(name), &|name| {
+                battle.side_id(name)
+            })
+            .map_err(|(_, e)| e)?;
+            let verb = spec.name.to_string();
+            match (actor, written) {
+                (Doer::Unit(unit), Written::OneCellMove) => {
+                    let to = args.cell("to").unwrap_or_default();
+                    Command::move_along(unit, verb, vec![to])
+                }
+                (actor, _) => match actor {
+                    Doer::Unit(unit) => Command::Act { unit, verb, args },
+                    Doer::Side(side) => Command::Answer { side, verb, args },
+                    Doer::SideOf(unit) => Command::Answer {
+                        side: crate::engine::battle::side_of(battle.world(), unit),
+                        verb,
+                        args,
+                    },
+                },
             }
         }
     })
 }
 
-/// A verb's fields as the acting unit and the verb's checked arguments (in
-/// declared order), by the declared kinds: unit names (looked up by `unit_of`) to
-/// units, `(x, y)` to cells, strings to names, `true`/`false` to flags, identifiers
-/// to choices. The error names the field it is about (`None`: the whole command).
+/// Who does a verb written in a scenario.
+enum Doer {
+    /// The acting unit (an action).
+    Unit(UnitId),
+    /// The deciding side (an answer).
+    Side(SideId),
+    /// The side of this unit, the answer's first: the answer names no side.
+    SideOf(UnitId),
+}
+
+/// A verb's fields as who does it (the acting `unit`, or the deciding `side` of an
+/// answer) and the verb's checked arguments (in declared order), by the declared
+/// kinds: unit names (looked up by `unit_of`) to units, lists of names to lists of
+/// units, side names (`side_of`) to sides, `(x, y)` to cells, strings to names,
+/// `true`/`false` to flags, identifiers to choices. The error names the field it is
+/// about (`None`: the whole command).
 fn verb_args(
     spec: &VerbSpec,
     call: &VerbCall,
     unit_of: &dyn Fn(&str) -> Option<UnitId>,
-) -> Result<(UnitId, Args), (Option<String>, CommandError)> {
+    side_of: &dyn Fn(&str) -> Option<SideId>,
+) -> Result<(Doer, Args), (Option<String>, CommandError)> {
     let arg_error = |arg: &str, problem: ArgProblem| {
         (
             Some(arg.to_string()),
@@ -800,62 +815,58 @@ fn verb_args(
             )
         })
     };
-    let mut actor = None;
+    let doer_field = spec.actor.field();
+    let mut doer = None;
     let mut args = Args::new();
     for (i, (field, value)) in call.fields.iter().enumerate() {
         if call.fields[..i].iter().any(|(f, _)| f == field) {
             return Err(arg_error(field, ArgProblem::Twice));
         }
-        let kind = if field == "unit" {
-            ArgKind::Unit
-        } else {
-            match spec.arg(field) {
-                Some(a) => a.kind,
-                None => {
+        if field == doer_field {
+            doer = Some(match (spec.actor, value) {
+                (Actor::Unit, ScriptValue::Text(name)) => Doer::Unit(named(field, name)?),
+                (Actor::Side, ScriptValue::Text(name)) => {
+                    Doer::Side(side_of(name).ok_or_else(|| {
+                        (
+                            Some(field.to_string()),
+                            CommandError::NoSuchTarget(format!("no side named `{name}`")),
+                        )
+                    })?)
+                }
+                (Actor::Side, ScriptValue::Absent) => continue,
+                (actor, value) => {
                     return Err(arg_error(
                         field,
-                        ArgProblem::Unknown {
-                            known: spec.arg_list(),
+                        ArgProblem::WrongKind {
+                            found: value.described(),
+                            expected: doer_expected(actor),
                         },
                     ));
                 }
-            }
+            });
+            continue;
+        }
+        let Some(kind) = spec.arg(field).map(|a| a.kind) else {
+            return Err(arg_error(
+                field,
+                ArgProblem::Unknown {
+                    known: spec.arg_list(),
+                },
+            ));
         };
-        let converted = match (kind, value) {
-            (_, ScriptValue::Absent) if field != "unit" => continue,
-            (ArgKind::Unit, ScriptValue::Text(name)) => ArgValue::Unit(named(field, name)?),
-            (ArgKind::Cell, ScriptValue::Cell(x, y)) => ArgValue::Cell(Cell::new(*x, *y)),
-            (ArgKind::Name, ScriptValue::Text(name)) => ArgValue::Name(name.clone()),
-            (ArgKind::Flag, ScriptValue::Bool(b)) => ArgValue::Flag(*b),
-            (ArgKind::Choice(values), ScriptValue::Ident(v))
-                if values.iter().any(|c| c.value == v) =>
-            {
-                ArgValue::Choice(v.clone())
-            }
-            (kind, value) => {
-                return Err(arg_error(
-                    field,
-                    ArgProblem::WrongKind {
-                        found: value.described(),
-                        expected: kind.expected(),
-                    },
+        let converted = match converted(kind, value, unit_of) {
+            Ok(Some(v)) => v,
+            Ok(None) => continue,
+            Err(WrongValue::NoUnit(name)) => {
+                return Err((
+                    Some(field.to_string()),
+                    CommandError::NoSuchTarget(format!("no unit named `{name}`")),
                 ));
             }
+            Err(WrongValue::Kind(problem)) => return Err(arg_error(field, problem)),
         };
-        match (field.as_str(), converted) {
-            ("unit", ArgValue::Unit(u)) => actor = Some(u),
-            (_, v) => args = args.with(field, v),
-        }
+        args = args.with(field, converted);
     }
-    let Some(unit) = actor else {
-        return Err(arg_error(
-            "unit",
-            ArgProblem::Missing {
-                expected: format!("the unit that acts, {}", ArgKind::Unit.expected()),
-            },
-        ))
-        .map_err(|(_, e)| (None, e));
-    };
     let args = spec.normalize(args).map_err(|e| {
         let field = match &e {
             VerbError::Arg { arg, .. } if call.fields.iter().any(|(f, _)| f == arg) => {
@@ -865,7 +876,132 @@ fn verb_args(
         };
         (field, CommandError::from(e))
     })?;
-    Ok((unit, args))
+    // An answer that names no side is given by the side of the unit it names first.
+    let doer = doer.or_else(|| match spec.actor {
+        Actor::Side => args.units().next().map(Doer::SideOf),
+        Actor::Unit => None,
+    });
+    let Some(doer) = doer else {
+        return Err(arg_error(
+            doer_field,
+            ArgProblem::Missing {
+                expected: doer_expected(spec.actor),
+            },
+        ))
+        .map_err(|(_, e)| (None, e));
+    };
+    Ok((doer, args))
+}
+
+/// Why a value written in a scenario does not fit an argument.
+enum WrongValue {
+    /// It names no unit.
+    NoUnit(String),
+    /// It is not of the argument's kind.
+    Kind(ArgProblem),
+}
+
+/// The value of an argument of `kind` as written, converted: unit names (looked up
+/// by `unit_of`) to units, lists of names to lists of units, `(x, y)` to cells,
+/// lists of them to lists of cells, strings to names, `true`/`false` to flags,
+/// identifiers to choices. `None`: left out (`None` written).
+fn converted(
+    kind: ArgKind,
+    value: &ScriptValue,
+    unit_of: &dyn Fn(&str) -> Option<UnitId>,
+) -> Result<Option<ArgValue>, WrongValue> {
+    let named = |name: &str| unit_of(name).ok_or_else(|| WrongValue::NoUnit(name.to_string()));
+    Ok(Some(match (kind, value) {
+        (_, ScriptValue::Absent) => return Ok(None),
+        (ArgKind::Unit, ScriptValue::Text(name)) => ArgValue::Unit(named(name)?),
+        (ArgKind::Units, ScriptValue::Texts(names)) => {
+            ArgValue::Units(names.iter().map(|n| named(n)).collect::<Result<_, _>>()?)
+        }
+        (ArgKind::Cell, ScriptValue::Cell(x, y)) => ArgValue::Cell(Cell::new(*x, *y)),
+        (ArgKind::Cells, ScriptValue::Cells(cells)) => {
+            ArgValue::Cells(cells.iter().map(|&(x, y)| Cell::new(x, y)).collect())
+        }
+        // `[]` reads as an empty list of names.
+        (ArgKind::Cells, ScriptValue::Texts(none)) if none.is_empty() => {
+            ArgValue::Cells(Vec::new())
+        }
+        (ArgKind::Name, ScriptValue::Text(name)) => ArgValue::Name(name.clone()),
+        (ArgKind::Flag, ScriptValue::Bool(b)) => ArgValue::Flag(*b),
+        (ArgKind::Choice(values), ScriptValue::Ident(v)) if values.iter().any(|c| c.value == v) => {
+            ArgValue::Choice(v.clone())
+        }
+        (kind, value) => {
+            return Err(WrongValue::Kind(ArgProblem::WrongKind {
+                found: value.described(),
+                expected: kind.expected(),
+            }));
+        }
+    }))
+}
+
+/// The options of a core `command` (`Attack`, `Move`) as written, converted by the
+/// kinds the ruleset `declared` for them, in declared order. One it does not declare
+/// is kept as written (the battle refuses it in words) unless it is left out (`None`,
+/// `[]`).
+fn core_options(
+    battle: &Battle,
+    command: &'static str,
+    declared: &'static [crate::engine::verb::ArgSpec],
+    written: &[(String, ScriptValue)],
+) -> Result<Args, CommandError> {
+    let spec = VerbSpec {
+        args: declared,
+        ..VerbSpec::new(command, "", &[])
+    };
+    let mut options = Args::new();
+    let mut undeclared = false;
+    for (field, value) in written {
+        let Some(arg) = spec.arg(field) else {
+            let kept = match value {
+                ScriptValue::Absent => None,
+                ScriptValue::Texts(v) if v.is_empty() => None,
+                ScriptValue::Cells(v) if v.is_empty() => None,
+                ScriptValue::Text(t) => Some(ArgValue::Name(t.clone())),
+                ScriptValue::Cell(x, y) => Some(ArgValue::Cell(Cell::new(*x, *y))),
+                ScriptValue::Cells(cs) => Some(ArgValue::Cells(
+                    cs.iter().map(|&(x, y)| Cell::new(x, y)).collect(),
+                )),
+                ScriptValue::Bool(b) => Some(ArgValue::Flag(*b)),
+                other => Some(ArgValue::Choice(other.syntax())),
+            };
+            undeclared |= kept.is_some();
+            options = options.with_opt(field, kept);
+            continue;
+        };
+        match converted(arg.kind, value, &|name| battle.unit_id(name)) {
+            Ok(v) => options = options.with_opt(field, v),
+            Err(WrongValue::NoUnit(name)) => {
+                return Err(CommandError::NoSuchTarget(format!(
+                    "no unit named `{name}`"
+                )));
+            }
+            Err(WrongValue::Kind(problem)) => {
+                return Err(VerbError::Arg {
+                    verb: command.into(),
+                    arg: field.clone(),
+                    problem,
+                }
+                .into());
+            }
+        }
+    }
+    if undeclared {
+        return Ok(options);
+    }
+    Ok(spec.normalize(options)?)
+}
+
+/// What the field of who does a verb takes, for messages.
+fn doer_expected(actor: Actor) -> String {
+    match actor {
+        Actor::Unit => format!("the unit that acts, {}", ArgKind::Unit.expected()),
+        Actor::Side => "the side that decides, its name in quotes, e.g. \"Blue\"".into(),
+    }
 }
 
 /// What the battle waits for, in words: whose turn, or the pending decision — who

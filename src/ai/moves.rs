@@ -22,6 +22,7 @@ use crate::engine::board::{Board, Cell, GridKind, Occupancy, Terrain};
 use crate::engine::command::{Command, CommandError};
 use crate::engine::ruleset::Ruleset;
 use crate::engine::units::{SideId, UnitId};
+use crate::engine::verb::{ArgKind, ArgValue, Args};
 
 /// The first cost cap of the tree; doubled while some power goes farther.
 const FIRST_CAP: u32 = 16;
@@ -732,6 +733,18 @@ pub(crate) struct Power {
 /// Builds the command that moves `unit` with `power` along `path`: a `Move`, or for
 /// the unnamed power the ruleset's [`Ruleset::unprovoking_move`] (`None` if it has
 /// none).
+/// The move options that charge `target`: the ruleset's move option that takes a
+/// unit (`phases`' `target`), if it declares one.
+fn charge_options(rules: &dyn Ruleset, target: UnitId) -> Args {
+    rules
+        .move_options()
+        .iter()
+        .find(|a| a.kind == ArgKind::Unit)
+        .map_or_else(Args::new, |a| {
+            Args::new().with(a.name, ArgValue::Unit(target))
+        })
+}
+
 pub(crate) fn command(
     rules: &dyn Ruleset,
     unit: UnitId,
@@ -744,7 +757,7 @@ pub(crate) fn command(
             unit,
             power: name.clone(),
             path,
-            target,
+            options: target.map_or_else(Args::new, |t| charge_options(rules, t)),
         }),
         None => rules.unprovoking_move(unit, &path),
     }

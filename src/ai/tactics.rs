@@ -24,6 +24,7 @@ use crate::engine::decision::PendingDecision;
 use crate::engine::odds::DiceExpr;
 use crate::engine::ruleset::{MoveHint as Hint, Ruleset};
 use crate::engine::units::{Items, MovementPowers, UnitId};
+use crate::engine::verb::Args;
 use crate::level::schema::ItemEffect;
 
 /// Candidate cells scored exactly (paths, provocations, line of sight) after the
@@ -602,13 +603,12 @@ impl<'v, 'a> Mind<'v, 'a> {
             for (i, p) in self.me.powers.clone().iter().enumerate() {
                 // Out of range, an attack that includes its approach may still reach.
                 let approach = if self.view.in_range(p, self.me.cell, t.cell) {
-                    Vec::new()
-                } else if self.ruleset.attack_features().approach
-                    && let Some(path) =
-                        self.ruleset
-                            .approach(self.view.world, self.me.id, t.id, Some(p.name))
+                    Args::new()
+                } else if let Some(options) =
+                    self.ruleset
+                        .approach(self.view.world, self.me.id, t.id, Some(p.name))
                 {
-                    path
+                    options
                 } else {
                     continue;
                 };
@@ -616,15 +616,15 @@ impl<'v, 'a> Mind<'v, 'a> {
                 // Where to aim, for rulesets whose attacks aim (W-17).
                 let aim = self
                     .ruleset
-                    .best_aim(self.view.world, self.me.id, t.id, Some(p.name));
+                    .best_aim(self.view.world, self.me.id, t.id, Some(p.name))
+                    .unwrap_or_default();
                 options.push((
                     v,
                     Command::Attack {
                         unit: self.me.id,
                         target: t.id,
                         power: Some(p.name.to_owned()),
-                        aim,
-                        approach,
+                        options: aim.and(approach),
                     },
                 ));
             }
@@ -772,13 +772,13 @@ impl<'v, 'a> Mind<'v, 'a> {
                 if !self.view.in_range(p, self.me.cell, t.cell) {
                     continue;
                 }
-                let (Some(plain), Some(feinted)) = (
+                let (Some(plain), Some(opened)) = (
                     self.view.odds(self.me.id, t.id, i),
-                    self.view.odds_feinted(self.me.id, t.id, i),
+                    self.view.odds_opened(self.me.id, t.id, i),
                 ) else {
                     continue;
                 };
-                let (v, adv) = (self.value_of(&t, plain), self.value_of(&t, feinted));
+                let (v, adv) = (self.value_of(&t, plain), self.value_of(&t, opened));
                 if pick.is_none_or(|(b, _)| v > b) {
                     pick = Some((v, adv));
                 }

@@ -294,12 +294,12 @@ impl<'a> View<'a> {
         result
     }
 
-    /// Like [`View::odds`], as they would be after `attacker` won a Feint against
-    /// `target` (`flow` F-34: Advantage on its next physical attack). Not cached:
-    /// asked once per target and power when a Feint is weighed.
-    pub fn odds_feinted(&self, attacker: UnitId, target: UnitId, power: usize) -> Option<Odds> {
+    /// Like [`View::odds`], as they would be after `attacker` won its opening action
+    /// against `target` (`flow`'s Feint, F-34: Advantage on its next physical
+    /// attack). Not cached: asked once per target and power when one is weighed.
+    pub fn odds_opened(&self, attacker: UnitId, target: UnitId, power: usize) -> Option<Odds> {
         let assume = Assume {
-            feinted: true,
+            opened: true,
             ..Assume::default()
         };
         self.ask(attacker, target, power, assume)

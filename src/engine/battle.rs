@@ -669,6 +669,45 @@ pub fn check_round_limit(world: &mut World) -> bool {
     }
 }
 
+/// Checks the `options` of a core `command` (`Attack`, `Move`) against those the
+/// ruleset declares for it: one it does not declare is refused in words ("attacks
+/// in `phases` take no `aim`: leave it out"); the others as a verb's arguments are.
+fn check_options(
+    ruleset: &dyn Ruleset,
+    command: &'static str,
+    declared: &'static [crate::engine::verb::ArgSpec],
+    options: &crate::engine::verb::Args,
+) -> Result<(), CommandError> {
+    if options.is_empty() {
+        return Ok(());
+    }
+    let noun = if command == "Attack" {
+        "attacks"
+    } else {
+        "moves"
+    };
+    if let Some((name, _)) = options
+        .iter()
+        .find(|(n, _)| !declared.iter().any(|a| a.name == *n))
+    {
+        let known: Vec<String> = declared.iter().map(|a| format!("`{}`", a.name)).collect();
+        let takes = if known.is_empty() {
+            String::new()
+        } else {
+            format!(" (they take {})", known.join(", "))
+        };
+        return Err(CommandError::Forbidden(format!(
+            "{noun} in `{}` take no `{name}`{takes}: leave it out",
+            ruleset.id()
+        )));
+    }
+    let spec = crate::engine::verb::VerbSpec {
+        args: declared,
+        ..crate::engine::verb::VerbSpec::new(command, "", &[])
+    };
+    Ok(spec.check(options)?)
+}
+
 /// What the battle is waiting for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Awaiting {
@@ -853,23 +892,32 @@ impl Battle {
         for u in command.unit().into_iter() {
             find(world, u).ok_or(CommandError::NoSuchUnit(u.0))?;
         }
-        if let Command::Attack { aim, approach, .. } = command {
-            let has = self.ruleset.attack_features();
-            let id = self.ruleset.id();
-            if aim.is_some() && !has.aim {
-                return Err(CommandError::Forbidden(format!(
-                    "attacks in `{id}` are not aimed: leave out `aim`"
-                )));
+        match command {
+            Command::Attack { options, .. } => {
+                check_options(
+                    self.ruleset,
+                    "Attack",
+                    self.ruleset.attack_options(),
+                    options,
+                )?;
             }
-            if !approach.is_empty() && !has.approach {
-                return Err(CommandError::Forbidden(format!(
-                    "attacks in `{id}` do not include the approach: move first, then \
-                     attack (leave out `approach`)"
-                )));
+            Command::Move { options, .. } => {
+                check_options(self.ruleset, "Move", self.ruleset.move_options(), options)?;
             }
+            _ => {}
         }
-        if let Command::Act { verb, args, .. } = command {
-            crate::engine::verb::lookup(self.ruleset, verb)?.check(args)?;
+        let declared = match command {
+            Command::Act { verb, args, .. } => {
+                Some((crate::engine::verb::lookup(self.ruleset, verb)?, args))
+            }
+            Command::Answer { verb, args, .. } => Some((
+                crate::engine::verb::lookup_answer(self.ruleset, verb)?,
+                args,
+            )),
+            _ => None,
+        };
+        if let Some((spec, args)) = declared {
+            spec.check(args)?;
             for u in args.units() {
                 find(world, u).ok_or(CommandError::NoSuchUnit(u.0))?;
             }

@@ -11,14 +11,6 @@ use crate::engine::verb::{ArgValue, Args, VerbError, VerbSpec};
 /// An intent submitted to the battle.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Command {
-    /// Answers a seize-the-initiative decision: these units of the deciding side seize
-    /// (none to decline) (P-15).
-    Seize {
-        /// The deciding side.
-        side: SideId,
-        /// The units that seize.
-        units: Vec<UnitId>,
-    },
     /// Uses a movement power along `path` (the cells entered, in order).
     Move {
         /// The mover.
@@ -27,14 +19,17 @@ pub enum Command {
         power: String,
         /// Cells entered, start excluded.
         path: Vec<Cell>,
-        /// The enemy charged, for Charge.
-        target: Option<UnitId>,
+        /// The options of the move the ruleset declares
+        /// ([`crate::engine::ruleset::Ruleset::move_options`]: the enemy a `phases`
+        /// Charge charges), in declared order; checked like a verb's arguments.
+        #[serde(default, skip_serializing_if = "Args::is_empty")]
+        options: Args,
     },
     /// Attacks `target` with a power or weapon (the unit's first if `None`) (P-23),
-    /// optionally aimed at a part of the target (a body location in `wounds`) and
-    /// optionally after moving along `approach` as part of the attack (`actfast`'s
-    /// melee attacks include the approach). A ruleset that has neither refuses them
-    /// ([`crate::engine::ruleset::Ruleset::attack_features`]).
+    /// with the options the ruleset declares for its attacks
+    /// ([`crate::engine::ruleset::Ruleset::attack_options`]: where a `wounds` attack
+    /// aims, the approach an `actfast` melee attack moves first); a ruleset that
+    /// declares none refuses any.
     Attack {
         /// The attacker.
         unit: UnitId,
@@ -42,19 +37,9 @@ pub enum Command {
         target: UnitId,
         /// Power or weapon name.
         power: Option<String>,
-        /// Where the attack aims, in the ruleset's words (`Head`).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        aim: Option<String>,
-        /// Cells entered before the attack, start excluded (empty: attack from here).
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        approach: Vec<Cell>,
-    },
-    /// Answers an act-from-delay decision: these held units act now (none to keep waiting).
-    ActNow {
-        /// The deciding side.
-        side: SideId,
-        /// The held units that act before the next unit.
-        units: Vec<UnitId>,
+        /// Its options, in declared order; checked like a verb's arguments.
+        #[serde(default, skip_serializing_if = "Args::is_empty")]
+        options: Args,
     },
     /// Activates an item (P-25); `target` for items that attack.
     ActivateItem {
@@ -70,22 +55,17 @@ pub enum Command {
         /// The unit.
         unit: UnitId,
     },
-    /// Answers a reaction decision (flow, F-18 … F-31): `unit` of the deciding side
-    /// reacts. `to` is where an Intercept moves; `swap` also trades places with the
-    /// ally (F-31).
-    React {
+    /// Answers a pending decision with an answer the ruleset declares
+    /// ([`crate::engine::ruleset::Ruleset::answers`]: `phases`' Seize, `flow`'s
+    /// React): the battle checks `args` against the answer's [`VerbSpec`] before the
+    /// ruleset sees it, as for [`Command::Act`].
+    Answer {
         /// The deciding side.
         side: SideId,
-        /// The reacting unit.
-        unit: UnitId,
-        /// The reaction.
-        reaction: Reaction,
-        /// Intercept: the hex to move to.
-        #[serde(default)]
-        to: Option<Cell>,
-        /// Intercept: push the ally 1 hex on and take its place.
-        #[serde(default)]
-        swap: bool,
+        /// The answer, as the ruleset declares it (`Seize`).
+        verb: String,
+        /// Its arguments, in declared order.
+        args: Args,
     },
     /// Declines a pending decision (no reaction).
     Pass {
@@ -106,49 +86,44 @@ pub enum Command {
     },
 }
 
-/// The reactions of `flow` (F-10), with their RP costs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum Reaction {
-    /// Higher of Agility/Athletics against a melee or ranged attack (F-18).
-    Dodge,
-    /// Melee against a melee attack (F-19, F-24).
-    Parry,
-    /// Endurance against a melee or ranged attack; needs a shield (F-20).
-    Block,
-    /// An unmodified melee attack on an enemy that provoked it (F-25, F-47).
-    ReactionAttack,
-    /// Parry, then a Reaction Attack if the parry wins (F-30).
-    Riposte,
-    /// Move up to 3 hexes and take an ally's attack (F-31).
-    Intercept,
-}
-
-impl std::fmt::Display for Reaction {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Reaction::Dodge => "Dodge",
-            Reaction::Parry => "Parry",
-            Reaction::Block => "Block",
-            Reaction::ReactionAttack => "Reaction Attack",
-            Reaction::Riposte => "Riposte",
-            Reaction::Intercept => "Intercept",
-        })
-    }
-}
-
 impl Command {
+    /// `unit` attacks `target` with `power` (its first if `None`), without options.
+    pub fn attack(unit: UnitId, target: UnitId, power: Option<String>) -> Command {
+        Command::Attack {
+            unit,
+            target,
+            power,
+            options: Args::new(),
+        }
+    }
+
+    /// `unit` moves along `path` with the movement `power`, without options.
+    pub fn move_along(unit: UnitId, power: impl Into<String>, path: Vec<Cell>) -> Command {
+        Command::Move {
+            unit,
+            power: power.into(),
+            path,
+            options: Args::new(),
+        }
+    }
+
     /// The unit acting, if the command is one unit's action.
     pub fn unit(&self) -> Option<UnitId> {
         match self {
-            Command::Seize { .. }
-            | Command::ActNow { .. }
-            | Command::React { .. }
-            | Command::Pass { .. } => None,
+            Command::Answer { .. } | Command::Pass { .. } => None,
             Command::Move { unit, .. }
             | Command::Attack { unit, .. }
             | Command::ActivateItem { unit, .. }
             | Command::EndTurn { unit }
             | Command::Act { unit, .. } => Some(*unit),
+        }
+    }
+
+    /// The deciding side, if the command answers a decision.
+    pub fn side(&self) -> Option<SideId> {
+        match self {
+            Command::Answer { side, .. } | Command::Pass { side } => Some(*side),
+            _ => None,
         }
     }
 }
@@ -227,15 +202,17 @@ pub enum CommandError {
     /// A condition forbids it.
     #[error("{0}")]
     Forbidden(String),
-    /// A reaction that is not legal, and why (flow).
-    #[error("{unit} cannot {reaction}: {reason}")]
-    IllegalReaction {
+    /// An answer (or action) of a ruleset's own that this unit cannot give now, and
+    /// why, in the ruleset's words (`flow`: "Duelist cannot Parry: it has no melee
+    /// weapon in hand").
+    #[error("{unit} cannot {what}: {reason}")]
+    Cannot {
         /// The unit.
         unit: String,
-        /// The reaction asked for.
-        reaction: Reaction,
+        /// What it was asked to do (`Parry`).
+        what: String,
         /// Why not.
-        reason: ReactionRefusal,
+        reason: String,
     },
     /// Not enough action, reaction or flow points.
     #[error("{unit} has {have} {pool} but {what} costs {need}")]
@@ -260,49 +237,6 @@ pub enum CommandError {
     Dice(#[from] DiceError),
 }
 
-/// Why a reaction is refused (flow).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ReactionRefusal {
-    /// Not enough RP (F-10).
-    #[error("it has {have} RP and this reaction costs {need}")]
-    NoRp {
-        /// RP left.
-        have: i32,
-        /// RP needed.
-        need: i32,
-    },
-    /// The enemy is out of its reach.
-    #[error("{0}")]
-    OutOfReach(String),
-    /// Block needs a shield in hand (F-20).
-    #[error("it has no shield in hand (Block needs one)")]
-    NoShield,
-    /// Parry and Riposte need a melee weapon in hand.
-    #[error("it has no melee weapon in hand")]
-    NoMeleeWeapon,
-    /// Only one reaction per attack (F-11).
-    #[error("it already reacted to this attack (one reaction per attack, F-11)")]
-    AlreadyReacted,
-    /// The reaction doesn't work against this kind of attack.
-    #[error("{0}")]
-    WrongAttack(String),
-    /// Can't parry an enemy more than one size larger (F-24).
-    #[error("the attacker is more than one size category larger (F-24)")]
-    TooLarge,
-    /// A grappled unit can't react (F-GAP-15).
-    #[error("it is grappled")]
-    Grappled,
-    /// No advanced reactions against a Reaction Attack (F-29).
-    #[error("no Riposte or Intercept against a Reaction Attack (F-29)")]
-    AgainstReactionAttack,
-    /// The unit has no such option in this decision.
-    #[error("{0}")]
-    NotOffered(String),
-    /// The intercept hex is not one it can use.
-    #[error("{0}")]
-    BadIntercept(String),
-}
-
 /// Names of units and sides, for showing commands to users (see
 /// [`Command::display`]).
 pub trait Names {
@@ -313,6 +247,18 @@ pub trait Names {
     /// The verbs of the battle's ruleset (to write an `Act`'s arguments in their
     /// declared order); none by default.
     fn verbs(&self) -> &'static [VerbSpec] {
+        &[]
+    }
+
+    /// The answers of the battle's ruleset (to write an `Answer`'s arguments in
+    /// their declared order); none by default.
+    fn answers(&self) -> &'static [VerbSpec] {
+        &[]
+    }
+
+    /// The one-cell moves of the battle's ruleset, written as commands of their own
+    /// (`Step(unit:, to:)`); none by default.
+    fn one_cell_moves(&self) -> &'static [&'static str] {
         &[]
     }
 }
@@ -332,6 +278,16 @@ impl Names for bevy_ecs::world::World {
         self.get_resource::<crate::engine::battle::ActiveRuleset>()
             .map_or(&[], |r| r.0.verbs())
     }
+
+    fn answers(&self) -> &'static [VerbSpec] {
+        self.get_resource::<crate::engine::battle::ActiveRuleset>()
+            .map_or(&[], |r| r.0.answers())
+    }
+
+    fn one_cell_moves(&self) -> &'static [&'static str] {
+        self.get_resource::<crate::engine::battle::ActiveRuleset>()
+            .map_or(&[], |r| r.0.one_cell_moves())
+    }
 }
 
 impl Names for crate::engine::battle::Battle {
@@ -345,6 +301,14 @@ impl Names for crate::engine::battle::Battle {
 
     fn verbs(&self) -> &'static [VerbSpec] {
         self.rules().verbs()
+    }
+
+    fn answers(&self) -> &'static [VerbSpec] {
+        self.rules().answers()
+    }
+
+    fn one_cell_moves(&self) -> &'static [&'static str] {
+        self.rules().one_cell_moves()
     }
 }
 
@@ -439,27 +403,27 @@ impl Syntax {
         if set { self.raw(field, "true") } else { self }
     }
 
+    /// A verb's arguments, in the order given, units by `unit_name`.
+    pub fn args<'a>(
+        self,
+        args: impl IntoIterator<Item = (&'a str, &'a ArgValue)>,
+        unit_name: &dyn Fn(&UnitId) -> String,
+    ) -> Self {
+        args.into_iter().fold(self, |s, (name, value)| match value {
+            ArgValue::Unit(t) => s.name(name, &unit_name(t)),
+            ArgValue::Cell(c) => s.cell(name, xy(*c)),
+            ArgValue::Name(n) => s.name(name, n),
+            ArgValue::Flag(f) => s.flag(name, *f),
+            ArgValue::Choice(c) => s.raw(name, c),
+            ArgValue::Units(us) => s.names(name, us.iter().map(unit_name)),
+            ArgValue::Cells(cs) => s.cells(name, cs.iter().copied().map(xy)),
+        })
+    }
+
     /// The command text.
     pub fn finish(mut self) -> String {
         self.text.push(')');
         self.text
-    }
-}
-
-impl Reaction {
-    /// The reaction as written in a scenario (`ReactionAttack`; [`Display`] gives
-    /// the words, `Reaction Attack`).
-    ///
-    /// [`Display`]: std::fmt::Display
-    pub fn syntax(self) -> &'static str {
-        match self {
-            Reaction::Dodge => "Dodge",
-            Reaction::Parry => "Parry",
-            Reaction::Block => "Block",
-            Reaction::ReactionAttack => "ReactionAttack",
-            Reaction::Riposte => "Riposte",
-            Reaction::Intercept => "Intercept",
-        }
     }
 }
 
@@ -474,27 +438,25 @@ impl Command {
     pub fn display(&self, names: &dyn Names) -> String {
         let unit = |u: &UnitId| names.unit_name(*u);
         let side = |s: &SideId| names.side_name(*s);
-        let all = |us: &[UnitId]| us.iter().map(unit).collect::<Vec<_>>();
         match self {
-            Command::Seize { side: s, units } => Syntax::new("Seize")
-                .name("side", &side(s))
-                .names("units", all(units)),
-            Command::ActNow { side: s, units } => Syntax::new("ActNow")
-                .name("side", &side(s))
-                .names("units", all(units)),
             Command::Move {
                 unit: u,
                 power,
                 path,
-                target,
-            } if power == "Step" && path.len() == 1 && target.is_none() => Syntax::new("Step")
-                .name("unit", &unit(u))
-                .cell("to", xy(path[0])),
+                options,
+            } if path.len() == 1
+                && options.is_empty()
+                && names.one_cell_moves().contains(&power.as_str()) =>
+            {
+                Syntax::new(power)
+                    .name("unit", &unit(u))
+                    .cell("to", xy(path[0]))
+            }
             Command::Move {
                 unit: u,
                 power,
                 path,
-                target,
+                options,
             } => {
                 let mut s = Syntax::new("Move")
                     .name("unit", &unit(u))
@@ -503,26 +465,18 @@ impl Command {
                 if path.len() != 1 {
                     s = s.cells("path", path.iter().copied().map(xy));
                 }
-                s.opt_name("target", target.as_ref().map(unit).as_deref())
+                s.args(options.iter(), &unit)
             }
             Command::Attack {
                 unit: u,
                 target,
                 power,
-                aim,
-                approach,
-            } => {
-                let s = Syntax::new("Attack")
-                    .name("unit", &unit(u))
-                    .name("target", &unit(target))
-                    .opt_name("power", power.as_deref())
-                    .opt_name("aim", aim.as_deref());
-                if approach.is_empty() {
-                    s
-                } else {
-                    s.cells("approach", approach.iter().copied().map(xy))
-                }
-            }
+                options,
+            } => Syntax::new("Attack")
+                .name("unit", &unit(u))
+                .name("target", &unit(target))
+                .opt_name("power", power.as_deref())
+                .args(options.iter(), &unit),
             Command::ActivateItem {
                 unit: u,
                 item,
@@ -532,18 +486,16 @@ impl Command {
                 .name("item", item)
                 .opt_name("target", target.as_ref().map(unit).as_deref()),
             Command::EndTurn { unit: u } => Syntax::new("EndTurn").name("unit", &unit(u)),
-            Command::React {
+            Command::Answer {
                 side: s,
-                unit: u,
-                reaction,
-                to,
-                swap,
-            } => Syntax::new("React")
-                .name("side", &side(s))
-                .name("unit", &unit(u))
-                .raw("reaction", reaction.syntax())
-                .opt_cell("to", to.map(xy))
-                .flag("swap", *swap),
+                verb,
+                args,
+            } => {
+                let spec = crate::engine::verb::find(names.answers(), verb);
+                Syntax::new(verb)
+                    .name("side", &side(s))
+                    .args(args.in_order(spec), &unit)
+            }
             Command::Pass { side: s } => Syntax::new("Pass").name("side", &side(s)),
             Command::Act {
                 unit: u,
@@ -551,17 +503,9 @@ impl Command {
                 args,
             } => {
                 let spec = crate::engine::verb::find(names.verbs(), verb);
-                let mut s = Syntax::new(verb).name("unit", &unit(u));
-                for (name, value) in args.in_order(spec) {
-                    s = match value {
-                        ArgValue::Unit(t) => s.name(name, &unit(t)),
-                        ArgValue::Cell(c) => s.cell(name, xy(*c)),
-                        ArgValue::Name(n) => s.name(name, n),
-                        ArgValue::Flag(f) => s.flag(name, *f),
-                        ArgValue::Choice(c) => s.raw(name, c),
-                    };
-                }
-                s
+                Syntax::new(verb)
+                    .name("unit", &unit(u))
+                    .args(args.in_order(spec), &unit)
             }
         }
         .finish()

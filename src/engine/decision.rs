@@ -15,8 +15,8 @@
 //! option is then the answer that picks that one thing alone (`Seize(units:
 //! ["Knight"])`); picking none is the decline (`Seize(units: [])`), and picking
 //! several is the options' commands merged by the ruleset
-//! ([`crate::engine::ruleset::Ruleset::merge_answers`]: by default the units of
-//! `Seize` and `ActNow` answers are put together). [`PendingDecision::answer`] builds
+//! ([`crate::engine::ruleset::Ruleset::merge_answers`]: by default the lists of
+//! units of answers of one verb are put together). [`PendingDecision::answer`] builds
 //! the command for any choice. The window offers each option alone (one key each);
 //! a scenario may name several at once.
 //!
@@ -39,8 +39,8 @@ use serde::Serialize;
 
 use crate::engine::command::{Command, Names};
 use crate::engine::ruleset::Ruleset;
-use crate::engine::units::{SideId, UnitId};
-use crate::engine::verb::Cost;
+use crate::engine::units::SideId;
+use crate::engine::verb::{ArgValue, Args, Cost};
 
 /// Values at or below this are worth nothing: the automatic policy leaves such an
 /// option, and values closer than this are a tie.
@@ -233,30 +233,46 @@ impl PendingDecision {
     }
 }
 
-/// The default of [`Ruleset::merge_answers`]: answers that name units of one side
-/// (`Seize`, `ActNow`) of the same kind become one naming all their units, in
-/// order; anything else does not merge.
+/// The default of [`Ruleset::merge_answers`]: answers of one side with the same
+/// verb (`phases`' `Seize`) whose arguments differ only in their lists of units
+/// become one answer listing all their units, in order; anything else does not
+/// merge.
 pub fn merge_unit_answers(answers: &[Command]) -> Option<Command> {
-    /// (is it a Seize, the side, the units) of an answer that names units.
-    fn parts(c: &Command) -> Option<(bool, SideId, &[UnitId])> {
-        match c {
-            Command::Seize { side, units } => Some((true, *side, units)),
-            Command::ActNow { side, units } => Some((false, *side, units)),
-            _ => None,
-        }
-    }
-    let (seize, side, _) = parts(answers.first()?)?;
-    let mut units = Vec::new();
-    for a in answers {
-        let (s, sd, more) = parts(a)?;
-        if s != seize || sd != side {
+    let Some(Command::Answer { side, verb, args }) = answers.first() else {
+        return None;
+    };
+    let mut merged: Vec<(String, ArgValue)> = args
+        .iter()
+        .map(|(n, v)| (n.to_string(), v.clone()))
+        .collect();
+    for answer in &answers[1..] {
+        let Command::Answer {
+            side: s,
+            verb: v,
+            args: more,
+        } = answer
+        else {
+            return None;
+        };
+        if s != side || v != verb || more.iter().count() != merged.len() {
             return None;
         }
-        units.extend_from_slice(more);
+        for ((name, value), (n, v)) in merged.iter_mut().zip(more.iter()) {
+            match (value, v) {
+                (ArgValue::Units(all), ArgValue::Units(us)) if name == n => {
+                    all.extend_from_slice(us);
+                }
+                (value, v) if name == n && *value == *v => {}
+                _ => return None,
+            }
+        }
     }
-    Some(if seize {
-        Command::Seize { side, units }
-    } else {
-        Command::ActNow { side, units }
+    let args = merged
+        .into_iter()
+        .fold(Args::new(), |a, (n, v)| a.with(&n, v));
+    Some(Command::Answer {
+        side: *side,
+        verb: verb.clone(),
+        args,
     })
 }

@@ -33,7 +33,7 @@ use crate::engine::odds::DiceExpr;
 use crate::engine::problems::Issue;
 use crate::engine::spec::Level;
 use crate::engine::units::UnitId;
-use crate::engine::verb::{Cost, VerbSpec};
+use crate::engine::verb::{ArgSpec, Args, Cost, VerbSpec};
 use config::ConfigError;
 
 pub mod config;
@@ -142,17 +142,6 @@ pub fn check_stats(specs: &[StatSpec], stats: &BTreeMap<String, i32>) -> Result<
         }
     }
     Ok(())
-}
-
-/// Which optional parts of [`Command::Attack`] a ruleset plays: an `aim` (a body
-/// location, `wounds`) and an `approach` path moved as part of the attack
-/// (`actfast`). The battle refuses an attack that uses a part its ruleset lacks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct AttackFeatures {
-    /// Attacks may name where they aim.
-    pub aim: bool,
-    /// Attacks may include the approach.
-    pub approach: bool,
 }
 
 /// Whose `traits` a phrase is among: a unit's or a side's.
@@ -392,6 +381,16 @@ pub trait Ruleset: Send + Sync + 'static {
         &[]
     }
 
+    /// The answers to its decisions it declares, carried by [`Command::Answer`]
+    /// (`phases`' Seize and ActNow, `flow`'s React): each a verb whose
+    /// [`VerbSpec::actor`] is the deciding side. The battle checks an `Answer`'s
+    /// arguments against its declaration before [`Ruleset::check`] sees it; `script`
+    /// and the log write it from the declaration. None by default (`Pass` declines
+    /// any decision).
+    fn answers(&self) -> &'static [VerbSpec] {
+        &[]
+    }
+
     /// What `verb` (one of [`Ruleset::verbs`]) costs in this battle: its declared
     /// [`VerbSpec::cost`] by default; a ruleset whose costs a level may change
     /// (`flow`'s `costs`) gives the configured amount. The window shows it with the
@@ -403,11 +402,19 @@ pub trait Ruleset: Send + Sync + 'static {
     /// The one command that answers a
     /// [`crate::engine::decision::Pick::Several`] decision with all of `answers`
     /// (each an option's command) picked; `None` if they do not combine. By default
-    /// `Seize` and `ActNow` answers of one side become one naming all their units
+    /// answers of one side and verb become one listing all their units
     /// ([`crate::engine::decision::merge_unit_answers`]); a ruleset whose
     /// several-pick options are other commands merges them here.
     fn merge_answers(&self, answers: &[Command]) -> Option<Command> {
         crate::engine::decision::merge_unit_answers(answers)
+    }
+
+    /// Its movement powers that move one cell and are written as commands of their
+    /// own, in scenarios and the log (`flow`'s Take a Step, F-39: `Step(unit:
+    /// "Duelist", to: (3, 4))` for `Move` with the power `Step` and that cell).
+    /// None by default.
+    fn one_cell_moves(&self) -> &'static [&'static str] {
+        &[]
     }
 
     /// The movement power a scenario's `Move` uses when it names none. `Walk` by
@@ -465,15 +472,16 @@ pub trait Ruleset: Send + Sync + 'static {
         Vec::new()
     }
 
-    /// Where `attacker` should aim at `target` for the best expected value (the
-    /// AI's and free hits' choice); `None` when attacks don't aim.
+    /// The attack options ([`Ruleset::attack_options`]) that aim `attacker`'s
+    /// attack on `target` for the best expected value (the AI's choice; `wounds`:
+    /// `aim`); `None` when attacks don't aim.
     fn best_aim(
         &self,
         _world: &World,
         _attacker: UnitId,
         _target: UnitId,
         _power: Option<&str>,
-    ) -> Option<String> {
+    ) -> Option<Args> {
         None
     }
 
@@ -523,23 +531,33 @@ pub trait Ruleset: Send + Sync + 'static {
         None
     }
 
-    /// Which optional parts of an attack command it plays (none by default).
-    fn attack_features(&self) -> AttackFeatures {
-        AttackFeatures::default()
+    /// The options its attacks take, as a verb's arguments are declared (`wounds`:
+    /// an optional `aim`, a body location; `actfast`: an optional `approach`, the
+    /// cells a melee attack moves through first): the battle checks every
+    /// [`Command::Attack`]'s options against them and refuses any other. None by
+    /// default.
+    fn attack_options(&self) -> &'static [ArgSpec] {
+        &[]
     }
 
-    /// The approach a melee attack of `unit` on `target` with `power` would move
-    /// through, for a ruleset whose attacks include it
-    /// ([`AttackFeatures::approach`], `actfast`'s A-13): the cells entered, or
-    /// `None` when the attack can't be made with an approach (the AI asks this of
-    /// enemies out of reach). `None` by default.
+    /// The options its moves take (`phases`: the `target` a Charge charges), checked
+    /// as [`Ruleset::attack_options`] are. None by default.
+    fn move_options(&self) -> &'static [ArgSpec] {
+        &[]
+    }
+
+    /// The attack options ([`Ruleset::attack_options`]) with which `unit`'s attack
+    /// with `power` reaches `target` out of its reach by moving first, for a
+    /// ruleset whose attacks include their approach (`actfast`'s A-13: `approach`,
+    /// the cells entered), or `None` when the attack can't be made so (the AI asks
+    /// this of enemies out of reach). `None` by default.
     fn approach(
         &self,
         _world: &World,
         _unit: UnitId,
         _target: UnitId,
         _power: Option<&str>,
-    ) -> Option<Vec<Cell>> {
+    ) -> Option<Args> {
         None
     }
 
@@ -592,7 +610,7 @@ pub trait Ruleset: Send + Sync + 'static {
 
     /// A ready-made command that, when it succeeds (with the chance
     /// [`Ruleset::action_chance`] gives), makes `unit`'s next attack on `target` go
-    /// off with the odds of [`Assume::feinted`]; `Some` only when the ruleset has
+    /// off with the odds of [`Assume::opened`]; `Some` only when the ruleset has
     /// such an action and it costs `unit` no attack this turn. `None` by default.
     fn opening_action(&self, _world: &World, _unit: UnitId, _target: UnitId) -> Option<Command> {
         None
@@ -657,7 +675,7 @@ pub struct AttackPreview {
     pub roll: String,
 }
 
-/// Hypothetical moves (and a won Feint) an odds query assumes were made this round, by movement power
+/// Hypothetical moves (and a won opening action) an odds query assumes were made this round, by movement power
 /// name: the ruleset applies what that power does to attacks (e.g. `phases` Hustle
 /// gives the attacker disadvantage, Charge gives it advantage against the target,
 /// Run forbids attacking and gives attackers of the runner advantage). `None`, or a
@@ -668,9 +686,10 @@ pub struct Assume<'a> {
     pub attacker_moved: Option<&'a str>,
     /// The target moved with this power.
     pub target_moved: Option<&'a str>,
-    /// The attacker has just won a Feint against the target (`flow` F-34: its next
-    /// physical attack on it has Advantage); rulesets without feints ignore it.
-    pub feinted: bool,
+    /// The attacker has just won its opening action against the target
+    /// ([`Ruleset::opening_action`]: `flow`'s Feint, F-34 — its next physical attack
+    /// on it has Advantage); rulesets without one ignore it.
+    pub opened: bool,
 }
 
 /// The numbers of an [`AttackPreview`].

@@ -1,5 +1,7 @@
 //! Verbs: the special actions a ruleset declares (a `flow` Feint or Shove, a toy
-//! ruleset's Jab), carried by the one open command [`Command::Act`].
+//! ruleset's Jab), carried by the one open command [`Command::Act`], and the
+//! answers to its decisions (`phases`' Seize, `flow`'s React), carried by
+//! [`Command::Answer`]: a side answers those, not a unit ([`Actor`]).
 //!
 //! A ruleset lists its verbs with [`crate::engine::ruleset::Ruleset::verbs`]: each
 //! [`VerbSpec`] names the verb as scenarios write it, its arguments in order (each a
@@ -13,6 +15,7 @@
 //! from its declaration.
 //!
 //! [`Command::Act`]: crate::engine::command::Command::Act
+//! [`Command::Answer`]: crate::engine::command::Command::Answer
 //! [`Command::display`]: crate::engine::command::Command::display
 
 use serde::{Deserialize, Serialize};
@@ -58,6 +61,11 @@ pub enum ArgValue {
     /// One of the values a [`ArgKind::Choice`] allows; scenarios write it bare
     /// (`effect: PushBack`).
     Choice(String),
+    /// Several units (which units seize the initiative); scenarios write their
+    /// names in brackets, `["Knight", "Archer"]`.
+    Units(Vec<UnitId>),
+    /// Cells in order (a path); scenarios write `[(1, 2), (2, 2)]`.
+    Cells(Vec<Cell>),
 }
 
 impl ArgValue {
@@ -70,6 +78,8 @@ impl ArgValue {
             ArgValue::Name(_) => "a name".into(),
             ArgValue::Flag(_) => "a flag".into(),
             ArgValue::Choice(c) => format!("`{c}`"),
+            ArgValue::Units(_) => "a list of units".into(),
+            ArgValue::Cells(_) => "a list of cells".into(),
         }
     }
 }
@@ -90,6 +100,26 @@ impl Args {
     /// These arguments and one more (added last).
     pub fn with(mut self, name: &str, value: ArgValue) -> Self {
         self.0.push((name.to_string(), value));
+        self
+    }
+
+    /// These arguments and one more if it is given (added last).
+    pub fn with_opt(self, name: &str, value: Option<ArgValue>) -> Self {
+        match value {
+            Some(v) => self.with(name, v),
+            None => self,
+        }
+    }
+
+    /// These arguments, then `more`'s.
+    pub fn and(mut self, more: Args) -> Self {
+        self.0.extend(more.0);
+        self
+    }
+
+    /// These arguments without `name`.
+    pub fn without(mut self, name: &str) -> Self {
+        self.0.retain(|(n, _)| n != name);
         self
     }
 
@@ -140,12 +170,32 @@ impl Args {
         self.0.iter().map(|(n, v)| (n.as_str(), v))
     }
 
-    /// Every unit the arguments name.
+    /// A list-of-cells argument (empty when left out).
+    pub fn cells(&self, name: &str) -> &[Cell] {
+        match self.get(name) {
+            Some(ArgValue::Cells(cs)) => cs,
+            _ => &[],
+        }
+    }
+
+    /// A list-of-units argument (empty when left out).
+    pub fn unit_list(&self, name: &str) -> &[UnitId] {
+        match self.get(name) {
+            Some(ArgValue::Units(us)) => us,
+            _ => &[],
+        }
+    }
+
+    /// Every unit the arguments name, in order (a list's units in its order).
     pub fn units(&self) -> impl Iterator<Item = UnitId> + '_ {
-        self.0.iter().filter_map(|(_, v)| match v {
-            ArgValue::Unit(u) => Some(*u),
-            _ => None,
-        })
+        self.0
+            .iter()
+            .flat_map(|(_, v)| match v {
+                ArgValue::Unit(u) => std::slice::from_ref(u),
+                ArgValue::Units(us) => us.as_slice(),
+                _ => &[],
+            })
+            .copied()
     }
 
     /// Whether there are none.
@@ -193,6 +243,10 @@ pub enum ArgKind {
     Flag,
     /// One of these values.
     Choice(&'static [ChoiceSpec]),
+    /// A list of units; left out, the empty list.
+    Units,
+    /// Cells in order (a path); left out, none.
+    Cells,
 }
 
 impl ArgKind {
@@ -204,7 +258,15 @@ impl ArgKind {
             ArgKind::Name => "a name in quotes, e.g. \"Dagger\"".into(),
             ArgKind::Flag => "true or false".into(),
             ArgKind::Choice(values) => format!("one of {}", choice_list(values)),
+            ArgKind::Units => "units' names in brackets, e.g. [\"Knight\", \"Archer\"]".into(),
+            ArgKind::Cells => "cells in brackets, e.g. [(1, 2), (2, 2)]".into(),
         }
+    }
+
+    /// Whether an argument of this kind may be left out whatever its declaration
+    /// says (a flag is then `false`, a list empty).
+    fn has_default(&self) -> bool {
+        matches!(self, ArgKind::Flag | ArgKind::Units | ArgKind::Cells)
     }
 
     /// Whether `value` is of this kind (and, for a choice, one of its values).
@@ -213,7 +275,9 @@ impl ArgKind {
             (ArgKind::Unit, ArgValue::Unit(_))
             | (ArgKind::Cell, ArgValue::Cell(_))
             | (ArgKind::Name, ArgValue::Name(_))
-            | (ArgKind::Flag, ArgValue::Flag(_)) => true,
+            | (ArgKind::Flag, ArgValue::Flag(_))
+            | (ArgKind::Units, ArgValue::Units(_))
+            | (ArgKind::Cells, ArgValue::Cells(_)) => true,
             (ArgKind::Choice(values), ArgValue::Choice(c)) => values.iter().any(|v| v.value == c),
             _ => false,
         }
@@ -235,7 +299,7 @@ pub struct ArgSpec {
     pub name: &'static str,
     /// What kind of value it takes.
     pub kind: ArgKind,
-    /// Whether it may be left out (a flag always may).
+    /// Whether it may be left out (a flag or a list always may).
     pub optional: bool,
 }
 
@@ -259,16 +323,51 @@ impl ArgSpec {
     }
 }
 
+/// Who does a verb: a unit (an action) or a side (an answer to a decision).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Actor {
+    /// A unit on its turn: [`crate::engine::command::Command::Act`], written with
+    /// the acting `unit` first (`Shove(unit: "Ogre", …)`).
+    Unit,
+    /// The side a decision asks:
+    /// [`crate::engine::command::Command::Answer`], written with the deciding
+    /// `side` first (`Seize(side: "Blue", units: ["Knight"])`). A scenario may leave
+    /// the side out when the answer names a unit: it is then that unit's side.
+    Side,
+}
+
+impl Actor {
+    /// The field scenarios write it in: `unit` or `side`.
+    pub fn field(self) -> &'static str {
+        match self {
+            Actor::Unit => "unit",
+            Actor::Side => "side",
+        }
+    }
+
+    /// What its verbs are called in messages: "action" or "answer".
+    pub fn noun(self) -> &'static str {
+        match self {
+            Actor::Unit => "action",
+            Actor::Side => "answer",
+        }
+    }
+}
+
 /// A verb a ruleset declares: a special action any front end can offer and submit
-/// as [`crate::engine::command::Command::Act`] without knowing it.
+/// as [`crate::engine::command::Command::Act`] without knowing it, or an answer to
+/// one of its decisions, submitted as
+/// [`crate::engine::command::Command::Answer`] ([`VerbSpec::actor`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VerbSpec {
     /// The verb as scenarios write it (`Shove`): a name no core command has.
     pub name: &'static str,
     /// What it does, with the rule ids (for docs and `--help`-like listings).
     pub about: &'static str,
-    /// Its arguments (besides the acting `unit`), in the order scenarios and the log
-    /// write them.
+    /// Who does it: a unit (an action) or a side (an answer).
+    pub actor: Actor,
+    /// Its arguments (besides the acting `unit` or `side`), in the order scenarios
+    /// and the log write them.
     pub args: &'static [ArgSpec],
     /// Its label in the window's menus: the first template whose `{argument}`s are
     /// all given, with each replaced by the value in words (a unit's name, a name, a
@@ -302,6 +401,7 @@ impl VerbSpec {
         Self {
             name,
             about,
+            actor: Actor::Unit,
             args: &[],
             label,
             key: None,
@@ -311,15 +411,25 @@ impl VerbSpec {
         }
     }
 
+    /// An answer to a decision (its [`VerbSpec::actor`] is the side), with these
+    /// arguments, labelled by its options (no label, key or cost of its own).
+    pub const fn answer(name: &'static str, about: &'static str, args: &'static [ArgSpec]) -> Self {
+        Self {
+            actor: Actor::Side,
+            args,
+            ..Self::new(name, about, &[])
+        }
+    }
+
     /// The declaration of an argument.
     pub fn arg(&self, name: &str) -> Option<&'static ArgSpec> {
         self.args.iter().find(|a| a.name == name)
     }
 
-    /// The argument names as scenarios write them, the acting `unit` first:
-    /// `` `unit`, `target`, `effect` ``.
+    /// The argument names as scenarios write them, the acting `unit` (or the
+    /// deciding `side`) first: `` `unit`, `target`, `effect` ``.
     pub fn arg_list(&self) -> String {
-        std::iter::once("unit")
+        std::iter::once(self.actor.field())
             .chain(self.args.iter().map(|a| a.name))
             .map(|n| format!("`{n}`"))
             .collect::<Vec<_>>()
@@ -359,7 +469,7 @@ impl VerbSpec {
         if let Some(missing) = self
             .args
             .iter()
-            .find(|a| !a.optional && a.kind != ArgKind::Flag && args.get(a.name).is_none())
+            .find(|a| !a.optional && !a.kind.has_default() && args.get(a.name).is_none())
         {
             return Err(err(
                 missing.name,
@@ -372,14 +482,18 @@ impl VerbSpec {
     }
 
     /// Checked arguments in their canonical form: in declared order, an unset flag
-    /// left out. Commands built so compare equal to the ones the ruleset lists.
+    /// and an empty list of cells left out, a list of units always given (empty
+    /// when left out). Commands built so compare equal to the ones the ruleset
+    /// lists.
     pub fn normalize(&self, args: Args) -> Result<Args, VerbError> {
         self.check(&args)?;
         let mut out = Args::new();
         for spec in self.args {
-            match args.get(spec.name) {
-                Some(ArgValue::Flag(false)) | None => {}
-                Some(v) => out = out.with(spec.name, v.clone()),
+            match (args.get(spec.name), spec.kind) {
+                (None, ArgKind::Units) => out = out.with(spec.name, ArgValue::Units(Vec::new())),
+                (Some(ArgValue::Flag(false)) | None, _) => {}
+                (Some(ArgValue::Cells(cs)), _) if cs.is_empty() => {}
+                (Some(v), _) => out = out.with(spec.name, v.clone()),
             }
         }
         Ok(out)
@@ -421,6 +535,16 @@ impl VerbSpec {
                     ArgValue::Cell(c) => c.to_string(),
                     ArgValue::Name(n) => n.clone(),
                     ArgValue::Flag(_) => arg.to_string(),
+                    ArgValue::Units(us) => us
+                        .iter()
+                        .map(|&u| names.unit_name(u))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    ArgValue::Cells(cs) => cs
+                        .iter()
+                        .map(Cell::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", "),
                     // This argument's own choice (a verb may have several).
                     ArgValue::Choice(c) => self
                         .args
@@ -491,15 +615,18 @@ pub enum ArgProblem {
 /// Why an [`crate::engine::command::Command::Act`] does not fit its verb.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum VerbError {
-    /// The ruleset declares no verb of this name.
-    #[error("{}", describe_unknown(verb, ruleset, known))]
+    /// The ruleset declares no verb of this name (of this actor: no action, or no
+    /// answer).
+    #[error("{}", describe_unknown(verb, ruleset, known, actor.noun()))]
     Unknown {
         /// The verb asked for.
         verb: String,
         /// The battle's ruleset.
         ruleset: String,
-        /// Its verbs, listed (empty if it has none).
+        /// Its verbs of that actor, listed (empty if it has none).
         known: String,
+        /// Whether an action or an answer was asked for.
+        actor: Actor,
     },
     /// An argument does not fit.
     #[error("{}", describe_arg(verb, arg, problem))]
@@ -513,11 +640,11 @@ pub enum VerbError {
     },
 }
 
-fn describe_unknown(verb: &str, ruleset: &str, known: &str) -> String {
+fn describe_unknown(verb: &str, ruleset: &str, known: &str, noun: &str) -> String {
     if known.is_empty() {
-        format!("`{verb}` is not an action of `{ruleset}`, which declares none")
+        format!("`{verb}` is not an {noun} of `{ruleset}`, which declares none")
     } else {
-        format!("`{verb}` is not an action of `{ruleset}`; its actions are: {known}")
+        format!("`{verb}` is not an {noun} of `{ruleset}`; its {noun}s are: {known}")
     }
 }
 
@@ -536,14 +663,36 @@ fn describe_arg(verb: &str, arg: &str, problem: &ArgProblem) -> String {
     }
 }
 
-/// The verb of `name` in `ruleset`'s declarations, or the error listing its verbs.
+/// The verb of `name` among `verbs`, which `ruleset` declares for `actor`, or the
+/// error listing them.
+pub fn lookup_among(
+    verbs: &'static [VerbSpec],
+    actor: Actor,
+    ruleset: &str,
+    name: &str,
+) -> Result<&'static VerbSpec, VerbError> {
+    find(verbs, name).ok_or_else(|| VerbError::Unknown {
+        verb: name.to_string(),
+        ruleset: ruleset.to_string(),
+        known: verb_list(verbs),
+        actor,
+    })
+}
+
+/// The action (a verb of [`crate::engine::ruleset::Ruleset::verbs`]) of `name` in
+/// `ruleset`'s declarations, or the error listing its actions.
 pub fn lookup(
     ruleset: &dyn crate::engine::ruleset::Ruleset,
     name: &str,
 ) -> Result<&'static VerbSpec, VerbError> {
-    find(ruleset.verbs(), name).ok_or_else(|| VerbError::Unknown {
-        verb: name.to_string(),
-        ruleset: ruleset.id().to_string(),
-        known: verb_list(ruleset.verbs()),
-    })
+    lookup_among(ruleset.verbs(), Actor::Unit, ruleset.id(), name)
+}
+
+/// The answer (a verb of [`crate::engine::ruleset::Ruleset::answers`]) of `name` in
+/// `ruleset`'s declarations, or the error listing its answers.
+pub fn lookup_answer(
+    ruleset: &dyn crate::engine::ruleset::Ruleset,
+    name: &str,
+) -> Result<&'static VerbSpec, VerbError> {
+    lookup_among(ruleset.answers(), Actor::Side, ruleset.id(), name)
 }

@@ -52,16 +52,24 @@ pub fn next_aim(aims: &[&str], current: Option<&str>) -> Option<String> {
 }
 
 /// `cmd` aimed where the player aims, if it is an attack that can aim there (a
-/// spell can't: it goes unaimed).
+/// spell can't: it goes unaimed). The aim goes in the attack option the ruleset
+/// declares that takes a name (`wounds`' `aim`).
 pub fn aimed(battle: &Battle, cmd: Command, aim: Option<&str>) -> Command {
-    match cmd {
-        Command::Attack {
-            unit,
-            target,
-            power,
-            approach,
-            ..
-        } => {
+    let slot = battle
+        .rules()
+        .attack_options()
+        .iter()
+        .find(|a| a.kind == crate::engine::verb::ArgKind::Name);
+    match (cmd, slot) {
+        (
+            Command::Attack {
+                unit,
+                target,
+                power,
+                options,
+            },
+            Some(slot),
+        ) => {
             let aim = aim
                 .filter(|a| {
                     battle
@@ -69,16 +77,17 @@ pub fn aimed(battle: &Battle, cmd: Command, aim: Option<&str>) -> Command {
                         .iter()
                         .any(|p| p.aim == *a)
                 })
-                .map(str::to_string);
+                .map(|a| crate::engine::verb::ArgValue::Name(a.to_string()));
             Command::Attack {
                 unit,
                 target,
                 power,
-                aim,
-                approach,
+                options: crate::engine::verb::Args::new()
+                    .with_opt(slot.name, aim)
+                    .and(options.without(slot.name)),
             }
         }
-        other => other,
+        (other, _) => other,
     }
 }
 
@@ -434,10 +443,7 @@ pub fn command_label(battle: &Battle, cmd: &Command) -> String {
         return o.caption();
     }
     match cmd {
-        Command::Seize { .. }
-        | Command::ActNow { .. }
-        | Command::React { .. }
-        | Command::Pass { .. } => cmd.display(battle),
+        Command::Answer { .. } | Command::Pass { .. } => cmd.display(battle),
         Command::EndTurn { .. } => "End turn".into(),
         Command::Act { verb, args, .. } => match mode_of(battle, cmd) {
             // A verb going to a cell: "Disengage to (3, 4)".

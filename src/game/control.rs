@@ -358,13 +358,7 @@ fn explain_illegal(battle: &Battle, choices: &Choices, unit: UnitId, cell: Cell)
             format!("{} stands there", battle.unit_name(t))
         }
         Some(t) => {
-            let cmd = Command::Attack {
-                unit,
-                target: t,
-                power: attack_power,
-                aim: None,
-                approach: Vec::new(),
-            };
+            let cmd = Command::attack(unit, t, attack_power);
             match battle.check(&cmd) {
                 Err(e) => format!("Can't attack {}: {e}", battle.unit_name(t)),
                 Ok(()) => "Select that weapon or action with Tab first".into(),
@@ -374,12 +368,7 @@ fn explain_illegal(battle: &Battle, choices: &Choices, unit: UnitId, cell: Cell)
             None => "Nothing to do there: pick a ringed enemy, a numbered action, or Space to end the turn".into(),
             Some(p) => match crate::script::route(battle, unit, cell) {
                 Err(e) => format!("Can't move there: {e}"),
-                Ok(path) => match battle.check(&Command::Move {
-                    unit,
-                    power: p.clone(),
-                    path,
-                    target: None,
-                }) {
+                Ok(path) => match battle.check(&Command::move_along(unit, p.clone(), path)) {
                     Err(e) => format!("Can't move there: {e}"),
                     Ok(()) => format!("Out of reach for {p} (Tab changes the mode)"),
                 },

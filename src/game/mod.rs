@@ -193,13 +193,7 @@ impl Game {
         let world = self.battle.world();
         let side_of = |cmd: &crate::engine::Command| match cmd.unit() {
             Some(u) => Some(crate::engine::battle::side_of(world, u)),
-            None => match cmd {
-                crate::engine::Command::Seize { side, .. }
-                | crate::engine::Command::ActNow { side, .. }
-                | crate::engine::Command::React { side, .. }
-                | crate::engine::Command::Pass { side } => Some(*side),
-                _ => None,
-            },
+            None => cmd.side(),
         };
         let now = match self.battle.awaiting() {
             crate::engine::Awaiting::Unit(u, _) => Some(crate::engine::battle::side_of(world, u)),

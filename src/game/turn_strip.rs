@@ -29,7 +29,6 @@ use crate::engine::Command;
 use crate::engine::battle::Awaiting;
 use crate::engine::ruleset::TurnOrder;
 use crate::engine::units::UnitId;
-use crate::engine::verb::ArgValue;
 
 /// How far the unit to act's entry is raised.
 const RAISE: f32 = 3.0;
@@ -353,21 +352,13 @@ pub fn active_place(
 /// The units a decision option's command names: who reacts, seizes, acts or is
 /// acted on.
 pub fn units_named(cmd: &Command) -> Vec<UnitId> {
-    let mut units: Vec<UnitId> = match cmd {
-        Command::Seize { units, .. } | Command::ActNow { units, .. } => units.clone(),
-        Command::React { unit, .. } => vec![*unit],
-        Command::Pass { .. } => Vec::new(),
-        _ => cmd.unit().into_iter().collect(),
-    };
+    let mut units: Vec<UnitId> = cmd.unit().into_iter().collect();
     match cmd {
         Command::Attack { target, .. } => units.push(*target),
         Command::ActivateItem {
             target: Some(t), ..
         } => units.push(*t),
-        Command::Act { args, .. } => units.extend(args.iter().filter_map(|(_, v)| match v {
-            ArgValue::Unit(u) => Some(*u),
-            _ => None,
-        })),
+        Command::Act { args, .. } | Command::Answer { args, .. } => units.extend(args.units()),
         _ => {}
     }
     units

@@ -14,6 +14,7 @@
 use skirmish::engine::board::{Cell, GridKind};
 use skirmish::engine::decision::PendingDecision;
 use skirmish::engine::dice::Dice;
+use skirmish::engine::rulesets::actfast::play::approach_options;
 use skirmish::engine::rulesets::new_battle;
 use skirmish::engine::units::PlayState;
 use skirmish::engine::verb::Args;
@@ -196,12 +197,7 @@ fn path(p: &[(i32, i32)]) -> Vec<Cell> {
 }
 
 fn mv(b: &Battle, unit: &str, p: &[(i32, i32)]) -> Command {
-    Command::Move {
-        unit: id(b, unit),
-        power: "Move".into(),
-        path: path(p),
-        target: None,
-    }
+    Command::move_along(id(b, unit), "Move", path(p))
 }
 
 /// An attack with `power` (the unit's first when `None`), moving through
@@ -217,8 +213,7 @@ fn strike(
         unit: id(b, unit),
         target: id(b, target),
         power: power.map(Into::into),
-        aim: None,
-        approach: path(approach),
+        options: approach_options(path(approach)),
     }
 }
 

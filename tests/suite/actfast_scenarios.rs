@@ -113,13 +113,12 @@ fn a_ex_1_order_scenario() {
     // A-22: the Slow Orc2 may not attack with an approach (a move and an attack).
     let run = run_patched(ORDER, |s, _| {
         s.commands.truncate(8);
-        s.commands.push(ScriptCommand::Attack {
-            unit: "Orc2".into(),
-            target: "Ann".into(),
-            power: None,
-            aim: None,
-            approach: vec![(9, 1), (8, 1), (7, 1), (6, 1)],
-        });
+        s.commands.push(
+            ron::from_str::<ScriptCommand>(
+                r#"Attack(unit: "Orc2", target: "Ann", approach: [(9, 1), (8, 1), (7, 1), (6, 1)])"#,
+            )
+            .expect("an attack parses"),
+        );
     });
     let error = run.error.expect("refused").to_string();
     assert!(

@@ -59,22 +59,15 @@ pub(crate) fn battle(level: &Level, faces: &[u32]) -> Battle {
 }
 
 pub(crate) fn mv(b: &Battle, unit: &str, path: &[(i32, i32)]) -> Command {
-    Command::Move {
-        unit: id(b, unit),
-        power: "Move".into(),
-        path: path.iter().map(|&(x, y)| c(x, y)).collect(),
-        target: None,
-    }
+    Command::move_along(
+        id(b, unit),
+        "Move",
+        path.iter().map(|&(x, y)| c(x, y)).collect(),
+    )
 }
 
 pub(crate) fn attack(b: &Battle, unit: &str, target: &str) -> Command {
-    Command::Attack {
-        unit: id(b, unit),
-        target: id(b, target),
-        power: None,
-        aim: None,
-        approach: Vec::new(),
-    }
+    Command::attack(id(b, unit), id(b, target), None)
 }
 
 pub(crate) fn act(b: &Battle, unit: &str, verb: &str, args: &[(&str, ArgValue)]) -> Command {
@@ -595,13 +588,8 @@ fn e_26_e_27_e_28_e_30_power_headers_in_play() {
     // Smite provokes first: the Orc's opportunity attack [1, 1, 2] is a miss; then
     // Smite [4, 4, 4] + 5 = 17 hits for 1d6 [3].
     let mut b = battle(&l, &[1, 1, 2, 4, 4, 4, 3]);
-    let with_power = |b: &Battle, p: &str| Command::Attack {
-        unit: id(b, "Hero"),
-        target: id(b, "Orc"),
-        power: Some(p.into()),
-        aim: None,
-        approach: Vec::new(),
-    };
+    let with_power =
+        |b: &Battle, p: &str| Command::attack(id(b, "Hero"), id(b, "Orc"), Some(p.into()));
     let err = b.check(&with_power(&b, "Surge")).unwrap_err();
     assert!(
         err.to_string()
@@ -732,13 +720,11 @@ fn e_06_one_roll_per_target_all_rolls_first() {
     // Rolls: Orc [5, 5, 5] hit, Gob [1, 1, 2] miss; then the Orc's 1d6 [4].
     let mut b = battle(&l, &[5, 5, 5, 1, 1, 2, 4]);
     let events = b
-        .submit(Command::Attack {
-            unit: id(&b, "Hero"),
-            target: id(&b, "Orc"),
-            power: Some("Cleave".into()),
-            aim: None,
-            approach: Vec::new(),
-        })
+        .submit(Command::attack(
+            id(&b, "Hero"),
+            id(&b, "Orc"),
+            Some("Cleave".into()),
+        ))
         .unwrap()
         .to_vec();
     let kinds: Vec<&str> = events
@@ -856,13 +842,8 @@ fn e_29_e_62_sustain_and_ongoing_damage() {
     // Round 2: the Hero sustains Hold [6, 3, 2] = 11. The Orc ends: 5 more, save
     // [6, 6, 6] ends the burning. Round 3: no Sustain: Stuck ends with the turn.
     let mut b = battle(&l, &[5, 5, 5, 1, 5, 5, 5, 1, 1, 2, 3, 6, 3, 2, 6, 6, 6]);
-    let with_power = |b: &Battle, p: &str| Command::Attack {
-        unit: id(b, "Hero"),
-        target: id(b, "Orc"),
-        power: Some(p.into()),
-        aim: None,
-        approach: Vec::new(),
-    };
+    let with_power =
+        |b: &Battle, p: &str| Command::attack(id(b, "Hero"), id(b, "Orc"), Some(p.into()));
     b.submit(with_power(&b, "Hold")).unwrap();
     b.submit(with_power(&b, "Burn")).unwrap();
     end(&mut b, "Hero");
@@ -926,13 +907,7 @@ fn e_52_last_gasp_saves() {
     // [1, 1, 1] fails (1 of 4); Friend grants a save [1, 1, 2]: a failure that does
     // not count. Round 3: Hero's save [6, 5, 2] = 13 ends it.
     let mut b = battle(&l, &[5, 5, 5, 2, 1, 1, 1, 1, 1, 2, 6, 5, 2]);
-    let gaze = Command::Attack {
-        unit: id(&b, "Gorgon"),
-        target: id(&b, "Hero"),
-        power: Some("Gaze".into()),
-        aim: None,
-        approach: Vec::new(),
-    };
+    let gaze = Command::attack(id(&b, "Gorgon"), id(&b, "Hero"), Some("Gaze".into()));
     b.submit(gaze).unwrap();
     let stunned = |b: &Battle| {
         crate::common::conditions(b, "Hero")
@@ -1054,13 +1029,7 @@ fn afflicting(name: &str, condition: &str) -> PowerDef {
 }
 
 fn use_power(b: &Battle, unit: &str, target: &str, p: &str) -> Command {
-    Command::Attack {
-        unit: id(b, unit),
-        target: id(b, target),
-        power: Some(p.into()),
-        aim: None,
-        approach: Vec::new(),
-    }
+    Command::attack(id(b, unit), id(b, target), Some(p.into()))
 }
 
 /// The battle's log, one line per event.

@@ -50,13 +50,7 @@ fn told(events: &[Event]) -> Vec<EscalationEvent> {
 
 /// An attack of `unit` on `target` with its power `name`.
 fn strike(b: &Battle, unit: &str, target: &str, name: &str) -> Command {
-    Command::Attack {
-        unit: id(b, unit),
-        target: id(b, target),
-        power: Some(name.into()),
-        aim: None,
-        approach: Vec::new(),
-    }
+    Command::attack(id(b, unit), id(b, target), Some(name.into()))
 }
 
 /// Submits the command `make` builds (it is legal) and returns its events.

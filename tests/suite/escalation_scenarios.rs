@@ -336,7 +336,9 @@ fn e_39_e_gap_13_intercept_stops_the_orc_and_takes_its_attack() {
         .options
         .iter()
         .filter_map(|o| match &o.command {
-            Command::React { unit, .. } => Some(b.unit_name(*unit)),
+            Command::Answer { verb, args, .. } if verb == "React" => {
+                args.unit("unit").map(|u| b.unit_name(u))
+            }
             _ => None,
         })
         .collect();
@@ -379,7 +381,9 @@ fn e_39_e_gap_13_intercept_stops_the_orc_and_takes_its_attack() {
         .options
         .iter()
         .filter_map(|o| match &o.command {
-            Command::React { unit, .. } => Some(b.unit_name(*unit)),
+            Command::Answer { verb, args, .. } if verb == "React" => {
+                args.unit("unit").map(|u| b.unit_name(u))
+            }
             _ => None,
         })
         .collect();
@@ -433,7 +437,9 @@ fn e_ex_6_band_order_with_a_delay() {
         .options
         .iter()
         .filter_map(|o| match &o.command {
-            Command::ActNow { units, .. } => Some(names(&b, units).join(",")),
+            Command::Answer { verb, args, .. } if verb == "ActNow" => {
+                Some(names(&b, args.unit_list("units")).join(","))
+            }
             _ => None,
         })
         .collect();
@@ -735,11 +741,12 @@ fn harpy_crag_starts_far_apart_and_its_scree_costs_double() {
     let ranger = id(&b, "Ranger");
     assert!(matches!(b.awaiting(), Awaiting::Unit(u, _) if u == ranger));
     assert_eq!(cell_of(b.world(), ranger), Cell::new(1, 9));
-    let path = |cells: &[(i32, i32)]| Command::Move {
-        unit: ranger,
-        power: "Move".into(),
-        path: cells.iter().map(|&(x, y)| Cell::new(x, y)).collect(),
-        target: None,
+    let path = |cells: &[(i32, i32)]| {
+        Command::move_along(
+            ranger,
+            "Move",
+            cells.iter().map(|&(x, y)| Cell::new(x, y)).collect(),
+        )
     };
     let scree = path(&[(1, 10), (1, 11), (2, 12), (2, 13), (3, 14), (4, 14)]);
     assert_eq!(

@@ -80,13 +80,7 @@ fn start(level: &Level, faces: &[u32]) -> Battle {
 }
 
 fn strike(b: &Battle, unit: &str, target: &str, power: Option<&str>) -> Command {
-    Command::Attack {
-        unit: id(b, unit),
-        target: id(b, target),
-        power: power.map(str::to_string),
-        aim: None,
-        approach: Vec::new(),
-    }
+    Command::attack(id(b, unit), id(b, target), power.map(str::to_string))
 }
 
 fn pass(b: &mut Battle, unit: &str) {
@@ -207,12 +201,7 @@ fn e_37_pop_off_skips_the_disengage_check() {
     );
     let path = vec![crate::common::c(2, 1), crate::common::c(2, 0)];
     let events = b
-        .submit(Command::Move {
-            unit: id(&b, "Hero"),
-            power: "Move".into(),
-            path,
-            target: None,
-        })
+        .submit(Command::move_along(id(&b, "Hero"), "Move", path))
         .expect("moves")
         .to_vec();
     let provoked: Vec<String> = events
@@ -479,12 +468,7 @@ fn e_40_dicey_move_hazard_hinder_and_aid() {
             .any(|c| c.contains("Dicey Aid"))
     );
     pass(&mut b, "Ally");
-    let step = Command::Move {
-        unit: id(&b, "Orc"),
-        power: "Move".into(),
-        path: vec![crate::common::c(5, 2)],
-        target: None,
-    };
+    let step = Command::move_along(id(&b, "Orc"), "Move", vec![crate::common::c(5, 2)]);
     assert!(b.check(&step).is_err(), "E-65: the Orc is Stuck this round");
     pass(&mut b, "Orc");
     pass(&mut b, "Hero");
@@ -495,12 +479,11 @@ fn e_40_dicey_move_hazard_hinder_and_aid() {
 }
 
 fn walk(b: &Battle, unit: &str, path: &[(i32, i32)]) -> Command {
-    Command::Move {
-        unit: id(b, unit),
-        power: "Move".into(),
-        path: path.iter().map(|&(x, y)| crate::common::c(x, y)).collect(),
-        target: None,
-    }
+    Command::move_along(
+        id(b, unit),
+        "Move",
+        path.iter().map(|&(x, y)| crate::common::c(x, y)).collect(),
+    )
 }
 
 fn provokers(b: &Battle, events: &[Event]) -> Vec<String> {

@@ -9,13 +9,13 @@
 use std::collections::BTreeMap;
 
 use skirmish::engine::board::{Board, Cell, GridKind};
-use skirmish::engine::command::{Reaction, ReactionRefusal};
 use skirmish::engine::decision::PendingDecision;
 use skirmish::engine::dice::Dice;
 use skirmish::engine::event::Event;
 use skirmish::engine::rulesets::flow::events::FlowEvent;
 use skirmish::engine::rulesets::flow::pools;
 use skirmish::engine::rulesets::flow::{FlowAction, ShoveEffect};
+use skirmish::engine::rulesets::flow::{React, Reaction, ReactionRefusal};
 use skirmish::engine::rulesets::new_battle;
 use skirmish::engine::skill::{CheckRules, Edge, SuccessLevel};
 use skirmish::engine::units::UnitId;
@@ -216,14 +216,8 @@ fn attack_with(
     w: Option<&str>,
 ) -> Result<Vec<Event>, CommandError> {
     let (a, t) = (id(b, a), id(b, t));
-    b.submit(Command::Attack {
-        unit: a,
-        target: t,
-        power: w.map(String::from),
-        aim: None,
-        approach: Vec::new(),
-    })
-    .map(|e| e.to_vec())
+    b.submit(Command::attack(a, t, w.map(String::from)))
+        .map(|e| e.to_vec())
 }
 
 fn act(
@@ -243,37 +237,31 @@ fn end(b: &mut Battle, u: &str) {
 
 fn walk(b: &mut Battle, u: &str, path: &[Cell]) -> Result<Vec<Event>, CommandError> {
     let unit = id(b, u);
-    b.submit(Command::Move {
-        unit,
-        power: "Move".into(),
-        path: path.to_vec(),
-        target: None,
-    })
-    .map(|e| e.to_vec())
+    b.submit(Command::move_along(unit, "Move", path.to_vec()))
+        .map(|e| e.to_vec())
 }
 
 fn step(b: &mut Battle, u: &str, to: Cell) -> Result<Vec<Event>, CommandError> {
     let unit = id(b, u);
-    b.submit(Command::Move {
-        unit,
-        power: "Step".into(),
-        path: vec![to],
-        target: None,
-    })
-    .map(|e| e.to_vec())
+    b.submit(Command::move_along(unit, "Step", vec![to]))
+        .map(|e| e.to_vec())
 }
 
 fn react(b: &mut Battle, u: &str, r: Reaction) -> Result<Vec<Event>, CommandError> {
     let unit = id(b, u);
     let side = skirmish::engine::battle::side_of(b.world(), unit);
-    b.submit(Command::React {
-        side,
-        unit,
-        reaction: r,
-        to: None,
-        swap: false,
-    })
-    .map(|e| e.to_vec())
+    b.submit(React::new(side, unit, r).command())
+        .map(|e| e.to_vec())
+}
+
+/// Whether `err` refuses a reaction (for this reason, if one is given).
+fn refused(err: &CommandError, reason: Option<ReactionRefusal>) -> bool {
+    match err {
+        CommandError::Cannot { reason: r, .. } => {
+            reason.is_none_or(|reason| *r == reason.to_string())
+        }
+        _ => false,
+    }
 }
 
 fn pass(b: &mut Battle, s: &str) -> Vec<Event> {
@@ -294,7 +282,7 @@ fn decision(b: &Battle) -> PendingDecision {
 fn options(b: &Battle) -> Vec<(String, Reaction, f64)> {
     let mut out: Vec<(String, Reaction, f64)> = Vec::new();
     for o in decision(b).options {
-        let Command::React { unit, reaction, .. } = o.command else {
+        let Some(React { unit, reaction, .. }) = React::of(&o.command) else {
             panic!("not a reaction: {o:?}")
         };
         let row = (
@@ -314,14 +302,9 @@ fn offered_cells(b: &Battle, reaction: Reaction) -> Vec<Cell> {
     decision(b)
         .options
         .iter()
-        .filter_map(|o| match o.command {
-            Command::React {
-                reaction: r,
-                to: Some(c),
-                ..
-            } if r == reaction => Some(c),
-            _ => None,
-        })
+        .filter_map(|o| React::of(&o.command))
+        .filter(|r| r.reaction == reaction)
+        .filter_map(|r| r.to)
         .collect()
 }
 
@@ -565,13 +548,9 @@ fn f_ex_4_f_46_f_47_reach_and_leaving_a_threatened_hex() {
         d.prompt
     );
     assert_eq!(d.options.len(), 1);
-    assert!(matches!(
-        d.options[0].command,
-        Command::React {
-            reaction: Reaction::ReactionAttack,
-            ..
-        }
-    ));
+    assert!(
+        React::of(&d.options[0].command).is_some_and(|r| r.reaction == Reaction::ReactionAttack)
+    );
     assert_eq!(d.options[0].caption().split(" (").nth(1), Some("1 RP)"));
     pass(&mut b, "Red");
     assert_eq!(at(&b, "M"), cell(1, 1));
@@ -683,16 +662,7 @@ fn f_ex_6_f_24_parrying_a_larger_attacker() {
     attack(&mut b, "A", "T").unwrap();
     assert!(!options(&b).iter().any(|o| o.1 == Reaction::Parry));
     let err = react(&mut b, "T", Reaction::Parry).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            CommandError::IllegalReaction {
-                reason: ReactionRefusal::TooLarge,
-                ..
-            }
-        ),
-        "{err}"
-    );
+    assert!(refused(&err, Some(ReactionRefusal::TooLarge)), "{err}");
 }
 
 /// Covers F-EX-7, F-23.
@@ -763,16 +733,7 @@ fn f_ex_9_f_31_intercept_range_and_resolution() {
         assert_eq!(offered, legal, "interceptor at {i_at:?}");
         if !legal {
             let err = react(&mut b, "I", Reaction::Intercept).unwrap_err();
-            assert!(
-                matches!(
-                    err,
-                    CommandError::IllegalReaction {
-                        reason: ReactionRefusal::OutOfReach(_),
-                        ..
-                    }
-                ),
-                "{err}"
-            );
+            assert!(refused(&err, None), "{err}");
         }
     }
     // From (0,3) the interceptor runs to (0,1), wins Agility 20 (Hard) against the
@@ -783,26 +744,18 @@ fn f_ex_9_f_31_intercept_range_and_resolution() {
     let o = decision(&b)
         .options
         .into_iter()
-        .find(|o| {
-            matches!(
-                o.command,
-                Command::React {
-                    reaction: Reaction::Intercept,
-                    ..
-                }
-            )
-        })
+        .find(|o| React::of(&o.command).is_some_and(|r| r.reaction == Reaction::Intercept))
         .unwrap();
     assert_eq!(o.cost.map(|c| (c.pool, c.amount)), Some((pools::RP, 2)));
     let (unit, s) = (id(&b, "I"), side(&b, "Blue"));
     let ev = b
-        .submit(Command::React {
-            side: s,
-            unit,
-            reaction: Reaction::Intercept,
-            to: Some(cell(0, 1)),
-            swap: false,
-        })
+        .submit(
+            React {
+                to: Some(cell(0, 1)),
+                ..React::new(s, unit, Reaction::Intercept)
+            }
+            .command(),
+        )
         .unwrap()
         .to_vec();
     assert!(has_event(&ev, |e| matches!(
@@ -1090,26 +1043,11 @@ fn f_10_f_11_illegal_reactions_are_refused_with_reasons() {
     assert_eq!(offered, [Reaction::Dodge, Reaction::Parry]);
     let err = react(&mut b, "T", Reaction::Riposte).unwrap_err();
     assert!(
-        matches!(
-            err,
-            CommandError::IllegalReaction {
-                reason: ReactionRefusal::NoRp { have: 1, need: 2 },
-                ..
-            }
-        ),
+        refused(&err, Some(ReactionRefusal::NoRp { have: 1, need: 2 })),
         "{err}"
     );
     let err = react(&mut b, "T", Reaction::Block).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            CommandError::IllegalReaction {
-                reason: ReactionRefusal::NoShield,
-                ..
-            }
-        ),
-        "{err}"
-    );
+    assert!(refused(&err, Some(ReactionRefusal::NoShield)), "{err}");
     let err = react(&mut b, "A", Reaction::Dodge).unwrap_err();
     assert!(matches!(err, CommandError::DecisionPending { .. }), "{err}");
     let err = attack(&mut b, "A", "T").unwrap_err();
@@ -1121,29 +1059,14 @@ fn f_10_f_11_illegal_reactions_are_refused_with_reasons() {
     assert_eq!(hp(&b, "T"), 15);
     let err = react(&mut b, "T", Reaction::Parry).unwrap_err();
     assert!(
-        matches!(
-            err,
-            CommandError::IllegalReaction {
-                reason: ReactionRefusal::AlreadyReacted,
-                ..
-            }
-        ),
+        refused(&err, Some(ReactionRefusal::AlreadyReacted)),
         "F-11: {err}"
     );
     // With 2 RP the Riposte is still out of reach of a sword 2 hexes away.
     let mut b = duel(a, fu("T", "Red", (2, 0), 0), &[45]);
     attack(&mut b, "A", "T").unwrap();
     let err = react(&mut b, "T", Reaction::Riposte).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            CommandError::IllegalReaction {
-                reason: ReactionRefusal::OutOfReach(_),
-                ..
-            }
-        ),
-        "{err}"
-    );
+    assert!(refused(&err, None), "{err}");
 }
 
 /// Covers F-17, F-GAP-14.
@@ -1185,16 +1108,7 @@ fn f_18_f_19_f_20_dodge_parry_block_skills_and_limits() {
     let offered: Vec<Reaction> = options(&b).into_iter().map(|o| o.1).collect();
     assert_eq!(offered, [Reaction::Dodge, Reaction::Block]);
     let err = react(&mut b, "T", Reaction::Parry).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            CommandError::IllegalReaction {
-                reason: ReactionRefusal::WrongAttack(_),
-                ..
-            }
-        ),
-        "{err}"
-    );
+    assert!(refused(&err, None), "{err}");
     let ev = react(&mut b, "T", Reaction::Block).unwrap();
     assert!(has_event(
         &ev,
@@ -1311,13 +1225,7 @@ fn f_29_f_30_riposte_then_dodge_the_counterattack() {
     );
     let err = react(&mut b, "A", Reaction::Riposte).unwrap_err();
     assert!(
-        matches!(
-            err,
-            CommandError::IllegalReaction {
-                reason: ReactionRefusal::AgainstReactionAttack,
-                ..
-            }
-        ),
+        refused(&err, Some(ReactionRefusal::AgainstReactionAttack)),
         "{err}"
     );
     let ev = react(&mut b, "A", Reaction::Dodge).unwrap();
@@ -1365,13 +1273,14 @@ fn f_31_f_gap_13_intercept_may_swap_places_with_the_ally() {
     let i = fu("I", "Blue", (0, 3), -1);
     let intercept = |b: &mut Battle| {
         let (unit, side) = (id(b, "I"), side(b, "Blue"));
-        b.submit(Command::React {
-            side,
-            unit,
-            reaction: Reaction::Intercept,
-            to: Some(cell(0, 1)),
-            swap: true,
-        })
+        b.submit(
+            React {
+                to: Some(cell(0, 1)),
+                swap: true,
+                ..React::new(side, unit, Reaction::Intercept)
+            }
+            .command(),
+        )
         .unwrap()
         .to_vec()
     };
@@ -1643,7 +1552,7 @@ fn f_34_feint_chance_matches_the_rolls() {
             id(&b, "T"),
             None,
             skirmish::engine::ruleset::Assume {
-                feinted: true,
+                opened: true,
                 ..Default::default()
             },
         )
@@ -2150,13 +2059,9 @@ fn f_31_scenario_intercept() {
 fn a_scenario_answering_a_decision_wrongly_gets_a_pointed_error() {
     use skirmish::script::ScriptCommand;
     let run = run_scenario("levels/scenarios/flow_reaction_chain.ron", |s| {
-        s.commands[1] = ScriptCommand::React {
-            side: None,
-            unit: "Duelist".into(),
-            reaction: Reaction::Block,
-            to: None,
-            swap: false,
-        };
+        s.commands[1] =
+            ron::from_str::<ScriptCommand>(r#"React(unit: "Duelist", reaction: Block)"#)
+                .expect("a React parses");
     });
     let err = run.error.expect("refused").to_string();
     assert!(err.contains("command #2"), "{err}");

@@ -10,13 +10,13 @@
 use std::collections::BTreeMap;
 
 use skirmish::engine::board::{Board, Cell, GridKind};
-use skirmish::engine::command::Reaction;
 use skirmish::engine::dice::Dice;
 use skirmish::engine::event::Event;
 use skirmish::engine::rulesets::flow::events::FlowEvent;
 use skirmish::engine::rulesets::flow::{
     FlowAction, ReadyAction, ReadyTrigger, ShoveEffect, flow_unit,
 };
+use skirmish::engine::rulesets::flow::{React, Reaction};
 use skirmish::engine::rulesets::new_battle;
 use skirmish::engine::{Awaiting, Battle, Command, CommandError};
 use skirmish::level::schema::*;
@@ -117,30 +117,12 @@ fn finish(b: &mut Battle, name: &str) {
 fn go(b: &mut Battle, name: &str, power: &str, path: &[Cell]) -> Result<Vec<Event>, CommandError> {
     let unit = who(b, name);
     let path = path.to_vec();
-    send(
-        b,
-        Command::Move {
-            unit,
-            power: power.into(),
-            path,
-            target: None,
-        },
-    )
+    send(b, Command::move_along(unit, power, path))
 }
 
 fn strike(b: &mut Battle, name: &str, target: &str, weapon: &str) -> Vec<Event> {
     let (unit, target) = (who(b, name), who(b, target));
-    send(
-        b,
-        Command::Attack {
-            unit,
-            target,
-            power: Some(weapon.into()),
-            aim: None,
-            approach: Vec::new(),
-        },
-    )
-    .expect("attack accepted")
+    send(b, Command::attack(unit, target, Some(weapon.into()))).expect("attack accepted")
 }
 
 fn pass_side(b: &mut Battle, side: &str) -> Vec<Event> {
@@ -247,13 +229,9 @@ fn f_37_seed_l117_ready_a_step_or_a_move_when_an_enemy_enters_reach() {
     finish(&mut b, "R");
     go(&mut b, "M", "Move", &[hex(2, 0), hex(1, 0)]).unwrap();
     match b.awaiting() {
-        Awaiting::Decision(d) => assert!(d.options.iter().any(|o| matches!(
-            o.command,
-            Command::React {
-                reaction: Reaction::ReactionAttack,
-                ..
-            }
-        ))),
+        Awaiting::Decision(d) => assert!(d.options.iter().any(|o| {
+            React::of(&o.command).is_some_and(|r| r.reaction == Reaction::ReactionAttack)
+        })),
         other => panic!("expected M's Reaction Attack offer, got {other:?}"),
     }
     pass_side(&mut b, "Blue");

@@ -8,7 +8,9 @@ use crate::common;
 
 use common::*;
 use skirmish::engine::event::{Event, Stage};
+use skirmish::engine::rulesets::phases::answers::PhasesAnswer;
 use skirmish::engine::rulesets::phases::events::PhasesEvent;
+use skirmish::engine::rulesets::phases::movement::charge_options;
 use skirmish::engine::rulesets::phases::verbs::PhasesAction;
 use skirmish::engine::units::UnitId;
 use skirmish::engine::{Awaiting, Command, CommandError};
@@ -50,14 +52,7 @@ fn duel(a: UnitDef, t: UnitDef, faces: &[u32]) -> skirmish::engine::Battle {
 
 fn attack(b: &mut skirmish::engine::Battle, a: &str, t: &str) -> Result<Vec<Event>, CommandError> {
     let (a, t) = (id(b, a), id(b, t));
-    b.submit(Command::Attack {
-        unit: a,
-        target: t,
-        power: None,
-        aim: None,
-        approach: Vec::new(),
-    })
-    .map(|e| e.to_vec())
+    b.submit(Command::attack(a, t, None)).map(|e| e.to_vec())
 }
 
 // ---------------------------------------------------------------- P-EX-1 … P-EX-3
@@ -133,21 +128,14 @@ fn p_ex_3_advantage_and_disadvantage_net_out() {
         matches!(b.awaiting(), Awaiting::Decision(_)),
         "Red is asked whether to seize"
     );
-    b.submit(Command::Seize {
-        side: red,
-        units: vec![],
-    })
-    .unwrap();
+    b.submit(PhasesAnswer::Seize.by(red, vec![])).unwrap();
     skip_movement(&mut b);
     assert_eq!(active(&b), "T", "P-13: high initiative battles first");
     b.submit(PhasesAction::Defend.by(id(&b, "T"))).unwrap();
     b.submit(Command::EndTurn { unit: id(&b, "A") }).unwrap();
     // Round 2: T seizes; it moves first and battles last (P-15), still Defending (P-GAP-10).
-    b.submit(Command::Seize {
-        side: red,
-        units: vec![id(&b, "T")],
-    })
-    .unwrap();
+    b.submit(PhasesAnswer::Seize.by(red, vec![id(&b, "T")]))
+        .unwrap();
     assert_eq!(active(&b), "T", "P-15: the seizer moves first");
     skip_movement(&mut b);
     assert_eq!(active(&b), "A", "P-15: the seizer battles last");
@@ -261,10 +249,7 @@ fn p_ex_4_knight_seizes() {
         panic!("Blue is asked")
     };
     let eligible: Vec<Command> = d.options.iter().map(|o| o.command.clone()).collect();
-    let seize = |u: &str| Command::Seize {
-        side: blue,
-        units: vec![id(&b, u)],
-    };
+    let seize = |u: &str| PhasesAnswer::Seize.by(blue, vec![id(&b, u)]);
     assert_eq!(
         eligible,
         vec![seize("Rogue"), seize("Knight")],
@@ -272,17 +257,11 @@ fn p_ex_4_knight_seizes() {
     );
     assert_eq!(
         d.decline.map(|o| o.command),
-        Some(Command::Seize {
-            side: blue,
-            units: vec![]
-        }),
+        Some(PhasesAnswer::Seize.by(blue, vec![])),
         "P-15: seizing is optional"
     );
-    b.submit(Command::Seize {
-        side: blue,
-        units: vec![id(&b, "Knight")],
-    })
-    .unwrap();
+    b.submit(PhasesAnswer::Seize.by(blue, vec![id(&b, "Knight")]))
+        .unwrap();
     let names = |b: &skirmish::engine::Battle, ids: Vec<UnitId>| {
         ids.into_iter().map(|u| b.unit_name(u)).collect::<Vec<_>>()
     };
@@ -329,7 +308,7 @@ fn p_15_seizing_is_worth_the_kill_it_enables_and_only_normal_ai_seizes() {
     assert_eq!(value("Rogue"), 0.0, "P-15: no kill within reach");
     assert!(d.lookahead, "a seize pays off only later");
     let blue = b.side_id("Blue").unwrap();
-    let seize = |units: Vec<UnitId>| Command::Seize { side: blue, units };
+    let seize = |units: Vec<UnitId>| PhasesAnswer::Seize.by(blue, units);
     let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(1);
     assert_eq!(
         choose(&b, AiPolicy::Normal, &mut rng),
@@ -365,11 +344,8 @@ fn p_gap_12_several_seizers_keep_initiative_order_among_themselves() {
     let faces = [1, 1, 1, 1, 1, 1, 1, 1, 4, 4, 2, 6];
     let mut b = battle(&four(DecisionPolicy::Ask), &faces);
     let blue = b.side_id("Blue").unwrap();
-    b.submit(Command::Seize {
-        side: blue,
-        units: vec![id(&b, "Rogue"), id(&b, "Knight")],
-    })
-    .unwrap();
+    b.submit(PhasesAnswer::Seize.by(blue, vec![id(&b, "Rogue"), id(&b, "Knight")]))
+        .unwrap();
     let names = |b: &skirmish::engine::Battle, ids: Vec<UnitId>| {
         ids.into_iter().map(|u| b.unit_name(u)).collect::<Vec<_>>()
     };
@@ -447,12 +423,7 @@ fn p_ex_5_walk_through_difficult_terrain_provokes_once() {
     let m = id(&b, "M");
     let path = vec![c(4, 1), c(3, 1), c(2, 1), c(1, 1)];
     let ev = b
-        .submit(Command::Move {
-            unit: m,
-            power: "Walk".into(),
-            path,
-            target: None,
-        })
+        .submit(Command::move_along(m, "Walk", path))
         .unwrap()
         .to_vec();
     let oas: Vec<&Event> = ev
@@ -502,12 +473,7 @@ fn p_ex_5_variant_slowing_opportunity_attack_stops_the_move() {
     let m = id(&b, "M");
     let path = vec![c(4, 1), c(3, 1), c(2, 1), c(1, 1)];
     let ev = b
-        .submit(Command::Move {
-            unit: m,
-            power: "Walk".into(),
-            path,
-            target: None,
-        })
+        .submit(Command::move_along(m, "Walk", path))
         .unwrap()
         .to_vec();
     assert!(
@@ -541,12 +507,7 @@ fn p_gap_09_slowed_at_start_cannot_move_and_saves_end_it() {
     // Round 2: M is Slowed when its movement turn starts: its turn ends at once.
     assert_eq!(b.turn().round, 2);
     assert_ne!(active(&b), "M", "M's movement turn was skipped");
-    let err = b.check(&Command::Move {
-        unit: id(&b, "M"),
-        power: "Walk".into(),
-        path: vec![c(0, 1)],
-        target: None,
-    });
+    let err = b.check(&Command::move_along(id(&b, "M"), "Walk", vec![c(0, 1)]));
     assert!(err.is_err());
     skip_to(&mut b, 3, Stage::Movement);
     // The save of 4 + 3 = 7 ended it at the end of round 2.
@@ -628,19 +589,9 @@ fn p_16_p_gap_07_one_movement_power_per_phase() {
     );
     let mut b = battle(&lvl, &[1; 4]);
     let a = id(&b, "A");
-    b.submit(Command::Move {
-        unit: a,
-        power: "Shift".into(),
-        path: vec![c(1, 0)],
-        target: None,
-    })
-    .unwrap();
-    let again = b.submit(Command::Move {
-        unit: a,
-        power: "Shift".into(),
-        path: vec![c(2, 0)],
-        target: None,
-    });
+    b.submit(Command::move_along(a, "Shift", vec![c(1, 0)]))
+        .unwrap();
+    let again = b.submit(Command::move_along(a, "Shift", vec![c(2, 0)]));
     assert!(
         matches!(again, Err(CommandError::NotYourTurn { .. })),
         "{again:?}"
@@ -671,30 +622,15 @@ fn p_02_p_gap_04_movement_power_budgets() {
         ("Run", 12),
         ("Disengage", 2),
     ] {
-        let ok = b.check(&Command::Move {
-            unit: a,
-            power: power.into(),
-            path: row(budget),
-            target: None,
-        });
+        let ok = b.check(&Command::move_along(a, power, row(budget)));
         assert!(ok.is_ok(), "{power} {budget}: {ok:?}");
-        let too_far = b.check(&Command::Move {
-            unit: a,
-            power: power.into(),
-            path: row(budget + 1),
-            target: None,
-        });
+        let too_far = b.check(&Command::move_along(a, power, row(budget + 1)));
         assert!(
             matches!(too_far, Err(CommandError::NotEnoughMovement { .. })),
             "{power}: {too_far:?}"
         );
     }
-    let unknown = b.check(&Command::Move {
-        unit: a,
-        power: "Teleport".into(),
-        path: row(1),
-        target: None,
-    });
+    let unknown = b.check(&Command::move_along(a, "Teleport", row(1)));
     assert!(matches!(unknown, Err(CommandError::Unknown { .. })));
 }
 
@@ -719,12 +655,11 @@ fn p_gap_04_hustle_and_run_side_effects() {
     );
     let a = id(&b, "A");
     // Hustle reaches 9 squares: 8 here, next to B.
-    b.submit(Command::Move {
-        unit: a,
-        power: "Hustle".into(),
-        path: (1..=8).map(|x| c(x, 1)).collect(),
-        target: None,
-    })
+    b.submit(Command::move_along(
+        a,
+        "Hustle",
+        (1..=8).map(|x| c(x, 1)).collect(),
+    ))
     .unwrap();
     assert_eq!(cell(&b, "A"), c(8, 1));
     b.submit(Command::EndTurn { unit: id(&b, "B") }).unwrap();
@@ -760,24 +695,17 @@ fn p_gap_04_hustle_and_run_side_effects() {
     );
     let mut b = battle(&lvl, &[1, 1, 1, 1, /* B attacks A: 1 1 + d6 */ 1, 1, 1]);
     let a = id(&b, "A");
-    b.submit(Command::Move {
-        unit: a,
-        power: "Run".into(),
-        path: (1..=8).map(|x| c(x, 1)).collect(),
-        target: None,
-    })
+    b.submit(Command::move_along(
+        a,
+        "Run",
+        (1..=8).map(|x| c(x, 1)).collect(),
+    ))
     .unwrap();
     b.submit(Command::EndTurn { unit: id(&b, "B") }).unwrap();
     // B battles first and attacks the runner with advantage (1 source → d6).
     let ev = attack(&mut b, "B", "A").unwrap();
     assert_eq!(attack_summary(&attacks(&ev)[0]).3, Some(6));
-    let refused = b.check(&Command::Attack {
-        unit: a,
-        target: id(&b, "B"),
-        power: None,
-        aim: None,
-        approach: Vec::new(),
-    });
+    let refused = b.check(&Command::attack(a, id(&b, "B"), None));
     assert!(
         matches!(refused, Err(CommandError::Forbidden(_))),
         "{refused:?}"
@@ -798,12 +726,13 @@ fn p_gap_04_charge_needs_closer_steps_and_grants_advantage() {
     let mut b = battle(&lvl, &[1, 1, 1, 1, /* attack */ 2, 2, 6, /* dmg */ 1]);
     b.submit(Command::EndTurn { unit: id(&b, "B") }).unwrap();
     let a = id(&b, "A");
-    let t = Some(id(&b, "B"));
+    let t = id(&b, "B");
+    let charge = charge_options;
     let sideways = b.check(&Command::Move {
         unit: a,
         power: "Charge".into(),
         path: vec![c(0, 0)],
-        target: t,
+        options: charge(t),
     });
     assert!(
         matches!(sideways, Err(CommandError::PathBlocked(_))),
@@ -813,7 +742,7 @@ fn p_gap_04_charge_needs_closer_steps_and_grants_advantage() {
         unit: a,
         power: "Charge".into(),
         path: vec![c(1, 1)],
-        target: t,
+        options: charge(t),
     });
     assert!(
         matches!(short, Err(CommandError::OutOfReach(_))),
@@ -823,7 +752,7 @@ fn p_gap_04_charge_needs_closer_steps_and_grants_advantage() {
         unit: a,
         power: "Charge".into(),
         path: (1..=5).map(|x| c(x, 1)).collect(),
-        target: t,
+        options: charge(t),
     })
     .unwrap();
     let ev = attack(&mut b, "A", "B").unwrap();
@@ -868,12 +797,11 @@ fn p_19_p_20_every_threatening_enemy_attacks_allies_never() {
     }
     assert_eq!(active(&b), "M");
     let ev = b
-        .submit(Command::Move {
-            unit: id(&b, "M"),
-            power: "Walk".into(),
-            path: vec![c(2, 1), c(1, 1)],
-            target: None,
-        })
+        .submit(Command::move_along(
+            id(&b, "M"),
+            "Walk",
+            vec![c(2, 1), c(1, 1)],
+        ))
         .unwrap()
         .to_vec();
     let oas = ev
@@ -926,13 +854,8 @@ fn p_21_p_28_p_ex_7_disengage_shifts_without_provoking_and_penalises_attacks() {
     // Round 2: E moves first and stays; A walks back next to E and attacks it.
     skip_to(&mut b, 2, Stage::Movement);
     b.submit(Command::EndTurn { unit: e }).unwrap();
-    b.submit(Command::Move {
-        unit: a,
-        power: "Walk".into(),
-        path: vec![c(1, 1)],
-        target: None,
-    })
-    .unwrap();
+    b.submit(Command::move_along(a, "Walk", vec![c(1, 1)]))
+        .unwrap();
     assert!(
         conditions(&b, "A").contains(&"Disengaged".to_string()),
         "lasts through round 2"
@@ -978,12 +901,7 @@ fn p_21_p_28_a_movement_phase_disengage_provokes_nothing() {
     let mut b = battle(&lvl, &[1; 4]);
     assert_eq!(active(&b), "A", "A moves first");
     let ev = b
-        .submit(Command::Move {
-            unit: id(&b, "A"),
-            power: "Disengage".into(),
-            path: path.clone(),
-            target: None,
-        })
+        .submit(Command::move_along(id(&b, "A"), "Disengage", path.clone()))
         .unwrap()
         .to_vec();
     assert!(attacks(&ev).is_empty(), "no opportunity attack");
@@ -992,12 +910,7 @@ fn p_21_p_28_a_movement_phase_disengage_provokes_nothing() {
     // Walking out instead: E's opportunity attack (2d6, it misses) comes first.
     let mut b = battle(&lvl, &[1, 1, 1, 1, 1, 1]);
     let ev = b
-        .submit(Command::Move {
-            unit: id(&b, "A"),
-            power: "Walk".into(),
-            path,
-            target: None,
-        })
+        .submit(Command::move_along(id(&b, "A"), "Walk", path))
         .unwrap()
         .to_vec();
     assert_eq!(attacks(&ev).len(), 1);
@@ -1017,12 +930,7 @@ fn p_gap_04_shift_leaves_a_threatened_square_without_provoking() {
     );
     let mut b = battle(&lvl, &[1; 4]);
     let ev = b
-        .submit(Command::Move {
-            unit: id(&b, "A"),
-            power: "Shift".into(),
-            path: vec![c(0, 1)],
-            target: None,
-        })
+        .submit(Command::move_along(id(&b, "A"), "Shift", vec![c(0, 1)]))
         .unwrap()
         .to_vec();
     assert!(
@@ -1053,19 +961,11 @@ fn p_02_extra_movement_powers_come_from_the_units_list() {
     let mut b = battle(&lvl, &[1; 6]);
     assert_eq!(active(&b), "A");
     let (a, bb) = (id(&b, "A"), id(&b, "B"));
-    let slip = |unit, path: Vec<skirmish::engine::board::Cell>| Command::Move {
-        unit,
-        power: "Slip".into(),
-        path,
-        target: None,
-    };
+    let slip =
+        |unit, path: Vec<skirmish::engine::board::Cell>| Command::move_along(unit, "Slip", path);
     // Bound: Speed 6 + 2 = 8 squares, where a Walk stops at 6.
-    let row = |power: &str, n: i32| Command::Move {
-        unit: a,
-        power: power.into(),
-        path: (1..=n).map(|x| c(1 + x, 2)).collect(),
-        target: None,
-    };
+    let row =
+        |power: &str, n: i32| Command::move_along(a, power, (1..=n).map(|x| c(1 + x, 2)).collect());
     assert!(b.check(&row("Bound", 8)).is_ok());
     for (power, n) in [("Bound", 9), ("Walk", 7)] {
         let far = b.check(&row(power, n));
@@ -1196,13 +1096,8 @@ fn p_24_p_04_p_06_p_08_tier_table_and_caps() {
     b.submit(PhasesAction::Defend.by(id(&b, "T"))).unwrap();
     assert_eq!(b.turn().round, 2);
     b.submit(Command::EndTurn { unit: id(&b, "T") }).unwrap();
-    b.submit(Command::Move {
-        unit: a,
-        power: "Hustle".into(),
-        path: vec![c(1, 1)],
-        target: None,
-    })
-    .unwrap();
+    b.submit(Command::move_along(a, "Hustle", vec![c(1, 1)]))
+        .unwrap();
     let ev = attack(&mut b, "A", "T").unwrap();
     let PhasesEvent::AttackRolled {
         disadvantage,
@@ -1236,25 +1131,17 @@ fn p_08_p_09_five_sources_cap_at_d12() {
     lvl.sides[1].decisions = DecisionPolicy::Ask;
     let mut b = battle(&lvl, &[1, 1, 1, 1, 1, 1, 12, 1]);
     let red = b.side_id("Red").unwrap();
-    b.submit(Command::Seize {
-        side: red,
-        units: vec![id(&b, "T")],
-    })
-    .unwrap();
+    b.submit(PhasesAnswer::Seize.by(red, vec![id(&b, "T")]))
+        .unwrap();
     let t = id(&b, "T");
-    b.submit(Command::Move {
-        unit: t,
-        power: "Run".into(),
-        path: vec![c(8, 1)],
-        target: None,
-    })
-    .unwrap();
+    b.submit(Command::move_along(t, "Run", vec![c(8, 1)]))
+        .unwrap();
     let a = id(&b, "A");
     b.submit(Command::Move {
         unit: a,
         power: "Charge".into(),
         path: (2..=7).map(|x| c(x, 1)).collect(),
-        target: Some(t),
+        options: charge_options(t),
     })
     .unwrap();
     let ev = attack(&mut b, "A", "T").unwrap();
@@ -1331,29 +1218,17 @@ fn p_26_p_gap_13_delay_then_act_before_a_later_unit() {
     lvl.sides[0].decisions = DecisionPolicy::Ask;
     let mut b = battle(&lvl, &[1; 6]);
     let blue = b.side_id("Blue").unwrap();
-    b.submit(Command::Seize {
-        side: blue,
-        units: vec![],
-    })
-    .unwrap();
+    b.submit(PhasesAnswer::Seize.by(blue, vec![])).unwrap();
     skip_movement(&mut b);
     let a = id(&b, "A");
     b.submit(PhasesAction::Delay.by(a)).unwrap();
     // Window before B: Blue keeps waiting.
     assert!(matches!(b.awaiting(), Awaiting::Decision(_)));
-    b.submit(Command::ActNow {
-        side: blue,
-        units: vec![],
-    })
-    .unwrap();
+    b.submit(PhasesAnswer::ActNow.by(blue, vec![])).unwrap();
     assert_eq!(active(&b), "B");
     b.submit(Command::EndTurn { unit: id(&b, "B") }).unwrap();
     // Window before C: A acts now.
-    b.submit(Command::ActNow {
-        side: blue,
-        units: vec![a],
-    })
-    .unwrap();
+    b.submit(PhasesAnswer::ActNow.by(blue, vec![a])).unwrap();
     assert_eq!(active(&b), "A");
     let twice = b.check(&PhasesAction::Delay.by(a));
     assert!(matches!(twice, Err(CommandError::AlreadyUsed { .. })));
@@ -1406,12 +1281,7 @@ fn p_27_p_gap_10_defend_lasts_until_own_next_battle_turn_covering_oas() {
     // on... instead D moves away and E's OA has disadvantage (D is Defending).
     b.submit(Command::EndTurn { unit: id(&b, "E") }).unwrap();
     let ev = b
-        .submit(Command::Move {
-            unit: id(&b, "D"),
-            power: "Walk".into(),
-            path: vec![c(0, 1)],
-            target: None,
-        })
+        .submit(Command::move_along(id(&b, "D"), "Walk", vec![c(0, 1)]))
         .unwrap()
         .to_vec();
     let (_, kept, _, die) = attack_summary(&attacks(&ev)[0]);
@@ -1442,18 +1312,10 @@ fn p_15_seized_unit_grants_advantage_to_opportunity_attacks() {
     lvl.sides[0].decisions = DecisionPolicy::Ask;
     let mut b = battle(&lvl, &[1, 1, 1, 1, /* OA */ 1, 1, 6, 1]);
     let blue = b.side_id("Blue").unwrap();
-    b.submit(Command::Seize {
-        side: blue,
-        units: vec![id(&b, "K")],
-    })
-    .unwrap();
+    b.submit(PhasesAnswer::Seize.by(blue, vec![id(&b, "K")]))
+        .unwrap();
     let ev = b
-        .submit(Command::Move {
-            unit: id(&b, "K"),
-            power: "Walk".into(),
-            path: vec![c(0, 1)],
-            target: None,
-        })
+        .submit(Command::move_along(id(&b, "K"), "Walk", vec![c(0, 1)]))
         .unwrap()
         .to_vec();
     let PhasesEvent::AttackRolled {
@@ -1515,35 +1377,17 @@ fn p_gap_16_ranged_power_needs_range_and_line_of_sight() {
     let mut b = battle(&lvl, &[1; 6]);
     skip_movement(&mut b);
     let (a, t, u) = (id(&b, "A"), id(&b, "T"), id(&b, "U"));
-    let blocked = b.check(&Command::Attack {
-        unit: a,
-        target: t,
-        power: Some("Bow".into()),
-        aim: None,
-        approach: Vec::new(),
-    });
+    let blocked = b.check(&Command::attack(a, t, Some("Bow".into())));
     assert!(
         matches!(blocked, Err(CommandError::OutOfReach(_))),
         "wall at (4,1): {blocked:?}"
     );
-    let far = b.check(&Command::Attack {
-        unit: a,
-        target: u,
-        power: Some("Bow".into()),
-        aim: None,
-        approach: Vec::new(),
-    });
+    let far = b.check(&Command::attack(a, u, Some("Bow".into())));
     assert!(
         matches!(far, Err(CommandError::OutOfReach(_))),
         "11 squares: {far:?}"
     );
-    let melee = b.check(&Command::Attack {
-        unit: a,
-        target: t,
-        power: Some("Dagger".into()),
-        aim: None,
-        approach: Vec::new(),
-    });
+    let melee = b.check(&Command::attack(a, t, Some("Dagger".into())));
     assert!(matches!(melee, Err(CommandError::OutOfReach(_))));
 }
 
@@ -1582,20 +1426,9 @@ fn illegal_commands_say_why() {
     // B moves first (lower initiative).
     let not_turn = b.submit(Command::EndTurn { unit: a });
     assert!(matches!(not_turn, Err(CommandError::NotYourTurn { .. })));
-    let wrong_stage = b.check(&Command::Attack {
-        unit: bb,
-        target: a,
-        power: None,
-        aim: None,
-        approach: Vec::new(),
-    });
+    let wrong_stage = b.check(&Command::attack(bb, a, None));
     assert!(matches!(wrong_stage, Err(CommandError::WrongStage(_))));
-    let wall = b.check(&Command::Move {
-        unit: bb,
-        power: "Walk".into(),
-        path: vec![c(5, 2)],
-        target: None,
-    });
+    let wall = b.check(&Command::move_along(bb, "Walk", vec![c(5, 2)]));
     assert!(
         matches!(wall, Err(CommandError::PathBlocked(_))),
         "not adjacent: {wall:?}"
@@ -1638,13 +1471,8 @@ fn p_18_p_gap_08_slowed_on_an_allys_square_steps_back() {
     let mut b = battle(&lvl, &[1, 1, 1, 1, 1, 1, /* OA hits */ 6, 6, 1]);
     assert_eq!(active(&b), "M");
     let m = id(&b, "M");
-    b.submit(Command::Move {
-        unit: m,
-        power: "Walk".into(),
-        path: vec![c(4, 1), c(3, 1)],
-        target: None,
-    })
-    .unwrap();
+    b.submit(Command::move_along(m, "Walk", vec![c(4, 1), c(3, 1)]))
+        .unwrap();
     assert_eq!(cell(&b, "M"), c(5, 1));
     assert_eq!(cell(&b, "P"), c(4, 1));
 }
@@ -1782,12 +1610,7 @@ fn p_26_p_27_p_28_are_declared_verbs_that_scripts_play_and_show_as_written() {
     assert_eq!(b.turn().round, 2);
     b.submit(Command::EndTurn { unit: id(&b, "E") }).unwrap();
     let ev = b
-        .submit(Command::Move {
-            unit: id(&b, "A"),
-            power: "Walk".into(),
-            path: vec![c(1, 2)],
-            target: None,
-        })
+        .submit(Command::move_along(id(&b, "A"), "Walk", vec![c(1, 2)]))
         .unwrap()
         .to_vec();
     let PhasesEvent::AttackRolled { disadvantage, .. } = &attacks(&ev)[0] else {

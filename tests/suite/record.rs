@@ -379,20 +379,20 @@ fn preview_of(b: &Battle, command: &Command) -> Option<Foreseen> {
         unit,
         target,
         power,
-        aim,
-        approach,
+        options,
     } = command
     else {
         return None;
     };
-    if !approach.is_empty() {
+    // An attack moving first (`actfast`'s approach) has no preview from here.
+    if options.get("approach").is_some() {
         return None;
     }
-    match aim {
+    match options.name("aim") {
         Some(a) => b
             .aim_previews(*unit, *target, power.as_deref())
             .into_iter()
-            .find(|p| &p.aim == a)
+            .find(|p| p.aim == a)
             .map(|p| Foreseen {
                 hit: p.chance,
                 crit: 0.0,

@@ -8,10 +8,11 @@ use std::process::Command;
 
 use skirmish::engine::battle::Battle;
 use skirmish::engine::board::Cell;
-use skirmish::engine::command::{Command as Cmd, Reaction};
+use skirmish::engine::command::Command as Cmd;
 use skirmish::engine::dice::Dice;
-use skirmish::engine::rulesets::flow::{FlowAction, ShoveEffect};
+use skirmish::engine::rulesets::flow::{FlowAction, React, Reaction, ShoveEffect};
 use skirmish::engine::rulesets::new_battle;
+use skirmish::engine::rulesets::phases::answers::PhasesAnswer;
 use skirmish::engine::units::{SideId, UnitId};
 use skirmish::engine::verb::{ArgValue, Args};
 use skirmish::level::{load_file, load_str};
@@ -250,8 +251,9 @@ fn ford_battle() -> Battle {
 }
 
 /// Issue 12: `Attack` carries an optional aim and approach path for the rulesets
-/// that play them (`wounds`' aimed attacks, `actfast`'s approach); it shows them in
-/// scenario syntax, and a ruleset without them refuses them in words.
+/// that play them (`wounds`' aimed attacks, `actfast`'s approach); issue 30: as
+/// options those rulesets declare. It shows them in scenario syntax, and a ruleset
+/// without them refuses them in words.
 #[test]
 fn an_aimed_attack_or_an_approach_is_shown_and_refused_where_not_played() {
     let battle = ford_battle();
@@ -260,8 +262,10 @@ fn an_aimed_attack_or_an_approach_is_shown_and_refused_where_not_played() {
         unit: knight,
         target: goblin,
         power: None,
-        aim: Some("Head".into()),
-        approach: vec![Cell::new(2, 1), Cell::new(2, 0)],
+        options: Args::new().with("aim", ArgValue::Name("Head".into())).with(
+            "approach",
+            ArgValue::Cells(vec![Cell::new(2, 1), Cell::new(2, 0)]),
+        ),
     };
     assert_eq!(
         aimed.display(&battle),
@@ -272,19 +276,35 @@ fn an_aimed_attack_or_an_approach_is_shown_and_refused_where_not_played() {
         .expect_err("phases has no aimed attacks");
     assert_eq!(
         e.to_string(),
-        "attacks in `phases` are not aimed: leave out `aim`"
+        "attacks in `phases` take no `aim`: leave it out"
     );
     let approach = Cmd::Attack {
         unit: knight,
         target: goblin,
         power: None,
-        aim: None,
-        approach: vec![Cell::new(2, 1)],
+        options: Args::new().with("approach", ArgValue::Cells(vec![Cell::new(2, 1)])),
     };
     let e = battle
         .check(&approach)
         .expect_err("phases attacks from where it stands");
-    assert!(e.to_string().contains("do not include the approach"), "{e}");
+    assert_eq!(
+        e.to_string(),
+        "attacks in `phases` take no `approach`: leave it out"
+    );
+    // `wounds` declares `aim`, not `approach`: it names what it takes.
+    let wounds = new_battle(
+        &load_file(&Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/duel_wounds.ron"))
+            .expect("the wounds duel loads"),
+        Dice::seeded(1),
+    )
+    .expect("battle");
+    let e = wounds
+        .check(&approach)
+        .expect_err("wounds attacks from where it stands");
+    assert_eq!(
+        e.to_string(),
+        "attacks in `wounds` take no `approach` (they take `aim`): leave it out"
+    );
 }
 
 #[test]
@@ -293,39 +313,20 @@ fn engine_commands_display_with_names_in_scenario_syntax() {
     let (knight, goblin, shaman) = (UnitId(0), UnitId(2), UnitId(3));
     let cases = [
         (
-            Cmd::Seize {
-                side: SideId(0),
-                units: vec![UnitId(1), knight],
-            },
+            PhasesAnswer::Seize.by(SideId(0), vec![UnitId(1), knight]),
             r#"Seize(side: "Blue", units: ["Ranger", "Knight"])"#,
         ),
         (
-            Cmd::Attack {
-                unit: knight,
-                target: goblin,
-                power: Some("Longsword".into()),
-                aim: None,
-                approach: Vec::new(),
-            },
+            PhasesAnswer::ActNow.by(SideId(0), vec![]),
+            r#"ActNow(side: "Blue", units: [])"#,
+        ),
+        (
+            Cmd::attack(knight, goblin, Some("Longsword".into())),
             r#"Attack(unit: "Knight", target: "Goblin", power: "Longsword")"#,
         ),
         (
-            Cmd::Move {
-                unit: knight,
-                power: "Walk".into(),
-                path: vec![Cell::new(2, 1), Cell::new(2, 0)],
-                target: None,
-            },
+            Cmd::move_along(knight, "Walk", vec![Cell::new(2, 1), Cell::new(2, 0)]),
             r#"Move(unit: "Knight", power: "Walk", to: (2, 0), path: [(2, 1), (2, 0)])"#,
-        ),
-        (
-            Cmd::Move {
-                unit: knight,
-                power: "Step".into(),
-                path: vec![Cell::new(2, 1)],
-                target: None,
-            },
-            r#"Step(unit: "Knight", to: (2, 1))"#,
         ),
         (
             Cmd::ActivateItem {
@@ -335,27 +336,42 @@ fn engine_commands_display_with_names_in_scenario_syntax() {
             },
             r#"Use(unit: "Shaman", item: "Healing Draught")"#,
         ),
-        (
-            Cmd::React {
-                side: SideId(0),
-                unit: knight,
-                reaction: Reaction::Riposte,
-                to: None,
-                swap: false,
-            },
-            r#"React(side: "Blue", unit: "Knight", reaction: Riposte)"#,
-        ),
         (Cmd::Pass { side: SideId(1) }, r#"Pass(side: "Red")"#),
     ];
-    for (command, expected) in cases {
-        let shown = command.display(&battle);
+    // `flow`'s one-cell move and answer, in a `flow` battle: North Captain 0, North
+    // Halberdier 1.
+    let duel = load_file(&Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/duel_flow.ron"))
+        .expect("the flow duel loads");
+    let flow = new_battle(&duel, Dice::seeded(1)).expect("battle");
+    let reactions = [
+        (
+            Cmd::move_along(UnitId(0), "Step", vec![Cell::new(2, 1)]),
+            r#"Step(unit: "North Captain", to: (2, 1))"#,
+        ),
+        (
+            React::new(SideId(0), UnitId(0), Reaction::Riposte).command(),
+            r#"React(side: "North", unit: "North Captain", reaction: Riposte)"#,
+        ),
+        (
+            React {
+                to: Some(Cell::new(1, 1)),
+                swap: true,
+                ..React::new(SideId(0), UnitId(1), Reaction::Intercept)
+            }
+            .command(),
+            r#"React(side: "North", unit: "North Halberdier", reaction: Intercept, to: (1, 1), swap: true)"#,
+        ),
+    ];
+    let cases = cases.into_iter().map(|c| (&battle, c));
+    for (battle, (command, expected)) in cases.chain(reactions.into_iter().map(|c| (&flow, c))) {
+        let shown = command.display(battle);
         assert_eq!(shown, expected);
         // What is shown is what a user writes: it reads back as the same command.
         let script: ScriptCommand = ron::Options::default()
             .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
             .from_str(&shown)
             .unwrap_or_else(|e| panic!("{shown}: {e}"));
-        let back = skirmish::script::resolve(&battle, &script).expect("resolves");
+        let back = skirmish::script::resolve(battle, &script).expect("resolves");
         assert_eq!(back, command, "{shown}");
     }
 }

@@ -417,3 +417,60 @@ fn timeline_steps_by_command_turn_and_log_line() {
         assert!(t.events_after[k] > i && (k == 0 || t.events_after[k - 1] <= i));
     }
 }
+
+/// Issue 30: battle files written before `Seize`, `ActNow` and `React` became the
+/// answers their rulesets declare, and before an attack's `aim` and `approach` and
+/// a move's `target` became options their rulesets declare
+/// (`tests/fixtures/battles/`, written by that build with `script --save-battle` and
+/// `sim --save-battle`), still load and replay event by event; saved again they are
+/// written in today's format and replay the same.
+#[test]
+fn battle_files_with_the_old_core_words_still_replay() {
+    use skirmish::engine::Command as C;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/battles");
+    let answer = |c: &C| matches!(c, C::Answer { .. });
+    let option = |name: &'static str| {
+        move |c: &C| match c {
+            C::Attack { options, .. } | C::Move { options, .. } => options.get(name).is_some(),
+            _ => false,
+        }
+    };
+    type ReadAsNow<'a> = &'a dyn Fn(&C) -> bool;
+    let cases: [(&str, &str, ReadAsNow); 8] = [
+        ("ford_showcase", "Seize(", &answer),
+        ("flow_reaction_chain", "React(", &answer),
+        ("flow_intercept", "React(", &answer),
+        ("escalation_intercept", "React(", &answer),
+        ("escalation_bands", "ActNow(", &answer),
+        ("wounds_center_mass", "aim: Some(", &option("aim")),
+        ("actfast_order", "approach: [", &option("approach")),
+        ("ford_charge", "power: \"Charge\"", &option("target")),
+    ];
+    for (name, old, read_as_now) in cases {
+        let path = dir.join(format!("{name}.ron"));
+        let text = std::fs::read_to_string(&path).expect("fixture");
+        assert!(text.contains(old), "{name} is written in the old format");
+        assert!(
+            !text.contains("options:") && !text.contains("Answer("),
+            "{name}"
+        );
+        let file = BattleFile::load(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            file.commands.iter().any(read_as_now),
+            "{name}: its old commands read as today's"
+        );
+        file.replay().unwrap_or_else(|e| panic!("{name}: {e}"));
+        let now = file.to_ron().expect("writes");
+        assert!(now.contains("options:") || now.contains("Answer("), "{now}");
+        let again = BattleFile::parse(&now, name).expect("reads back");
+        assert_eq!(again, file, "{name}");
+        again.replay().unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+    let (code, out, err) = skirmish(&[
+        "replay",
+        "tests/fixtures/battles/flow_intercept.ron",
+        "--check",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("reproduces exactly"), "{out}");
+}

@@ -221,9 +221,9 @@ fn verb_mistakes_are_reported_at_their_place_in_the_users_words() {
     let expected = [
         ":19:51: `Shove`'s `effect` is `Sideways`; expected one of `PushBack`, `KnockProne`",
         ":20:32: `Feint` has no argument `targte`; its arguments are: `unit`, `target`",
-        ":21:9: unknown command `Redy`; expected one of the commands `Seize`, `Move`, \
-         `Attack`, `ActNow`, `Use`, `EndTurn`, `React`, `Pass`, `Step` or an action of \
-         `flow`: `Disarm`, `Draw`, `Sheathe`, `Feint`, \
+        ":21:9: unknown command `Redy`; expected one of the commands `Move`, `Attack`, \
+         `Use`, `EndTurn`, `Pass`, a one-cell move of `flow`: `Step`, an answer of `flow`: \
+         `React` or an action of `flow`: `Disarm`, `Draw`, `Sheathe`, `Feint`, \
          `FlowState`, `Grapple`, `BreakFree`, `Release`, `Ready`, `Shove`, `TotalDefense`, \
          `Tumble`, `StandUp`, `PickUp`, `Drop`",
         ":22:9: `Grapple` needs `target`: a unit's name in quotes, e.g. \"Goblin\"",
@@ -255,7 +255,10 @@ fn a_verb_another_ruleset_declares_is_an_unknown_command() {
     let (code, _, err) = skirmish(&["script", &f]);
     assert_eq!(code, 1);
     assert!(
-        err.contains(":3:5: unknown command `Feint`; expected one of the commands `Seize`"),
+        err.contains(
+            ":3:5: unknown command `Feint`; expected one of the commands `Move`, `Attack`, \
+             `Use`, `EndTurn`, `Pass`, an answer of `phases`: `Seize`, `ActNow`"
+        ),
         "{err}"
     );
     assert!(

@@ -282,21 +282,10 @@ impl Ruleset for Toy {
         let board = &world.resource::<skirmish::engine::battle::Map>().0;
         let mut out = vec![Command::EndTurn { unit }];
         for c in board.neighbors(cell_of(world, unit)) {
-            out.push(Command::Move {
-                unit,
-                power: "Walk".into(),
-                path: vec![c],
-                target: None,
-            });
+            out.push(Command::move_along(unit, "Walk", vec![c]));
         }
         for target in active_units(world) {
-            out.push(Command::Attack {
-                unit,
-                target,
-                power: None,
-                aim: None,
-                approach: Vec::new(),
-            });
+            out.push(Command::attack(unit, target, None));
             out.push(jab(unit, target));
         }
         out.retain(|c| self.check(world, c).is_ok());
@@ -572,12 +561,7 @@ fn battle_plays_a_ruleset_it_does_not_know_through_the_seam() {
     assert_eq!(battle.awaiting(), Awaiting::Unit(r1, Stage::Attack));
     let path = vec![Cell::new(1, 0), Cell::new(2, 0), Cell::new(3, 0)];
     let too_far = [path.clone(), vec![Cell::new(4, 0)]].concat();
-    let walk = |path: Vec<Cell>| Command::Move {
-        unit: r1,
-        power: "Walk".into(),
-        path,
-        target: None,
-    };
+    let walk = |path: Vec<Cell>| Command::move_along(r1, "Walk", path);
     assert!(matches!(
         battle.check(&walk(too_far)),
         Err(CommandError::NotEnoughMovement {
@@ -593,13 +577,7 @@ fn battle_plays_a_ruleset_it_does_not_know_through_the_seam() {
         [("Walk".to_string(), 0), ("Attack".to_string(), 1)]
     );
     // b1 stands at (5, 0): still out of reach.
-    let club = Command::Attack {
-        unit: r1,
-        target: b1,
-        power: None,
-        aim: None,
-        approach: Vec::new(),
-    };
+    let club = Command::attack(r1, b1, None);
     assert!(matches!(
         battle.check(&club),
         Err(CommandError::OutOfReach(_))
@@ -856,13 +834,7 @@ fn a_declared_verb_plays_through_battle_and_a_malformed_one_is_refused_by_name()
         e,
         Event::Damaged { unit, amount: 1, hp: 1, .. } if *unit == b1
     )));
-    let club = Command::Attack {
-        unit: r1,
-        target: b1,
-        power: None,
-        aim: None,
-        approach: Vec::new(),
-    };
+    let club = Command::attack(r1, b1, None);
     assert_eq!(
         battle.check(&club).unwrap_err().to_string(),
         "one attack a turn"
@@ -957,9 +929,8 @@ fn script_reports_a_verbs_mistakes_at_their_place() {
         problems,
         [
             "duel.ron:10:25: `Jab` has no argument `traget`; its arguments are: `unit`, `target`",
-            "duel.ron:11:9: unknown command `Poke`; expected one of the commands `Seize`, \
-             `Move`, `Attack`, `ActNow`, `Use`, `EndTurn`, `React`, `Pass`, `Step` or an \
-             action of `toy`: `Jab`, `Brace`",
+            "duel.ron:11:9: unknown command `Poke`; expected one of the commands `Move`, \
+             `Attack`, `Use`, `EndTurn`, `Pass` or an action of `toy`: `Jab`, `Brace`",
             "duel.ron:12:9: `Jab` needs `unit`: the unit that acts, a unit's name in quotes, \
              e.g. \"Goblin\"",
         ]
@@ -1045,13 +1016,7 @@ fn a_decision_of_the_toys_own_kind_is_answered_and_shown_with_no_core_code() {
             "{policy:?}"
         );
     }
-    let club = Command::Attack {
-        unit: r1,
-        target: b1,
-        power: None,
-        aim: None,
-        approach: Vec::new(),
-    };
+    let club = Command::attack(r1, b1, None);
     assert!(matches!(
         battle.check(&club),
         Err(CommandError::DecisionPending { .. })

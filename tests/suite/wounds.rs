@@ -14,6 +14,7 @@ use skirmish::engine::command::CommandError;
 use skirmish::engine::dice::Dice;
 use skirmish::engine::event::Event;
 use skirmish::engine::rulesets::new_battle;
+use skirmish::engine::rulesets::wounds::aim::aim_options;
 use skirmish::engine::rulesets::wounds::events::WoundsEvent;
 use skirmish::engine::units::{PlayState, UnitId};
 use skirmish::engine::verb::{ArgValue, Args};
@@ -146,21 +147,11 @@ fn path(p: &[(i32, i32)]) -> Vec<skirmish::engine::board::Cell> {
 }
 
 pub(crate) fn mv(b: &Battle, unit: &str, p: &[(i32, i32)]) -> Command {
-    Command::Move {
-        unit: id(b, unit),
-        power: "Move".into(),
-        path: path(p),
-        target: None,
-    }
+    Command::move_along(id(b, unit), "Move", path(p))
 }
 
 fn dash(b: &Battle, unit: &str, p: &[(i32, i32)]) -> Command {
-    Command::Move {
-        unit: id(b, unit),
-        power: "Dash".into(),
-        path: path(p),
-        target: None,
-    }
+    Command::move_along(id(b, unit), "Dash", path(p))
 }
 
 /// An attack with the unit's first power, aimed at `aim` (Center Mass if `None`).
@@ -169,8 +160,7 @@ fn aimed(b: &Battle, unit: &str, target: &str, aim: Option<&str>) -> Command {
         unit: id(b, unit),
         target: id(b, target),
         power: None,
-        aim: aim.map(Into::into),
-        approach: Vec::new(),
+        options: aim_options(aim.map(Into::into)),
     }
 }
 
@@ -189,8 +179,7 @@ pub(crate) fn with_power(
         unit: id(b, unit),
         target: id(b, target),
         power: Some(power.into()),
-        aim: aim.map(Into::into),
-        approach: Vec::new(),
+        options: aim_options(aim.map(Into::into)),
     }
 }
 
@@ -1961,13 +1950,16 @@ fn w_gap_07_the_hitters_side_aims_its_free_hit() {
     assert_eq!(d.options.len(), expected.len());
     for (o, (want, p)) in d.options.iter().zip(expected) {
         let Command::Attack {
-            unit, target, aim, ..
+            unit,
+            target,
+            options,
+            ..
         } = &o.command
         else {
             panic!("{o:?}");
         };
         assert_eq!((*unit, *target), (id(&b, "Guard"), id(&b, "Thief")));
-        assert_eq!(aim.as_deref(), Some(want));
+        assert_eq!(options.name("aim"), Some(want));
         assert!((o.chance.unwrap() - p).abs() < 1e-9, "{want}: {o:?}");
     }
     let err = b.check(&Command::EndTurn {
@@ -1981,8 +1973,7 @@ fn w_gap_07_the_hitters_side_aims_its_free_hit() {
         unit: id(&b, "Guard"),
         target: id(&b, "Thief"),
         power: None,
-        aim: Some("slowing".into()),
-        approach: Vec::new(),
+        options: aim_options(Some("slowing".into())),
     };
     let events = run(&mut b, |_| answer);
     let r = rolls(&events);
@@ -2003,6 +1994,7 @@ fn w_gap_07_the_hitters_side_aims_its_free_hit() {
         .rules()
         .best_aim(b.world(), id(&b, "Guard"), id(&b, "Thief"), None)
         .expect("a weapon aims");
+    let best = best.name("aim").expect("an aim").to_string();
     let events = run(&mut b, |b| mv(b, "Thief", &[(4, 1), (5, 1)]));
     assert!(matches!(b.awaiting(), Awaiting::Unit(..)));
     let r = rolls(&events);

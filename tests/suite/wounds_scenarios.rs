@@ -230,12 +230,11 @@ fn strings(list: &[&str]) -> Vec<String> {
 }
 
 fn mv(b: &Battle, name: &str, power: &str, path: &[(i32, i32)]) -> Command {
-    Command::Move {
-        unit: id(b, name),
-        power: power.into(),
-        path: path.iter().map(|&(x, y)| c(x, y)).collect(),
-        target: None,
-    }
+    Command::move_along(
+        id(b, name),
+        power,
+        path.iter().map(|&(x, y)| c(x, y)).collect(),
+    )
 }
 
 fn delay(b: &Battle, name: &str, after: &str) -> Command {

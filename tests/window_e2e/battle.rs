@@ -1220,9 +1220,8 @@ impl Strip<'_, '_> {
             .options
             .iter()
             .flat_map(|o| match &o.command {
-                Command::Seize { units, .. } | Command::ActNow { units, .. } => units.clone(),
-                Command::React { unit, .. } => vec![*unit],
-                c => c.unit().into_iter().collect(),
+                Command::Answer { args, .. } => args.units().collect(),
+                c => c.unit().into_iter().collect::<Vec<_>>(),
             })
             .collect();
         asked.sort();

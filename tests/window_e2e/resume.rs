@@ -205,13 +205,7 @@ fn by_us<'a>(battle: &'a Battle, commands: &'a [Command]) -> impl Iterator<Item 
     commands.iter().filter(move |c| {
         let side = match c.unit() {
             Some(u) => Some(side_of(world, u)),
-            None => match c {
-                Command::Seize { side, .. }
-                | Command::ActNow { side, .. }
-                | Command::React { side, .. }
-                | Command::Pass { side } => Some(*side),
-                _ => None,
-            },
+            None => c.side(),
         };
         side.is_some() && side == us
     })

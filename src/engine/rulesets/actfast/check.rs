@@ -30,9 +30,15 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
         Command::Attack {
             target,
             power,
-            approach,
+            options,
             ..
-        } => check_attack(world, unit, *target, power.as_deref(), approach),
+        } => check_attack(
+            world,
+            unit,
+            *target,
+            power.as_deref(),
+            play::approach_of(options),
+        ),
         Command::ActivateItem { item, .. } => check_item(world, unit, item),
         Command::Act { verb, .. } => check_verb(world, unit, verb),
         _ => Err(CommandError::NoDecisionPending),
@@ -410,12 +416,7 @@ pub fn legal(world: &World) -> Vec<Command> {
             continue;
         }
         if let Some((path, _)) = board.path(start, goal, &occupancy) {
-            out.push(Command::Move {
-                unit,
-                power: MOVE.into(),
-                path,
-                target: None,
-            });
+            out.push(Command::move_along(unit, MOVE, path));
         }
     }
     let powers: Vec<String> = world
@@ -444,8 +445,7 @@ pub fn legal(world: &World) -> Vec<Command> {
                 unit,
                 target,
                 power,
-                aim: None,
-                approach,
+                options: play::approach_options(approach),
             });
         }
     }

@@ -38,6 +38,7 @@ use crate::engine::dice::{Dice, DiceError};
 use crate::engine::event::{AttackOutcome, Event, Foreseen, LeaveCause, RollModifier, Stage};
 use crate::engine::spec::{Controller, DecisionPolicy, EffectDuration, PowerDef};
 use crate::engine::units::{Conditions, Health, PlayState, Powers, SideId, UnitId};
+use crate::engine::verb::{ArgKind, ArgSpec, ArgValue, Args};
 
 /// The movement power of a Move action (A-GAP-02).
 pub const MOVE: &str = "Move";
@@ -1327,6 +1328,25 @@ pub fn path_cost(world: &World, path: &[Cell]) -> Option<u32> {
         .sum()
 }
 
+/// The option `actfast` declares for its attacks: `approach`, the cells a melee
+/// attack moves through first (A-13; left out, it attacks from where it stands).
+pub const ATTACK_OPTIONS: &[ArgSpec] = &[ArgSpec::optional(APPROACH, ArgKind::Cells)];
+
+const APPROACH: &str = "approach";
+
+/// The approach an attack's options name (none: from where it stands).
+pub fn approach_of(options: &Args) -> &[Cell] {
+    options.cells(APPROACH)
+}
+
+/// The options of an attack moving along `path` first (none if it is empty).
+pub fn approach_options(path: Vec<Cell>) -> Args {
+    Args::new().with_opt(
+        APPROACH,
+        (!path.is_empty()).then_some(ArgValue::Cells(path)),
+    )
+}
+
 /// The shortest approach of a melee attack on `target` (A-13, A-GAP-02): up to the
 /// unit's Move squares to a free square next to the target; `None` when the target
 /// is not in the charge band or no such square can be reached.
@@ -1379,9 +1399,10 @@ fn execute(world: &mut World, unit: UnitId, command: Command) {
         Command::Attack {
             target,
             power,
-            approach,
+            options,
             ..
         } => {
+            let approach = approach_of(&options).to_vec();
             spend(world, unit, "attack");
             {
                 let t = turn_budget_mut(world);

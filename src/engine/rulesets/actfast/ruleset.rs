@@ -30,11 +30,11 @@ use crate::engine::event::Stage;
 use crate::engine::problems::{Issue, PowerRef, Where, unit_label};
 use crate::engine::ruleset::config::{self, ConfigError};
 use crate::engine::ruleset::{Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder};
-use crate::engine::ruleset::{AttackFeatures, MAX_RANGE, Ruleset, StatSpec, TraitOf, check_stats};
 use crate::engine::ruleset::{ConditionBadge, badge_colour};
+use crate::engine::ruleset::{MAX_RANGE, Ruleset, StatSpec, TraitOf, check_stats};
 use crate::engine::spec::{EffectDuration, Level, PowerDef, UnitDef};
 use crate::engine::units::*;
-use crate::engine::verb::VerbSpec;
+use crate::engine::verb::{ArgSpec, Args, VerbSpec};
 
 /// The `actfast` ruleset (RULES.md §4).
 #[derive(Clone, Copy, Debug, Default)]
@@ -306,12 +306,12 @@ impl Ruleset for Actfast {
         unit: UnitId,
         target: UnitId,
         power: Option<&str>,
-    ) -> Option<Vec<Cell>> {
+    ) -> Option<Args> {
         let w = play::weapon(world, unit, power)?;
         if w.kind != super::stats::AttackKind::Melee {
             return None;
         }
-        play::approach_path(world, unit, target)
+        play::approach_path(world, unit, target).map(play::approach_options)
     }
 
     fn preview_move(
@@ -441,11 +441,9 @@ impl Ruleset for Actfast {
         ))
     }
 
-    fn attack_features(&self) -> AttackFeatures {
-        AttackFeatures {
-            aim: false,
-            approach: true,
-        }
+    /// `approach` (A-13, [`play::ATTACK_OPTIONS`]).
+    fn attack_options(&self) -> &'static [ArgSpec] {
+        play::ATTACK_OPTIONS
     }
 
     fn speed_stat(&self, world: &World, unit: UnitId) -> Option<u32> {

@@ -627,12 +627,7 @@ pub fn legal(world: &World) -> Vec<Command> {
             continue;
         }
         if let Some((path, _)) = board.path(start, goal, &occupancy) {
-            out.push(Command::Move {
-                unit,
-                power: MOVE.into(),
-                path,
-                target: None,
-            });
+            out.push(Command::move_along(unit, MOVE, path));
             if engaged_now {
                 out.push(act(
                     unit,
@@ -652,13 +647,7 @@ pub fn legal(world: &World) -> Vec<Command> {
             continue;
         }
         for power in &powers {
-            out.push(Command::Attack {
-                unit,
-                target,
-                power: power.clone(),
-                aim: None,
-                approach: Vec::new(),
-            });
+            out.push(Command::attack(unit, target, power.clone()));
         }
     }
     out.push(act(unit, verbs::STANCE, Vec::new()));

@@ -146,13 +146,7 @@ fn interrupt_decision(
             .iter()
             .map(|(u, p)| {
                 DecisionOption::new(
-                    Command::Attack {
-                        unit: *u,
-                        target: t.by,
-                        power: Some(p.clone()),
-                        aim: None,
-                        approach: Vec::new(),
-                    },
+                    Command::attack(*u, t.by, Some(p.clone())),
                     format!("{} uses {p} on {}", n(*u), n(t.by)),
                 )
                 .value(1.0)

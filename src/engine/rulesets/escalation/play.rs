@@ -22,6 +22,7 @@ use super::interrupts::{InterruptQueue, Triggered};
 use super::powers::{Timing, Trigger};
 use super::saves::{DeathSaveOutcome, SaveResult, first_death_save_disadvantage, save_result};
 use super::units::{EscUnit, Stance};
+use super::verbs::{ACT_NOW, REACT, act_now, answering_unit, intercept};
 use crate::engine::battle::{
     Fault, Incoming, Map, Pending, Progress, Sides, TurnState, active_units, board_units, cell_of,
     check_round_limit, check_victory, emit, entity, halted, is_active, on_board, play_state,
@@ -1154,19 +1155,13 @@ pub fn drive(world: &mut World) {
         let ask = esc_state_mut(world).asking.0.take();
         match ask {
             Some(Ask::NextInBand) => {
-                let unit = match answer {
-                    Command::ActNow { units, .. } => units.first().copied(),
-                    _ => None,
-                };
+                let unit = answering_unit(&answer, ACT_NOW);
                 if let Some(unit) = unit {
                     start_turn(world, unit);
                 }
             }
             Some(Ask::Intercept { mover, path }) => {
-                let by = match answer {
-                    Command::React { unit, .. } => Some(unit),
-                    _ => None,
-                };
+                let by = answering_unit(&answer, REACT);
                 finish_travel(world, mover, path, by);
             }
             Some(Ask::Interrupt) => {
@@ -1269,10 +1264,7 @@ fn band_decision(world: &World, side: SideId, units: &[UnitId]) -> PendingDecisi
             .enumerate()
             .map(|(i, &u)| {
                 DecisionOption::new(
-                    Command::ActNow {
-                        side,
-                        units: vec![u],
-                    },
+                    act_now(side, u),
                     format!("{} acts", crate::engine::battle::name(world, u)),
                 )
                 .value(n - i as f64)
@@ -1912,13 +1904,7 @@ fn intercept_decision(
             .iter()
             .map(|&(u, a)| {
                 DecisionOption::new(
-                    Command::React {
-                        side,
-                        unit: u,
-                        reaction: crate::engine::command::Reaction::Intercept,
-                        to: None,
-                        swap: false,
-                    },
+                    intercept(side, u),
                     format!("{} intercepts (protects {})", n(u), n(a)),
                 )
                 .value(1.0)

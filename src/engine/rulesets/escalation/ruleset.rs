@@ -239,6 +239,11 @@ impl Ruleset for Escalation {
         VERBS
     }
 
+    /// ActNow (E-18) and React with an Intercept (E-39) ([`verbs::ANSWERS`]).
+    fn answers(&self) -> &'static [VerbSpec] {
+        verbs::ANSWERS
+    }
+
     fn default_move_power(&self) -> &'static str {
         MOVE
     }

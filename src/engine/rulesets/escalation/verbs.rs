@@ -1,11 +1,13 @@
 //! `escalation`'s special actions as the verbs it declares: Disengage (E-37),
 //! switching stance (E-09), Rally (E-43), Delay (E-19), Stabilize (E-51), Coup de
 //! Grace (E-44), Ready (E-20) and Flee (E-42). Moves, attacks and ending the turn are core
-//! commands.
+//! commands. Also the answers to its decisions: ActNow (E-18) and React (an
+//! Intercept, E-39).
 
 use super::conditions as names;
-use crate::engine::units::Pool;
-use crate::engine::verb::{ArgKind, ArgSpec, ChoiceSpec, Cost, VerbSpec};
+use crate::engine::command::Command;
+use crate::engine::units::{Pool, SideId, UnitId};
+use crate::engine::verb::{ArgKind, ArgSpec, ArgValue, Args, ChoiceSpec, Cost, VerbSpec};
 
 /// The action pools a turn has (E-21), shown as counters.
 pub mod pools {
@@ -318,3 +320,61 @@ pub const VERBS: &[VerbSpec] = &[
         )
     },
 ];
+
+/// `ActNow(side, units: [unit])`: which unit of the band acts next (E-18).
+pub const ACT_NOW: &str = "ActNow";
+/// `React(side, unit, reaction: Intercept)`: a Free unit intercepts a mover (E-39).
+pub const REACT: &str = "React";
+
+const INTERCEPT: &[ChoiceSpec] = &[ChoiceSpec {
+    value: "Intercept",
+    label: "Intercept",
+}];
+
+/// The answers `escalation` declares to its decisions.
+pub const ANSWERS: &[VerbSpec] = &[
+    VerbSpec::answer(
+        ACT_NOW,
+        "the unit in `units` acts next among the deciding side's group of its band \
+         (E-18)",
+        &[ArgSpec::optional("units", ArgKind::Units)],
+    ),
+    VerbSpec::answer(
+        REACT,
+        "`unit` of the deciding side intercepts the enemy moving to engage its ally \
+         (`reaction: Intercept`, E-39)",
+        &[
+            ArgSpec::required("unit", ArgKind::Unit),
+            ArgSpec::required("reaction", ArgKind::Choice(INTERCEPT)),
+        ],
+    ),
+];
+
+/// `side`'s answer that `unit` acts next.
+pub fn act_now(side: SideId, unit: UnitId) -> Command {
+    Command::Answer {
+        side,
+        verb: ACT_NOW.into(),
+        args: Args::new().with("units", ArgValue::Units(vec![unit])),
+    }
+}
+
+/// `side`'s answer that `unit` intercepts.
+pub fn intercept(side: SideId, unit: UnitId) -> Command {
+    Command::Answer {
+        side,
+        verb: REACT.into(),
+        args: Args::new()
+            .with("unit", ArgValue::Unit(unit))
+            .with("reaction", ArgValue::Choice(INTERCEPT[0].value.into())),
+    }
+}
+
+/// The unit an answer names (the first of an `ActNow`'s, an intercepting unit), if
+/// `command` is the answer `verb`.
+pub fn answering_unit(command: &Command, verb: &str) -> Option<UnitId> {
+    match command {
+        Command::Answer { verb: v, args, .. } if v == verb => args.units().next(),
+        _ => None,
+    }
+}

@@ -13,13 +13,13 @@ use crate::engine::event::{AttackOutcome, Event, Foreseen, LeaveCause};
 
 use super::conditions::*;
 use super::movement::intercept_cells;
+use super::reactions::{React, Reaction, ReactionRefusal};
 use super::*;
 use crate::engine::battle::{
     Map, Pending, Progress, TurnState, cell_of, check_victory, emit, entity, occupancy_for, side_of,
 };
 use crate::engine::board::Occupancy;
 use crate::engine::command::Command;
-use crate::engine::command::{Reaction, ReactionRefusal};
 use crate::engine::conditions::{Condition, Duration};
 use crate::engine::decision::{DecisionOption, PendingDecision, Pick};
 use crate::engine::dice::Dice;
@@ -345,13 +345,11 @@ pub fn reaction_decision(
             if let Some(c) = to {
                 label += &format!(" to {c}");
             }
-            let react = Command::React {
-                side,
-                unit: o.unit,
-                reaction: o.reaction,
+            let react = React {
                 to,
-                swap: false,
-            };
+                ..React::new(side, o.unit, o.reaction)
+            }
+            .command();
             out.push(
                 DecisionOption::new(react, label)
                     .chance(o.chance)

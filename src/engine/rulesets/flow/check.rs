@@ -7,9 +7,10 @@ use super::actions::{free_for, free_hand, ground_item};
 use super::attack::reaction_legal;
 use super::conditions::*;
 use super::movement::{path_cost, speed, tumble_destination};
+use super::reactions::{React, Reaction, ReactionRefusal};
 use super::*;
 use crate::engine::battle::{Map, Pending, TurnState, find, name, side_of};
-use crate::engine::command::{Command, Reaction, ReactionRefusal};
+use crate::engine::command::Command;
 use crate::engine::spec::ItemEffect;
 
 fn side_name(world: &World, s: SideId) -> String {
@@ -58,11 +59,7 @@ fn refuse(
     reaction: Reaction,
     reason: ReactionRefusal,
 ) -> CommandError {
-    CommandError::IllegalReaction {
-        unit: name(world, unit),
-        reaction,
-        reason,
-    }
+    reason.refuse(name(world, unit), reaction)
 }
 
 fn check_react(
@@ -129,15 +126,9 @@ fn check_react(
                 // The hexes the decision offers this unit's Intercept.
                 let cells: Vec<Cell> = p
                     .answers()
-                    .filter_map(|c| match c {
-                        Command::React {
-                            unit: u,
-                            reaction: Reaction::Intercept,
-                            to: Some(c),
-                            ..
-                        } if *u == unit => Some(*c),
-                        _ => None,
-                    })
+                    .filter_map(React::of)
+                    .filter(|r| r.unit == unit && r.reaction == Reaction::Intercept)
+                    .filter_map(|r| r.to)
                     .collect();
                 if !cells.contains(&c) {
                     let list: Vec<String> = cells.iter().map(|c| c.to_string()).collect();
@@ -208,13 +199,13 @@ fn check_react(
 /// Whether `command` is legal now.
 pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
     match command {
-        Command::React {
-            side,
-            unit,
-            reaction,
-            to,
-            ..
-        } => return check_react(world, *side, *unit, *reaction, *to),
+        Command::Answer { .. } => {
+            // The battle has checked the answer against its declaration: a React.
+            let Some(r) = React::of(command) else {
+                return Err(CommandError::WrongStage("not a flow answer".into()));
+            };
+            return check_react(world, r.side, r.unit, r.reaction, r.to);
+        }
         Command::Pass { side } => {
             let Some(p) = &world.resource::<Pending>().0 else {
                 return Err(CommandError::NoDecisionPending);
@@ -227,11 +218,6 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
                 });
             }
             return Ok(());
-        }
-        Command::Seize { .. } | Command::ActNow { .. } => {
-            return Err(CommandError::WrongStage(
-                "flow has no seizing or delaying (use Ready, F-37)".into(),
-            ));
         }
         _ => {}
     }
@@ -826,21 +812,11 @@ pub fn legal(world: &World) -> Vec<Command> {
     let field = board.movement_field(start, budget, &occupancy);
     for &c in field.keys().filter(|&&c| c != start) {
         if let Some((path, _)) = board.path(start, c, &occupancy) {
-            out.push(Command::Move {
-                unit,
-                power: "Move".into(),
-                path,
-                target: None,
-            });
+            out.push(Command::move_along(unit, "Move", path));
         }
     }
     for n in board.neighbors(start) {
-        out.push(Command::Move {
-            unit,
-            power: "Step".into(),
-            path: vec![n],
-            target: None,
-        });
+        out.push(Command::move_along(unit, "Step", vec![n]));
     }
     let foes: Vec<UnitId> = active_units(world)
         .into_iter()
@@ -848,13 +824,7 @@ pub fn legal(world: &World) -> Vec<Command> {
         .collect();
     for w in attack_weapons(world, unit) {
         for &t in &foes {
-            out.push(Command::Attack {
-                unit,
-                target: t,
-                power: Some(w.name.clone()),
-                aim: None,
-                approach: Vec::new(),
-            });
+            out.push(Command::attack(unit, t, Some(w.name.clone())));
         }
     }
     let mut actions = vec![

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::command::Reaction;
+use super::reactions::Reaction;
 use crate::engine::dice::Sides;
 use crate::engine::odds::DiceExpr;
 use crate::engine::problems::{Issue, PowerRef, Where, unit_label};

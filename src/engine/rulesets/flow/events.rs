@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use crate::engine::command::Reaction;
+use super::reactions::Reaction;
 use crate::engine::event::Narration;
 use crate::engine::explain::{Explained, Term};
 use crate::engine::log::{Names, edge_name, faces};

@@ -26,6 +26,7 @@ pub mod events;
 pub mod level_check;
 pub mod movement;
 pub mod preview;
+pub mod reactions;
 pub mod ruleset;
 pub mod turn;
 pub mod verbs;
@@ -48,6 +49,7 @@ use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 
 pub use config::FlowConfig;
+pub use reactions::{React, Reaction, ReactionRefusal};
 pub use ruleset::Flow;
 pub use verbs::{FlowAction, ReadyAction, ReadyTrigger, ShoveEffect, VERBS};
 

@@ -10,10 +10,10 @@ use super::events::FlowEvent;
 use crate::engine::event::Event;
 
 use super::attack::{Choice, make_attack, reaction_attack_option};
+use super::reactions::Reaction;
 use super::*;
 use crate::engine::battle::{Map, Pending, Progress, emit, occupancy_for, side_of};
 use crate::engine::board::{Board, Occupancy};
-use crate::engine::command::Reaction;
 use crate::engine::spec::DecisionPolicy;
 use crate::engine::walk::{self, Walk};
 

@@ -63,7 +63,7 @@ pub fn odds(
         target,
         &weapon,
         &AttackKind::Normal,
-        assume.feinted,
+        assume.opened,
     )
     .ok()?;
     Some(crate::engine::ruleset::AttackOdds {

@@ -187,6 +187,16 @@ impl Ruleset for Flow {
         VERBS
     }
 
+    /// The reactions F-18 … F-31, answered with `React` ([`super::reactions::ANSWERS`]).
+    fn answers(&self) -> &'static [VerbSpec] {
+        super::reactions::ANSWERS
+    }
+
+    /// Take a Step (F-39), written `Step(unit:, to:)`.
+    fn one_cell_moves(&self) -> &'static [&'static str] {
+        &["Step"]
+    }
+
     /// A scenario's `Move` without a power is a move of 1 AP (F-08).
     fn default_move_power(&self) -> &'static str {
         "Move"

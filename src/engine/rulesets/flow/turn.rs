@@ -248,7 +248,7 @@ fn answer(world: &mut World) -> Result<bool, CommandError> {
         if incoming
             .0
             .as_ref()
-            .is_some_and(|c| matches!(c, Command::React { .. } | Command::Pass { .. }))
+            .is_some_and(|c| matches!(c, Command::Answer { .. } | Command::Pass { .. }))
         {
             incoming.0.take()
         } else {
@@ -257,21 +257,12 @@ fn answer(world: &mut World) -> Result<bool, CommandError> {
     };
     let Some(cmd) = cmd else { return Ok(false) };
     world.resource_mut::<Pending>().0 = None;
-    let choice = match cmd {
-        Command::React {
-            unit,
-            reaction,
-            to,
-            swap,
-            ..
-        } => Some(Choice {
-            unit,
-            reaction,
-            to,
-            swap,
-        }),
-        _ => None,
-    };
+    let choice = React::of(&cmd).map(|r| Choice {
+        unit: r.unit,
+        reaction: r.reaction,
+        to: r.to,
+        swap: r.swap,
+    });
     match top_frame(world) {
         Some(Frame::Attack(ctx)) => {
             pop_frame(world);

@@ -6,7 +6,7 @@ use crate::engine::board::Cell;
 use crate::engine::command::{Command, CommandError};
 use crate::engine::units::UnitId;
 use crate::engine::verb::{
-    ArgKind, ArgSpec, ArgValue, Args, ChoiceSpec, Cost, VerbError, VerbSpec, find, verb_list,
+    Actor, ArgKind, ArgSpec, ArgValue, Args, ChoiceSpec, Cost, VerbSpec, find, lookup_among,
 };
 
 use super::config::Costs;
@@ -578,11 +578,7 @@ impl FlowAction {
     /// The action a verb and its arguments stand for; an error naming the verb and
     /// the argument if they don't fit `flow`'s declaration.
     pub fn from_act(verb: &str, args: &Args) -> Result<FlowAction, CommandError> {
-        let spec = find(VERBS, verb).ok_or_else(|| VerbError::Unknown {
-            verb: verb.to_string(),
-            ruleset: "flow".into(),
-            known: verb_list(VERBS),
-        })?;
+        let spec = lookup_among(VERBS, Actor::Unit, "flow", verb)?;
         spec.check(args)?;
         // `check` has made sure every required argument is there with its kind; the
         // fallbacks below are never taken.

@@ -6,9 +6,10 @@ use super::pools;
 use super::verbs::{PhasesAction, disengage_path};
 use bevy_ecs::prelude::*;
 
+use super::answers::PhasesAnswer;
 use super::conditions::*;
 use super::events::PhasesEvent;
-use super::movement::{execute_move, has, spend, take_incoming};
+use super::movement::{execute_move, has, spend, take_answer, take_incoming};
 use super::{Step, attack, guarded, round, round_mut};
 use crate::engine::battle::{
     Pending, Progress, Sides, TurnState, emit, halted, is_active, side_of,
@@ -58,18 +59,12 @@ pub fn act_now_decision(
         options: held
             .iter()
             .map(|&u| {
-                let act = Command::ActNow {
-                    side,
-                    units: vec![u],
-                };
+                let act = PhasesAnswer::ActNow.by(side, vec![u]);
                 DecisionOption::new(act, format!("{} acts now", name(u))).value(1.0)
             })
             .collect(),
         decline: Some(DecisionOption::new(
-            Command::ActNow {
-                side,
-                units: vec![],
-            },
+            PhasesAnswer::ActNow.by(side, Vec::new()),
             "Keep waiting",
         )),
         lookahead: false,
@@ -162,9 +157,7 @@ fn battle_step(world: &mut World) -> Result<bool, CommandError> {
 }
 
 fn answer_delay_window(world: &mut World) -> Result<bool, CommandError> {
-    let Some(Command::ActNow { units, .. }) =
-        take_incoming(world, |c| matches!(c, Command::ActNow { .. }))
-    else {
+    let Some(units) = take_answer(world, PhasesAnswer::ActNow) else {
         return Ok(false);
     };
     world.resource_mut::<Pending>().0 = None;

@@ -9,9 +9,10 @@ use super::pools;
 use super::verbs::{PhasesAction, disengage_path};
 use bevy_ecs::prelude::*;
 
+use super::answers::PhasesAnswer;
 use super::conditions::*;
 use super::config::MovementPowerDef;
-use super::movement::{has, speed};
+use super::movement::{charge_options, charge_target, has, speed};
 use super::{Step, round, rules};
 use crate::engine::battle::{
     Map, Pending, Sides, TurnState, active_units, cell_of, entity, is_active, name, occupancy_for,
@@ -34,26 +35,13 @@ fn stage_name(step: Step) -> &'static str {
     }
 }
 
-/// Which of `phases`' decisions is pending.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Asked {
-    /// Who seizes the initiative (answered by `Seize`).
-    Seize,
-    /// Whether held units act now (answered by `ActNow`).
-    ActNow,
-}
-
-/// The pending decision, which one it is (by the commands that answer it) and
-/// the units it offers (each option names one).
-fn asked(p: &PendingDecision) -> Option<(&PendingDecision, Asked, Vec<UnitId>)> {
+/// The pending decision, which one it is (by the answer it takes) and the units it
+/// offers (each option names one).
+fn asked(p: &PendingDecision) -> Option<(&PendingDecision, PhasesAnswer, Vec<UnitId>)> {
     let mut kind = None;
     let mut units = Vec::new();
     for c in p.answers() {
-        let (k, us) = match c {
-            Command::Seize { units, .. } => (Asked::Seize, units),
-            Command::ActNow { units, .. } => (Asked::ActNow, units),
-            _ => return None,
-        };
+        let (k, _, us) = PhasesAnswer::of(c)?;
         if kind.replace(k).is_some_and(|was| was != k) {
             return None;
         }
@@ -71,9 +59,10 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
             .get(s.0 as usize)
             .map_or("?".to_string(), |s| s.name.clone())
     };
-    match command {
-        Command::Seize { side, units } => {
-            let Some((p, Asked::Seize, eligible)) = pending.as_ref().and_then(asked) else {
+    match PhasesAnswer::of(command) {
+        Some((PhasesAnswer::Seize, side, units)) => {
+            let side = &side;
+            let Some((p, PhasesAnswer::Seize, eligible)) = pending.as_ref().and_then(asked) else {
                 return Err(CommandError::NoDecisionPending);
             };
             if p.side != *side {
@@ -91,8 +80,9 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
             }
             return Ok(());
         }
-        Command::ActNow { side, units } => {
-            let Some((p, Asked::ActNow, held)) = pending.as_ref().and_then(asked) else {
+        Some((PhasesAnswer::ActNow, side, units)) => {
+            let side = &side;
+            let Some((p, PhasesAnswer::ActNow, held)) = pending.as_ref().and_then(asked) else {
                 return Err(CommandError::NoDecisionPending);
             };
             if p.side != *side {
@@ -109,17 +99,17 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
             }
             return Ok(());
         }
-        Command::React { .. } | Command::Pass { .. } => {
+        None if matches!(command, Command::Answer { .. } | Command::Pass { .. }) => {
             return Err(CommandError::WrongStage(
                 "phases has no reactions (React and Pass answer flow decisions)".into(),
             ));
         }
-        _ => {}
+        None => {}
     }
     if let Some(p) = pending {
         let what = match asked(p).map(|(_, a, _)| a) {
-            Some(Asked::Seize) => "who seizes the initiative (answer with Seize)",
-            Some(Asked::ActNow) => "whether delayed units act now (answer with ActNow)",
+            Some(PhasesAnswer::Seize) => "who seizes the initiative (answer with Seize)",
+            Some(PhasesAnswer::ActNow) => "whether delayed units act now (answer with ActNow)",
             None => "a decision",
         };
         return Err(CommandError::DecisionPending {
@@ -157,9 +147,10 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
         Command::Move {
             power,
             path,
-            target,
+            options,
             ..
         } => {
+            let target = &charge_target(options);
             if step != Step::Movement {
                 return Err(CommandError::WrongStage(format!(
                     "movement powers are used in the Movement Phase, not in {} (use Disengage to move in battle)",
@@ -241,10 +232,8 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
                 _ => Ok(()),
             }
         }
-        Command::Seize { .. } | Command::ActNow { .. } => Ok(()),
-        Command::React { .. } | Command::Pass { .. } => {
-            Err(CommandError::WrongStage("phases has no reactions".into()))
-        }
+        Command::Answer { .. } => Ok(()),
+        Command::Pass { .. } => Err(CommandError::WrongStage("phases has no reactions".into())),
     }
 }
 
@@ -512,19 +501,14 @@ pub fn legal(world: &World) -> Vec<Command> {
                                     unit,
                                     power: def.name.clone(),
                                     path,
-                                    target: Some(t),
+                                    options: charge_options(t),
                                 });
                             }
                         }
                     }
                 } else {
                     for path in moves(def) {
-                        out.push(Command::Move {
-                            unit,
-                            power: def.name.clone(),
-                            path,
-                            target: None,
-                        });
+                        out.push(Command::move_along(unit, def.name.clone(), path));
                     }
                 }
             }
@@ -538,13 +522,7 @@ pub fn legal(world: &World) -> Vec<Command> {
                 .unwrap_or_default();
             for p in &powers {
                 for &t in &enemies {
-                    out.push(Command::Attack {
-                        unit,
-                        target: t,
-                        power: Some(p.name.clone()),
-                        aim: None,
-                        approach: Vec::new(),
-                    });
+                    out.push(Command::attack(unit, t, Some(p.name.clone())));
                 }
             }
             if let Ok(def) = disengage_power(world) {

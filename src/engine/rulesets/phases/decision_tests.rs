@@ -8,6 +8,7 @@ use crate::engine::units::{Pool, SideId, UnitId};
 use crate::engine::verb::Cost;
 
 use super::Phases;
+use super::answers::PhasesAnswer;
 
 const RP: Pool = Pool::new("RP", "RP");
 
@@ -66,9 +67,8 @@ fn one_declines_when_nothing_is_worth_it_unless_it_cannot() {
 
 #[test]
 fn several_takes_every_option_worth_something_and_merges_them() {
-    let seize = |units: Vec<u32>| Command::Seize {
-        side: SideId(0),
-        units: units.into_iter().map(UnitId).collect(),
+    let seize = |units: Vec<u32>| {
+        PhasesAnswer::Seize.by(SideId(0), units.into_iter().map(UnitId).collect())
     };
     let d = PendingDecision {
         side: SideId(0),
@@ -89,6 +89,18 @@ fn several_takes_every_option_worth_something_and_merges_them() {
     assert_eq!(d.answer(&Phases, &[0, 2]), Some(seize(vec![4, 7])));
     assert_eq!(d.answers().next(), Some(&seize(vec![])), "decline first");
     assert_eq!(merge_unit_answers(&[seize(vec![1]), pass()]), None);
+    let act_now = PhasesAnswer::ActNow.by(SideId(0), vec![UnitId(2)]);
+    assert_eq!(
+        merge_unit_answers(&[seize(vec![1]), act_now]),
+        None,
+        "another verb"
+    );
+    let theirs = PhasesAnswer::Seize.by(SideId(1), vec![UnitId(2)]);
+    assert_eq!(
+        merge_unit_answers(&[seize(vec![1]), theirs]),
+        None,
+        "another side"
+    );
 }
 
 #[test]

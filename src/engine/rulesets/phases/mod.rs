@@ -9,6 +9,7 @@
 //! UI shows) in [`attack`]. [`Phases`] is what the engine, the editor and the AI
 //! ask of it (the [`crate::engine::ruleset::Ruleset`] seam).
 
+pub mod answers;
 pub mod archetype;
 pub mod attack;
 pub mod battle;

@@ -2,6 +2,7 @@
 //! seize declarations, then each unit uses one movement power, step by step,
 //! provoking opportunity attacks when it leaves a threatened square.
 
+use super::answers::PhasesAnswer;
 use super::pools;
 
 use bevy_ecs::prelude::*;
@@ -22,6 +23,7 @@ use crate::engine::decision::{DecisionOption, PendingDecision, Pick};
 use crate::engine::event::{Event, Stage};
 use crate::engine::spec::DecisionPolicy;
 use crate::engine::units::*;
+use crate::engine::verb::{ArgKind, ArgSpec, ArgValue, Args};
 use crate::engine::walk::{self, Walk};
 
 /// Runs the Movement Phase: seize declarations, then movement turns in order.
@@ -63,19 +65,13 @@ pub fn seize_decision(world: &World, side: SideId, eligible: &[UnitId]) -> Pendi
         options: eligible
             .iter()
             .map(|&u| {
-                let seize = Command::Seize {
-                    side,
-                    units: vec![u],
-                };
+                let seize = PhasesAnswer::Seize.by(side, vec![u]);
                 DecisionOption::new(seize, format!("{} seizes", name(u)))
                     .value(seize_value(world, u))
             })
             .collect(),
         decline: Some(DecisionOption::new(
-            Command::Seize {
-                side,
-                units: vec![],
-            },
+            PhasesAnswer::Seize.by(side, Vec::new()),
             "Nobody seizes",
         )),
         lookahead: true,
@@ -155,9 +151,7 @@ pub fn seize_value(world: &World, unit: UnitId) -> f64 {
 /// One step of the seize declarations; false when waiting for an answer.
 fn seize_step(world: &mut World) -> bool {
     if world.resource::<Pending>().0.is_some() {
-        let Some(Command::Seize { units, .. }) =
-            take_incoming(world, |c| matches!(c, Command::Seize { .. }))
-        else {
+        let Some(units) = take_answer(world, PhasesAnswer::Seize) else {
             return false;
         };
         world.resource_mut::<Pending>().0 = None;
@@ -217,6 +211,30 @@ pub(super) fn take_incoming(
     } else {
         None
     }
+}
+
+/// The option `phases` declares for its moves: `target`, the enemy a Charge charges
+/// (P-21).
+pub const MOVE_OPTIONS: &[ArgSpec] = &[ArgSpec::optional(TARGET, ArgKind::Unit)];
+
+const TARGET: &str = "target";
+
+/// The enemy a move's options charge, if they name one.
+pub fn charge_target(options: &Args) -> Option<UnitId> {
+    options.unit(TARGET)
+}
+
+/// The options of a Charge at `target`.
+pub fn charge_options(target: UnitId) -> Args {
+    Args::new().with(TARGET, ArgValue::Unit(target))
+}
+
+/// The units of the incoming `answer`, taken, if that answer came in.
+pub(super) fn take_answer(world: &mut World, answer: PhasesAnswer) -> Option<Vec<UnitId>> {
+    let command = take_incoming(world, |c| {
+        PhasesAnswer::of(c).is_some_and(|(a, _, _)| a == answer)
+    })?;
+    PhasesAnswer::of(&command).map(|(_, _, units)| units.to_vec())
 }
 
 /// One step of the movement turns; false when waiting for a command.
@@ -279,8 +297,9 @@ fn movement_step(world: &mut World) -> Result<bool, CommandError> {
             unit,
             power,
             path,
-            target,
+            options,
         }) => {
+            let target = charge_target(&options);
             let def = rules(world)
                 .movement_power(&power)
                 .cloned()

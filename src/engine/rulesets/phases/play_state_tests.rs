@@ -151,12 +151,7 @@ fn a_defeat_at_0_hp_reads_as_before() {
 fn e_46_a_dying_unit_blocks_its_cell_but_does_not_hold_the_field() {
     let mut b = battle();
     let (a, bb) = (b.unit_id("A").unwrap(), b.unit_id("B").unwrap());
-    let onto_b = Command::Move {
-        unit: a,
-        power: "Walk".into(),
-        path: vec![Cell::new(1, 0)],
-        target: None,
-    };
+    let onto_b = Command::move_along(a, "Walk", vec![Cell::new(1, 0)]);
     leave(&mut b, "B", PlayState::Dying);
     let w = b.world();
     assert!(on_board(w, bb) && !is_active(w, bb));

@@ -18,7 +18,7 @@ use crate::engine::ruleset::{ConditionBadge, badge_colour};
 use crate::engine::ruleset::{MoveHint, Ruleset, StatSpec};
 use crate::engine::spec::Level;
 use crate::engine::units::{Conditions, Stats, UnitId};
-use crate::engine::verb::VerbSpec;
+use crate::engine::verb::{ArgSpec, VerbSpec};
 
 use super::verbs::{PhasesAction, VERBS};
 
@@ -110,6 +110,16 @@ impl Ruleset for Phases {
     /// Defend, Delay and Disengage (P-26 … P-28, [`VERBS`]).
     fn verbs(&self) -> &'static [VerbSpec] {
         VERBS
+    }
+
+    /// Seize (P-15) and ActNow (P-26) ([`super::answers::ANSWERS`]).
+    fn answers(&self) -> &'static [VerbSpec] {
+        super::answers::ANSWERS
+    }
+
+    /// A Charge's `target` (P-21, [`super::movement::MOVE_OPTIONS`]).
+    fn move_options(&self) -> &'static [ArgSpec] {
+        super::movement::MOVE_OPTIONS
     }
 
     /// Defend (P-27).

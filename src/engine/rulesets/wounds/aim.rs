@@ -3,6 +3,23 @@
 //! their removal by a healing instance of 6+ HP, the most recent wound first.
 
 use super::config::WoundsConfig;
+use crate::engine::verb::{ArgKind, ArgSpec, ArgValue, Args};
+
+/// The option `wounds` declares for its attacks: `aim`, where the attack aims (one
+/// of [`Aim::ALL`] by name; left out, Center Mass, W-17).
+pub const ATTACK_OPTIONS: &[ArgSpec] = &[ArgSpec::optional(AIM, ArgKind::Name)];
+
+const AIM: &str = "aim";
+
+/// The aim an attack's options name, as written.
+pub fn aim_of(options: &Args) -> Option<&str> {
+    options.name(AIM)
+}
+
+/// The options of an attack aimed at `aim` (none: unaimed).
+pub fn aim_options(aim: Option<String>) -> Args {
+    Args::new().with_opt(AIM, aim.map(ArgValue::Name))
+}
 
 /// Where a physical attack aims (W-17).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -4,6 +4,7 @@
 use super::play::w_state;
 use bevy_ecs::world::World;
 
+use super::aim::aim_of;
 use super::economy::{Action, Use};
 use super::play::{self, Kind, MOVE, NoSwing, TurnBudget, has, names, pay_choice, wu};
 use super::verbs::{self, ANY_PAY, DISENGAGE_PAY};
@@ -32,8 +33,11 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
         Command::EndTurn { .. } => Ok(()),
         Command::Move { power, path, .. } => check_move(world, unit, power, path),
         Command::Attack {
-            target, power, aim, ..
-        } => check_attack(world, unit, *target, power.as_deref(), aim.as_deref()),
+            target,
+            power,
+            options,
+            ..
+        } => check_attack(world, unit, *target, power.as_deref(), aim_of(options)),
         Command::ActivateItem { item, .. } => check_item(world, unit, item),
         Command::Act { verb, args, .. } => check_verb(world, unit, verb, args),
         _ => Err(CommandError::NoDecisionPending),
@@ -396,12 +400,7 @@ pub fn legal(world: &World) -> Vec<Command> {
         if let Some((path, _)) = board.path(start, goal, &occupancy) {
             // Dash only where a plain move can't go.
             let power = if cost <= walk { MOVE } else { play::DASH };
-            out.push(Command::Move {
-                unit,
-                power: power.into(),
-                path,
-                target: None,
-            });
+            out.push(Command::move_along(unit, power, path));
         }
     }
     let mut powers: Vec<Option<String>> = vec![None];
@@ -417,13 +416,7 @@ pub fn legal(world: &World) -> Vec<Command> {
             continue;
         }
         for power in &powers {
-            out.push(Command::Attack {
-                unit,
-                target,
-                power: power.clone(),
-                aim: None,
-                approach: Vec::new(),
-            });
+            out.push(Command::attack(unit, target, power.clone()));
         }
     }
     if let Some(items) = world.get::<Items>(entity(world, unit)) {

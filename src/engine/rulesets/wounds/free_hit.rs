@@ -11,7 +11,7 @@
 use super::play::w_state_mut;
 use bevy_ecs::prelude::*;
 
-use super::aim::Aim;
+use super::aim::{Aim, aim_of, aim_options};
 use super::play::{Kind, Walk, aim_value, best_aim, cached_odds, make_attack, rules, swing, walk};
 use crate::engine::battle::{Pending, Progress, Sides, name, side_of};
 use crate::engine::command::Command;
@@ -43,8 +43,7 @@ pub fn aimed(hitter: UnitId, target: UnitId, aim: Aim) -> Command {
         unit: hitter,
         target,
         power: None,
-        aim: Some(aim.name().into()),
-        approach: Vec::new(),
+        options: aim_options(Some(aim.name().into())),
     }
 }
 
@@ -68,9 +67,8 @@ pub fn canonical(command: &Command) -> Command {
             unit,
             target,
             power: None,
-            aim,
-            approach,
-        } if approach.is_empty() => match Aim::from_command(aim.as_deref()) {
+            options,
+        } => match Aim::from_command(aim_of(options)) {
             Ok(a) => aimed(*unit, *target, a),
             Err(_) => command.clone(),
         },
@@ -166,7 +164,9 @@ pub fn answer(world: &mut World, command: &Command) -> bool {
         return false;
     };
     let aim = match canonical(command) {
-        Command::Attack { aim, .. } => Aim::from_command(aim.as_deref()).unwrap_or(Aim::CenterMass),
+        Command::Attack { options, .. } => {
+            Aim::from_command(aim_of(&options)).unwrap_or(Aim::CenterMass)
+        }
         _ => best_aim(world, asked.hitter, asked.target, None, asked.kind),
     };
     make_attack(

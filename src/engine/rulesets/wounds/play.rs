@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use bevy_ecs::prelude::*;
 
-use super::aim::{Aim, Modifiers};
+use super::aim::{Aim, Modifiers, aim_of};
 use super::attack::{self, DamageTerms, Footing, Roll};
 use super::config::WoundsConfig;
 use super::economy::{self, Action, Budget, Gait, Slots, Trigger, Use};
@@ -1702,10 +1702,14 @@ fn execute(world: &mut World, unit: UnitId, command: Command) {
             travel(world, unit, path);
         }
         Command::Attack {
-            target, power, aim, ..
+            target,
+            power,
+            options,
+            ..
         } => {
             let kind = kind_now(world, unit);
-            let Ok(s) = swing(world, unit, target, power.as_deref(), aim.as_deref(), kind) else {
+            let aim = aim_of(&options);
+            let Ok(s) = swing(world, unit, target, power.as_deref(), aim, kind) else {
                 return;
             };
             if s.header.mp > 0 {
@@ -1725,7 +1729,7 @@ fn execute(world: &mut World, unit: UnitId, command: Command) {
                 ),
                 _ => pay(world, unit, Use::Attack, &[Action::Attack], "attack"),
             }
-            make_attack(world, unit, target, power.as_deref(), aim.as_deref(), kind);
+            make_attack(world, unit, target, power.as_deref(), aim, kind);
         }
         Command::ActivateItem { item, .. } => {
             let payment = if w_state(world).turn.left.moves > 0 {

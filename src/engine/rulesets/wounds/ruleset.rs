@@ -32,11 +32,11 @@ use crate::engine::ruleset::config::{self, ConfigError};
 use crate::engine::ruleset::{
     AimPreview, Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder,
 };
-use crate::engine::ruleset::{AttackFeatures, Ruleset, StatSpec, TraitOf, check_stats, parse_dice};
 use crate::engine::ruleset::{ConditionBadge, badge_colour};
+use crate::engine::ruleset::{Ruleset, StatSpec, TraitOf, check_stats, parse_dice};
 use crate::engine::spec::{Level, PowerDef};
 use crate::engine::units::*;
-use crate::engine::verb::VerbSpec;
+use crate::engine::verb::{ArgSpec, Args, VerbSpec};
 
 /// The `wounds` ruleset (RULES.md §3).
 #[derive(Clone, Copy, Debug, Default)]
@@ -317,17 +317,14 @@ impl Ruleset for Wounds {
         attacker: UnitId,
         target: UnitId,
         power: Option<&str>,
-    ) -> Option<String> {
+    ) -> Option<Args> {
         let kind = play::kind_now(world, attacker);
         let s = swing(world, attacker, target, power, None, kind).ok()?;
         if s.header.spell {
             return None;
         }
-        Some(
-            play::best_aim(world, attacker, target, power, kind)
-                .name()
-                .into(),
-        )
+        let aim = play::best_aim(world, attacker, target, power, kind);
+        Some(super::aim::aim_options(Some(aim.name().into())))
     }
 
     fn attack_odds(
@@ -477,11 +474,9 @@ impl Ruleset for Wounds {
         })
     }
 
-    fn attack_features(&self) -> AttackFeatures {
-        AttackFeatures {
-            aim: true,
-            approach: false,
-        }
+    /// `aim` (W-17, [`super::aim::ATTACK_OPTIONS`]).
+    fn attack_options(&self) -> &'static [ArgSpec] {
+        super::aim::ATTACK_OPTIONS
     }
 
     /// Dodge (W-09): +1 defense until its next turn, for a Bonus Action left over.
@@ -894,6 +889,6 @@ mod tests {
         let names: Vec<&str> = Aim::ALL.iter().map(|a| a.name()).collect();
         assert_eq!(Wounds.aims(), names.as_slice());
         assert_eq!(Wounds.aims().last(), Some(&"Center Mass"));
-        assert!(Wounds.attack_features().aim);
+        assert_eq!(Wounds.attack_options()[0].name, "aim");
     }
 }
