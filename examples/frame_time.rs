@@ -257,7 +257,7 @@ fn leave_out(
     }
 }
 
-/// A bare 24×24 tilemap in the same window.
+/// A bare 24×24 tilemap in the same window, through a camera set as the game's.
 fn bare() -> AppExit {
     let mut app = App::new();
     app.add_plugins(
@@ -281,7 +281,9 @@ fn bare() -> AppExit {
 }
 
 fn spawn_bare(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
-    commands.spawn(Camera2d);
+    // The game's camera settings (no multisampling, see `skirmish::game::control`),
+    // so the two differ only in what they draw.
+    commands.spawn((Camera2d, Msaa::Off));
     let texture = images.add(skirmish::game::board_view::terrain_texture(
         skirmish::engine::board::GridKind::Square,
     ));

@@ -917,8 +917,12 @@ fn explain_illegal(battle: &Battle, choices: &Choices, unit: UnitId, cell: Cell)
 #[derive(Component)]
 pub struct MainCamera;
 
+/// The camera, without multisampling: the board is axis-aligned tiles and
+/// sprites (nearest-sampled, nothing to smooth) and the HUD is drawn after the
+/// multisampled pass anyway, while 4x MSAA on a software renderer (llvmpipe) more
+/// than halved the frame rate of the battle screen (`examples/frame_time`).
 fn spawn_camera(mut commands: Commands) {
-    commands.spawn((Camera2d, MainCamera));
+    commands.spawn((Camera2d, MainCamera, Msaa::Off));
 }
 
 /// Fits the map between the HUD panels (`(left, right, top, bottom)` in window
