@@ -11,7 +11,7 @@ use bevy::prelude::*;
 
 use super::Game;
 use super::board_view::MapGeometry;
-use super::control::{Choices, UiState};
+use super::choices::{Choices, UiState};
 use super::screen::Screen;
 use super::settings::{BattleAction, Player};
 use crate::engine::battle::{Awaiting, cell_of, side_of};
@@ -299,7 +299,7 @@ fn draw(
             Color::WHITE,
         );
         if let Some((cmd, _)) = choices.moves.get(&cell)
-            && let Some(path) = super::control::move_path(&game.battle, cmd)
+            && let Some(path) = super::choices::move_path(&game.battle, cmd)
             && let Some(u) = choices.unit
         {
             let start = geo.center(cell_of(world, u));
