@@ -377,8 +377,12 @@ fn explain_illegal(battle: &Battle, choices: &Choices, unit: UnitId, cell: Cell)
     }
 }
 
+/// The camera, without multisampling: the board is axis-aligned tiles and
+/// sprites (nearest-sampled, nothing to smooth) and the HUD is drawn after the
+/// multisampled pass anyway, while 4x MSAA on a software renderer (llvmpipe) more
+/// than halved the frame rate of the battle screen (`examples/frame_time`).
 fn spawn_camera(mut commands: Commands) {
-    commands.spawn((Camera2d, MainCamera));
+    commands.spawn((Camera2d, MainCamera, Msaa::Off));
 }
 
 #[allow(clippy::too_many_arguments)]
