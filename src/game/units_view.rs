@@ -1,12 +1,12 @@
 //! Unit markers: a side-coloured shape (each side also has its own shape, so sides
 //! stay distinguishable without colour) with an icon of what the unit is (a Game
 //! Icons glyph chosen by [`crate::level::icons::icon_for`]; Large and Huge units'
-//! tokens fill more of their cell, see [`token_fraction`]), an HP bar and condition badges, and a name plate shown only for the
-//! hovered unit, the unit whose turn it is and the one selected (and for every unit
-//! while the show-names key, Alt, is held), so names never run into each other on a
-//! crowded map. A dying unit still on the board is drawn greyed, its state in
-//! words on its badge line; units that left play are not drawn. Rebuilt whenever
-//! the battle changes.
+//! tokens fill more of their one cell, see [`token_fraction`]), an HP bar and
+//! condition badges, and a name plate shown only for the hovered unit, the unit
+//! whose turn it is and the one selected (and for every unit while the show-names
+//! key, Alt, is held), so names never run into each other on a crowded map. A dying
+//! unit still on the board is drawn greyed, a skull badge first in its badge
+//! column; units that left play are not drawn. Rebuilt whenever the battle changes.
 
 use bevy::asset::RenderAssetUsages;
 use bevy::ecs::hierarchy::ChildSpawnerCommands;
@@ -66,15 +66,15 @@ pub struct Token(pub UnitId);
 /// as a fraction of the cell's width. Every unit occupies exactly one cell in every
 /// ruleset (RULES.md: no seed defines multi-cell footprints, F-GAP-11), so a Large
 /// or Huge unit fills its one cell: its token is visibly bigger than a Medium's
-/// (a quarter wider when Large, nearly half when Huge) yet, whatever its side's
+/// (a fifth wider when Large, a third when Huge) yet, whatever its side's
 /// shape, stays inside the cell on squares and hexes (checked by the tests), clear
 /// of its neighbours'. Small units keep the Medium size, the smallest that stays
 /// readable on a big map fitted to the window.
 pub fn token_fraction(size: Size) -> f32 {
     match size {
         Size::Small | Size::Medium => 0.62,
-        Size::Large => 0.78,
-        Size::Huge | Size::Gargantuan => 0.9,
+        Size::Large => 0.76,
+        Size::Huge | Size::Gargantuan => 0.84,
     }
 }
 
@@ -733,6 +733,9 @@ struct BadgeTooltipIcon;
 #[derive(Component)]
 pub struct BadgeTooltipText;
 
+/// The badge tooltip's widest, in UI pixels.
+const TOOLTIP_MAX_W: f32 = 380.0;
+
 fn spawn_tooltip(mut commands: Commands) {
     commands.spawn((
         DespawnOnExit(Screen::Battle),
@@ -743,7 +746,7 @@ fn spawn_tooltip(mut commands: Commands) {
             column_gap: px(8),
             align_items: AlignItems::Center,
             border: UiRect::all(px(2)),
-            max_width: px(380),
+            max_width: px(TOOLTIP_MAX_W),
             ..default()
         },
         BackgroundColor(Color::srgba(0.05, 0.06, 0.08, 0.96)),
@@ -860,11 +863,15 @@ fn badge_tooltip(
         icon.image = image.clone();
     }
     **border = BorderColor::all(color);
-    // Beside the pointer, on the side with more room (UI nodes are in scaled
-    // pixels), so it stays in the window whatever its size.
+    // Beside the pointer (UI nodes are in scaled pixels): on a side where it fits
+    // over the map, clear of the side panels' text, else on the side with more
+    // room, so it stays in the window whatever its size.
     let s = super::comfort::ui_scale();
     let (w, h) = (window.width(), window.height());
-    if pos.x < w / 2.0 {
+    let (l, r, _, _) = super::control::battle_panels_px(w);
+    let wide = TOOLTIP_MAX_W * s + 16.0;
+    let (fits_right, fits_left) = (pos.x + wide <= w - r, pos.x - wide >= l);
+    if fits_right || (!fits_left && pos.x < w / 2.0) {
         node.left = px((pos.x + 16.0) / s);
         node.right = Val::Auto;
     } else {

@@ -1414,7 +1414,7 @@ struct Tokens<'w, 's> {
 
 impl Tokens<'_, '_> {
     /// Every unit's token, as drawn (its image at its size and place), lies inside
-    /// its cell, and a bigger unit's is drawn at least a fifth wider than a smaller
+    /// its cell, and a bigger unit's is drawn at least a tenth wider than a smaller
     /// one's; a Large or Huge unit's spans three quarters of its cell or more (it
     /// fills its one-cell footprint). `Ok(false)` while a marker is still gliding.
     fn fill_their_cells(&self, game: &Game) -> Result<bool, String> {
@@ -1460,7 +1460,7 @@ impl Tokens<'_, '_> {
         }
         for (big, big_side, big_name) in &drawn {
             for (small, small_side, small_name) in &drawn {
-                if big > small && *big_side < small_side * 1.2 {
+                if big > small && *big_side < small_side * 1.1 {
                     return Err(format!(
                         "the {big:?} {big_name}'s token ({big_side}) is not clearly bigger \
                          than the {small:?} {small_name}'s ({small_side})"
