@@ -791,7 +791,10 @@ fn badge_tooltip(
     camera: Single<(&Camera, &GlobalTransform), With<super::control::MainCamera>>,
     icons: Res<IconTextures>,
     badges: Query<(&Badge, &GlobalTransform)>,
-    mut tooltip: Single<(&mut Node, &mut Visibility, &mut BorderColor), With<BadgeTooltip>>,
+    mut tooltip: Single<
+        (&mut Node, &ComputedNode, &mut Visibility, &mut BorderColor),
+        With<BadgeTooltip>,
+    >,
     mut icon: Single<&mut ImageNode, With<BadgeTooltipIcon>>,
     mut text: Single<&mut Text, With<BadgeTooltipText>>,
     mut shown: Local<Option<TooltipKey>>,
@@ -840,7 +843,7 @@ fn badge_tooltip(
                 (!all.is_empty()).then_some((all, Some(v.name), pos))
             }),
     };
-    let (node, visibility, border) = &mut *tooltip;
+    let (node, size, visibility, border) = &mut *tooltip;
     let Some((all, unit, pos)) = found else {
         visibility.set_if_neq(Visibility::Hidden);
         return;
@@ -863,21 +866,24 @@ fn badge_tooltip(
         icon.image = image.clone();
     }
     **border = BorderColor::all(color);
-    // Beside the pointer (UI nodes are in scaled pixels): on a side where it fits
-    // over the map, clear of the side panels' text, else on the side with more
-    // room, so it stays in the window whatever its size.
+    // Under or over the pointer, from just right of it but kept over the map,
+    // clear of the side panels' text (UI nodes are in scaled pixels; its width is
+    // last frame's, or its widest before it was first laid out).
     let s = super::comfort::ui_scale();
     let (w, h) = (window.width(), window.height());
     let (l, r, _, _) = super::control::battle_panels_px(w);
-    let wide = TOOLTIP_MAX_W * s + 16.0;
-    let (fits_right, fits_left) = (pos.x + wide <= w - r, pos.x - wide >= l);
-    if fits_right || (!fits_left && pos.x < w / 2.0) {
-        node.left = px((pos.x + 16.0) / s);
-        node.right = Val::Auto;
+    let laid_out = size.size().x * size.inverse_scale_factor();
+    let width = if laid_out > 0.0 {
+        laid_out
     } else {
-        node.left = Val::Auto;
-        node.right = px((w - pos.x + 16.0) / s);
-    }
+        TOOLTIP_MAX_W * s
+    };
+    let x = (pos.x + 16.0)
+        .min(w - r - width)
+        .max(l.min(w - width))
+        .max(0.0);
+    node.left = px(x / s);
+    node.right = Val::Auto;
     if pos.y < h / 2.0 {
         node.top = px((pos.y + 18.0) / s);
         node.bottom = Val::Auto;
