@@ -59,13 +59,17 @@ fn tile_sprite(geo: &MapGeometry, color: Color) -> Sprite {
 /// fitted to the window the cells are small).
 const PROVOKE_MIN_PX: f32 = 11.0;
 
+/// What the overlay tiles were last drawn for: the choices, the palette and the
+/// zoom (in tenths).
+type OverlayKey = ((u64, usize), u32, i64);
+
 fn sync_overlays(
     mut commands: Commands,
     choices: Res<Choices>,
     geo: Option<Res<MapGeometry>>,
     tiles: Query<Entity, With<OverlayTile>>,
     camera: Single<&Projection, With<super::control::MainCamera>>,
-    mut shown: Local<Option<((u64, usize), u32, i64)>>,
+    mut shown: Local<Option<OverlayKey>>,
 ) {
     let Some(geo) = geo else { return };
     let zoom = match *camera {

@@ -1096,10 +1096,10 @@ mod tests {
                 Size::Huge,
                 Size::Gargantuan,
             ] {
-                for shape in 0..SIDE_SHAPES.len() {
+                for (shape, name) in SIDE_SHAPES.iter().enumerate() {
                     let side = width * token_fraction(size);
                     let out = token_outside_cell(&geo, cell, &shape_image(shape), side, at);
-                    assert_eq!(out, None, "{kind:?} {size:?} {}", SIDE_SHAPES[shape]);
+                    assert_eq!(out, None, "{kind:?} {size:?} {name}");
                 }
             }
             let medium = token_fraction(Size::Medium);
