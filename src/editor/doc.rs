@@ -26,8 +26,6 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde::de::DeserializeOwned;
-
 use crate::engine::board::{Cell, GridKind, Terrain};
 use crate::engine::rulesets::{RULESETS, registry, stat_specs};
 use crate::level::schema::{
@@ -38,6 +36,7 @@ use crate::level::{Problem, load_str, save_atomic};
 
 use super::form::{skill_form, stat_form, unit_extras};
 use super::problems::{DocProblem, problems_of};
+use super::skeleton::{bare_unit, skeleton};
 use super::templates::Template;
 use super::terrain::{
     brush_cells, char_at, flood_region, normalized_rows, on_map, rect_cells, terrain_at,
@@ -261,22 +260,6 @@ pub enum UnitSource<'a> {
     Blank,
     /// A copy of a template from the library.
     Template(&'a Template),
-}
-
-/// Parses a constant skeleton of a schema type. Building values through serde
-/// rather than struct literals keeps the editor compiling, and correct, when the
-/// schema gains optional fields.
-fn skeleton<T: DeserializeOwned>(text: &'static str) -> T {
-    ron::from_str(text).unwrap_or_else(|e| panic!("editor skeleton `{text}` must parse: {e}"))
-}
-
-/// A unit with just a name, a side and a cell (every optional field at its default).
-pub(crate) fn bare_unit(name: &str, side: &str, cell: Cell) -> UnitDef {
-    let mut unit: UnitDef = skeleton(r#"(name: "", side: "", pos: (0, 0))"#);
-    unit.name = name.to_string();
-    unit.side = side.to_string();
-    unit.pos = (cell.x, cell.y);
-    unit
 }
 
 /// A side with a name, a controller and a decision policy.

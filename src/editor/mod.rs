@@ -24,6 +24,7 @@
 pub mod doc;
 pub mod form;
 pub mod problems;
+pub mod skeleton;
 pub mod templates;
 pub mod terrain;
 pub mod watch;

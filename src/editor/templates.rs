@@ -29,7 +29,7 @@ use crate::level::schema::{ItemDef, PowerDef, Size, UnitDef, WeaponDef};
 use crate::level::validate::{PathStep, Where, validate};
 use crate::level::{Level, Problem};
 
-use super::doc::bare_unit;
+use super::skeleton::bare_unit;
 
 /// A unit template: everything about a unit but its side and cell.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]

@@ -30,7 +30,8 @@
 //! plan ahead, declines a decision marked [`PendingDecision::lookahead`].
 //!
 //! Data a ruleset needs to check its own answers (`flow`'s attack being reacted to)
-//! stays in the ruleset's own resources; the core never looks inside.
+//! stays in the ruleset's own state ([`crate::engine::ruleset::state`]); the core
+//! never looks inside.
 //!
 //! [`decline`]: PendingDecision::decline
 

@@ -1,18 +1,21 @@
-//! Forking a battle: an independent copy of a [`Battle`]'s state with other dice, for
-//! look-ahead (the `hard` AI plays candidate commands out in forks).
+//! Forking a battle: an independent copy of a [`crate::engine::battle::Battle`]'s
+//! state with other dice, for look-ahead (the `hard` AI plays candidate commands out
+//! in forks).
 //!
 //! A Bevy `World` can't be cloned (its schedules hold systems), so a fork is a fresh
 //! battle world with the same ruleset's schedule into which the state is copied, type
-//! by type: the engine's own components and resources here, each ruleset's through
-//! [`crate::engine::ruleset::Ruleset::fork_state`]. [`restore`] does the copy into
-//! an existing battle of the same ruleset (insert what the source has, remove what it
-//! hasn't), so a searcher can reuse one scratch battle for many play-outs instead of
-//! building a schedule each time.
+//! by type: the engine's own components and resources, and the ruleset's own state,
+//! which a ruleset keeps in one cloneable value the battle holds
+//! ([`crate::engine::ruleset::state::RulesetData`]) — so the core copies every
+//! ruleset's state without knowing its type, and a ruleset has nothing to list.
+//! [`restore`] does the copy into an existing battle of the same ruleset (insert
+//! what the source has, remove what it hasn't), so a searcher can reuse one scratch
+//! battle for many play-outs instead of building a schedule each time.
 //!
-//! Every component and resource type a ruleset stores must be copied; the suite's
-//! fork tests check that a fork holds the same component and resource types as its
-//! source on every shipped level, and that a fork and its source, given the same
-//! dice and commands, write the same log.
+//! A ruleset storing its own component or resource type outside its state would
+//! not be copied; the suite's fork tests check that a fork holds the same component
+//! and resource types as its source on every shipped level, and that a fork and its
+//! source, given the same dice and commands, write the same log.
 
 use bevy_ecs::component::Component;
 use bevy_ecs::entity::Entity;
@@ -24,6 +27,7 @@ use crate::engine::battle::{
     VictoryRule,
 };
 use crate::engine::conditions::{ConditionWords, StackingRules};
+use crate::engine::ruleset::state::RulesetData;
 use crate::engine::units::*;
 
 /// Copies resource `T` from `from` to `to`: inserted (overwriting) when `from` has
@@ -106,9 +110,13 @@ pub fn restore(from: &World, to: &mut World) {
     copy_component::<MovementPowers>(from, to, &units);
     copy_component::<Items>(from, to, &units);
     copy_component::<Initiative>(from, to, &units);
-    from.resource::<ActiveRuleset>()
-        .0
-        .fork_state(from, to, &units);
+    match (
+        from.get_resource::<RulesetData>(),
+        to.get_resource_mut::<RulesetData>(),
+    ) {
+        (Some(src), Some(mut dst)) => dst.clone_from(src),
+        _ => copy_resource::<RulesetData>(from, to),
+    }
 }
 
 /// The names of the component types on `world`'s units and of its resources, sorted

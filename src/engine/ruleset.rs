@@ -37,6 +37,7 @@ use crate::engine::verb::{Cost, VerbSpec};
 use config::ConfigError;
 
 pub mod config;
+pub mod state;
 
 /// A unit stat a ruleset reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -372,25 +373,11 @@ pub trait Ruleset: Send + Sync + 'static {
     fn build(&self, app: &mut App);
 
     /// Spawns the level's units (every unit in roster order, with
-    /// [`crate::engine::battle::Roster`]) and inserts the ruleset's own resources
-    /// (its configuration with the level's overrides applied). An error says what is
-    /// wrong with the level.
+    /// [`crate::engine::battle::Roster`]) and inserts the ruleset's own state (its
+    /// configuration with the level's overrides applied, its per-unit data by
+    /// [`UnitId`]) as one value with [`state::insert`]. An error says what is wrong
+    /// with the level.
     fn setup(&self, world: &mut World, level: &Level) -> Result<(), String>;
-
-    /// Copies its own component types (of each unit, `units` pairing the source's
-    /// entities with the target's in roster order) and resource types from `from` to
-    /// `to`, for [`crate::engine::battle::Battle::fork`]: inserted where the source
-    /// has them, removed where it hasn't (see [`crate::engine::fork::copy_component`]
-    /// and [`crate::engine::fork::copy_resource`]). Every type its rules store must be
-    /// copied, or a fork would play on from a different state. Nothing by default (a
-    /// ruleset storing only the engine's types).
-    fn fork_state(
-        &self,
-        _from: &World,
-        _to: &mut World,
-        _units: &[(bevy_ecs::entity::Entity, bevy_ecs::entity::Entity)],
-    ) {
-    }
 
     /// Whether a command is legal now, and why not. The battle has already checked
     /// that the battle is on and every unit the command names exists.

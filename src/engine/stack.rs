@@ -7,66 +7,59 @@
 //!
 //! A frame is the ruleset's own type (`flow`'s `Frame`: a move holding its
 //! [`crate::engine::walk::Walk`], a provocation, an attack, deferred work); the stack
-//! is a resource any ruleset inserts at setup.
+//! is a field of the ruleset's state ([`crate::engine::ruleset::state`]), so a fork
+//! copies it with the rest.
 //!
 //! ```
-//! use bevy_ecs::world::World;
 //! use skirmish::engine::stack::Stack;
 //!
 //! #[derive(Clone, Debug, PartialEq)]
 //! enum Frame { Move(u32), Attack }
 //!
-//! let mut world = World::new();
-//! world.insert_resource(Stack::<Frame>::default());
-//! Stack::push(&mut world, Frame::Move(3));
-//! Stack::push(&mut world, Frame::Attack); // an interrupt
-//! assert_eq!(Stack::<Frame>::top(&world), Some(Frame::Attack));
-//! Stack::<Frame>::pop(&mut world);
-//! if let Some(Frame::Move(left)) = Stack::<Frame>::top_mut(&mut world).as_deref_mut() {
+//! let mut stack = Stack::<Frame>::default();
+//! stack.push(Frame::Move(3));
+//! stack.push(Frame::Attack); // an interrupt
+//! assert_eq!(stack.top(), Some(Frame::Attack));
+//! stack.pop();
+//! if let Some(Frame::Move(left)) = stack.top_mut() {
 //!     *left -= 1;
 //! }
-//! assert_eq!(Stack::<Frame>::top(&world), Some(Frame::Move(2)));
+//! assert_eq!(stack.top(), Some(Frame::Move(2)));
 //! ```
 
-use bevy_ecs::prelude::*;
-
 /// The frames of suspended work, innermost last.
-#[derive(Resource, Clone, Debug, PartialEq, Eq)]
-pub struct Stack<F: Send + Sync + 'static>(pub Vec<F>);
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stack<F>(pub Vec<F>);
 
-impl<F: Send + Sync + 'static> Default for Stack<F> {
+impl<F> Default for Stack<F> {
     fn default() -> Self {
         Self(Vec::new())
     }
 }
 
-impl<F: Clone + Send + Sync + 'static> Stack<F> {
+impl<F: Clone> Stack<F> {
     /// Suspends `frame` on top of the others.
-    pub fn push(world: &mut World, frame: F) {
-        world.resource_mut::<Self>().0.push(frame);
+    pub fn push(&mut self, frame: F) {
+        self.0.push(frame);
     }
 
     /// Drops the innermost frame and returns it.
-    pub fn pop(world: &mut World) -> Option<F> {
-        world.resource_mut::<Self>().0.pop()
+    pub fn pop(&mut self) -> Option<F> {
+        self.0.pop()
     }
 
     /// A copy of the innermost frame, to advance it.
-    pub fn top(world: &World) -> Option<F> {
-        world.resource::<Self>().0.last().cloned()
+    pub fn top(&self) -> Option<F> {
+        self.0.last().cloned()
     }
 
     /// The innermost frame, to update it in place.
-    pub fn top_mut(world: &mut World) -> Option<Mut<'_, F>> {
-        let stack = world.resource_mut::<Self>();
-        if stack.0.is_empty() {
-            return None;
-        }
-        Some(stack.map_unchanged(|s| s.0.last_mut().expect("checked non-empty")))
+    pub fn top_mut(&mut self) -> Option<&mut F> {
+        self.0.last_mut()
     }
 
     /// Whether nothing is suspended.
-    pub fn is_empty(world: &World) -> bool {
-        world.resource::<Self>().0.is_empty()
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
 }

@@ -1,8 +1,9 @@
 //! Comfort settings: UI scale, animations (off, or their speed), the colour palette
 //! (the colour-blind-safe standard one, or a high-contrast one), whether AI turns
 //! fast-forward by default and whether the battle shows the threat overlay (also
-//! toggled by its key, F3 by default). F2 opens the settings panel on the menu and in battle
-//! (and O on the menu); every change applies at once and is saved to a RON file.
+//! toggled by its key, F3 by default). Their panel (F2) is [`super::comfort_panel`];
+//! this module is the data every plugin reads: the settings, the values in use
+//! ([`ui_scale`], [`palette`]) and the file.
 //!
 //! The file is `comfort.ron` in the user's configuration folder
 //! (`$SKIRMISH_CONFIG_DIR`, else `$XDG_CONFIG_HOME/skirmish`, else
@@ -16,8 +17,6 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
-
-use super::motion::Animations;
 
 /// The colour palette.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,6 +59,25 @@ impl Default for Comfort {
     }
 }
 
+/// Whether animations play, and how fast: the [`Comfort`] settings as
+/// [`super::motion`] reads them (kept in step by [`super::comfort_panel`]).
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub struct Animations {
+    /// Off: units jump to their cells, nothing floats or fades.
+    pub on: bool,
+    /// Speed factor (1 = the default pace).
+    pub speed: f32,
+}
+
+impl Default for Animations {
+    fn default() -> Self {
+        Self {
+            on: true,
+            speed: 1.0,
+        }
+    }
+}
+
 /// UI scales the panel steps through.
 const SCALES: [f32; 6] = [0.75, 1.0, 1.25, 1.5, 1.75, 2.0];
 /// Animation speeds the panel steps through.
@@ -76,7 +94,7 @@ fn step(list: &[f32], v: f32, dir: i32) -> f32 {
 }
 
 /// The rows of the panel, in order.
-const ROWS: [&str; 6] = [
+pub const ROWS: [&str; 6] = [
     "UI scale",
     "Animations",
     "Animation speed",
@@ -197,7 +215,7 @@ static HIGH_CONTRAST: AtomicBool = AtomicBool::new(false);
 static PALETTE_GENERATION: AtomicU32 = AtomicU32::new(0);
 
 /// The UI scale in use (f32 bits), for code that converts panel sizes to window
-/// pixels ([`super::control::panels_px`]).
+/// pixels ([`super::layout::panels_px`]).
 static UI_SCALE: AtomicU32 = AtomicU32::new(0x3f80_0000); // 1.0
 
 /// The UI scale in use (1 = the default).
@@ -219,7 +237,14 @@ pub fn palette_generation() -> u32 {
     PALETTE_GENERATION.load(Ordering::Relaxed)
 }
 
-fn set_palette(p: Palette) {
+/// Makes `scale` the UI scale [`ui_scale`] reports.
+pub fn set_ui_scale(scale: f32) {
+    UI_SCALE.store(scale.to_bits(), Ordering::Relaxed);
+}
+
+/// Makes `p` the palette [`palette`] reports (bumping [`palette_generation`] when
+/// it changes).
+pub fn set_palette(p: Palette) {
     let high = p == Palette::HighContrast;
     if HIGH_CONTRAST.swap(high, Ordering::Relaxed) != high {
         PALETTE_GENERATION.fetch_add(1, Ordering::Relaxed);
@@ -237,195 +262,7 @@ pub struct ComfortPanel {
     /// Where the file is, or why it couldn't be read or written.
     pub status: String,
     /// The file on disk did not parse (kept aside before the next save).
-    broken: bool,
-}
-
-/// Marks the panel's root.
-#[derive(Component)]
-struct PanelRoot;
-
-/// One row of the panel.
-#[derive(Component, Clone, Copy)]
-struct RowButton(usize);
-
-/// Applies the settings to the engine's resources.
-fn apply(comfort: Res<Comfort>, mut scale: ResMut<UiScale>, mut anim: ResMut<Animations>) {
-    if !comfort.is_changed() {
-        return;
-    }
-    scale.0 = comfort.ui_scale;
-    UI_SCALE.store(comfort.ui_scale.to_bits(), Ordering::Relaxed);
-    anim.on = comfort.animations;
-    anim.speed = comfort.animation_speed;
-    set_palette(comfort.palette);
-}
-
-/// F2 (anywhere) or O (on the menu) opens and closes the panel; arrows or WASD
-/// choose and change; Enter/Esc close. A click on a row changes it.
-fn keys(
-    keys: Res<ButtonInput<KeyCode>>,
-    screen: Res<State<super::screen::Screen>>,
-    mut panel: ResMut<ComfortPanel>,
-    mut comfort: ResMut<Comfort>,
-    rows: Query<(&Interaction, &RowButton), Changed<Interaction>>,
-) {
-    let on_menu = *screen.get() == super::screen::Screen::Setup;
-    if keys.just_pressed(KeyCode::F2) || (on_menu && keys.just_pressed(KeyCode::KeyO)) {
-        panel.open = !panel.open;
-        return;
-    }
-    if !panel.open {
-        return;
-    }
-    if keys.any_just_pressed([KeyCode::Escape, KeyCode::Enter]) {
-        panel.open = false;
-        return;
-    }
-    if keys.any_just_pressed([KeyCode::ArrowUp, KeyCode::KeyW]) {
-        panel.row = (panel.row + ROWS.len() - 1) % ROWS.len();
-    }
-    if keys.any_just_pressed([KeyCode::ArrowDown, KeyCode::KeyS]) {
-        panel.row = (panel.row + 1) % ROWS.len();
-    }
-    let row = panel.row;
-    if keys.any_just_pressed([KeyCode::ArrowLeft, KeyCode::KeyA]) {
-        comfort.change(row, -1);
-    }
-    if keys.any_just_pressed([KeyCode::ArrowRight, KeyCode::KeyD]) {
-        comfort.change(row, 1);
-    }
-    for (interaction, b) in &rows {
-        if *interaction == Interaction::Pressed {
-            panel.row = b.0;
-            comfort.change(b.0, 1);
-        }
-    }
-}
-
-/// Saves the settings after each change.
-fn persist(comfort: Res<Comfort>, mut panel: ResMut<ComfortPanel>) {
-    if !comfort.is_changed() || comfort.is_added() {
-        return;
-    }
-    let Some(path) = path() else {
-        panel.status = "no configuration folder (HOME is not set): not saved".into();
-        return;
-    };
-    let broken = panel.broken;
-    panel.status = match save(&path, &comfort, broken) {
-        Ok(()) => {
-            panel.broken = false;
-            format!("saved to {}", path.display())
-        }
-        Err(e) => format!("not saved: {e}"),
-    };
-}
-
-/// Draws the panel when it is open.
-fn draw(
-    mut commands: Commands,
-    panel: Res<ComfortPanel>,
-    comfort: Res<Comfort>,
-    root: Query<Entity, With<PanelRoot>>,
-) {
-    if !panel.is_changed() && !comfort.is_changed() {
-        return;
-    }
-    for e in &root {
-        commands.entity(e).despawn();
-    }
-    if !panel.open {
-        return;
-    }
-    let text = |s: String, size: f32, color: Color| {
-        (
-            Text::new(s),
-            TextFont::from_font_size(size),
-            TextColor(color),
-        )
-    };
-    commands
-        .spawn((
-            PanelRoot,
-            Node {
-                position_type: PositionType::Absolute,
-                left: percent(22),
-                right: percent(22),
-                top: percent(16),
-                padding: UiRect::all(px(18)),
-                flex_direction: FlexDirection::Column,
-                row_gap: px(8),
-                border: UiRect::all(px(2)),
-                ..default()
-            },
-            BackgroundColor(Color::srgba(0.05, 0.06, 0.09, 0.98)),
-            BorderColor::all(Color::srgb(1.0, 0.95, 0.3)),
-            GlobalZIndex(40),
-        ))
-        .with_children(|p| {
-            p.spawn(text("Settings".into(), 22.0, Color::WHITE));
-            for (i, name) in ROWS.iter().enumerate() {
-                let selected = i == panel.row;
-                p.spawn((
-                    RowButton(i),
-                    Button,
-                    Node {
-                        padding: UiRect::axes(px(10), px(6)),
-                        justify_content: JustifyContent::SpaceBetween,
-                        column_gap: px(20),
-                        ..default()
-                    },
-                    BackgroundColor(if selected {
-                        Color::srgba(0.3, 0.4, 0.6, 0.6)
-                    } else {
-                        Color::srgba(1.0, 1.0, 1.0, 0.05)
-                    }),
-                ))
-                .with_children(|r| {
-                    let marker = if selected { "> " } else { "  " };
-                    r.spawn(text(format!("{marker}{name}"), 17.0, Color::WHITE));
-                    r.spawn(text(
-                        format!("< {} >", comfort.value(i)),
-                        17.0,
-                        Color::srgb(1.0, 0.92, 0.45),
-                    ));
-                });
-            }
-            p.spawn(text(
-                "W/S or arrows choose, A/D or arrows change (or click), Enter / Esc / F2 close"
-                    .into(),
-                14.0,
-                Color::srgb(0.65, 0.67, 0.7),
-            ));
-            if !panel.status.is_empty() {
-                p.spawn(text(
-                    panel.status.clone(),
-                    13.0,
-                    Color::srgb(0.65, 0.67, 0.7),
-                ));
-            }
-        });
-}
-
-/// Registers the settings: loads the file, applies and saves changes, and the panel.
-pub fn plugin(app: &mut App) {
-    let mut panel = ComfortPanel::default();
-    let comfort = match path() {
-        Some(p) => match load(&p) {
-            Ok(c) => c,
-            Err(e) => {
-                eprintln!("settings: {e}; using the defaults");
-                panel.status = format!("{e}; using the defaults (kept aside on the next save)");
-                panel.broken = true;
-                Comfort::default()
-            }
-        },
-        None => Comfort::default(),
-    };
-    set_palette(comfort.palette);
-    app.insert_resource(comfort);
-    app.insert_resource(panel);
-    app.add_systems(Update, (keys, apply, persist, draw).chain());
+    pub broken: bool,
 }
 
 #[cfg(test)]

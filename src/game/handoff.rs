@@ -5,10 +5,10 @@
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 
-use super::Game;
 use super::screen::Screen;
 use super::settings::{BattleAction, Player};
 use super::units_view::{SIDE_SHAPES, side_color};
+use super::{BattleSystems, Game};
 use crate::engine::Battle;
 use crate::engine::battle::Awaiting;
 use crate::hotseat::{Handoff, HandoffReason, HotSeat};
@@ -126,7 +126,7 @@ pub fn plugin(app: &mut App) {
         Update,
         (confirm, update)
             .chain()
-            .after(super::control::handle_actions)
+            .in_set(BattleSystems::Dialogs)
             .run_if(in_state(Screen::Battle))
             .run_if(super::replay_view::playing),
     );

@@ -1,62 +1,26 @@
 //! The HUD: turn state (round, stage, whose turn, the turn orders in the ruleset's
 //! terms; the active unit's card is [`super::unit_card`]), the combat log, hover
 //! odds, decision prompts and the result screen. Panels sit around the map (see
-//! [`super::control::panels`]); everything on them is reachable by keyboard.
+//! [`super::layout::panels`]); everything on them is reachable by keyboard.
 
 use bevy::prelude::*;
 
 use super::Game;
-use super::control::{Choices, Leave, UiState, command_label, panels, submit};
-use super::screen::{ReturnTo, Screen};
+use super::choices::{Choices, UiState, command_label, submit};
+use super::layout::panels;
+use super::screen::{Leave, ReturnTo, Screen};
+use super::theme::{DIM, HudText, Panel, PromptOption, TEXT, ascii, font};
 use super::units_view::{SIDE_SHAPES, side_color};
 use crate::engine::Command;
 use crate::engine::battle::{Awaiting, Sides};
 
 const PANEL_BG: Color = Color::srgba(0.05, 0.06, 0.08, 0.94);
-/// The HUD's text colour.
-pub(super) const TEXT: Color = Color::srgb(0.92, 0.92, 0.9);
-/// The HUD's colour for secondary text.
-pub(super) const DIM: Color = Color::srgb(0.65, 0.67, 0.7);
 const GOOD: Color = Color::srgb(0.55, 0.9, 0.6);
 const BAD: Color = Color::srgb(1.0, 0.45, 0.4);
-
-/// A HUD element whose size follows the window: which edge panel it is.
-#[derive(Component, Clone, Copy)]
-pub enum Panel {
-    /// Left panel.
-    Left,
-    /// Right panel.
-    Right,
-    /// Bottom bar.
-    Bottom,
-    /// The decision prompt (over the hover line at the bottom, so it hides as
-    /// little of the map as it can).
-    Prompt,
-}
-
-/// Which HUD text an entity is.
-#[derive(Component, Clone, Copy, PartialEq, Eq, Debug)]
-pub enum HudText {
-    /// Top bar: level, ruleset, round, stage, whose turn.
-    Top,
-    /// Feedback line (errors in red).
-    Message,
-    /// Left panel, top: the turn orders. When the panel is short of room this is
-    /// what gets cut, so the active unit's actions stay whole.
-    Order,
-    /// The unit card's texts (name, health, conditions, pools, actions:
-    /// [`super::unit_card`]).
-    Card,
-    /// Bottom bar: what the pointer is over (odds, move cost).
-    Hover,
-}
 
 /// The decision prompt panel.
 #[derive(Component)]
 pub struct Prompt;
-/// A prompt option button (index into the decision's options).
-#[derive(Component)]
-pub struct PromptOption(pub usize);
 /// The result screen.
 #[derive(Component)]
 pub struct ResultScreen;
@@ -73,45 +37,6 @@ pub enum ResultButton {
     Restart,
     /// Leave.
     Quit,
-}
-
-/// The HUD's font at `size`.
-pub(super) fn font(size: f32) -> TextFont {
-    TextFont::from_font_size(size)
-}
-
-/// `text` in the characters the HUD's font draws: the bundled Fira Mono subset has
-/// ASCII glyphs only, so common symbols rulesets write (`·`, `≥`, `→`, `—`, `−`,
-/// `×` ...) become their ASCII spelling instead of empty boxes. Other characters
-/// are kept.
-pub fn ascii(text: &str) -> std::borrow::Cow<'_, str> {
-    if text.is_ascii() {
-        return text.into();
-    }
-    let mut out = String::with_capacity(text.len());
-    // A separating dot between words reads as a comma.
-    for c in text.replace(" \u{b7} ", ", ").chars() {
-        match c {
-            '\u{b7}' | '\u{2022}' => out.push('-'),
-            '\u{2265}' => out.push_str(">="),
-            '\u{2264}' => out.push_str("<="),
-            '\u{2260}' => out.push_str("!="),
-            '\u{2192}' => out.push_str("->"),
-            '\u{2190}' => out.push_str("<-"),
-            '\u{2014}' => out.push_str("--"),
-            '\u{2013}' | '\u{2212}' | '\u{2010}' | '\u{2011}' => out.push('-'),
-            '\u{d7}' => out.push('x'),
-            '\u{2248}' => out.push('~'),
-            '\u{b1}' => out.push_str("+/-"),
-            '\u{bd}' => out.push_str("1/2"),
-            '\u{2026}' => out.push_str("..."),
-            '\u{2018}' | '\u{2019}' => out.push('\''),
-            '\u{201c}' | '\u{201d}' => out.push('"'),
-            '\u{a0}' | '\u{202f}' | '\u{2009}' => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out.into()
 }
 
 /// The bottom bar's line of keys that work on every turn.
@@ -448,7 +373,7 @@ fn update_texts(
             let power = match cmd {
                 Command::Move { power, .. } => power.clone(),
                 // A verb that goes to a cell (`phases`' Disengage): its mode's label.
-                _ => super::control::mode_of(&game.battle, cmd)
+                _ => super::choices::mode_of(&game.battle, cmd)
                     .map_or_else(|| "Move".into(), |(mode, _)| mode.label),
             };
             h = format!("{power} to {cell}: cost {}", preview.cost);
@@ -495,7 +420,7 @@ fn update_texts(
                     choices
                         .targets
                         .get(&cell)
-                        .and_then(|cmd| super::control::mode_of(battle, cmd))
+                        .and_then(|cmd| super::choices::mode_of(battle, cmd))
                         .map_or_else(|| "Attack".into(), |(mode, _)| mode.label)
                 });
                 h = format!(

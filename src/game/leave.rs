@@ -10,11 +10,11 @@
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::ActionState;
 
-use super::control::{Leave, UiState};
+use super::choices::UiState;
 use super::saves::{SaveState, save_for_later};
-use super::screen::Screen;
+use super::screen::{Leave, Screen};
 use super::settings::{BattleAction, Player};
-use super::{Game, Options};
+use super::{BattleSystems, Game, Options};
 
 /// The leave prompt: open with what leaving would lose, in words.
 #[derive(Resource, Default, Debug)]
@@ -225,7 +225,7 @@ pub fn plugin(app: &mut App) {
         Update,
         (answer, update)
             .chain()
-            .after(super::control::handle_actions)
+            .in_set(BattleSystems::Dialogs)
             .run_if(in_state(Screen::Battle)),
     );
 }

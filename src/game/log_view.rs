@@ -9,10 +9,11 @@ use bevy::prelude::*;
 use leafwing_input_manager::prelude::ActionState;
 
 use super::Game;
-use super::control::{UiState, panels};
-use super::hud::ascii;
+use super::choices::UiState;
+use super::layout::panels;
 use super::screen::Screen;
 use super::settings::{BattleAction, Player};
+use super::theme::ascii;
 use crate::engine::event::Event;
 use crate::engine::explain::{Explained, explain, term_text};
 

@@ -7,13 +7,27 @@
 //! path preview), [`hud`] (turn state, log, prompts, result), [`turn_strip`] (the
 //! turn order along the top, the units hovered and asked about lit on the map),
 //! [`control`] (input, camera, submitting commands, AI pacing).
+//!
+//! What several plugins read lives in data modules, which import no plugin:
+//! [`choices`] (the player's intent and what the side to act can do), [`layout`]
+//! (the panels around the map, the camera's fit), [`theme`] (the HUD's font,
+//! colours and shared parts), [`comfort`] (the comfort settings in use; their panel
+//! is [`comfort_panel`]), [`screen`], [`settings`], and here the [`Game`] itself.
+//! Plugins build on these; where one still uses another's types (the board's
+//! geometry, the unit markers' look, the replay being watched) it is always a
+//! plugin lower down: no two modules here import each other, directly or not
+//! (`import-cycles` checks). Plugins order their systems by the [`BattleSystems`]
+//! sets declared and ordered here, never by naming another plugin's system.
 
 pub mod board_view;
+pub mod choices;
 pub mod comfort;
+pub mod comfort_panel;
 pub mod control;
 pub mod editor;
 pub mod handoff;
 pub mod hud;
+pub mod layout;
 pub mod leave;
 pub mod log_view;
 pub mod motion;
@@ -24,6 +38,7 @@ pub mod saves;
 pub mod screen;
 pub mod settings;
 pub mod setup;
+pub mod theme;
 pub mod turn_strip;
 pub mod unit_card;
 pub mod units_view;
@@ -217,6 +232,37 @@ impl Game {
     }
 }
 
+/// The battle screen's `Update` systems other plugins order theirs by (bevy_new_2d's
+/// `AppSystems`): a plugin puts a system in one of these sets instead of naming
+/// another plugin's system, and [`build_app`] orders the sets once.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BattleSystems {
+    /// The battle's keys and clicks become commands and UI changes
+    /// ([`control`]'s input handler).
+    Input,
+    /// Screens over the battle answer their keys after [`BattleSystems::Input`], so a
+    /// key they take doesn't also act on the map: the hot-seat hand-off
+    /// ([`handoff`]) and the leave prompt ([`leave`]).
+    Dialogs,
+    /// The unit markers follow the battle ([`units_view`]: spawned, rebuilt).
+    SyncUnits,
+    /// What is drawn on or moves the markers, after [`BattleSystems::SyncUnits`]:
+    /// motion, name plates, damage ghosts, badge tooltips, the turn strip's rings.
+    FollowUnits,
+}
+
+/// Orders the [`BattleSystems`] sets.
+fn configure_sets(app: &mut App) {
+    app.configure_sets(
+        Update,
+        (BattleSystems::Input, BattleSystems::Dialogs).chain(),
+    );
+    app.configure_sets(
+        Update,
+        (BattleSystems::SyncUnits, BattleSystems::FollowUnits).chain(),
+    );
+}
+
 /// Options the systems read (screenshot path, ...).
 #[derive(Resource, Clone, Debug, Default)]
 pub struct Options(pub GameOptions);
@@ -297,6 +343,7 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
         app.insert_resource(replay);
     }
     app.insert_resource(Options(options));
+    configure_sets(&mut app);
     app.add_plugins((
         bevy_ecs_tilemap::TilemapPlugin,
         screen::plugin,
@@ -318,7 +365,7 @@ pub fn build_app(options: GameOptions) -> Result<App, String> {
         replay_view::plugin,
         leave::plugin,
         log_view::plugin,
-        comfort::plugin,
+        comfort_panel::plugin,
         turn_strip::plugin,
     ));
     app.insert_state(start);

@@ -15,31 +15,14 @@ use std::collections::{BTreeMap, VecDeque};
 
 use bevy::prelude::*;
 
-use super::Game;
 use super::board_view::MapGeometry;
-use super::control::MainCamera;
+use super::comfort::Animations;
+use super::layout::MainCamera;
 use super::screen::Screen;
-use super::units_view::{ShapeTextures, UnitMarker, side_color};
+use super::units_view::{MarkerOf, ShapeTextures, UnitMarker, side_color};
+use super::{BattleSystems, Game};
 use crate::engine::event::{AttackOutcome, Event};
 use crate::engine::units::UnitId;
-
-/// Whether animations play, and how fast.
-#[derive(Resource, Clone, Copy, Debug, PartialEq)]
-pub struct Animations {
-    /// Off: units jump to their cells, nothing floats or fades.
-    pub on: bool,
-    /// Speed factor (1 = the default pace).
-    pub speed: f32,
-}
-
-impl Default for Animations {
-    fn default() -> Self {
-        Self {
-            on: true,
-            speed: 1.0,
-        }
-    }
-}
 
 /// Cells a gliding unit crosses per second at speed 1.
 const GLIDE_CELLS_PER_SECOND: f32 = 6.0;
@@ -49,10 +32,6 @@ const STRIKE_SECONDS: f32 = 0.28;
 const FLOAT_SECONDS: f32 = 1.1;
 /// How long a defeated unit takes to fade, in seconds at speed 1.
 const FADE_SECONDS: f32 = 0.8;
-
-/// The marker of a unit (on [`UnitMarker`] roots), so motion can place it.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MarkerOf(pub UnitId);
 
 /// What is on screen of each unit, beside the battle's own state.
 #[derive(Resource, Default)]
@@ -424,12 +403,11 @@ fn follow(
 /// Registers motion and feedback.
 pub fn plugin(app: &mut App) {
     app.init_resource::<Motion>();
-    app.init_resource::<Animations>();
     app.add_systems(
         Update,
         (read_events, advance, place_markers, effects, follow)
             .chain()
-            .after(super::units_view::SyncUnits)
+            .in_set(BattleSystems::FollowUnits)
             .run_if(in_state(Screen::Battle)),
     );
 }

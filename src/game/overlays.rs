@@ -11,7 +11,7 @@ use bevy::prelude::*;
 
 use super::Game;
 use super::board_view::MapGeometry;
-use super::control::{Choices, UiState};
+use super::choices::{Choices, UiState};
 use super::screen::Screen;
 use super::settings::{BattleAction, Player};
 use crate::engine::battle::{Awaiting, cell_of, side_of};
@@ -68,7 +68,7 @@ fn sync_overlays(
     choices: Res<Choices>,
     geo: Option<Res<MapGeometry>>,
     tiles: Query<Entity, With<OverlayTile>>,
-    camera: Single<&Projection, With<super::control::MainCamera>>,
+    camera: Single<&Projection, With<super::layout::MainCamera>>,
     mut shown: Local<Option<OverlayKey>>,
 ) {
     let Some(geo) = geo else { return };
@@ -321,7 +321,7 @@ fn draw(
             Color::WHITE,
         );
         if let Some((cmd, _)) = choices.moves.get(&cell)
-            && let Some(path) = super::control::move_path(&game.battle, cmd)
+            && let Some(path) = super::choices::move_path(&game.battle, cmd)
             && let Some(u) = choices.unit
         {
             let start = geo.center(cell_of(world, u));

@@ -7,7 +7,7 @@
 use bevy::prelude::*;
 
 use super::Game;
-use super::control::UiState;
+use super::choices::UiState;
 use super::screen::Screen;
 use crate::editor::LevelWatcher;
 use crate::level::Level;

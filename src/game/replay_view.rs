@@ -150,7 +150,7 @@ fn keys(
     replay: Option<ResMut<Replay>>,
     mut game: ResMut<Game>,
     mut motion: ResMut<super::motion::Motion>,
-    mut leave: super::control::Leave,
+    mut leave: super::screen::Leave,
 ) {
     let Some(mut replay) = replay else { return };
     let shift = keys.pressed(KeyCode::ShiftLeft) || keys.pressed(KeyCode::ShiftRight);
@@ -289,7 +289,7 @@ fn show(
                     Color::srgba(0.16, 0.18, 0.23, 0.9)
                 }),
                 children![(
-                    Text::new(super::hud::ascii(&format!("{:>3}. {words}", k + 1)).into_owned()),
+                    Text::new(super::theme::ascii(&format!("{:>3}. {words}", k + 1)).into_owned()),
                     TextFont::from_font_size(12.0),
                     TextColor(if done {
                         Color::srgb(0.9, 0.9, 0.9)

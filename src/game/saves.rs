@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::ActionState;
 
-use super::control::UiState;
+use super::choices::UiState;
 use super::screen::Screen;
 use super::settings::{BattleAction, Player};
 use super::{Game, Options};

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 
-use super::screen::{ReturnTo, Screen};
+use super::screen::{ReturnTo, Screen, cycle};
 use super::settings::{BattleAction, Player};
 use super::units_view::{SIDE_SHAPES, side_color};
 use super::{Game, Options};
@@ -57,13 +57,6 @@ pub fn policy_label(p: DecisionPolicy) -> &'static str {
         DecisionPolicy::Auto => "automatic",
         DecisionPolicy::Never => "never",
     }
-}
-
-/// The value `step` places after `current` in `all`, wrapping around (from the first
-/// if `current` isn't there): how menus and the editor cycle through choices.
-pub(crate) fn cycle<T: PartialEq + Copy>(all: &[T], current: T, step: isize) -> T {
-    let i = all.iter().position(|x| *x == current).unwrap_or(0) as isize;
-    all[(i + step).rem_euclid(all.len() as isize) as usize]
 }
 
 /// The menu's state: the level (as loaded, with the menu's changes to its sides),

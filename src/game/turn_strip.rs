@@ -19,22 +19,18 @@ use bevy::color::Mix;
 use bevy::prelude::*;
 use bevy::ui::FocusPolicy;
 
-use super::Game;
-use super::control::{Choices, UiState};
-use super::hud::{PromptOption, ascii};
-use super::motion::MarkerOf;
+use super::choices::{Choices, UiState};
+use super::layout::STRIP_HEIGHT;
 use super::screen::Screen;
-use super::units_view::{ICON_INK, IconTextures, ShapeTextures, SyncUnits, UnitMarker, side_color};
+use super::theme::{PromptOption, ascii};
+use super::units_view::{ICON_INK, IconTextures, MarkerOf, ShapeTextures, UnitMarker, side_color};
+use super::{BattleSystems, Game};
 use crate::engine::Command;
 use crate::engine::battle::Awaiting;
 use crate::engine::ruleset::TurnOrder;
 use crate::engine::units::UnitId;
 use crate::engine::verb::ArgValue;
 
-/// The strip's height in UI pixels: it lies under the top bar, between the left
-/// panel and the log's column, and the map's area starts under it (see
-/// [`super::control::battle_panels`]).
-pub const HEIGHT: f32 = 44.0;
 /// How far the unit to act's entry is raised.
 const RAISE: f32 = 3.0;
 /// Padding at the strip's ends.
@@ -192,7 +188,7 @@ fn setup(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
 }
 
 fn spawn_strip(mut commands: Commands) {
-    let (l, r, t, _) = super::control::panels(1280.0);
+    let (l, r, t, _) = super::layout::panels(1280.0);
     commands.spawn((
         DespawnOnExit(Screen::Battle),
         TurnStrip,
@@ -201,7 +197,7 @@ fn spawn_strip(mut commands: Commands) {
             left: px(l),
             right: px(r),
             top: px(t),
-            height: px(HEIGHT),
+            height: px(STRIP_HEIGHT),
             padding: UiRect::horizontal(px(PAD)),
             align_items: AlignItems::Center,
             column_gap: px(GROUP_GAP),
@@ -405,7 +401,7 @@ fn rebuild(
     *shown = Some(key);
     // Between the left panel and the log's column.
     let (strip, mut node) = strip.into_inner();
-    let (l, r, _, _) = super::control::panels(window_width);
+    let (l, r, _, _) = super::layout::panels(window_width);
     node.left = px(l);
     node.right = px(r);
     let width = window_width - l - r;
@@ -726,7 +722,7 @@ fn tooltip(
     let scale = super::comfort::ui_scale();
     let width = (line.chars().count() as f32 * TIP_FONT * 0.6 + 16.0) * scale;
     let entry_left = (at.translation.x - node.size().x / 2.0) / window.scale_factor();
-    let (l, r, _, _) = super::control::panels_px(window.width());
+    let (l, r, _, _) = super::layout::panels_px(window.width());
     let left = entry_left.min(window.width() - r - width).max(l);
     let shift = (left - entry_left) / scale;
     commands.entity(entity).with_children(|e| {
@@ -824,7 +820,7 @@ pub fn plugin(app: &mut App) {
             light,
             style_entries,
             tooltip,
-            ring_units.after(SyncUnits),
+            ring_units.in_set(BattleSystems::FollowUnits),
             pulse,
         )
             .chain()

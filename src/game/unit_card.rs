@@ -20,9 +20,9 @@ use bevy::prelude::*;
 use bevy::ui::RelativeCursorPosition;
 
 use super::Game;
-use super::control::{Choices, UiState, command_label, verb_cost_words};
-use super::hud::{DIM, HudText, Panel, PromptOption, TEXT, ascii, font};
+use super::choices::{Choices, UiState, command_label, verb_cost_words};
 use super::screen::Screen;
+use super::theme::{DIM, HudText, Panel, PromptOption, TEXT, ascii, font};
 use super::units_view::{
     ICON_INK, IconTextures, ShapeTextures, UNKNOWN_ICON, hp_color, side_color, unit_badges,
 };

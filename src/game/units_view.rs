@@ -13,9 +13,9 @@ use bevy::ecs::hierarchy::ChildSpawnerCommands;
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 
-use super::Game;
 use super::board_view::MapGeometry;
 use super::screen::Screen;
+use super::{BattleSystems, Game};
 use crate::engine::board::Cell;
 use crate::engine::ruleset::ConditionBadge;
 use crate::engine::spec::Size;
@@ -53,6 +53,10 @@ pub const SIDE_SHAPES: [&str; 4] = ["circle", "diamond", "square", "triangle"];
 /// Root of one unit's marker.
 #[derive(Component)]
 pub struct UnitMarker;
+
+/// The marker of a unit (on [`UnitMarker`] roots), so [`super::motion`] can place it.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MarkerOf(pub UnitId);
 
 /// A unit's name plate (its backing and its text), shown by [`show_names`].
 #[derive(Component)]
@@ -103,10 +107,6 @@ pub fn token_outside_cell(
             (alpha > 0 && !geo.contains(cell, p)).then_some(p)
         })
 }
-
-/// The system that rebuilds the markers (motion places them after it).
-#[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct SyncUnits;
 
 /// The generated shape textures, one per side shape.
 #[derive(Resource)]
@@ -505,7 +505,7 @@ fn sync_units(
     disc: Res<BadgeDisc>,
     icons: Res<IconTextures>,
     markers: Query<Entity, With<UnitMarker>>,
-    camera: Single<&Projection, With<super::control::MainCamera>>,
+    camera: Single<&Projection, With<super::layout::MainCamera>>,
     mut shown: Local<Option<(u64, u32, i64)>>,
 ) {
     let Some(geo) = geo else { return };
@@ -552,7 +552,7 @@ fn sync_units(
         commands
             .spawn((
                 UnitMarker,
-                super::motion::MarkerOf(u.id),
+                MarkerOf(u.id),
                 DespawnOnExit(Screen::Battle),
                 Transform::from_xyz(pos.x, pos.y, 5.0),
                 Visibility::default(),
@@ -784,11 +784,11 @@ type TooltipKey = (u64, Option<Cell>, Option<(i32, i32)>, usize, usize);
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn badge_tooltip(
     game: Res<Game>,
-    ui: Res<super::control::UiState>,
-    choices: Res<super::control::Choices>,
+    ui: Res<super::choices::UiState>,
+    choices: Res<super::choices::Choices>,
     geo: Option<Res<MapGeometry>>,
     window: Single<&Window>,
-    camera: Single<(&Camera, &GlobalTransform), With<super::control::MainCamera>>,
+    camera: Single<(&Camera, &GlobalTransform), With<super::layout::MainCamera>>,
     icons: Res<IconTextures>,
     badges: Query<(&Badge, &GlobalTransform)>,
     mut tooltip: Single<
@@ -856,7 +856,7 @@ fn badge_tooltip(
     if let Some(name) = unit {
         words = format!("{name}:\n{words}");
     }
-    let words = super::hud::ascii(&words).into_owned();
+    let words = super::theme::ascii(&words).into_owned();
     if text.0 != words {
         text.0 = words;
     }
@@ -871,7 +871,7 @@ fn badge_tooltip(
     // last frame's, or its widest before it was first laid out).
     let s = super::comfort::ui_scale();
     let (w, h) = (window.width(), window.height());
-    let (l, r, _, _) = super::control::battle_panels_px(w);
+    let (l, r, _, _) = super::layout::battle_panels_px(w);
     let laid_out = size.size().x * size.inverse_scale_factor();
     let width = if laid_out > 0.0 {
         laid_out
@@ -904,10 +904,10 @@ const PLATE_FONT: f32 = 13.0;
 #[allow(clippy::too_many_arguments)]
 pub fn show_names(
     game: Res<Game>,
-    ui: Res<super::control::UiState>,
-    choices: Res<super::control::Choices>,
+    ui: Res<super::choices::UiState>,
+    choices: Res<super::choices::Choices>,
     geo: Option<Res<MapGeometry>>,
-    camera: Single<&Projection, With<super::control::MainCamera>>,
+    camera: Single<&Projection, With<super::layout::MainCamera>>,
     actions: Single<
         &leafwing_input_manager::prelude::ActionState<super::settings::BattleAction>,
         With<super::settings::Player>,
@@ -1002,10 +1002,10 @@ pub struct DamageGhost;
 pub fn damage_ghost(
     mut commands: Commands,
     game: Res<Game>,
-    ui: Res<super::control::UiState>,
-    choices: Res<super::control::Choices>,
+    ui: Res<super::choices::UiState>,
+    choices: Res<super::choices::Choices>,
     geo: Option<Res<MapGeometry>>,
-    markers: Query<(Entity, &super::motion::MarkerOf), With<UnitMarker>>,
+    markers: Query<(Entity, &MarkerOf), With<UnitMarker>>,
     ghosts: Query<Entity, With<DamageGhost>>,
     mut shown: Local<Option<(u64, Option<Cell>, usize)>>,
 ) {
@@ -1068,10 +1068,8 @@ pub fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            sync_units.in_set(SyncUnits),
-            show_names.after(SyncUnits),
-            damage_ghost.after(SyncUnits),
-            badge_tooltip.after(SyncUnits),
+            sync_units.in_set(BattleSystems::SyncUnits),
+            (show_names, damage_ghost, badge_tooltip).in_set(BattleSystems::FollowUnits),
         )
             .run_if(in_state(Screen::Battle)),
     );

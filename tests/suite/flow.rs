@@ -2195,7 +2195,7 @@ fn f_gap_05_a_failed_check_is_a_miss_without_a_reaction_window() {
 #[cfg(feature = "render")]
 #[test]
 fn window_labels_come_from_the_verb_declarations() {
-    use skirmish::game::control::{command_label, mode_of, rarely_wanted};
+    use skirmish::game::choices::{command_label, mode_of, rarely_wanted};
     let level = skirmish::level::load_file(std::path::Path::new("levels/flow_ogre_ford.ron"))
         .expect("level loads");
     let b = new_battle(&level, Dice::seeded(1)).expect("battle");
@@ -2298,7 +2298,7 @@ fn window_labels_come_from_the_verb_declarations() {
 fn f_08_verbs_declare_their_ap_cost_and_key_and_keys_pick_them() {
     use skirmish::engine::rulesets::flow::VERBS;
     use skirmish::engine::verb::{Cost, VerbSpec};
-    use skirmish::game::control::{VerbKey, choices_for, verb_hint, verb_key};
+    use skirmish::game::choices::{VerbKey, choices_for, verb_hint, verb_key};
     use skirmish::game::settings::{
         BattleAction, DEFAULT_BINDINGS, bind_verb_keys, key_code, parse_bindings,
     };

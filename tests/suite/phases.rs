@@ -1815,7 +1815,7 @@ fn p_26_p_27_p_28_are_declared_verbs_that_scripts_play_and_show_as_written() {
 fn the_window_offers_phases_verbs_by_their_keys() {
     // Defend (key F) and Delay (key L) are numbered actions; Disengage (key G) is a
     // move mode with a path preview that shows no provocation.
-    use skirmish::game::control::{VerbKey, choices_for, command_label, move_path, verb_key};
+    use skirmish::game::choices::{VerbKey, choices_for, command_label, move_path, verb_key};
     let lvl = level(
         (8, 3),
         &[],

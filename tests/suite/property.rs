@@ -8,10 +8,10 @@ use std::collections::BTreeSet;
 use proptest::prelude::*;
 use skirmish::engine::battle::Roster;
 use skirmish::engine::dice::Dice;
-use skirmish::engine::rulesets::flow::Frame;
+use skirmish::engine::ruleset::state::try_state;
+use skirmish::engine::rulesets::flow::{FlowState, Frame};
 use skirmish::engine::rulesets::new_battle;
-use skirmish::engine::rulesets::wounds::free_hit::FreeHitAsked;
-use skirmish::engine::stack::Stack;
+use skirmish::engine::rulesets::wounds::play::WState;
 use skirmish::engine::units::{ActionPool, PlayState, Position};
 use skirmish::engine::{Awaiting, Battle, Command};
 use skirmish::level::schema::Level;
@@ -35,10 +35,11 @@ fn check_invariants(b: &Battle) {
     // starts) or by a readied attack going off (F-37) — stands there until the
     // reactions are settled (F-45, F-GAP-12): its move is a suspended frame, and
     // the move steps it on (or back to an open hex) once they are.
-    let mut passing: Vec<_> = world
-        .get_resource::<Stack<Frame>>()
+    let mut passing: Vec<_> = try_state::<FlowState>(world)
         .map(|s| {
-            s.0.iter()
+            s.stack
+                .0
+                .iter()
                 .filter_map(|f| match f {
                     Frame::Move { unit, .. } => Some(world.resource::<Roster>().0[unit.0 as usize]),
                     _ => None,
@@ -50,9 +51,8 @@ fn check_invariants(b: &Battle) {
     // drawn there waits for its aim (W-GAP-07, W-GAP-24): its movement goes on
     // after the answer.
     passing.extend(
-        world
-            .get_resource::<FreeHitAsked>()
-            .and_then(|a| a.0.as_ref()?.walk.as_ref())
+        try_state::<WState>(world)
+            .and_then(|w| w.free_hit.0.as_ref()?.walk.as_ref())
             .map(|w| world.resource::<Roster>().0[w.mover.0 as usize]),
     );
     // A mover defeated by the reaction that ends the battle keeps its frame: the

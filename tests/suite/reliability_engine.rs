@@ -11,7 +11,7 @@ use skirmish::engine::dice::Dice;
 use skirmish::engine::event::{Event, Stage};
 use skirmish::engine::initiative::MAX_ROLL_OFF_ROUNDS;
 use skirmish::engine::rulesets::new_battle;
-use skirmish::engine::rulesets::phases::PhasesFlow;
+use skirmish::engine::rulesets::phases::round;
 use skirmish::level::{Level, Problem, load_str};
 
 /// A `phases` duel; `RULES` is replaced by the level's overrides.
@@ -186,7 +186,7 @@ fn p_14_endless_scripted_ties_are_bounded_and_keep_roster_order() {
     // The tie stands: Knight then Goblin, in roster order.
     let knight = battle.unit_id("Knight").unwrap();
     let goblin = battle.unit_id("Goblin").unwrap();
-    let descending = &battle.world().resource::<PhasesFlow>().descending;
+    let descending = &round(battle.world()).descending;
     assert_eq!(descending, &[knight, goblin]);
 }
 

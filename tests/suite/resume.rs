@@ -316,7 +316,7 @@ fn prompt_app(game: Game, saves: Option<PathBuf>) -> bevy::app::App {
         ..Default::default()
     }));
     app.insert_resource(ReturnTo::Exit);
-    app.init_resource::<skirmish::game::control::UiState>();
+    app.init_resource::<skirmish::game::choices::UiState>();
     app.add_plugins((skirmish::game::saves::plugin, skirmish::game::leave::plugin));
     app.world_mut().spawn((
         Player,
@@ -498,7 +498,7 @@ fn closing_the_window_mid_battle_asks_and_a_failed_save_stays() {
     assert!(app.should_exit().is_none(), "the save failed: stay");
     let (message, error) = app
         .world()
-        .resource::<skirmish::game::control::UiState>()
+        .resource::<skirmish::game::choices::UiState>()
         .message
         .clone()
         .expect("a message");

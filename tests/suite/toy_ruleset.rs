@@ -31,7 +31,7 @@ use skirmish::engine::decision::{DecisionOption, PendingDecision, Pick};
 use skirmish::engine::dice::Dice;
 use skirmish::engine::event::{Event, Stage};
 use skirmish::engine::ruleset::{Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder};
-use skirmish::engine::ruleset::{Ruleset, StatSpec, TraitOf};
+use skirmish::engine::ruleset::{Ruleset, StatSpec, TraitOf, state};
 use skirmish::engine::rulesets::new_battle;
 use skirmish::engine::rulesets::registry;
 use skirmish::engine::units::*;
@@ -72,8 +72,28 @@ const ATTACK: Pool = Pool::new("Attack", "attack");
 
 struct Toy;
 
+/// The toy's own state, held by the battle (`engine::ruleset::state`), so that
+/// `Battle::fork` copies it with no code here.
+#[derive(Clone, Debug, Default)]
+struct ToyState {
+    /// What the active unit has spent this turn.
+    spent: Spent,
+    /// The unit whose turn started last this round (`None`: none yet).
+    last_turn: Option<UnitId>,
+    /// The Jab waiting for the target side's answer: (attacker, target).
+    jabbing: Option<(UnitId, UnitId)>,
+}
+
+fn toy(world: &World) -> &ToyState {
+    state::state(world)
+}
+
+fn toy_mut(world: &mut World) -> &mut ToyState {
+    state::state_mut(world)
+}
+
 /// Whether the active unit has walked / attacked this turn.
-#[derive(Resource, Default)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Spent {
     walked: bool,
     attacked: bool,
@@ -159,9 +179,7 @@ impl Ruleset for Toy {
             );
         }
         world.insert_resource(Roster(roster));
-        world.insert_resource(Spent::default());
-        world.insert_resource(LastTurn::default());
-        world.insert_resource(Jabbing::default());
+        state::insert(world, ToyState::default());
         Ok(())
     }
     fn check(&self, world: &World, command: &Command) -> Result<(), CommandError> {
@@ -182,7 +200,7 @@ impl Ruleset for Toy {
         let active = world.resource::<TurnState>().active;
         let unit = command.unit().filter(|&u| Some(u) == active);
         let unit = unit.ok_or_else(|| CommandError::WrongStage("not its turn".into()))?;
-        let spent = world.resource::<Spent>();
+        let spent = &toy(world).spent;
         match command {
             Command::EndTurn { .. } => Ok(()),
             Command::Move { power, path, .. } => {
@@ -328,7 +346,7 @@ impl Ruleset for Toy {
         vec![("Roster".into(), active_units(world))]
     }
     fn pools(&self, world: &World, _: UnitId) -> Vec<(String, i32)> {
-        let s = world.resource::<Spent>();
+        let s = &toy(world).spent;
         vec![
             ("Walk".into(), i32::from(!s.walked)),
             ("Attack".into(), i32::from(!s.attacked)),
@@ -344,7 +362,7 @@ fn drive(world: &mut World) {
     let Some(unit) = world.resource::<TurnState>().active else {
         // The next unit in play after the last one; after the last, a new round.
         let units = active_units(world);
-        let last = world.resource::<LastTurn>().0;
+        let last = toy(world).last_turn;
         let next = match last.and_then(|a| units.iter().copied().find(|&u| u > a)) {
             Some(u) => u,
             None => {
@@ -362,8 +380,8 @@ fn drive(world: &mut World) {
                 units[0]
             }
         };
-        world.resource_mut::<LastTurn>().0 = Some(next);
-        *world.resource_mut::<Spent>() = Spent::default();
+        toy_mut(world).last_turn = Some(next);
+        toy_mut(world).spent = Spent::default();
         emit(
             world,
             Event::TurnStarted {
@@ -380,7 +398,7 @@ fn drive(world: &mut World) {
         };
         world.resource_mut::<Pending>().0 = None;
         let braced = matches!(answer, Command::Act { .. });
-        if let Some((attacker, target)) = world.resource_mut::<Jabbing>().0.take() {
+        if let Some((attacker, target)) = toy_mut(world).jabbing.take() {
             strike(
                 world,
                 attacker,
@@ -396,7 +414,7 @@ fn drive(world: &mut World) {
     };
     match command {
         Command::Move { path, .. } => {
-            world.resource_mut::<Spent>().walked = true;
+            toy_mut(world).spent.walked = true;
             for to in path {
                 let from = cell_of(world, unit);
                 emit(
@@ -412,15 +430,15 @@ fn drive(world: &mut World) {
         }
         Command::Act { args, .. } => {
             // A Jab: the target's side decides whether to brace first.
-            world.resource_mut::<Spent>().attacked = true;
+            toy_mut(world).spent.attacked = true;
             let target = args.unit("target").unwrap_or(unit);
-            world.resource_mut::<Jabbing>().0 = Some((unit, target));
+            toy_mut(world).jabbing = Some((unit, target));
             let decision = brace_decision(world, unit, target);
             world.resource_mut::<Pending>().0 = Some(decision);
             world.resource_mut::<Progress>().0 = true;
         }
         Command::Attack { target, .. } => {
-            world.resource_mut::<Spent>().attacked = true;
+            toy_mut(world).spent.attacked = true;
             strike(world, unit, target, 3, DAMAGE);
         }
         _ => emit(world, Event::TurnEnded { unit }),
@@ -510,10 +528,6 @@ fn brace_decision(world: &World, attacker: UnitId, target: UnitId) -> PendingDec
     }
 }
 
-/// The Jab waiting for the target side's answer: (attacker, target).
-#[derive(Resource, Default)]
-struct Jabbing(Option<(UnitId, UnitId)>);
-
 /// `unit` jabs `target`.
 fn jab(unit: UnitId, target: UnitId) -> Command {
     Command::Act {
@@ -522,10 +536,6 @@ fn jab(unit: UnitId, target: UnitId) -> Command {
         args: Args::new().with("target", ArgValue::Unit(target)),
     }
 }
-
-/// The unit whose turn started last this round (`None`: none yet).
-#[derive(Resource, Default)]
-struct LastTurn(Option<UnitId>);
 
 static TOY: Toy = Toy;
 
@@ -646,6 +656,63 @@ fn the_ai_finishes_toy_battles_with_every_policy() {
             }
         }
     }
+}
+
+/// A toy battle between two `random` AIs (which jab, as `normal` doesn't) after `n` commands (`None` if it ended
+/// before).
+fn toy_after(n: usize) -> Option<Battle> {
+    let mut battle = toy_battle(Dice::seeded(4));
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    for _ in 0..n {
+        let c = choose(&battle, AiPolicy::Random, &mut rng)?;
+        battle.submit(c).unwrap();
+    }
+    Some(battle)
+}
+
+/// Plays `n` commands of `random` with a generator seeded `seed`.
+fn play_toy(battle: &mut Battle, seed: u64, n: usize) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for _ in 0..n {
+        let Some(c) = choose(battle, AiPolicy::Random, &mut rng) else {
+            break;
+        };
+        battle.submit(c).expect("the AI's command is legal");
+    }
+}
+
+/// The toy keeps its bookkeeping (what the active unit spent, whose turn was last,
+/// the Jab waiting for its answer) in its state only, with no fork code: a fork
+/// taken after any command of a battle — mid-turn, or with a Jab waiting for the
+/// brace decision — and a scratch battle restored from it play on exactly as the
+/// source does under the same dice and commands.
+#[test]
+fn a_fork_of_a_toy_battle_plays_on_as_its_source_does() {
+    let mut scratch = toy_battle(Dice::seeded(0));
+    let (mut forks, mut mid_jab) = (0, 0);
+    for at in 0..150 {
+        let Some(mut source) = toy_after(at) else {
+            break;
+        };
+        if matches!(source.awaiting(), Awaiting::Over(_)) {
+            break;
+        }
+        forks += 1;
+        mid_jab += usize::from(matches!(source.awaiting(), Awaiting::Decision(_)));
+        let mut fork = source.fork(Dice::seeded(77));
+        scratch.restore_from(&source, Dice::seeded(77));
+        source.set_dice(Dice::seeded(77));
+        for b in [&mut source, &mut fork, &mut scratch] {
+            play_toy(b, at as u64, 12);
+        }
+        assert_eq!(fork.events(), source.events(), "forked after {at} commands");
+        assert_eq!(scratch.events(), source.events(), "restored after {at}");
+    }
+    assert!(forks > 20, "the battle lasts long enough to fork often");
+    assert!(
+        mid_jab > 0,
+        "some fork is taken with a Jab waiting for its answer"
+    );
 }
 
 #[test]
@@ -914,7 +981,7 @@ fn script_reports_a_verbs_mistakes_at_their_place() {
 #[cfg(feature = "render")]
 #[test]
 fn the_window_offers_a_declared_verb_as_a_mode_on_its_target() {
-    use skirmish::game::control::{command_label, mode_of, rarely_wanted};
+    use skirmish::game::choices::{command_label, mode_of, rarely_wanted};
     let battle = duel(Dice::seeded(1));
     let (r1, b1) = (battle.unit_id("r1").unwrap(), battle.unit_id("b1").unwrap());
     let (mode, cell) = mode_of(&battle, &jab(r1, b1)).expect("a target mode");
@@ -927,7 +994,7 @@ fn the_window_offers_a_declared_verb_as_a_mode_on_its_target() {
 #[cfg(feature = "render")]
 #[test]
 fn a_decision_of_the_toys_own_kind_is_answered_and_shown_with_no_core_code() {
-    use skirmish::game::control::{VerbKey, choices_for, command_label, verb_hint, verb_key};
+    use skirmish::game::choices::{VerbKey, choices_for, command_label, verb_hint, verb_key};
     use skirmish::game::handoff::handoff_text;
     use skirmish::hotseat::{Handoff, HandoffReason};
     // The 6 would hit a Jab taken; braced, it needs a 6 and still hits.

@@ -26,12 +26,13 @@ use skirmish::engine::rulesets::phases::events::PhasesEvent;
 use skirmish::engine::spec::Size;
 use skirmish::engine::units::UnitId;
 use skirmish::game::board_view::MapGeometry;
+use skirmish::game::choices::{Choices, UiState, human_turn};
 use skirmish::game::comfort::{Comfort, ComfortPanel};
-use skirmish::game::control::{Choices, MainCamera, UiState, human_turn};
-use skirmish::game::hud::{HudText, PromptOption, ascii};
+use skirmish::game::layout::MainCamera;
 use skirmish::game::log_view::{ExplainPanel, LogView};
 use skirmish::game::overlays::ThreatTile;
 use skirmish::game::screen::Screen;
+use skirmish::game::theme::{HudText, PromptOption, ascii};
 use skirmish::game::turn_strip::{
     ACTIVE, ASKED, HOVERED, Highlight, Lit, StripEntry, StripLabel, UnitHighlight,
 };
@@ -1186,7 +1187,7 @@ impl Card<'_, '_> {
     /// An action button the left panel cuts off (below the panel's foot, over the
     /// bottom bar), if any.
     fn cut_off(&self, win: Vec2, scale: f32) -> Option<String> {
-        let (_, _, _, bottom) = skirmish::game::control::battle_panels_px(win.x);
+        let (_, _, _, bottom) = skirmish::game::layout::battle_panels_px(win.x);
         self.actions.iter().find_map(|(effect, node, at)| {
             let foot = (at.translation.y + node.size().y / 2.0) / scale;
             (foot > win.y - bottom).then(|| {
@@ -1215,7 +1216,7 @@ struct Strip<'w, 's> {
     >,
     labels: Query<'w, 's, &'static Text, With<StripLabel>>,
     rings: Query<'w, 's, (&'static UnitHighlight, &'static Sprite, &'static ChildOf)>,
-    markers: Query<'w, 's, &'static skirmish::game::motion::MarkerOf>,
+    markers: Query<'w, 's, &'static skirmish::game::units_view::MarkerOf>,
     lit: Res<'w, Lit>,
 }
 
@@ -1268,7 +1269,7 @@ impl Strip<'_, '_> {
             }
         }
         // Above the map, between the left panel and the log's column.
-        let (left, right, top, _) = skirmish::game::control::battle_panels_px(win.x);
+        let (left, right, top, _) = skirmish::game::layout::battle_panels_px(win.x);
         for pair in placed.windows(2) {
             let ((a, ra, _), (b, rb, _)) = (&pair[0], &pair[1]);
             if rb.min.x < ra.max.x - 0.5 {

@@ -16,9 +16,9 @@ use bevy::prelude::*;
 use bevy::window::{CursorMoved, PrimaryWindow};
 use skirmish::engine::board::{Cell, Terrain};
 use skirmish::game::GameOptions;
-use skirmish::game::control::MainCamera;
 use skirmish::game::editor::state::Editor;
 use skirmish::game::editor::view::EditorMap;
+use skirmish::game::layout::MainCamera;
 use skirmish::game::screen::Screen;
 
 /// What the driver can see to decide whether to go on.

@@ -23,13 +23,15 @@ use skirmish::engine::battle::{Awaiting, Map, cell_of, side_of};
 use skirmish::engine::board::Cell;
 use skirmish::engine::{Battle, Command};
 use skirmish::game::board_view::MapGeometry;
-use skirmish::game::control::{Choices, MainCamera, UiState, human_turn};
+use skirmish::game::choices::{Choices, UiState, human_turn};
 use skirmish::game::handoff::Seat;
-use skirmish::game::hud::{HudText, ResultScreen};
+use skirmish::game::hud::ResultScreen;
+use skirmish::game::layout::MainCamera;
 use skirmish::game::leave::LeavePrompt;
 use skirmish::game::log_view::LogRow;
 use skirmish::game::saves::SaveState;
 use skirmish::game::screen::Screen;
+use skirmish::game::theme::HudText;
 use skirmish::game::{Game, GameOptions};
 use skirmish::replay::BattleFile;
 
@@ -597,7 +599,7 @@ fn driver(
                     .filter(|e| !matches!(e, skirmish::engine::event::Event::TurnEnded { .. }))
                     .filter_map(|e| skirmish::engine::log::line(replayed.world(), e))
                     .last()
-                    .map(|l| skirmish::game::hud::ascii(&l).into_owned())
+                    .map(|l| skirmish::game::theme::ascii(&l).into_owned())
                     .unwrap_or_default();
                 let (top, last) = hud_texts(&shown);
                 if !drive.checked {

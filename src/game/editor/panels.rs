@@ -1,5 +1,5 @@
 //! The editor's panels, laid out like the battle HUD around the map
-//! ([`crate::game::control::panels`]): a top bar (file, dirty marker `*`, level,
+//! ([`crate::game::layout::panels`]): a top bar (file, dirty marker `*`, level,
 //! ruleset, status), the left panel (tools, terrain, brush, unit templates,
 //! sides), the right panel (the unit form generated from the ruleset's stats, the
 //! live problems list), a bottom bar (what is under the pointer, the keys) and
@@ -20,7 +20,7 @@ use crate::editor::traits_text;
 use crate::engine::board::Terrain;
 use crate::engine::ruleset::TraitOf;
 use crate::engine::rulesets::RULESETS;
-use crate::game::control::panels;
+use crate::game::layout::panels;
 use crate::game::screen::Screen;
 use crate::game::units_view::side_color;
 

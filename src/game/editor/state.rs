@@ -18,7 +18,7 @@ use crate::editor::{
 use crate::engine::board::{Cell, GridKind, Terrain};
 use crate::engine::ruleset::TraitOf;
 use crate::engine::rulesets::{RULESETS, registry};
-use crate::game::setup::cycle;
+use crate::game::screen::cycle;
 use crate::level::Level;
 use crate::level::schema::{AiPolicy, Controller, DecisionPolicy, Hand, WeaponDef};
 

@@ -2,7 +2,7 @@
 //! ([`board_view::terrain_texture`], [`MapGeometry`]), unit markers in the battle's
 //! look (side colour and shape, initials, name plate), gizmo overlays (brush
 //! footprint, rectangle preview, selection, problem cells) and the camera (fitted
-//! with [`crate::game::control::fit`], panned, zoomed, centred on jumps).
+//! with [`crate::game::layout::fit`], panned, zoomed, centred on jumps).
 
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
@@ -15,7 +15,7 @@ use super::state::{Drag, Editor, Tool};
 use crate::editor::terrain::{brush_cells, on_map, rect_cells, terrain_at};
 use crate::engine::board::{Cell, GridKind, Terrain};
 use crate::game::board_view::{self, MapGeometry, terrain_index};
-use crate::game::control::{MainCamera, fit, pan_and_zoom, panels_px};
+use crate::game::layout::{MainCamera, fit, pan_and_zoom, panels_px};
 use crate::game::screen::Screen;
 use crate::game::units_view::{ShapeTextures, side_color};
 
@@ -276,7 +276,7 @@ fn camera_control(
         || state.fitted_for != Some(key)
         || (!typing && actions.just_pressed(&A::FitMap))
     {
-        let (center, scale) = fit(&map.geo, &window, panels_px(window.width()));
+        let (center, scale) = fit(map.geo.bounds(), &window, panels_px(window.width()));
         transform.translation = center.extend(transform.translation.z);
         ortho.scale = scale;
         state.fitted_for = Some(key);

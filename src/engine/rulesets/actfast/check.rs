@@ -4,7 +4,7 @@
 
 use bevy_ecs::world::World;
 
-use super::play::{self, MOVE, TurnBudget, au, carries, distance, rules, weapon};
+use super::play::{self, MOVE, TurnBudget, au, carries, distance, rules, turn_budget, weapon};
 use super::stats::{AttackKind, Condition};
 use super::verbs;
 use crate::engine::battle::{
@@ -40,7 +40,7 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
 }
 
 fn budget(world: &World) -> TurnBudget {
-    *world.resource::<TurnBudget>()
+    *turn_budget(world)
 }
 
 fn forbid(text: String) -> Result<(), CommandError> {

@@ -11,6 +11,7 @@
 //! [`TurnBudget`]) is written directly.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use bevy_ecs::prelude::*;
 
@@ -49,12 +50,23 @@ pub mod names {
     pub const FLEEING: &str = "Fleeing";
 }
 
-/// The configuration in force.
-#[derive(Resource, Clone, Debug)]
-pub struct ARules(pub ActfastConfig);
+/// The battle's `actfast` state (held by the battle, see
+/// [`crate::engine::ruleset::state`]): its configuration, the round's and the
+/// active unit's bookkeeping and each unit's data.
+#[derive(Clone, Debug)]
+pub struct AState {
+    /// The configuration in force (never changed after setup).
+    pub rules: Arc<ActfastConfig>,
+    /// Who acts when this round, and what the battle is asking.
+    pub round: RoundState,
+    /// The active unit's turn.
+    pub turn: TurnBudget,
+    /// Each unit's data and bookkeeping, by [`UnitId`].
+    pub units: Vec<AUnit>,
+}
 
 /// Who acts when this round, and what the battle is asking.
-#[derive(Resource, Clone, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct RoundState {
     /// PCs still to choose their pace this round, next first (A-02, A-GAP-10).
     pub choosing: Vec<UnitId>,
@@ -109,7 +121,7 @@ pub enum Asking {
 }
 
 /// The active unit's turn (A-GAP-02, A-GAP-07, A-22).
-#[derive(Resource, Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct TurnBudget {
     /// Actions left.
     pub actions: u32,
@@ -127,21 +139,52 @@ pub struct TurnBudget {
 
 /// The configuration in force.
 pub fn rules(world: &World) -> &ActfastConfig {
-    &world.resource::<ARules>().0
+    &actfast_state(world).rules
+}
+
+/// The battle's `actfast` state.
+pub fn actfast_state(world: &World) -> &AState {
+    crate::engine::ruleset::state::state(world)
+}
+
+/// The battle's `actfast` state, to change it.
+pub fn actfast_state_mut(world: &mut World) -> &mut AState {
+    crate::engine::ruleset::state::state_mut(world)
+}
+
+/// Who acts when this round, and what the battle is asking.
+pub fn round_state(world: &World) -> &RoundState {
+    &actfast_state(world).round
+}
+
+/// The round's bookkeeping, to change it.
+pub fn round_state_mut(world: &mut World) -> &mut RoundState {
+    &mut actfast_state_mut(world).round
+}
+
+/// The active unit's turn.
+pub fn turn_budget(world: &World) -> &TurnBudget {
+    &actfast_state(world).turn
+}
+
+/// The active unit's turn, to change it.
+pub fn turn_budget_mut(world: &mut World) -> &mut TurnBudget {
+    &mut actfast_state_mut(world).turn
 }
 
 /// A unit's `actfast` data.
 pub fn au(world: &World, unit: UnitId) -> &AUnit {
-    world
-        .get::<AUnit>(entity(world, unit))
-        .expect("every actfast unit has AUnit")
+    actfast_state(world)
+        .units
+        .get(unit.0 as usize)
+        .expect("every actfast unit has its data")
 }
 
-fn au_mut(world: &mut World, unit: UnitId) -> Mut<'_, AUnit> {
-    let e = entity(world, unit);
-    world
-        .get_mut::<AUnit>(e)
-        .expect("every actfast unit has AUnit")
+fn au_mut(world: &mut World, unit: UnitId) -> &mut AUnit {
+    actfast_state_mut(world)
+        .units
+        .get_mut(unit.0 as usize)
+        .expect("every actfast unit has its data")
 }
 
 /// The current round (0 before the first).
@@ -347,11 +390,11 @@ pub fn drive(world: &mut World) {
         world.resource_mut::<Progress>().0 = true;
         return;
     }
-    if !world.resource::<RoundState>().choosing.is_empty() {
+    if !round_state(world).choosing.is_empty() {
         ask_pace(world);
         return;
     }
-    if world.resource::<TurnState>().round > 0 && !world.resource::<RoundState>().ordered {
+    if world.resource::<TurnState>().round > 0 && !round_state(world).ordered {
         set_order(world);
         return;
     }
@@ -359,7 +402,7 @@ pub fn drive(world: &mut World) {
         next_turn(world);
         return;
     };
-    if !is_active(world, unit) || world.resource::<TurnBudget>().actions == 0 {
+    if !is_active(world, unit) || turn_budget(world).actions == 0 {
         // Defeated on its own turn (a riposte, the flames), or out of actions.
         end_turn(world, unit);
         return;
@@ -372,8 +415,8 @@ pub fn drive(world: &mut World) {
 
 /// The answer to the pending question.
 fn answered(world: &mut World, answer: Command) {
-    let asking = world.resource_mut::<RoundState>().asking.take();
-    let cases = world.resource_mut::<RoundState>().cases.take();
+    let asking = round_state_mut(world).asking.take();
+    let cases = round_state_mut(world).cases.take();
     match (asking, answer) {
         (Some(Asking::Pace(unit)), Command::Act { verb, .. }) => {
             let fast = verb == verbs::ACT_FAST;
@@ -399,7 +442,7 @@ fn policy(world: &World, side: SideId) -> DecisionPolicy {
 /// Asks the next PC how it acts this round (A-02, A-GAP-10); a side that answers
 /// by itself takes the better case.
 fn ask_pace(world: &mut World) {
-    let unit = world.resource_mut::<RoundState>().choosing.remove(0);
+    let unit = round_state_mut(world).choosing.remove(0);
     if !is_active(world, unit) {
         world.resource_mut::<Progress>().0 = true;
         return;
@@ -443,8 +486,8 @@ fn ask_pace(world: &mut World) {
             round(world)
         )
     };
-    world.resource_mut::<RoundState>().asking = Some(Asking::Pace(unit));
-    world.resource_mut::<RoundState>().cases = Some((fast.1.clone(), well.1.clone()));
+    round_state_mut(world).asking = Some(Asking::Pace(unit));
+    round_state_mut(world).cases = Some((fast.1.clone(), well.1.clone()));
     world.resource_mut::<Pending>().0 = Some(PendingDecision {
         side,
         prompt,
@@ -472,15 +515,12 @@ fn ask_pace(world: &mut World) {
 /// (A-04, A-GAP-15).
 fn npcs_surprised(world: &World) -> bool {
     let cfg = rules(world);
-    world
-        .resource::<RoundState>()
-        .surprised
-        .is_some_and(|side| {
-            order::surprise_active(cfg, round(world))
-                && board_units(world)
-                    .into_iter()
-                    .any(|u| side_of(world, u) == side && !au(world, u).pc)
-        })
+    round_state(world).surprised.is_some_and(|side| {
+        order::surprise_active(cfg, round(world))
+            && board_units(world)
+                .into_iter()
+                .any(|u| side_of(world, u) == side && !au(world, u).pc)
+    })
 }
 
 /// The names of the PC sides (`pc`) or the NPC sides, "the opponents" when several.
@@ -682,7 +722,7 @@ pub fn odds(
 fn set_order(world: &mut World) {
     let cfg = rules(world).clone();
     let r = round(world);
-    let surprised = world.resource::<RoundState>().surprised;
+    let surprised = round_state(world).surprised;
     let units = board_units(world);
     let mut parts = Vec::new();
     let mut surprised_role = None;
@@ -733,7 +773,7 @@ fn set_order(world: &mut World) {
         }
     }
     emit(world, ActfastEvent::Steps { steps });
-    let mut state = world.resource_mut::<RoundState>();
+    let state = round_state_mut(world);
     state.steps = slots.iter().map(|s| (s.unit, s.step, s.actions)).collect();
     state.queue = slots;
     state.ordered = true;
@@ -743,7 +783,7 @@ fn set_order(world: &mut World) {
 fn next_turn(world: &mut World) {
     loop {
         let next = {
-            let mut state = world.resource_mut::<RoundState>();
+            let state = round_state_mut(world);
             if state.queue.is_empty() {
                 None
             } else {
@@ -787,8 +827,7 @@ fn start_round(world: &mut World) {
         },
     );
     let cfg = rules(world).clone();
-    let surprised = world
-        .resource::<RoundState>()
+    let surprised = round_state(world)
         .surprised
         .filter(|_| order::surprise_active(&cfg, r));
     let mut choosing = Vec::new();
@@ -796,14 +835,14 @@ fn start_round(world: &mut World) {
         let reactions = order::reactions(&cfg, &conds(world, u));
         let slow = carries(world, u, Condition::Slow) || carries(world, u, Condition::Stunned);
         let caught = surprised == Some(side_of(world, u));
-        let mut a = au_mut(world, u);
+        let a = au_mut(world, u);
         a.reactions = reactions;
         a.pace = None;
         if a.pc && !slow && !caught && !a.fleeing {
             choosing.push(u);
         }
     }
-    let mut state = world.resource_mut::<RoundState>();
+    let state = round_state_mut(world);
     state.choosing = choosing;
     state.started.clear();
     state.waited.clear();
@@ -817,8 +856,8 @@ fn start_round(world: &mut World) {
 fn start_turn(world: &mut World, slot: Slot<UnitId>) {
     let unit = slot.unit;
     let side = side_of(world, unit);
-    world.resource_mut::<RoundState>().current = Some(slot.clone());
-    let again = world.resource::<RoundState>().started.contains(&unit);
+    round_state_mut(world).current = Some(slot.clone());
+    let again = round_state(world).started.contains(&unit);
     if again {
         // Back after waiting (A-GAP-10): its turn goes on as it was.
         emit(
@@ -828,14 +867,14 @@ fn start_turn(world: &mut World, slot: Slot<UnitId>) {
                 stage: Stage::Attack,
             },
         );
-        *world.resource_mut::<TurnBudget>() = TurnBudget {
+        *turn_budget_mut(world) = TurnBudget {
             actions: turn_actions(world, &slot),
             limit: turn_limit(world, &slot),
             ..Default::default()
         };
         return;
     }
-    world.resource_mut::<RoundState>().started.push(unit);
+    round_state_mut(world).started.push(unit);
     if carries(world, unit, Condition::Stunned) {
         // Stunned after the round's order was set: it misses this turn.
         emit(
@@ -848,13 +887,12 @@ fn start_turn(world: &mut World, slot: Slot<UnitId>) {
         end_where(world, unit, "it missed its turn", |c| {
             c.name == Condition::Stunned.name()
         });
-        world.resource_mut::<RoundState>().current = None;
+        round_state_mut(world).current = None;
         return;
     }
     let now = (round(world), slot.step);
     if !au(world, unit).pc
-        && world
-            .resource::<RoundState>()
+        && round_state(world)
             .morale
             .get(&side)
             .and_then(|m| m.due)
@@ -873,7 +911,7 @@ fn start_turn(world: &mut World, slot: Slot<UnitId>) {
             stage: Stage::Attack,
         },
     );
-    *world.resource_mut::<TurnBudget>() = TurnBudget {
+    *turn_budget_mut(world) = TurnBudget {
         actions: turn_actions(world, &slot),
         limit: turn_limit(world, &slot),
         ..Default::default()
@@ -913,12 +951,12 @@ fn turn_limit(world: &World, slot: &Slot<UnitId>) -> Limit {
 /// within a step): the next unit of its side in the same step, if it has not acted
 /// yet this turn nor waited this round.
 pub fn wait_after(world: &World, unit: UnitId) -> Option<UnitId> {
-    let state = world.resource::<RoundState>();
+    let state = round_state(world);
     if state.waited.contains(&unit) {
         return None;
     }
     let current = state.current.as_ref().filter(|s| s.unit == unit)?;
-    let t = world.resource::<TurnBudget>();
+    let t = turn_budget(world);
     if t.actions < turn_actions(world, current) || t.moved || t.other || t.attacks > 0 {
         return None;
     }
@@ -937,7 +975,7 @@ fn wait(world: &mut World, unit: UnitId) {
     let Some(after) = wait_after(world, unit) else {
         return;
     };
-    let mut state = world.resource_mut::<RoundState>();
+    let state = round_state_mut(world);
     let Some(slot) = state.current.take() else {
         return;
     };
@@ -1081,14 +1119,13 @@ fn shaken(world: &mut World, unit: UnitId, state: PlayState) {
     let leader = au(world, unit).leader;
     let now = (
         round(world),
-        world
-            .resource::<RoundState>()
+        round_state(world)
             .current
             .as_ref()
             .map_or(Step::ActFast, |s| s.step),
     );
     let (fired, why) = {
-        let mut rs = world.resource_mut::<RoundState>();
+        let rs = round_state_mut(world);
         let Some(m) = rs.morale.get_mut(&side) else {
             return;
         };
@@ -1128,7 +1165,7 @@ fn shaken(world: &mut World, unit: UnitId, state: PlayState) {
 /// Every NPC of a shaken side rolls morale (A-16, A-GAP-13): a roll above its
 /// morale save breaks it; next to a PC it surrenders, otherwise it flees.
 fn roll_morale(world: &mut World, side: SideId) {
-    if let Some(m) = world.resource_mut::<RoundState>().morale.get_mut(&side) {
+    if let Some(m) = round_state_mut(world).morale.get_mut(&side) {
         m.due = None;
     }
     let cfg = rules(world).clone();
@@ -1238,7 +1275,7 @@ fn flee(world: &mut World, unit: UnitId) {
         return;
     };
     let moves = au(world, unit).moves;
-    let actions = world.resource::<TurnBudget>().actions;
+    let actions = turn_budget(world).actions;
     let mut budget = moves * actions;
     let mut taken = Vec::new();
     for c in route {
@@ -1262,7 +1299,7 @@ fn flee(world: &mut World, unit: UnitId) {
 
 fn spend(world: &mut World, unit: UnitId, what: &str) {
     let left = {
-        let mut t = world.resource_mut::<TurnBudget>();
+        let t = turn_budget_mut(world);
         t.actions = t.actions.saturating_sub(1);
         t.actions
     };
@@ -1325,7 +1362,7 @@ fn execute(world: &mut World, unit: UnitId, command: Command) {
         Command::EndTurn { .. } => end_turn(world, unit),
         Command::Move { path, .. } => {
             let stands = carries(world, unit, Condition::Prone);
-            let actions = world.resource::<TurnBudget>().actions;
+            let actions = turn_budget(world).actions;
             let cost = order::move_cost(actions, &conds(world, unit)).unwrap_or(1);
             if stands {
                 spend(world, unit, "stand up");
@@ -1336,7 +1373,7 @@ fn execute(world: &mut World, unit: UnitId, command: Command) {
             for _ in u32::from(stands)..cost {
                 spend(world, unit, "move");
             }
-            world.resource_mut::<TurnBudget>().moved = true;
+            turn_budget_mut(world).moved = true;
             travel(world, unit, path);
         }
         Command::Attack {
@@ -1347,7 +1384,7 @@ fn execute(world: &mut World, unit: UnitId, command: Command) {
         } => {
             spend(world, unit, "attack");
             {
-                let mut t = world.resource_mut::<TurnBudget>();
+                let t = turn_budget_mut(world);
                 t.attacks += 1;
                 t.other = true;
                 if !approach.is_empty() {
@@ -1361,7 +1398,7 @@ fn execute(world: &mut World, unit: UnitId, command: Command) {
         }
         Command::ActivateItem { item, .. } => {
             spend(world, unit, &format!("use {item}"));
-            world.resource_mut::<TurnBudget>().other = true;
+            turn_budget_mut(world).other = true;
             let Some(def) = crate::engine::items::use_item(world, unit, &item) else {
                 return;
             };
@@ -1380,7 +1417,7 @@ fn act(world: &mut World, unit: UnitId, verb: &str) {
     if verb == verbs::WAIT {
         return wait(world, unit);
     }
-    world.resource_mut::<TurnBudget>().other = true;
+    turn_budget_mut(world).other = true;
     match verb {
         verbs::STAND => {
             spend(world, unit, "stand up");
@@ -1631,7 +1668,7 @@ fn act_last(world: &mut World, unit: UnitId) {
         .into_iter()
         .filter(|&u| au(world, u).pc)
         .collect();
-    let mut state = world.resource_mut::<RoundState>();
+    let state = round_state_mut(world);
     if !state.ordered || !order::demote_to_slow(&cfg, &mut state.queue, unit, |u| pcs.contains(&u))
     {
         return;
@@ -1682,7 +1719,7 @@ fn offer_riposte(world: &mut World, by: UnitId, against: UnitId, grade: Grade) {
                 verb: verbs::RIPOSTE.into(),
                 args: crate::engine::verb::Args::new(),
             };
-            world.resource_mut::<RoundState>().asking = Some(Asking::Riposte { by, against });
+            round_state_mut(world).asking = Some(Asking::Riposte { by, against });
             world.resource_mut::<Pending>().0 = Some(PendingDecision {
                 side,
                 prompt: format!(
@@ -1715,7 +1752,7 @@ fn riposte(world: &mut World, by: UnitId, against: UnitId) {
         return;
     }
     {
-        let mut a = au_mut(world, by);
+        let a = au_mut(world, by);
         a.reactions = a.reactions.saturating_sub(1);
     }
     emit(world, ActfastEvent::Riposte { unit: by, against });
@@ -1743,7 +1780,7 @@ pub fn opening(world: &mut World, starts: Vec<(UnitId, Vec<Condition>)>) {
             morale.entry(side_of(world, u)).or_default().tally.start += 1;
         }
     }
-    world.resource_mut::<RoundState>().morale = morale;
+    round_state_mut(world).morale = morale;
 }
 
 /// Whether a side is played by the AI.
@@ -1761,7 +1798,7 @@ pub fn condition_names() -> Vec<&'static str> {
 
 /// The units still to act this round, by step, the active unit first.
 pub fn steps_left(world: &World) -> Vec<(Step, UnitId)> {
-    let state = world.resource::<RoundState>();
+    let state = round_state(world);
     let mut out = Vec::new();
     if let Some(a) = world.resource::<TurnState>().active
         && let Some(&(_, s, _)) = state.steps.iter().find(|(u, _, _)| *u == a)

@@ -10,7 +10,8 @@ use super::check;
 use super::config::{ActfastConfig, defaults};
 use super::order::Step;
 use super::play::{
-    self, ARules, MOVE, RoundState, TurnBudget, au, distance, pool_text, rules, swing,
+    self, AState, MOVE, RoundState, TurnBudget, au, distance, pool_text, round_state, rules, swing,
+    turn_budget,
 };
 use super::pool;
 use super::stats::{CONDITIONS, STATS};
@@ -195,18 +196,6 @@ impl Ruleset for Actfast {
         );
     }
 
-    fn fork_state(
-        &self,
-        from: &bevy_ecs::world::World,
-        to: &mut bevy_ecs::world::World,
-        units: &[(bevy_ecs::entity::Entity, bevy_ecs::entity::Entity)],
-    ) {
-        crate::engine::fork::copy_component::<super::units::AUnit>(from, to, units);
-        crate::engine::fork::copy_resource::<super::play::ARules>(from, to);
-        crate::engine::fork::copy_resource::<super::play::RoundState>(from, to);
-        crate::engine::fork::copy_resource::<super::play::TurnBudget>(from, to);
-    }
-
     fn setup(&self, world: &mut World, level: &Level) -> Result<(), String> {
         setup(world, level)
     }
@@ -296,7 +285,7 @@ impl Ruleset for Actfast {
         // attack after, and be allowed both.
         if assume.attacker_moved.is_some() && world.resource::<TurnState>().active == Some(attacker)
         {
-            let t = *world.resource::<TurnBudget>();
+            let t = *turn_budget(world);
             let attacked_out = t.limit.max_attacks.is_some_and(|m| t.attacks >= m);
             if t.actions <= 1 || t.limit.move_or_attack || attacked_out {
                 return None;
@@ -362,7 +351,7 @@ impl Ruleset for Actfast {
     /// The rest of the round step by step, the active unit first; while the
     /// PCs choose, who has chosen what.
     fn turn_order(&self, world: &World) -> Vec<TurnOrder> {
-        let state = world.resource::<RoundState>();
+        let state = round_state(world);
         if !state.ordered {
             let mut fast = Vec::new();
             let mut well = Vec::new();
@@ -408,7 +397,7 @@ impl Ruleset for Actfast {
         let me = au(world, unit);
         let mut out = Vec::new();
         if world.resource::<TurnState>().active == Some(unit) {
-            let t = *world.resource::<TurnBudget>();
+            let t = *turn_budget(world);
             out.push((ACTIONS.id().to_string(), t.actions as i32));
         }
         out.push(("Reactions".into(), me.reactions as i32));
@@ -517,12 +506,13 @@ fn powers_of(cfg: &ActfastConfig, def: &UnitDef) -> Result<Vec<PowerDef>, String
     Ok(out)
 }
 
-/// Spawns the level's units with `actfast` data and inserts the ruleset's
-/// resources.
+/// Spawns the level's units and inserts the ruleset's state (configuration, round,
+/// each unit's `actfast` data).
 pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     let cfg = config::with_overrides(&config::load_default::<ActfastConfig>()?, &level.rules)?;
     let mut roster = Vec::new();
     let mut starts = Vec::new();
+    let mut units = Vec::new();
     let mut surprised = None;
     for (s, _) in level.sides.iter().enumerate() {
         if side_surprised(level, s) {
@@ -556,10 +546,10 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
                 Powers(powers),
                 MovementPowers(vec![MOVE.into()]),
                 Items(def.items.clone()),
-                data,
             ))
             .id();
         roster.push(e);
+        units.push(data);
     }
     world.insert_resource(Roster(roster));
     world.insert_resource(StackingRules::all(Stacking::KeepLonger));
@@ -571,12 +561,18 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
             .collect(),
     });
     world.insert_resource(DyingCountsForVictory(false));
-    world.insert_resource(ARules(cfg));
-    world.insert_resource(RoundState {
-        surprised,
-        ..Default::default()
-    });
-    world.insert_resource(TurnBudget::default());
+    crate::engine::ruleset::state::insert(
+        world,
+        AState {
+            rules: std::sync::Arc::new(cfg),
+            round: RoundState {
+                surprised,
+                ..Default::default()
+            },
+            turn: TurnBudget::default(),
+            units,
+        },
+    );
     play::opening(world, starts);
     Ok(())
 }

@@ -95,7 +95,7 @@ pub fn side_surprised(level: &Level, side: usize) -> bool {
 }
 
 /// An `actfast` unit's data and bookkeeping.
-#[derive(Component, Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AUnit {
     /// A player's character (chooses its pace; Down at 0 HP) or an NPC (morale; dead
     /// at 0 HP).

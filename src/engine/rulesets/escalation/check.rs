@@ -6,8 +6,7 @@ use bevy_ecs::world::World;
 use super::actions::ActionKind;
 use super::conditions as names;
 use super::play::{
-    self, BASIC_MELEE, BASIC_RANGED, MOVE, NoStrike, TurnActions, engaged, esc, has, helpless,
-    rules,
+    self, BASIC_MELEE, BASIC_RANGED, MOVE, NoStrike, engaged, esc, esc_state, has, helpless, rules,
 };
 use super::powers::Timing;
 use super::verbs::{self, BANDS};
@@ -94,7 +93,7 @@ fn check_stunt_target(world: &World, unit: UnitId, args: &Args) -> Result<(), Co
 
 /// Refuses when the turn has no action of `kind` left, nor a better one (E-22).
 fn needs(world: &World, unit: UnitId, kind: ActionKind, what: &str) -> Result<(), CommandError> {
-    if world.resource::<TurnActions>().left.payer(kind).is_some() {
+    if esc_state(world).turn.left.payer(kind).is_some() {
         Ok(())
     } else {
         Err(CommandError::Forbidden(format!(
@@ -401,7 +400,7 @@ fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<()
             needs(world, unit, ActionKind::Standard, "Rally")
         }
         verbs::DELAY => {
-            if world.resource::<TurnActions>().acted {
+            if esc_state(world).turn.acted {
                 return Err(CommandError::Forbidden(
                     "Delay is only at the start of a turn, before any action (E-19)".into(),
                 ));
@@ -456,7 +455,7 @@ fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<()
             }
         }
         verbs::COUP_DE_GRACE => {
-            let t = world.resource::<TurnActions>().left;
+            let t = esc_state(world).turn.left;
             if !(t.quick && t.moves && t.standard) {
                 return Err(CommandError::Forbidden(
                     "a Coup de Grace spends the Standard, Move and Quick actions: all must be \

@@ -9,8 +9,8 @@ use bevy_ecs::prelude::*;
 
 use super::events::EscalationEvent;
 use super::play::{
-    Ask, Asking, Manner, engaged, esc, esc_mut, header_of, make_attack, pay_power, provoke, strike,
-    use_heal,
+    Ask, Manner, engaged, esc, esc_mut, esc_state, esc_state_mut, header_of, make_attack,
+    pay_power, provoke, strike, use_heal,
 };
 use super::powers::{Timing, Trigger};
 use crate::engine::battle::{
@@ -36,7 +36,7 @@ pub struct Triggered {
 
 /// The triggers of the command being executed, offered to Interrupt powers once
 /// it is done (E-24).
-#[derive(Resource, Clone, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct InterruptQueue(pub Vec<Triggered>);
 
 /// Offers the queued triggers to Interrupt powers, one at a time (E-24): for each,
@@ -50,10 +50,10 @@ pub fn offer_interrupts(world: &mut World) {
         if halted(world) || world.resource::<Pending>().0.is_some() {
             return;
         }
-        if world.resource::<InterruptQueue>().0.is_empty() {
+        if esc_state(world).interrupts.0.is_empty() {
             return;
         }
-        let t = world.resource_mut::<InterruptQueue>().0.remove(0);
+        let t = esc_state_mut(world).interrupts.0.remove(0);
         let candidates = interrupt_candidates(world, &t);
         let Some(&(first, ref power)) = candidates.first() else {
             continue;
@@ -67,7 +67,7 @@ pub fn offer_interrupts(world: &mut World) {
             }
             DecisionPolicy::Ask => {
                 let decision = interrupt_decision(world, side, &t, &candidates);
-                world.resource_mut::<Asking>().0 = Some(Ask::Interrupt);
+                esc_state_mut(world).asking.0 = Some(Ask::Interrupt);
                 world.resource_mut::<Pending>().0 = Some(decision);
                 world.resource_mut::<Progress>().0 = true;
                 return;
@@ -200,7 +200,7 @@ pub fn queue_engagements(world: &mut World, mover: UnitId, before: &[UnitId]) {
     }
     for victim in engaged(world, mover) {
         if !before.contains(&victim) {
-            world.resource_mut::<InterruptQueue>().0.push(Triggered {
+            esc_state_mut(world).interrupts.0.push(Triggered {
                 what: Trigger::EnemyEngages,
                 by: mover,
                 victim,

@@ -9,6 +9,8 @@
 //! ruleset's own bookkeeping ([`EscUnit`], [`RoundState`], [`TurnActions`]) is
 //! written directly.
 
+use std::sync::Arc;
+
 use bevy_ecs::prelude::*;
 
 use super::actions::{ActionKind, Actions};
@@ -43,12 +45,28 @@ pub const BASIC_RANGED: &str = "Basic Ranged Attack";
 pub const MOVE: &str = "Move";
 use super::conditions::ONGOING;
 
-/// The configuration in force.
-#[derive(Resource, Clone, Debug)]
-pub struct EscRules(pub EscalationConfig);
+/// The battle's `escalation` state (held by the battle, see
+/// [`crate::engine::ruleset::state`]): its configuration, the round's and the active
+/// unit's bookkeeping, the question pending, the queued interrupt triggers and
+/// each unit's data.
+#[derive(Clone, Debug)]
+pub struct EscState {
+    /// The configuration in force (never changed after setup).
+    pub rules: Arc<EscalationConfig>,
+    /// Where the round is.
+    pub round: RoundState,
+    /// The active unit's actions this turn.
+    pub turn: TurnActions,
+    /// What a pending decision is about.
+    pub asking: Asking,
+    /// The triggers of the command being executed (E-24).
+    pub interrupts: InterruptQueue,
+    /// Each unit's data and bookkeeping, by [`UnitId`].
+    pub units: Vec<EscUnit>,
+}
 
 /// Where the round is.
-#[derive(Resource, Clone, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct RoundState {
     /// The Escalation die now (E-18).
     pub escalation: i32,
@@ -73,7 +91,7 @@ pub struct Group {
 }
 
 /// The active unit's actions this turn.
-#[derive(Resource, Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct TurnActions {
     /// What is left.
     pub left: Actions,
@@ -82,7 +100,7 @@ pub struct TurnActions {
 }
 
 /// What a pending decision is about, to act on its answer.
-#[derive(Resource, Clone, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Asking(pub Option<Ask>);
 
 /// A question the battle waits on.
@@ -105,21 +123,32 @@ pub enum Ask {
 
 /// The configuration in force.
 pub fn rules(world: &World) -> &EscalationConfig {
-    &world.resource::<EscRules>().0
+    &esc_state(world).rules
+}
+
+/// The battle's `escalation` state.
+pub fn esc_state(world: &World) -> &EscState {
+    crate::engine::ruleset::state::state(world)
+}
+
+/// The battle's `escalation` state, to change it.
+pub fn esc_state_mut(world: &mut World) -> &mut EscState {
+    crate::engine::ruleset::state::state_mut(world)
 }
 
 /// A unit's `escalation` data.
 pub fn esc(world: &World, unit: UnitId) -> &EscUnit {
-    world
-        .get::<EscUnit>(entity(world, unit))
-        .expect("every escalation unit has EscUnit")
+    esc_state(world)
+        .units
+        .get(unit.0 as usize)
+        .expect("every escalation unit has its data")
 }
 
-pub(super) fn esc_mut(world: &mut World, unit: UnitId) -> Mut<'_, EscUnit> {
-    let e = entity(world, unit);
-    world
-        .get_mut::<EscUnit>(e)
-        .expect("every escalation unit has EscUnit")
+pub(super) fn esc_mut(world: &mut World, unit: UnitId) -> &mut EscUnit {
+    esc_state_mut(world)
+        .units
+        .get_mut(unit.0 as usize)
+        .expect("every escalation unit has its data")
 }
 
 pub use crate::engine::conditions::has;
@@ -184,7 +213,7 @@ pub fn band_name(world: &World, unit: UnitId) -> String {
 
 /// The Escalation die the battle shows (E-18).
 pub fn battle_die(world: &World) -> i32 {
-    world.resource::<RoundState>().escalation
+    esc_state(world).round.escalation
 }
 
 /// The Escalation die as `unit` counts it for everything the die feeds — an
@@ -665,7 +694,7 @@ pub(super) fn use_heal(world: &mut World, unit: UnitId, target: UnitId, free: bo
                 now: false,
             },
         );
-        let mut m = esc_mut(world, target);
+        let m = esc_mut(world, target);
         m.saved_since_drop = false;
         m.death_save_disadvantage = 0;
     }
@@ -677,7 +706,7 @@ pub(super) fn use_heal(world: &mut World, unit: UnitId, target: UnitId, free: bo
 pub(super) fn pay_power(world: &mut World, unit: UnitId, s: &Strike) {
     let h = s.header;
     if h.frequency != super::powers::Frequency::AtWill || h.spend > 0 {
-        let mut me = esc_mut(world, unit);
+        let me = esc_mut(world, unit);
         if h.frequency != super::powers::Frequency::AtWill {
             me.used.push(s.name.clone());
         }
@@ -814,7 +843,7 @@ fn attack_effect(
     };
     let dealt = attack::damage_as(&s.attack, outcome, natural, dice_total);
     let hit = matches!(outcome, Outcome::Hit | Outcome::Crit);
-    let mut queue = world.resource_mut::<InterruptQueue>();
+    let queue = &mut esc_state_mut(world).interrupts;
     for what in [Trigger::Attacked, Trigger::Hit] {
         if what == Trigger::Attacked || hit {
             queue.0.push(Triggered {
@@ -827,7 +856,7 @@ fn attack_effect(
     if hit {
         // E-58: remembered for a Grabbed attacker's Disengage this round.
         let round = world.resource::<TurnState>().round;
-        let mut me = esc_mut(world, attacker);
+        let me = esc_mut(world, attacker);
         me.hits.retain(|&(_, r)| r == round);
         me.hits.push((target, round));
     }
@@ -982,7 +1011,7 @@ pub fn hurt(
     if esc(world, unit).pc {
         let disadvantage = first_death_save_disadvantage(crit, hp, h.max);
         {
-            let mut me = esc_mut(world, unit);
+            let me = esc_mut(world, unit);
             me.death_save_disadvantage = disadvantage;
             me.dropped_by_crit = crit;
         }
@@ -1122,7 +1151,7 @@ pub fn drive(world: &mut World) {
             return;
         };
         world.resource_mut::<Pending>().0 = None;
-        let ask = world.resource_mut::<Asking>().0.take();
+        let ask = esc_state_mut(world).asking.0.take();
         match ask {
             Some(Ask::NextInBand) => {
                 let unit = match answer {
@@ -1177,11 +1206,11 @@ pub fn drive(world: &mut World) {
 /// when several could go (E-16, E-GAP-09); a new round when the groups are done.
 fn next_turn(world: &mut World) {
     loop {
-        let mut state = world.resource::<RoundState>().clone();
+        let mut state = esc_state(world).round.clone();
         let Some(group) = state.groups.first_mut() else {
             let round = world.resource::<TurnState>().round;
             if round == 0 && !state.surprise_done {
-                world.resource_mut::<RoundState>().surprise_done = true;
+                esc_state_mut(world).round.surprise_done = true;
                 start_surprise(world);
                 continue;
             }
@@ -1198,11 +1227,11 @@ fn next_turn(world: &mut World) {
             .retain(|&u| on_board(world, u) || spirit(world, u));
         if group.units.is_empty() {
             state.groups.remove(0);
-            *world.resource_mut::<RoundState>() = state;
+            esc_state_mut(world).round = state;
             continue;
         }
         let units = group.units.clone();
-        *world.resource_mut::<RoundState>() = state;
+        esc_state_mut(world).round = state;
         if units.len() == 1 {
             start_turn(world, units[0]);
             return;
@@ -1213,7 +1242,7 @@ fn next_turn(world: &mut World) {
             return;
         }
         let decision = band_decision(world, side, &units);
-        world.resource_mut::<Asking>().0 = Some(Ask::NextInBand);
+        esc_state_mut(world).asking.0 = Some(Ask::NextInBand);
         world.resource_mut::<Pending>().0 = Some(decision);
         world.resource_mut::<Progress>().0 = true;
         return;
@@ -1277,8 +1306,8 @@ fn start_round(world: &mut World) -> bool {
         },
     );
     let value = rules(world).escalation(round);
-    let old = world.resource::<RoundState>().escalation;
-    world.resource_mut::<RoundState>().escalation = value;
+    let old = esc_state(world).round.escalation;
+    esc_state_mut(world).round.escalation = value;
     if value != old {
         emit(world, EscalationEvent::EscalationDie { value });
     }
@@ -1291,7 +1320,7 @@ fn start_round(world: &mut World) -> bool {
             order,
         },
     );
-    let mut state = world.resource_mut::<RoundState>();
+    let state = &mut esc_state_mut(world).round;
     state.groups = groups;
     state.delayed.clear();
     true
@@ -1318,7 +1347,7 @@ fn start_surprise(world: &mut World) {
         },
     );
     let groups = band_groups(world, &units);
-    world.resource_mut::<RoundState>().groups = groups;
+    esc_state_mut(world).round.groups = groups;
 }
 
 /// `units` in their band groups, in the order they act (E-16).
@@ -1344,15 +1373,12 @@ fn band_groups(world: &World, units: &[UnitId]) -> Vec<Group> {
 /// Starts `unit`'s turn: fresh actions; a Stunned unit loses its Move action
 /// (E-66); a Dying PC makes its death save (E-49, E-50, E-GAP-15).
 fn start_turn(world: &mut World, unit: UnitId) {
-    if let Some(g) = world.resource_mut::<RoundState>().groups.first_mut() {
+    if let Some(g) = esc_state_mut(world).round.groups.first_mut() {
         g.units.retain(|&u| u != unit);
     }
-    world
-        .resource_mut::<RoundState>()
-        .delayed
-        .retain(|&u| u != unit);
+    esc_state_mut(world).round.delayed.retain(|&u| u != unit);
     esc_mut(world, unit).turns += 1;
-    *world.resource_mut::<TurnActions>() = TurnActions::default();
+    esc_state_mut(world).turn = TurnActions::default();
     emit(
         world,
         Event::TurnStarted {
@@ -1364,7 +1390,7 @@ fn start_turn(world: &mut World, unit: UnitId) {
         emit(world, EscalationEvent::ReadyLapsed { unit });
     }
     if let Some(kind) = esc_mut(world, unit).lost.take() {
-        let mut t = world.resource_mut::<TurnActions>();
+        let t = &mut esc_state_mut(world).turn;
         match kind {
             ActionKind::Quick => t.left.quick = false,
             ActionKind::Move => t.left.moves = false,
@@ -1395,7 +1421,7 @@ fn start_turn(world: &mut World, unit: UnitId) {
         }
     }
     if has(world, unit, names::STUNNED) || has(world, unit, names::HELPLESS) {
-        world.resource_mut::<TurnActions>().left.moves = false;
+        esc_state_mut(world).turn.left.moves = false;
         emit(
             world,
             EscalationEvent::ActionSpent {
@@ -1449,7 +1475,7 @@ fn death_save(world: &mut World, unit: UnitId) {
         },
     );
     let outcome = {
-        let mut m = esc_mut(world, unit);
+        let m = esc_mut(world, unit);
         m.saved_since_drop = true;
         m.death.record(result, c.death_save_failures)
     };
@@ -1470,7 +1496,7 @@ fn death_save(world: &mut World, unit: UnitId) {
             let now = outcome == DeathSaveOutcome::RecoversNow;
             emit(world, EscalationEvent::Recovered { unit, now });
             {
-                let mut m = esc_mut(world, unit);
+                let m = esc_mut(world, unit);
                 m.saved_since_drop = false;
                 m.death_save_disadvantage = 0;
             }
@@ -1544,7 +1570,7 @@ pub fn end_turn(world: &mut World, unit: UnitId) {
     expire_turn_end(world, unit, turn, "its source's turn ended");
     // E-29: sustained effects not sustained this turn end with it.
     let lapsed: Vec<super::units::Sustained> = {
-        let mut me = esc_mut(world, unit);
+        let me = esc_mut(world, unit);
         let (keep, lapse) = me.sustaining.drain(..).partition(|s| s.kept == turn);
         me.sustaining = keep;
         lapse
@@ -1634,7 +1660,7 @@ pub fn hampered_attack(world: &World, unit: UnitId) -> Option<String> {
 /// Spends the action `needs` for `what` (a better one if that one is gone, E-22)
 /// and tells it.
 fn spend(world: &mut World, unit: UnitId, needs: ActionKind, what: &str) {
-    let mut t = world.resource_mut::<TurnActions>();
+    let t = &mut esc_state_mut(world).turn;
     t.acted = true;
     let Some(spent) = t.left.spend(needs) else {
         return;
@@ -1699,7 +1725,7 @@ fn perform(world: &mut World, unit: UnitId, command: Command) {
                 // E-21: no action spent; each Free power once a turn.
                 let turn = esc(world, unit).turns;
                 esc_mut(world, unit).free_used.push((s.name.clone(), turn));
-                world.resource_mut::<TurnActions>().acted = true;
+                esc_state_mut(world).turn.acted = true;
             } else {
                 spend(world, unit, s.header.action, &s.name);
             }
@@ -1861,7 +1887,7 @@ fn travel(world: &mut World, mover: UnitId, path: Vec<Cell>, provokes: bool) {
         DecisionPolicy::Auto => finish_travel(world, mover, path, Some(first)),
         DecisionPolicy::Ask => {
             let decision = intercept_decision(world, side, mover, &candidates);
-            world.resource_mut::<Asking>().0 = Some(Ask::Intercept { mover, path });
+            esc_state_mut(world).asking.0 = Some(Ask::Intercept { mover, path });
             world.resource_mut::<Pending>().0 = Some(decision);
             world.resource_mut::<Progress>().0 = true;
         }
@@ -2194,7 +2220,7 @@ fn delay(world: &mut World, unit: UnitId, band: &str) {
     emit(world, EscalationEvent::Delayed { unit, band: name });
     let pc = esc(world, unit).pc;
     {
-        let mut state = world.resource_mut::<RoundState>();
+        let state = &mut esc_state_mut(world).round;
         state.delayed.push(unit);
         let key = |g: &Group| (g.band, !g.pc);
         match state.groups.iter().position(|g| g.band == b && g.pc == pc) {
@@ -2489,7 +2515,7 @@ fn sustain(world: &mut World, unit: UnitId, power: &str) {
         true
     };
     if ok {
-        let mut me = esc_mut(world, unit);
+        let me = esc_mut(world, unit);
         let turn = me.turns;
         for s in me.sustaining.iter_mut().filter(|s| s.power == power) {
             s.kept = turn;

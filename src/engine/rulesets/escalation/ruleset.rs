@@ -9,7 +9,7 @@ use bevy_ecs::prelude::*;
 use super::check;
 use super::config::EscalationConfig;
 use super::play::{
-    self, Asking, BASIC_MELEE, BASIC_RANGED, EscRules, MOVE, RoundState, TurnActions, esc,
+    self, Asking, BASIC_MELEE, BASIC_RANGED, MOVE, RoundState, TurnActions, esc, esc_state,
     provoked_by, rules,
 };
 use super::stats::STATS;
@@ -227,20 +227,6 @@ impl Ruleset for Escalation {
         );
     }
 
-    fn fork_state(
-        &self,
-        from: &bevy_ecs::world::World,
-        to: &mut bevy_ecs::world::World,
-        units: &[(bevy_ecs::entity::Entity, bevy_ecs::entity::Entity)],
-    ) {
-        crate::engine::fork::copy_component::<super::units::EscUnit>(from, to, units);
-        crate::engine::fork::copy_resource::<super::play::EscRules>(from, to);
-        crate::engine::fork::copy_resource::<super::play::RoundState>(from, to);
-        crate::engine::fork::copy_resource::<super::play::TurnActions>(from, to);
-        crate::engine::fork::copy_resource::<super::play::Asking>(from, to);
-        crate::engine::fork::copy_resource::<super::interrupts::InterruptQueue>(from, to);
-    }
-
     fn setup(&self, world: &mut World, level: &Level) -> Result<(), String> {
         setup(world, level)
     }
@@ -387,7 +373,7 @@ impl Ruleset for Escalation {
     /// The rest of the round by group, each labelled with its band and whether it
     /// is PCs or enemies; the first label carries the Escalation die (E-16, E-18).
     fn turn_order(&self, world: &World) -> Vec<TurnOrder> {
-        let state = world.resource::<RoundState>();
+        let state = &esc_state(world).round;
         let config = rules(world);
         let mut out: Vec<TurnOrder> = Vec::new();
         if let Some(a) = world.resource::<TurnState>().active {
@@ -415,7 +401,7 @@ impl Ruleset for Escalation {
         let me = esc(world, unit);
         let mut out = Vec::new();
         if world.resource::<TurnState>().active == Some(unit) {
-            let left = world.resource::<TurnActions>().left;
+            let left = esc_state(world).turn.left;
             for (pool, left) in [
                 (pools::STANDARD, left.standard),
                 (pools::MOVE, left.moves),
@@ -561,12 +547,13 @@ fn cached_odds(s: &play::Strike) -> Option<std::sync::Arc<super::attack::Odds>> 
     Some(o)
 }
 
-/// Spawns the level's units with `escalation` data and inserts the ruleset's
-/// resources.
+/// Spawns the level's units and inserts the ruleset's state (configuration, round,
+/// each unit's `escalation` data).
 pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     let config =
         config::with_overrides(&config::load_default::<EscalationConfig>()?, &level.rules)?;
     let mut roster = Vec::new();
+    let mut units = Vec::new();
     for (i, def) in level.units.iter().enumerate() {
         let side = level
             .sides
@@ -601,19 +588,25 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
                 Reach(1),
                 Powers(powers),
                 MovementPowers(vec![MOVE.into()]),
-                data,
             ))
             .id();
         roster.push(e);
+        units.push(data);
     }
     world.insert_resource(Roster(roster));
     world.insert_resource(StackingRules::all(Stacking::KeepLonger));
     world.insert_resource(DyingCountsForVictory(false));
-    world.insert_resource(EscRules(config));
-    world.insert_resource(RoundState::default());
-    world.insert_resource(TurnActions::default());
-    world.insert_resource(Asking::default());
-    world.insert_resource(super::interrupts::InterruptQueue::default());
+    crate::engine::ruleset::state::insert(
+        world,
+        play::EscState {
+            rules: std::sync::Arc::new(config),
+            round: RoundState::default(),
+            turn: TurnActions::default(),
+            asking: Asking::default(),
+            interrupts: super::interrupts::InterruptQueue::default(),
+            units,
+        },
+    );
     Ok(())
 }
 

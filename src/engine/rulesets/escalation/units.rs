@@ -146,7 +146,7 @@ pub fn side_is_pc(level: &Level, side: usize) -> bool {
 }
 
 /// An `escalation` unit's data and bookkeeping.
-#[derive(Component, Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EscUnit {
     /// A player character: Dying at 0 HP, Recoveries, first in its band.
     pub pc: bool,

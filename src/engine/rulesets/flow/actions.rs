@@ -7,7 +7,6 @@ use bevy_ecs::prelude::*;
 
 use super::events::FlowEvent;
 use crate::engine::event::Event;
-use crate::engine::stack::Stack;
 
 use super::attack::{make_attack, roll_check};
 use super::conditions::*;
@@ -62,7 +61,7 @@ pub fn open_hex(world: &World, cell: Cell) -> bool {
 pub fn execute(world: &mut World, unit: UnitId, command: Command) -> Result<(), CommandError> {
     let costs = rules(world).costs;
     match command {
-        Command::EndTurn { .. } => world.resource_mut::<FlowState>().end_turn = true,
+        Command::EndTurn { .. } => flow_state_mut(world).end_turn = true,
         Command::Move { power, path, .. } => {
             if power.eq_ignore_ascii_case("Step") {
                 // F-39: 1 hex, no Reaction Attacks, once per round, outside the cap.
@@ -100,7 +99,7 @@ pub fn execute(world: &mut World, unit: UnitId, command: Command) -> Result<(), 
                 } else {
                     "makes a ranged attack"
                 };
-                Stack::push(
+                push_frame(
                     world,
                     Frame::Then(Later::Attack {
                         attacker: unit,
@@ -129,7 +128,7 @@ pub fn execute(world: &mut World, unit: UnitId, command: Command) -> Result<(), 
             let potion = matches!(def.effect, ItemEffect::Heal(_));
             let cost = item_cost(&costs, &def);
             declare(world, unit, &format!("Use {item}"), cost);
-            Stack::push(
+            push_frame(
                 world,
                 Frame::Then(Later::Item {
                     unit,
@@ -273,7 +272,7 @@ fn flow_action(world: &mut World, unit: UnitId, action: FlowAction) -> Result<()
                     end_grapple(world, grappler, unit, "broke free");
                 }
             }
-            world.resource_mut::<FlowState>().end_turn = true;
+            flow_state_mut(world).end_turn = true;
         }
         FlowAction::Release => {
             if let Some(target) = condition_link(world, unit, GRAPPLING) {
@@ -304,7 +303,7 @@ fn flow_action(world: &mut World, unit: UnitId, action: FlowAction) -> Result<()
                 unit,
                 Condition::new(TOTAL_DEFENSE, Duration::UntilOwnNextTurn),
             );
-            world.resource_mut::<FlowState>().end_turn = true;
+            flow_state_mut(world).end_turn = true;
         }
         FlowAction::Tumble { through } => {
             declare(world, unit, "Tumble Through", costs.tumble);
@@ -346,7 +345,7 @@ fn flow_action(world: &mut World, unit: UnitId, action: FlowAction) -> Result<()
         }
         FlowAction::StandUp => {
             declare(world, unit, "Stand Up", costs.stand_up);
-            Stack::push(
+            push_frame(
                 world,
                 Frame::Then(Later::Action {
                     unit,

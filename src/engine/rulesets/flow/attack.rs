@@ -10,7 +10,6 @@ use bevy_ecs::prelude::*;
 
 use super::events::FlowEvent;
 use crate::engine::event::{AttackOutcome, Event, Foreseen, LeaveCause};
-use crate::engine::stack::Stack;
 
 use super::conditions::*;
 use super::movement::intercept_cells;
@@ -261,7 +260,7 @@ pub fn make_attack(
         return Ok(());
     }
     let id = {
-        let mut st = world.resource_mut::<FlowState>();
+        let st = flow_state_mut(world);
         st.attack_seq += 1;
         st.attack_seq
     };
@@ -300,7 +299,7 @@ pub fn make_attack(
             );
             world.resource_mut::<Pending>().0 = Some(decision);
             world.resource_mut::<Progress>().0 = true;
-            Stack::push(world, Frame::Attack(ctx));
+            push_frame(world, Frame::Attack(ctx));
             Ok(())
         }
     }
@@ -564,7 +563,7 @@ pub fn reaction_chance(world: &World, ctx: &AttackCtx, unit: UnitId, reaction: R
 /// Unarmed's — parsed, checked against the dice limits and with its exact outcomes
 /// computed once, when the battle is set up (F-GAP-06). The odds the AI weighs many
 /// times per turn read them here, by the damage text, without parsing.
-#[derive(Resource, Clone, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct DamageDice(HashMap<String, Arc<Damage>>);
 
 /// One damage roll: its dice and their exact `(total, probability)` outcomes.
@@ -599,15 +598,12 @@ impl DamageDice {
 /// dice the battle was not set up with (every weapon of the level, every attacking
 /// item and Unarmed are).
 pub fn damage_of<'w>(world: &'w World, weapon: &WeaponDef) -> Result<&'w Damage, CommandError> {
-    world
-        .resource::<DamageDice>()
-        .get(&weapon.damage)
-        .ok_or_else(|| {
-            CommandError::Forbidden(format!(
-                "weapon {}: damage `{}` was not checked when the battle was set up",
-                weapon.name, weapon.damage
-            ))
-        })
+    flow_state(world).damage.get(&weapon.damage).ok_or_else(|| {
+        CommandError::Forbidden(format!(
+            "weapon {}: damage `{}` was not checked when the battle was set up",
+            weapon.name, weapon.damage
+        ))
+    })
 }
 
 /// Damage a hit at `level` would deal to `victim`, as exact `(amount, probability)`
@@ -800,7 +796,7 @@ pub fn resolve(
     );
     let cost = rules(world).reaction_costs.of(reaction);
     change_points(world, unit, pools::RP, -cost, &reaction.to_string());
-    world.resource_mut::<FlowState>().last_reaction = Some((ctx.id, unit));
+    flow_state_mut(world).last_reaction = Some((ctx.id, unit));
     if reaction == Reaction::Intercept {
         return intercept(world, ctx, &choice);
     }

@@ -11,7 +11,6 @@ use super::*;
 use crate::engine::battle::{Map, Pending, TurnState, find, name, side_of};
 use crate::engine::command::{Command, Reaction, ReactionRefusal};
 use crate::engine::spec::ItemEffect;
-use crate::engine::stack::Stack;
 
 fn side_name(world: &World, s: SideId) -> String {
     world
@@ -24,7 +23,7 @@ fn side_name(world: &World, s: SideId) -> String {
 /// What a pending decision asks, with its options, for error messages.
 pub fn describe_pending(world: &World) -> Option<(SideId, String)> {
     let p = world.resource::<Pending>().0.as_ref()?;
-    let what = match world.resource::<Stack<Frame>>().0.last() {
+    let what = match flow_state(world).stack.0.last() {
         Some(Frame::Attack(ctx)) => format!(
             "a reaction to {}'s attack on {}",
             name(world, ctx.attacker),
@@ -79,7 +78,7 @@ fn check_react(
     }
     let Some(p) = pending else {
         // A second answer to an attack that was already reacted to (F-11).
-        let last = world.resource::<FlowState>().last_reaction;
+        let last = flow_state(world).last_reaction;
         if last.is_some_and(|(_, u)| u == unit) {
             return Err(refuse(
                 world,
@@ -111,9 +110,9 @@ fn check_react(
         ));
     }
     // The frame on top is what is being reacted to.
-    match world.resource::<Stack<Frame>>().0.last() {
+    match flow_state(world).stack.0.last() {
         Some(Frame::Attack(ctx)) => {
-            let last = world.resource::<FlowState>().last_reaction;
+            let last = flow_state(world).last_reaction;
             if last == Some((ctx.id, unit)) {
                 return Err(refuse(
                     world,

@@ -42,6 +42,7 @@ pub mod pools {
 }
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
@@ -164,10 +165,6 @@ pub mod conditions {
     /// Knocked down: must stand up before moving (F-38).
     pub const PRONE: &str = "Prone";
 }
-
-/// The configuration in force for this battle.
-#[derive(Resource, Clone, Debug)]
-pub struct FlowRules(pub FlowConfig);
 
 /// Where the round is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -300,10 +297,19 @@ pub enum Frame {
     Then(Later),
 }
 
-/// The battle's `flow` bookkeeping: order, round (suspended work is a
-/// `Stack<Frame>` resource).
-#[derive(Resource, Clone, Debug, Default)]
+/// The battle's `flow` state (held by the battle, see
+/// [`crate::engine::ruleset::state`]): its configuration and damage dice, where the
+/// round is, the suspended work and each unit's bookkeeping.
+#[derive(Clone, Debug)]
 pub struct FlowState {
+    /// The configuration in force for this battle (never changed after setup).
+    pub rules: Arc<FlowConfig>,
+    /// Every damage roll of the battle (never changed after setup).
+    pub damage: Arc<attack::DamageDice>,
+    /// Suspended work, innermost last.
+    pub stack: Stack<Frame>,
+    /// Each unit's bookkeeping, by [`UnitId`].
+    pub units: Vec<FlowUnit>,
     /// Where the round is.
     pub step: Step,
     /// Initiative order, highest first (F-02, F-05), and how far this round has got
@@ -345,7 +351,7 @@ impl Readied {
 }
 
 /// Per-unit `flow` bookkeeping not shown as a condition or pool.
-#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FlowUnit {
     /// Turns started so far.
     pub turns: u32,
@@ -387,7 +393,6 @@ impl Plugin for FlowPlugin {
             )
                 .run_if(ruleset_is("flow")),
         );
-        app.init_resource::<crate::engine::queries::CachedQuery<movement::FlowUnits>>();
     }
 }
 
@@ -400,7 +405,7 @@ pub fn stage_name(stage: Stage) -> &'static str {
     }
 }
 
-/// Spawns the level's units with `flow` data and inserts the ruleset's resources
+/// Spawns the level's units and inserts the ruleset's state ([`FlowState`])
 /// (the seam's `setup`, see [`Flow`]).
 pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     let config = FlowConfig::load_default()?.with_overrides(&level.rules)?;
@@ -416,6 +421,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
         .insert(&unarmed)
         .map_err(|e| format!("unarmed_damage `{unarmed}` {e}"))?;
     let mut roster = Vec::new();
+    let mut units = Vec::new();
     for (i, def) in level.units.iter().enumerate() {
         let side = level
             .sides
@@ -487,22 +493,34 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
             BodySize(def.size),
             Armor(def.armor),
             equipment,
-            FlowUnit {
-                pc,
-                two_weapon_fighting: def
-                    .traits
-                    .iter()
-                    .any(|t| unit_trait(t) == Ok(perks::TWO_WEAPON_FIGHTING)),
-                ..FlowUnit::default()
-            },
         ));
+        units.push(FlowUnit {
+            pc,
+            two_weapon_fighting: def
+                .traits
+                .iter()
+                .any(|t| unit_trait(t) == Ok(perks::TWO_WEAPON_FIGHTING)),
+            ..FlowUnit::default()
+        });
         roster.push(e);
     }
     world.insert_resource(Roster(roster));
-    world.insert_resource(FlowRules(config));
-    world.insert_resource(damage);
-    world.insert_resource(FlowState::default());
-    world.insert_resource(Stack::<Frame>::default());
+    crate::engine::ruleset::state::insert(
+        world,
+        FlowState {
+            rules: Arc::new(config),
+            damage: Arc::new(damage),
+            stack: Stack::default(),
+            units,
+            step: Step::default(),
+            queue: TurnQueue::default(),
+            surprise_round: false,
+            reorders: Vec::new(),
+            end_turn: false,
+            attack_seq: 0,
+            last_reaction: None,
+        },
+    );
     world.insert_resource(GroundItems::default());
     Ok(())
 }
@@ -627,7 +645,37 @@ fn guarded(world: &mut World, step: impl FnOnce(&mut World) -> Result<(), Comman
 
 /// The configuration in force.
 pub fn rules(world: &World) -> &FlowConfig {
-    &world.resource::<FlowRules>().0
+    &flow_state(world).rules
+}
+
+/// The battle's `flow` state.
+pub fn flow_state(world: &World) -> &FlowState {
+    crate::engine::ruleset::state::state(world)
+}
+
+/// The battle's `flow` state, to change it.
+pub fn flow_state_mut(world: &mut World) -> &mut FlowState {
+    crate::engine::ruleset::state::state_mut(world)
+}
+
+/// Suspends `frame` on top of the others.
+pub fn push_frame(world: &mut World, frame: Frame) {
+    flow_state_mut(world).stack.push(frame);
+}
+
+/// Drops the innermost suspended frame and returns it.
+pub fn pop_frame(world: &mut World) -> Option<Frame> {
+    flow_state_mut(world).stack.pop()
+}
+
+/// A copy of the innermost suspended frame.
+pub fn top_frame(world: &World) -> Option<Frame> {
+    flow_state(world).stack.top()
+}
+
+/// The innermost suspended frame, to update it in place.
+pub fn top_frame_mut(world: &mut World) -> Option<&mut Frame> {
+    flow_state_mut(world).stack.top_mut()
 }
 
 /// A unit's skill (the configured untrained value if it lists none).
@@ -654,17 +702,17 @@ pub fn pool(world: &World, unit: UnitId, pool: Pool) -> i32 {
 
 /// A unit's per-turn bookkeeping.
 pub fn flow_unit(world: &World, unit: UnitId) -> FlowUnit {
-    world
-        .get::<FlowUnit>(entity(world, unit))
+    flow_state(world)
+        .units
+        .get(unit.0 as usize)
         .cloned()
         .unwrap_or_default()
 }
 
 /// Changes a unit's per-turn bookkeeping.
 pub fn with_flow_unit(world: &mut World, unit: UnitId, f: impl FnOnce(&mut FlowUnit)) {
-    let e = entity(world, unit);
-    if let Some(mut fu) = world.get_mut::<FlowUnit>(e) {
-        f(&mut fu);
+    if let Some(fu) = flow_state_mut(world).units.get_mut(unit.0 as usize) {
+        f(fu);
     }
 }
 

@@ -8,7 +8,6 @@ use bevy_ecs::prelude::*;
 
 use super::events::FlowEvent;
 use crate::engine::event::Event;
-use crate::engine::stack::Stack;
 
 use super::attack::{Choice, make_attack, reaction_attack_option};
 use super::*;
@@ -100,7 +99,7 @@ pub fn push_destination(world: &World, unit: UnitId, target: UnitId) -> Cell {
 /// Starts a move along a checked path.
 pub fn start_move(world: &mut World, unit: UnitId, path: Vec<Cell>, provokes: bool) {
     let dragging = condition_link(world, unit, conditions::GRAPPLING);
-    Stack::push(
+    push_frame(
         world,
         Frame::Move {
             unit,
@@ -115,7 +114,7 @@ pub fn provoke(world: &mut World, mover: UnitId, trigger: String, candidates: Ve
     if candidates.is_empty() {
         return;
     }
-    Stack::push(
+    push_frame(
         world,
         Frame::Provoke {
             mover,
@@ -132,12 +131,12 @@ pub fn advance_move(world: &mut World) -> Result<(), CommandError> {
         unit,
         mut walk,
         dragging,
-    }) = Stack::<Frame>::top(world)
+    }) = top_frame(world)
     else {
         return Ok(());
     };
     let pop = |world: &mut World| {
-        Stack::<Frame>::pop(world);
+        pop_frame(world);
     };
     if !is_active(world, unit) || walk.is_done() {
         pop(world);
@@ -147,7 +146,7 @@ pub fn advance_move(world: &mut World) -> Result<(), CommandError> {
     // F-47, F-GAP-12: before it leaves a threatened hex, each threatener (once per
     // action) may make a Reaction Attack; it resolves before the move goes on.
     let step = walk.next(cur, |from| threateners(world, unit, from));
-    if let Some(Frame::Move { walk: w, .. }) = Stack::<Frame>::top_mut(world).as_deref_mut() {
+    if let Some(Frame::Move { walk: w, .. }) = top_frame_mut(world) {
         *w = walk.clone();
     }
     let next = match step {
@@ -239,10 +238,6 @@ fn nearest_open(world: &World, from: Cell, occupancy: &impl Fn(Cell) -> Occupanc
         .map(|(&c, _)| c)
 }
 
-/// What a step reads of every unit to find the readied attacks it triggers (kept
-/// in the world: [`crate::engine::queries`]).
-pub(super) type FlowUnits = (Entity, &'static FlowUnit);
-
 /// How far a unit's readied action reaches, and the weapon of a readied attack
 /// (`None` if that weapon can't attack now): an attack's weapon reach, or its Range
 /// if ranged; a Shove the hexes next to it; anything else its threat range (F-37,
@@ -268,19 +263,17 @@ fn ready_reach(
 }
 
 /// The readied units in play that are enemies of `of` and wait for `on`, in roster
-/// order (found with one query: asked at every step of every move).
+/// order (asked at every step of every move).
 fn readied_enemies(world: &World, of: UnitId, on: ReadyTrigger) -> Vec<(UnitId, Readied)> {
-    let mut readied: Vec<(UnitId, Readied)> =
-        crate::engine::queries::read::<FlowUnits, _>(world, |q| {
-            q.iter()
-                .filter_map(|(e, f)| {
-                    let ready = f.ready.clone().filter(|r| r.on == on)?;
-                    Some((crate::engine::battle::unit_of(world, e)?, ready))
-                })
-                .collect()
+    let mut readied: Vec<(UnitId, Readied)> = flow_state(world)
+        .units
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| {
+            let ready = f.ready.clone().filter(|r| r.on == on)?;
+            Some((UnitId(i as u32), ready))
         })
-        .unwrap_or_default();
-    readied.sort_unstable_by_key(|&(r, _)| r);
+        .collect();
     readied.retain(|&(r, _)| is_active(world, r) && enemies(world, r, of));
     readied
 }
@@ -299,7 +292,7 @@ fn fire(world: &mut World, unit: UnitId, by: UnitId, ready: Readied, weapon: Opt
         },
     };
     emit(world, event);
-    world.resource_mut::<FlowState>().reorders.push((unit, by));
+    flow_state_mut(world).reorders.push((unit, by));
     let later = match weapon {
         Some(weapon) => Later::Attack {
             attacker: unit,
@@ -313,7 +306,7 @@ fn fire(world: &mut World, unit: UnitId, by: UnitId, ready: Readied, weapon: Opt
             then: ready.then,
         },
     };
-    Stack::push(world, Frame::Then(later));
+    push_frame(world, Frame::Then(later));
 }
 
 /// F-37, F-GAP-18: an enemy readied "when an enemy enters my reach" fires when
@@ -386,7 +379,7 @@ pub fn advance_provoke(world: &mut World) -> Result<(), CommandError> {
         trigger,
         mut candidates,
         ..
-    }) = Stack::<Frame>::top(world)
+    }) = top_frame(world)
     else {
         return Ok(());
     };
@@ -406,7 +399,7 @@ pub fn advance_provoke(world: &mut World) -> Result<(), CommandError> {
         };
         if let Some(Frame::Provoke {
             candidates: left, ..
-        }) = Stack::<Frame>::top_mut(world).as_deref_mut()
+        }) = top_frame_mut(world)
         {
             *left = candidates.clone();
         }
@@ -427,9 +420,7 @@ pub fn advance_provoke(world: &mut World) -> Result<(), CommandError> {
                 continue;
             }
             DecisionPolicy::Ask => {
-                if let Some(Frame::Provoke { asking, .. }) =
-                    Stack::<Frame>::top_mut(world).as_deref_mut()
-                {
+                if let Some(Frame::Provoke { asking, .. }) = top_frame_mut(world) {
                     *asking = Some(c);
                 }
                 let m = crate::engine::battle::name(world, mover);
@@ -446,16 +437,16 @@ pub fn advance_provoke(world: &mut World) -> Result<(), CommandError> {
             }
         }
     }
-    Stack::<Frame>::pop(world);
+    pop_frame(world);
     Ok(())
 }
 
 /// Answers a pending Reaction-Attack offer.
 pub fn answer_provoke(world: &mut World, choice: Option<Choice>) -> Result<(), CommandError> {
-    let Some(Frame::Provoke { mover, asking, .. }) = Stack::<Frame>::top(world) else {
+    let Some(Frame::Provoke { mover, asking, .. }) = top_frame(world) else {
         return Ok(());
     };
-    if let Some(Frame::Provoke { asking, .. }) = Stack::<Frame>::top_mut(world).as_deref_mut() {
+    if let Some(Frame::Provoke { asking, .. }) = top_frame_mut(world) {
         *asking = None;
     }
     match (choice, asking) {

@@ -129,7 +129,7 @@ pub fn movement(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> Move
 
 /// The initiative order (F-02, F-05), rolled once for the battle.
 pub fn turn_order(world: &World) -> Vec<(String, Vec<UnitId>)> {
-    let st = world.resource::<FlowState>();
+    let st = flow_state(world);
     if st.queue.order().is_empty() {
         return Vec::new();
     }

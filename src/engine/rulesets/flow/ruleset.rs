@@ -119,19 +119,6 @@ impl Ruleset for Flow {
         app.add_plugins(FlowPlugin);
     }
 
-    fn fork_state(
-        &self,
-        from: &bevy_ecs::world::World,
-        to: &mut bevy_ecs::world::World,
-        units: &[(bevy_ecs::entity::Entity, bevy_ecs::entity::Entity)],
-    ) {
-        crate::engine::fork::copy_component::<super::FlowUnit>(from, to, units);
-        crate::engine::fork::copy_resource::<super::FlowRules>(from, to);
-        crate::engine::fork::copy_resource::<super::FlowState>(from, to);
-        crate::engine::fork::copy_resource::<super::attack::DamageDice>(from, to);
-        crate::engine::fork::copy_resource::<crate::engine::stack::Stack<super::Frame>>(from, to);
-    }
-
     fn setup(&self, world: &mut World, level: &Level) -> Result<(), String> {
         super::setup(world, level)
     }

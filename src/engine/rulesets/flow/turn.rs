@@ -8,7 +8,6 @@ use bevy_ecs::prelude::*;
 use super::events::FlowEvent;
 use crate::engine::event::{Event, Stage};
 use crate::engine::schedule::TurnQueue;
-use crate::engine::stack::Stack;
 
 use super::actions::{execute, remove_condition, run_deferred};
 use super::attack::{Choice, resolve};
@@ -49,7 +48,7 @@ fn surprisers(world: &World) -> Vec<SideId> {
 /// F-12, F-43); later ones apply Ready's moves in the order (F-37) and give the
 /// surprised their FP after a Surprise Round.
 pub fn round_start(world: &mut World) {
-    if halted(world) || world.resource::<FlowState>().step != Step::RoundStart {
+    if halted(world) || flow_state(world).step != Step::RoundStart {
         return;
     }
     guarded(world, |world| {
@@ -70,7 +69,7 @@ pub fn round_start(world: &mut World) {
                     order: order.clone(),
                 },
             );
-            world.resource_mut::<FlowState>().queue = TurnQueue::new(order);
+            flow_state_mut(world).queue = TurnQueue::new(order);
             let surprising = surprisers(world);
             let start_fp = rules(world).start_fp;
             for u in active_units(world) {
@@ -96,12 +95,12 @@ pub fn round_start(world: &mut World) {
                         surprisers: surprising,
                     },
                 );
-                world.resource_mut::<FlowState>().surprise_round = true;
+                flow_state_mut(world).surprise_round = true;
             }
         } else {
-            let reorders = std::mem::take(&mut world.resource_mut::<FlowState>().reorders);
+            let reorders = std::mem::take(&mut flow_state_mut(world).reorders);
             if !reorders.is_empty() {
-                let mut queue = world.resource::<FlowState>().queue.clone();
+                let mut queue = flow_state(world).queue.clone();
                 for (unit, before) in reorders {
                     queue.move_before(unit, before);
                 }
@@ -112,9 +111,9 @@ pub fn round_start(world: &mut World) {
                         order: queue.order().to_vec(),
                     },
                 );
-                world.resource_mut::<FlowState>().queue = queue;
+                flow_state_mut(world).queue = queue;
             }
-            if std::mem::take(&mut world.resource_mut::<FlowState>().surprise_round) {
+            if std::mem::take(&mut flow_state_mut(world).surprise_round) {
                 // F-43: the surprised get their FP at the start of the first normal round.
                 let start_fp = rules(world).start_fp;
                 for u in active_units(world) {
@@ -130,7 +129,7 @@ pub fn round_start(world: &mut World) {
                 stage: Stage::Attack,
             },
         );
-        let mut st = world.resource_mut::<FlowState>();
+        let st = flow_state_mut(world);
         st.queue.restart();
         st.step = Step::Turns;
         Ok(())
@@ -187,12 +186,12 @@ pub fn drive(world: &mut World) {
                 }
                 continue;
             }
-            let top = Stack::<Frame>::top(world);
+            let top = top_frame(world);
             if let Some(frame) = top {
                 advance(world, frame)?;
                 continue;
             }
-            if world.resource::<FlowState>().step != Step::Turns {
+            if flow_state(world).step != Step::Turns {
                 return Ok(());
             }
             let Some(active) = world.resource::<TurnState>().active else {
@@ -202,8 +201,8 @@ pub fn drive(world: &mut World) {
                 continue;
             };
             let out_of_ap = rules(world).auto_end_turn && pool(world, active, pools::AP) <= 0;
-            if world.resource::<FlowState>().end_turn || out_of_ap || !is_active(world, active) {
-                world.resource_mut::<FlowState>().step = Step::TurnEnd;
+            if flow_state(world).end_turn || out_of_ap || !is_active(world, active) {
+                flow_state_mut(world).step = Step::TurnEnd;
                 return Ok(());
             }
             let cmd = {
@@ -232,11 +231,11 @@ fn advance(world: &mut World, frame: Frame) -> Result<(), CommandError> {
         } => answer_provoke(world, None),
         Frame::Provoke { .. } => advance_provoke(world),
         Frame::Attack(ctx) => {
-            Stack::<Frame>::pop(world);
+            pop_frame(world);
             resolve(world, ctx, None)
         }
         Frame::Then(d) => {
-            Stack::<Frame>::pop(world);
+            pop_frame(world);
             run_deferred(world, d)
         }
     }
@@ -273,9 +272,9 @@ fn answer(world: &mut World) -> Result<bool, CommandError> {
         }),
         _ => None,
     };
-    match Stack::<Frame>::top(world) {
+    match top_frame(world) {
         Some(Frame::Attack(ctx)) => {
-            Stack::<Frame>::pop(world);
+            pop_frame(world);
             resolve(world, ctx, choice)?;
         }
         Some(Frame::Provoke { .. }) => answer_provoke(world, choice)?,
@@ -287,15 +286,15 @@ fn answer(world: &mut World) -> Result<bool, CommandError> {
 /// Starts the next unit's turn, or ends the round; false when the round ended.
 fn next_turn(world: &mut World) -> bool {
     let surprising = surprisers(world);
-    let surprise = world.resource::<FlowState>().surprise_round;
+    let surprise = flow_state(world).surprise_round;
     // Taken out while the eligibility test reads the world, then put back.
-    let mut queue = std::mem::take(&mut world.resource_mut::<FlowState>().queue);
+    let mut queue = std::mem::take(&mut flow_state_mut(world).queue);
     let next = queue.next_where(|u| {
         is_active(world, u) && (!surprise || surprising.contains(&side_of(world, u)))
     });
-    world.resource_mut::<FlowState>().queue = queue;
+    flow_state_mut(world).queue = queue;
     let Some(u) = next else {
-        world.resource_mut::<FlowState>().step = Step::RoundEnd;
+        flow_state_mut(world).step = Step::RoundEnd;
         return false;
     };
     start_turn(world, u);
@@ -318,7 +317,7 @@ fn start_turn(world: &mut World, unit: UnitId) {
         f.allowance = 0;
         f.surprised = false;
     });
-    world.resource_mut::<FlowState>().end_turn = false;
+    flow_state_mut(world).end_turn = false;
     let ap = max_points(world, unit, pools::AP);
     let rp = max_points(world, unit, pools::RP);
     set_points(world, unit, pools::AP, ap, "turn start");
@@ -354,7 +353,7 @@ pub fn end_steps(world: &mut World) {
     if halted(world) {
         return;
     }
-    let step = world.resource::<FlowState>().step;
+    let step = flow_state(world).step;
     guarded(world, |world| {
         match step {
             Step::TurnEnd => {
@@ -362,7 +361,7 @@ pub fn end_steps(world: &mut World) {
                     end_turn(world, u)?;
                 }
                 if !halted(world) {
-                    world.resource_mut::<FlowState>().step = Step::Turns;
+                    flow_state_mut(world).step = Step::Turns;
                 }
             }
             Step::RoundEnd => {
@@ -374,7 +373,7 @@ pub fn end_steps(world: &mut World) {
                 );
                 expire(world);
                 if !check_round_limit(world) {
-                    world.resource_mut::<FlowState>().step = Step::RoundStart;
+                    flow_state_mut(world).step = Step::RoundStart;
                 }
             }
             _ => {}
@@ -386,7 +385,7 @@ pub fn end_steps(world: &mut World) {
 /// F-06, F-16, F-35, F-GAP-22: ongoing effects, then FP decay (not after Flow
 /// State), then effects lasting to the end of this turn, unused AP, TurnEnded.
 fn end_turn(world: &mut World, unit: UnitId) -> Result<(), CommandError> {
-    world.resource_mut::<FlowState>().end_turn = false;
+    flow_state_mut(world).end_turn = false;
     if is_active(world, unit) {
         let ongoing = rules(world).ongoing.clone();
         for (cond, dice) in ongoing {

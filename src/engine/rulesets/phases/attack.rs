@@ -10,7 +10,7 @@ use bevy_ecs::prelude::*;
 
 use super::conditions::*;
 use super::events::PhasesEvent;
-use super::{PhasesConfig, PhasesRules};
+use super::{PhasesConfig, phases_state, rules};
 use crate::engine::battle::{TurnState, check_victory, emit, entity, name};
 use crate::engine::command::CommandError;
 use crate::engine::conditions::{Condition, Duration};
@@ -162,7 +162,7 @@ pub fn sources(
 /// The extra die after netting `a` advantage and `d` disadvantage sources
 /// (P-GAP-03), with its slot in the configuration's table.
 fn net_die(world: &World, a: i32, d: i32) -> Option<(ExtraDie, usize)> {
-    let config = &world.resource::<PhasesRules>().0;
+    let config = rules(world);
     let net = if config.net_sources {
         a - d
     } else if a > 0 && d > 0 {
@@ -209,7 +209,7 @@ impl Roll {
 /// The attack roll for every number of advantage or disadvantage sources (P-03 …
 /// P-08), built and computed once when the battle is set up from the checked
 /// configuration: `attack_dice` alone, and with each extra die of the tables.
-#[derive(Resource, Clone, Debug)]
+#[derive(Clone, Debug)]
 pub struct AttackRolls {
     plain: Roll,
     /// By slot of `advantage_dice`.
@@ -320,8 +320,8 @@ fn odds_as(
             .map_or(0, |s| s.get(name))
     };
     let threshold = stat(target, "DEF") - stat(attacker, "ATK");
-    let chance = world
-        .resource::<AttackRolls>()
+    let chance = phases_state(world)
+        .rolls
         .get(extra_die)
         .odds
         .prob_at_least(threshold as i64);
@@ -347,7 +347,7 @@ fn charging_at(world: &World, attacker: UnitId, target: UnitId) -> bool {
 pub fn plan(world: &World, attacker: UnitId, target: UnitId, opportunity: bool) -> AttackPlan {
     let (advantage, disadvantage) = sources(world, attacker, target, opportunity);
     let net = net_die(world, advantage.len() as i32, disadvantage.len() as i32);
-    let expr = world.resource::<AttackRolls>().get(net).expr.clone();
+    let expr = phases_state(world).rolls.get(net).expr.clone();
     let extra_die = net.map(|(x, _)| x);
     let stats = |u: UnitId| {
         world

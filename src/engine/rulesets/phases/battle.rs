@@ -9,7 +9,7 @@ use bevy_ecs::prelude::*;
 use super::conditions::*;
 use super::events::PhasesEvent;
 use super::movement::{execute_move, has, spend, take_incoming};
-use super::{PhasesFlow, Step, attack, guarded};
+use super::{Step, attack, guarded, round, round_mut};
 use crate::engine::battle::{
     Pending, Progress, Sides, TurnState, emit, halted, is_active, side_of,
 };
@@ -25,7 +25,7 @@ use crate::engine::units::*;
 pub fn battle_phase(world: &mut World) {
     guarded(world, |world| {
         loop {
-            if halted(world) || world.resource::<PhasesFlow>().step != Step::Battle {
+            if halted(world) || round(world).step != Step::Battle {
                 return Ok(());
             }
             if !battle_step(world)? {
@@ -86,25 +86,25 @@ fn battle_step(world: &mut World) -> Result<bool, CommandError> {
     }
     // Drop units that left play.
     loop {
-        let front = world.resource::<PhasesFlow>().queue.front().copied();
+        let front = round(world).queue.front().copied();
         match front {
             Some(u) if !is_active(world, u) => {
-                world.resource_mut::<PhasesFlow>().queue.pop_front();
+                round_mut(world).queue.pop_front();
             }
             _ => break,
         }
     }
-    let next = world.resource::<PhasesFlow>().queue.front().copied();
+    let next = round(world).queue.front().copied();
     let Some(next) = next else {
         // Held units that never declared act at the end of the phase (P-GAP-13).
-        let held = world.resource::<PhasesFlow>().held.clone();
+        let held = round(world).held.clone();
         if let Some(&u) = held.iter().find(|&&u| is_active(world, u)) {
-            world.resource_mut::<PhasesFlow>().held.retain(|&h| h != u);
+            round_mut(world).held.retain(|&h| h != u);
             emit(world, PhasesEvent::ActedFromDelay { unit: u });
             start_turn(world, u);
             return Ok(true);
         }
-        world.resource_mut::<PhasesFlow>().step = Step::End;
+        round_mut(world).step = Step::End;
         emit(
             world,
             Event::StageStarted {
@@ -114,9 +114,9 @@ fn battle_step(world: &mut World) -> Result<bool, CommandError> {
         return Ok(false);
     };
     // The delay window before `next` starts (P-26: declare before its turn starts).
-    let window_open = world.resource::<PhasesFlow>().window.as_ref().map(|w| w.0);
+    let window_open = round(world).window.as_ref().map(|w| w.0);
     if window_open != Some(next) {
-        let held: Vec<UnitId> = world.resource::<PhasesFlow>().held.clone();
+        let held: Vec<UnitId> = round(world).held.clone();
         let mut sides: Vec<SideId> = Vec::new();
         for &u in &held {
             let s = side_of(world, u);
@@ -125,18 +125,16 @@ fn battle_step(world: &mut World) -> Result<bool, CommandError> {
                 sides.push(s);
             }
         }
-        let mut flow = world.resource_mut::<PhasesFlow>();
+        let flow = round_mut(world);
         flow.window = Some((next, sides.into()));
         flow.acting_now.clear();
     }
-    let side = world
-        .resource_mut::<PhasesFlow>()
+    let side = round_mut(world)
         .window
         .as_mut()
         .and_then(|w| w.1.pop_front());
     if let Some(side) = side {
-        let held: Vec<UnitId> = world
-            .resource::<PhasesFlow>()
+        let held: Vec<UnitId> = round(world)
             .held
             .iter()
             .copied()
@@ -148,7 +146,7 @@ fn battle_step(world: &mut World) -> Result<bool, CommandError> {
         return Ok(false);
     }
     // Window closed: declared units first (descending initiative), then `next`.
-    let mut flow = world.resource_mut::<PhasesFlow>();
+    let flow = round_mut(world);
     let unit = if flow.acting_now.is_empty() {
         flow.queue.pop_front();
         flow.window = None;
@@ -170,8 +168,8 @@ fn answer_delay_window(world: &mut World) -> Result<bool, CommandError> {
         return Ok(false);
     };
     world.resource_mut::<Pending>().0 = None;
-    let descending = world.resource::<PhasesFlow>().descending.clone();
-    let mut flow = world.resource_mut::<PhasesFlow>();
+    let descending = round(world).descending.clone();
+    let flow = round_mut(world);
     flow.acting_now.extend(units);
     flow.acting_now
         .sort_by_key(|u| descending.iter().position(|d| d == u));
@@ -232,7 +230,7 @@ fn act(world: &mut World, unit: UnitId) -> Result<bool, CommandError> {
             }
             Some(PhasesAction::Delay) => {
                 emit(world, PhasesEvent::Delayed { unit });
-                let mut flow = world.resource_mut::<PhasesFlow>();
+                let flow = round_mut(world);
                 flow.held.push(unit);
                 flow.delayed.push(unit);
             }

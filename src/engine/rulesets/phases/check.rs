@@ -12,7 +12,7 @@ use bevy_ecs::prelude::*;
 use super::conditions::*;
 use super::config::MovementPowerDef;
 use super::movement::{has, speed};
-use super::{PhasesFlow, PhasesRules, Step};
+use super::{Step, round, rules};
 use crate::engine::battle::{
     Map, Pending, Sides, TurnState, active_units, cell_of, entity, is_active, name, occupancy_for,
     side_of,
@@ -135,7 +135,7 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
     if !is_active(world, unit) {
         return Err(CommandError::Defeated(who()));
     }
-    let step = world.resource::<PhasesFlow>().step;
+    let step = round(world).step;
     let turn = world.resource::<TurnState>();
     if turn.active != Some(unit) {
         let reason = match turn.active {
@@ -207,7 +207,7 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
                 validate_path(world, unit, &def, &path, None).map(|_| ())
             }
             Some(PhasesAction::Delay) => {
-                if world.resource::<PhasesFlow>().delayed.contains(&unit) {
+                if round(world).delayed.contains(&unit) {
                     return Err(CommandError::AlreadyUsed {
                         unit: who(),
                         what: "delayed".into(),
@@ -281,7 +281,7 @@ pub fn power_named(
 
 /// The movement power used by the Disengage battle action (P-28).
 pub fn disengage_power(world: &World) -> Result<MovementPowerDef, CommandError> {
-    let config = &world.resource::<PhasesRules>().0;
+    let config = rules(world);
     config
         .movement_powers
         .iter()
@@ -300,7 +300,7 @@ fn movement_power_of<'w>(
     let known = world
         .get::<MovementPowers>(entity(world, unit))
         .is_some_and(|m| m.0.iter().any(|p| p.eq_ignore_ascii_case(power)));
-    let def = world.resource::<PhasesRules>().0.movement_power(power);
+    let def = rules(world).movement_power(power);
     match def {
         Some(d) if known => Ok(d),
         _ => Err(CommandError::Unknown {
@@ -492,7 +492,7 @@ pub fn legal(world: &World) -> Vec<Command> {
                 .get::<MovementPowers>(entity(world, unit))
                 .map(|m| m.0.clone())
                 .unwrap_or_default();
-            let config = &world.resource::<PhasesRules>().0;
+            let config = rules(world);
             for n in names {
                 let Some(def) = config.movement_power(&n) else {
                     continue;

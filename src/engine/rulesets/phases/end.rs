@@ -4,7 +4,7 @@
 use bevy_ecs::prelude::*;
 
 use super::events::PhasesEvent;
-use super::{PhasesFlow, PhasesRules, Step, guarded};
+use super::{Step, guarded, phases_state, round, round_mut};
 use crate::engine::battle::{
     TurnState, active_units, check_round_limit, emit, entity, halted, is_active,
 };
@@ -16,14 +16,14 @@ use crate::engine::units::*;
 
 /// Runs the End Phase.
 pub fn end_phase(world: &mut World) {
-    if halted(world) || world.resource::<PhasesFlow>().step != Step::End {
+    if halted(world) || round(world).step != Step::End {
         return;
     }
     guarded(world, |world| {
         saving_throws(world)?;
         expire(world);
         if !check_round_limit(world) {
-            world.resource_mut::<PhasesFlow>().step = Step::RoundStart;
+            round_mut(world).step = Step::RoundStart;
         }
         Ok(())
     });
@@ -33,7 +33,7 @@ pub fn end_phase(world: &mut World) {
 /// (rolled by its bearer) or sustains a sustained one (rolled by its maintainer,
 /// P-GAP-14). Units in roster order, effects in the order they were added.
 pub fn saving_throws(world: &mut World) -> Result<(), CommandError> {
-    let config = world.resource::<PhasesRules>().0.clone();
+    let config = phases_state(world).rules.clone();
     let expr = &config.save_dice;
     for bearer in active_units(world) {
         let conditions = world

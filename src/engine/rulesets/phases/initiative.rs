@@ -5,7 +5,7 @@
 use bevy_ecs::prelude::*;
 
 use super::movement::set_pool;
-use super::{PhasesFlow, PhasesRules, Step, guarded, pools};
+use super::{PhasesFlow, Step, guarded, phases_state, pools, round, round_mut};
 use crate::engine::battle::{Sides, TurnState, active_units, emit, entity, halted, side_of};
 use crate::engine::command::CommandError;
 use crate::engine::dice::Dice;
@@ -16,7 +16,7 @@ use crate::engine::units::*;
 /// Starts a round: rolls initiative, orders units, resets action pools, and opens
 /// the Movement Phase with seize declarations.
 pub fn start_round(world: &mut World) {
-    if halted(world) || world.resource::<PhasesFlow>().step != Step::RoundStart {
+    if halted(world) || round(world).step != Step::RoundStart {
         return;
     }
     guarded(world, |world| {
@@ -44,7 +44,7 @@ pub fn start_round(world: &mut World) {
         }
         let sides = world.resource::<Sides>().0.len();
         to_ask.retain(|s| (s.0 as usize) < sides);
-        let mut flow = world.resource_mut::<PhasesFlow>();
+        let flow = round_mut(world);
         *flow = PhasesFlow {
             step: Step::Seize,
             descending,
@@ -65,7 +65,7 @@ pub fn start_round(world: &mut World) {
 /// first, ties broken by the shared, bounded roll-off on the tie die
 /// ([`crate::engine::initiative::roll_off`], P-14, P-GAP-02).
 pub fn roll_initiative(world: &mut World) -> Result<Vec<UnitId>, CommandError> {
-    let config = world.resource::<PhasesRules>().0.clone();
+    let config = phases_state(world).rules.clone();
     let expr = &config.initiative_dice;
     let mut totals = Vec::new();
     for u in active_units(world) {

@@ -37,6 +37,7 @@ pub mod pools {
 }
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
@@ -125,9 +126,19 @@ pub mod conditions {
     pub const SELF_APPLICABLE: &[&str] = &[DISENGAGED, HUSTLED, RUNNING, SLOWED, DEFENDING];
 }
 
-/// The configuration in force for this battle.
-#[derive(Resource, Clone, Debug)]
-pub struct PhasesRules(pub PhasesConfig);
+/// The battle's `phases` state (held by the battle, see
+/// [`crate::engine::ruleset::state`]): its configuration, its attack rolls and the
+/// round's bookkeeping. `phases` keeps nothing per unit beyond the engine's own
+/// components.
+#[derive(Clone, Debug)]
+pub struct PhasesState {
+    /// The configuration in force for this battle (never changed after setup).
+    pub rules: Arc<PhasesConfig>,
+    /// Every attack roll of the configuration (never changed after setup).
+    pub rolls: Arc<attack::AttackRolls>,
+    /// The round's bookkeeping.
+    pub round: PhasesFlow,
+}
 
 /// Where the round is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -146,7 +157,7 @@ pub enum Step {
 }
 
 /// The round's bookkeeping: orders, seizers, delays.
-#[derive(Resource, Clone, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct PhasesFlow {
     /// Current step.
     pub step: Step,
@@ -187,7 +198,7 @@ impl Plugin for PhasesPlugin {
     }
 }
 
-/// Spawns the level's units with `phases` stats and inserts the ruleset's resources
+/// Spawns the level's units with `phases` stats and inserts the ruleset's state
 /// (the seam's `setup`, see [`Phases`]).
 pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     let config = PhasesConfig::load_default()?.with_overrides(&level.rules)?;
@@ -263,10 +274,35 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
         roster.push(e);
     }
     world.insert_resource(Roster(roster));
-    world.insert_resource(PhasesRules(config));
-    world.insert_resource(rolls);
-    world.insert_resource(PhasesFlow::default());
+    crate::engine::ruleset::state::insert(
+        world,
+        PhasesState {
+            rules: Arc::new(config),
+            rolls: Arc::new(rolls),
+            round: PhasesFlow::default(),
+        },
+    );
     Ok(())
+}
+
+/// The battle's `phases` state.
+pub fn phases_state(world: &World) -> &PhasesState {
+    crate::engine::ruleset::state::state(world)
+}
+
+/// The configuration in force.
+pub fn rules(world: &World) -> &PhasesConfig {
+    &phases_state(world).rules
+}
+
+/// The round's bookkeeping.
+pub fn round(world: &World) -> &PhasesFlow {
+    &phases_state(world).round
+}
+
+/// The round's bookkeeping, to change it.
+pub fn round_mut(world: &mut World) -> &mut PhasesFlow {
+    &mut crate::engine::ruleset::state::state_mut::<PhasesState>(world).round
 }
 
 /// Runs a rules step, turning an error (the dice ran out) into the battle's fault.

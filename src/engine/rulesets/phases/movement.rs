@@ -10,7 +10,7 @@ use super::conditions::*;
 use super::config::MovementPowerDef;
 use super::events::PhasesEvent;
 use super::initiative::{battle_order, movement_order};
-use super::{PhasesFlow, PhasesRules, Step, attack, guarded};
+use super::{Step, attack, guarded, round, round_mut, rules};
 use crate::engine::battle::{
     Incoming, Map, Pending, Progress, Sides, TurnState, cell_of, emit, entity, halted, is_active,
     occupancy_for, side_of,
@@ -31,7 +31,7 @@ pub fn movement_phase(world: &mut World) {
             if halted(world) {
                 return Ok(());
             }
-            match world.resource::<PhasesFlow>().step {
+            match round(world).step {
                 Step::Seize => {
                     if !seize_step(world) {
                         return Ok(());
@@ -169,15 +169,14 @@ fn seize_step(world: &mut World) -> bool {
                 u,
                 Condition::new(SEIZED, Duration::EndOfRound(round)),
             );
-            world.resource_mut::<PhasesFlow>().seizers.push(u);
+            round_mut(world).seizers.push(u);
         }
         return true;
     }
-    let next = world.resource_mut::<PhasesFlow>().to_ask.pop_front();
+    let next = round_mut(world).to_ask.pop_front();
     if let Some(side) = next {
         let policy = world.resource::<Sides>().0[side.0 as usize].decisions;
-        let eligible: Vec<UnitId> = world
-            .resource::<PhasesFlow>()
+        let eligible: Vec<UnitId> = round(world)
             .descending
             .iter()
             .rev()
@@ -192,7 +191,7 @@ fn seize_step(world: &mut World) -> bool {
         }
         return true;
     }
-    let flow = world.resource::<PhasesFlow>();
+    let flow = round(world);
     let order = movement_order(&flow.descending, &flow.seizers);
     emit(
         world,
@@ -201,7 +200,7 @@ fn seize_step(world: &mut World) -> bool {
             order: order.clone(),
         },
     );
-    let mut flow = world.resource_mut::<PhasesFlow>();
+    let flow = round_mut(world);
     flow.queue = order.into();
     flow.step = Step::Movement;
     true
@@ -224,7 +223,7 @@ pub(super) fn take_incoming(
 fn movement_step(world: &mut World) -> Result<bool, CommandError> {
     let Some(active) = world.resource::<TurnState>().active else {
         let next = loop {
-            match world.resource_mut::<PhasesFlow>().queue.pop_front() {
+            match round_mut(world).queue.pop_front() {
                 Some(u) if is_active(world, u) => break Some(u),
                 Some(_) => continue,
                 None => break None,
@@ -238,7 +237,7 @@ fn movement_step(world: &mut World) -> Result<bool, CommandError> {
                     stage: Stage::Attack,
                 },
             );
-            let flow = world.resource::<PhasesFlow>();
+            let flow = round(world);
             let order = battle_order(&flow.descending, &flow.seizers);
             emit(
                 world,
@@ -247,7 +246,7 @@ fn movement_step(world: &mut World) -> Result<bool, CommandError> {
                     order: order.clone(),
                 },
             );
-            let mut flow = world.resource_mut::<PhasesFlow>();
+            let flow = round_mut(world);
             flow.queue = order.into();
             flow.step = Step::Battle;
             return Ok(false);
@@ -259,7 +258,7 @@ fn movement_step(world: &mut World) -> Result<bool, CommandError> {
                 stage: Stage::Movement,
             },
         );
-        let blocked = world.resource::<PhasesRules>().0.slowed_at_start_blocks;
+        let blocked = rules(world).slowed_at_start_blocks;
         if blocked && has(world, unit, SLOWED) {
             // P-18 / P-GAP-09: Slowed at the start of movement means no movement.
             emit(
@@ -282,9 +281,7 @@ fn movement_step(world: &mut World) -> Result<bool, CommandError> {
             path,
             target,
         }) => {
-            let def = world
-                .resource::<PhasesRules>()
-                .0
+            let def = rules(world)
                 .movement_power(&power)
                 .cloned()
                 .ok_or_else(|| CommandError::Unknown {
@@ -373,7 +370,7 @@ pub fn melee_power(world: &World, unit: UnitId) -> Option<crate::engine::spec::P
         .iter()
         .find(|p| !p.ranged)
         .cloned()
-        .or_else(|| Some(world.resource::<PhasesRules>().0.default_power.clone()))
+        .or_else(|| Some(rules(world).default_power.clone()))
 }
 
 /// How many opportunity attacks moving along `path` would provoke, for previews:
@@ -543,6 +540,6 @@ pub fn speed(world: &World, unit: UnitId) -> u32 {
     let stats = world.get::<Stats>(entity(world, unit));
     match stats.and_then(|s| s.0.get("Speed")) {
         Some(&s) => s.max(0) as u32,
-        None => world.resource::<PhasesRules>().0.speed,
+        None => rules(world).speed,
     }
 }

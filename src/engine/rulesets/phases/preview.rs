@@ -8,7 +8,7 @@ use super::check::{power_named, validate_path};
 use super::conditions::RUNNING;
 use super::initiative::{battle_order, movement_order};
 use super::movement::provocations;
-use super::{PhasesFlow, PhasesRules, Step, attack};
+use super::{Step, attack, round, rules};
 use crate::engine::battle::entity;
 use crate::engine::board::Cell;
 use crate::engine::ruleset::{Assume, AttackOdds, AttackPreview, MovePreview};
@@ -72,7 +72,7 @@ pub fn odds(
         None => powers.0.first()?,
         Some(p) => powers.0.iter().find(|d| d.name.eq_ignore_ascii_case(p))?,
     };
-    let config = &world.resource::<PhasesRules>().0;
+    let config = rules(world);
     let def = |name: Option<&str>| name.and_then(|n| config.movement_power(n));
     let mine = def(assume.attacker_moved);
     if mine.is_some_and(|d| d.applies.iter().any(|c| c == RUNNING)) {
@@ -94,7 +94,7 @@ pub fn odds(
 
 /// Cost and opportunity attacks of a move along `path` with movement power `power`.
 pub fn movement(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> MovePreview {
-    let Some(def) = world.resource::<PhasesRules>().0.movement_power(power) else {
+    let Some(def) = rules(world).movement_power(power) else {
         return MovePreview::default();
     };
     let cost = validate_path(world, unit, def, path, None).unwrap_or_else(|_| {
@@ -111,7 +111,7 @@ pub fn movement(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> Move
 
 /// "Movement order" and "Battle order" of the round (P-12, P-13, P-15).
 pub fn turn_order(world: &World) -> Vec<(String, Vec<UnitId>)> {
-    let flow = world.resource::<PhasesFlow>();
+    let flow = round(world);
     if flow.step == Step::RoundStart {
         return Vec::new();
     }

@@ -95,17 +95,6 @@ impl Ruleset for Phases {
         app.add_plugins(PhasesPlugin);
     }
 
-    fn fork_state(
-        &self,
-        from: &bevy_ecs::world::World,
-        to: &mut bevy_ecs::world::World,
-        _units: &[(bevy_ecs::entity::Entity, bevy_ecs::entity::Entity)],
-    ) {
-        crate::engine::fork::copy_resource::<super::PhasesRules>(from, to);
-        crate::engine::fork::copy_resource::<super::PhasesFlow>(from, to);
-        crate::engine::fork::copy_resource::<super::attack::AttackRolls>(from, to);
-    }
-
     fn setup(&self, world: &mut World, level: &Level) -> Result<(), String> {
         super::setup(world, level)
     }

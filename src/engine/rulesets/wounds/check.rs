@@ -1,10 +1,11 @@
 //! Whether a command is legal in `wounds` now, and why not (a typed refusal in the
 //! game's words), and every legal command (for the AI and property tests).
 
+use super::play::w_state;
 use bevy_ecs::world::World;
 
 use super::economy::{Action, Use};
-use super::play::{self, Kind, MOVE, NoSwing, RoundState, TurnBudget, has, names, pay_choice, wu};
+use super::play::{self, Kind, MOVE, NoSwing, TurnBudget, has, names, pay_choice, wu};
 use super::verbs::{self, ANY_PAY, DISENGAGE_PAY};
 use crate::engine::battle::{
     Map, Pending, TurnState, active_units, cell_of, entity, is_active, name, occupancy_for, side_of,
@@ -40,7 +41,7 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
 }
 
 fn left(world: &World) -> TurnBudget {
-    *world.resource::<TurnBudget>()
+    w_state(world).turn
 }
 
 /// Refuses when the turn can't pay `what` with `payment`.
@@ -340,7 +341,7 @@ fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<()
                 ));
             }
             let after = args.unit("after").unwrap_or(unit);
-            if !world.resource::<RoundState>().queue.contains(&after) {
+            if !w_state(world).round.queue.contains(&after) {
                 return Err(CommandError::NoSuchTarget(format!(
                     "{} does not act later this round: a unit may only wait for a later one \
                      (W-GAP-12)",
@@ -457,7 +458,7 @@ pub fn legal(world: &World) -> Vec<Command> {
     out.extend(super::gear::commands(world, unit));
     out.extend(super::extra::commands(world, unit));
     out.extend(super::summon::commands(world, unit));
-    for &after in &world.resource::<RoundState>().queue {
+    for &after in &w_state(world).round.queue {
         out.push(act(
             unit,
             verbs::DELAY,

@@ -13,6 +13,7 @@
 //!   costs no action but uses a Free Hit Slot (W-27), and is a free hit in every way
 //!   (W-GAP-14: a natural 1 is just a miss).
 
+use super::play::{w_state, w_state_mut};
 use bevy_ecs::prelude::*;
 
 use super::economy::{Action, Use};
@@ -26,7 +27,7 @@ use crate::engine::units::{PlayState, UnitId};
 use crate::engine::verb::{ArgValue, Args};
 
 /// The turns in which units used their feat's extra attack: (unit, its turn count).
-#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FeatHits(pub Vec<(UnitId, u32)>);
 
 /// Whether Flee or the feat's extra attack is legal now; `None` for any other verb.
@@ -87,7 +88,7 @@ fn check_feat_hit(world: &World, unit: UnitId, args: &Args) -> Result<(), Comman
             "{who} has no feat that grants an extra attack (W-26)"
         )));
     }
-    if world.resource::<FeatHits>().0.contains(&(unit, me.turns)) {
+    if w_state(world).feat_hits.0.contains(&(unit, me.turns)) {
         return Err(CommandError::Forbidden(format!(
             "{who} has already made its feat's extra attack this turn (once a turn, W-26)"
         )));
@@ -149,7 +150,7 @@ pub fn act(world: &mut World, unit: UnitId, verb: &str, args: &Args) -> bool {
                 return false;
             };
             let turn = wu(world, unit).turns;
-            world.resource_mut::<FeatHits>().0.push((unit, turn));
+            w_state_mut(world).feat_hits.0.push((unit, turn));
             play::wu_mut(world, unit).slots.spend();
             let slots_left = wu(world, unit).slots.left();
             emit(

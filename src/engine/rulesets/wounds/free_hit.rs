@@ -8,6 +8,7 @@
 //! is never declined: only its aim is chosen. The movement it interrupted goes on
 //! after the answer ([`Walk`]).
 
+use super::play::w_state_mut;
 use bevy_ecs::prelude::*;
 
 use super::aim::Aim;
@@ -32,7 +33,7 @@ pub struct Asked {
 }
 
 /// The free hit waiting for its aim, if any.
-#[derive(Resource, Clone, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct FreeHitAsked(pub Option<Asked>);
 
 /// The command that makes `hitter`'s free hit on `target` aimed at `aim`: the
@@ -50,8 +51,8 @@ pub fn aimed(hitter: UnitId, target: UnitId, aim: Aim) -> Command {
 /// The kind of the free hit `hitter` is asked to aim at `target`, if that is the
 /// question now (the aim previews then show the free hit's odds).
 pub fn asked_kind(world: &World, hitter: UnitId, target: UnitId) -> Option<Kind> {
-    world
-        .get_resource::<FreeHitAsked>()?
+    crate::engine::ruleset::state::try_state::<super::play::WState>(world)?
+        .free_hit
         .0
         .as_ref()
         .filter(|a| a.hitter == hitter && a.target == target)
@@ -116,7 +117,7 @@ pub fn strike(
         decline: None,
         lookahead: false,
     });
-    world.resource_mut::<FreeHitAsked>().0 = Some(Asked {
+    w_state_mut(world).free_hit.0 = Some(Asked {
         hitter,
         target,
         kind,
@@ -161,7 +162,7 @@ fn options(world: &World, hitter: UnitId, target: UnitId, kind: Kind) -> Vec<Dec
 /// as answered and the movement it interrupted goes on. `false` when no free hit
 /// was waiting (the answer is another question's).
 pub fn answer(world: &mut World, command: &Command) -> bool {
-    let Some(asked) = world.resource_mut::<FreeHitAsked>().0.take() else {
+    let Some(asked) = w_state_mut(world).free_hit.0.take() else {
         return false;
     };
     let aim = match canonical(command) {

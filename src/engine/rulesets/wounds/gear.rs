@@ -10,6 +10,7 @@
 //! joins the unit's items. The disarmed weapon of W-31 keeps its own rule (`PickUp`
 //! with no `item`).
 
+use super::play::{w_state, w_state_mut};
 use bevy_ecs::prelude::*;
 
 use super::economy::{Action, Use};
@@ -44,7 +45,7 @@ impl Dropped {
 }
 
 /// Sheathed weapons and what lies on the ground.
-#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Gear {
     /// The weapons in their sheaths, by unit.
     pub sheathed: Vec<(UnitId, String)>,
@@ -52,8 +53,9 @@ pub struct Gear {
     pub ground: Vec<(Cell, Dropped)>,
 }
 
-/// Inserts the battle's [`Gear`]: the weapons written `Sheathed` are in their sheaths.
-pub fn setup(world: &mut World, units: &[UnitId]) {
+/// The battle's [`Gear`] at its start: the weapons written `Sheathed` are in their
+/// sheaths.
+pub fn setup(world: &World, units: &[UnitId]) -> Gear {
     let mut gear = Gear::default();
     for &u in units {
         let Some(powers) = world.get::<Powers>(entity(world, u)) else {
@@ -65,13 +67,13 @@ pub fn setup(world: &mut World, units: &[UnitId]) {
             }
         }
     }
-    world.insert_resource(gear);
+    gear
 }
 
 /// Whether `unit`'s weapon `weapon` is in its sheath.
 pub fn sheathed(world: &World, unit: UnitId, weapon: &str) -> bool {
-    world
-        .resource::<Gear>()
+    w_state(world)
+        .gear
         .sheathed
         .iter()
         .any(|(u, w)| *u == unit && w == weapon)
@@ -79,11 +81,7 @@ pub fn sheathed(world: &World, unit: UnitId, weapon: &str) -> bool {
 
 /// Whether any of `unit`'s weapons is in its sheath.
 pub fn any_sheathed(world: &World, unit: UnitId) -> bool {
-    world
-        .resource::<Gear>()
-        .sheathed
-        .iter()
-        .any(|(u, _)| *u == unit)
+    w_state(world).gear.sheathed.iter().any(|(u, _)| *u == unit)
 }
 
 /// `unit`'s weapons: its powers that are neither spells nor its fists.
@@ -103,8 +101,8 @@ fn weapons(world: &World, unit: UnitId) -> Vec<PowerDef> {
 pub fn nearby(world: &World, unit: UnitId) -> Vec<(Cell, Dropped)> {
     let at = cell_of(world, unit);
     let board = &world.resource::<Map>().0;
-    let mut out: Vec<(Cell, Dropped)> = world
-        .resource::<Gear>()
+    let mut out: Vec<(Cell, Dropped)> = w_state(world)
+        .gear
         .ground
         .iter()
         .filter(|(c, _)| board.distance(at, *c) <= 1)
@@ -194,7 +192,7 @@ pub fn act(world: &mut World, unit: UnitId, verb: &str, args: &Args) -> bool {
             let text = format!("{} {weapon}", if draw { "draw" } else { "sheathe" });
             play::pay(world, unit, Use::DrawSheathe, &[a], &text);
             {
-                let mut gear = world.resource_mut::<Gear>();
+                let gear = &mut w_state_mut(world).gear;
                 if draw {
                     gear.sheathed.retain(|(u, w)| !(*u == unit && *w == weapon));
                 } else {
@@ -224,7 +222,7 @@ pub fn act(world: &mut World, unit: UnitId, verb: &str, args: &Args) -> bool {
             };
             play::pay(world, unit, Use::PickUp, &[a], &format!("pick up {item}"));
             {
-                let mut gear = world.resource_mut::<Gear>();
+                let gear = &mut w_state_mut(world).gear;
                 if let Some(i) = gear.ground.iter().position(|g| *g == (cell, thing.clone())) {
                     gear.ground.remove(i);
                 }
@@ -294,7 +292,7 @@ pub fn drop_belongings(world: &mut World, unit: UnitId) {
         }
         let item = thing.name().to_string();
         {
-            let mut gear = world.resource_mut::<Gear>();
+            let gear = &mut w_state_mut(world).gear;
             gear.sheathed.retain(|(u, w)| !(*u == unit && *w == item));
             gear.ground.push((cell, thing));
         }

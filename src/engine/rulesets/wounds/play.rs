@@ -9,6 +9,8 @@
 //! event (`emit`); only the ruleset's own bookkeeping ([`WUnit`], [`RoundState`],
 //! [`TurnBudget`]) is written directly.
 
+use std::sync::Arc;
+
 use bevy_ecs::prelude::*;
 
 use super::aim::{Aim, Modifiers};
@@ -72,12 +74,32 @@ pub mod names {
     pub const ON_HIT: &[&str] = &[PRONE, FLAT_FOOTED, DISARMED];
 }
 
-/// The configuration in force.
-#[derive(Resource, Clone, Debug)]
-pub struct WRules(pub WoundsConfig);
+/// The battle's `wounds` state (held by the battle, see
+/// [`crate::engine::ruleset::state`]): its configuration, the round's and the active
+/// unit's bookkeeping, sheathed and dropped gear, the free hit waiting for its aim,
+/// the feats' extra attacks and each unit's data.
+#[derive(Clone, Debug)]
+pub struct WState {
+    /// The configuration in force (never changed after setup).
+    pub rules: Arc<WoundsConfig>,
+    /// The battle's turn order and where the round is.
+    pub round: RoundState,
+    /// The active unit's actions this turn.
+    pub turn: TurnBudget,
+    /// The active unit's steps inside each enemy's melee zone this turn.
+    pub zone_steps: ZoneSteps,
+    /// The free hit waiting for its aim, if any.
+    pub free_hit: super::free_hit::FreeHitAsked,
+    /// Sheathed weapons and what lies on the ground.
+    pub gear: super::gear::Gear,
+    /// The turns in which units used their feat's extra attack.
+    pub feat_hits: super::extra::FeatHits,
+    /// Each unit's data and bookkeeping, by [`UnitId`].
+    pub units: Vec<WUnit>,
+}
 
 /// The battle's turn order and where the round is.
-#[derive(Resource, Clone, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct RoundState {
     /// The battle's order, fixed at its start (W-02, W-GAP-10).
     pub order: Vec<UnitId>,
@@ -90,7 +112,7 @@ pub struct RoundState {
 }
 
 /// The active unit's actions this turn (W-01).
-#[derive(Resource, Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct TurnBudget {
     /// Actions left.
     pub left: Budget,
@@ -104,7 +126,7 @@ pub struct TurnBudget {
 /// The active unit's steps inside each enemy's melee zone so far this turn, by
 /// enemy (W-26, W-GAP-15: "moves more than 2 spaces within your melee zone" is
 /// counted over the turn, not per movement). Emptied when a turn starts.
-#[derive(Resource, Clone, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct ZoneSteps(pub Vec<(UnitId, u32)>);
 
 impl ZoneSteps {
@@ -121,22 +143,33 @@ impl ZoneSteps {
 
 /// The configuration in force.
 pub fn rules(world: &World) -> &WoundsConfig {
-    &world.resource::<WRules>().0
+    &w_state(world).rules
+}
+
+/// The battle's `wounds` state.
+pub fn w_state(world: &World) -> &WState {
+    crate::engine::ruleset::state::state(world)
+}
+
+/// The battle's `wounds` state, to change it.
+pub fn w_state_mut(world: &mut World) -> &mut WState {
+    crate::engine::ruleset::state::state_mut(world)
 }
 
 /// A unit's `wounds` data.
 pub fn wu(world: &World, unit: UnitId) -> &WUnit {
-    world
-        .get::<WUnit>(entity(world, unit))
-        .expect("every wounds unit has WUnit")
+    w_state(world)
+        .units
+        .get(unit.0 as usize)
+        .expect("every wounds unit has its data")
 }
 
 /// A unit's `wounds` data, to change.
-pub(super) fn wu_mut(world: &mut World, unit: UnitId) -> Mut<'_, WUnit> {
-    let e = entity(world, unit);
-    world
-        .get_mut::<WUnit>(e)
-        .expect("every wounds unit has WUnit")
+pub(super) fn wu_mut(world: &mut World, unit: UnitId) -> &mut WUnit {
+    w_state_mut(world)
+        .units
+        .get_mut(unit.0 as usize)
+        .expect("every wounds unit has its data")
 }
 
 pub use crate::engine::conditions::has;
@@ -314,9 +347,7 @@ pub fn unarmed(config: &WoundsConfig) -> PowerDef {
 /// The kind of attack the active `unit` makes now with its Attack Action or, when
 /// that is spent, the extra attack (W-10).
 pub fn kind_now(world: &World, unit: UnitId) -> Kind {
-    if world.resource::<TurnState>().active == Some(unit)
-        && world.resource::<TurnBudget>().left.attack == 0
-    {
+    if world.resource::<TurnState>().active == Some(unit) && w_state(world).turn.left.attack == 0 {
         Kind::Extra
     } else {
         Kind::Normal
@@ -1145,13 +1176,13 @@ pub fn surrender(world: &mut World, side: SideId, why: String) {
 /// The winners' MP is refilled (W-05), once.
 fn refill(world: &mut World) {
     if let Some(Some(side)) = world.resource::<TurnState>().ended
-        && !std::mem::replace(&mut world.resource_mut::<RoundState>().refilled, true)
+        && !std::mem::replace(&mut w_state_mut(world).round.refilled, true)
     {
         emit(world, WoundsEvent::MpRefilled { side });
         for u in 0..world.resource::<crate::engine::battle::Roster>().0.len() as u32 {
             let u = UnitId(u);
             if side_of(world, u) == side {
-                let mut me = wu_mut(world, u);
+                let me = wu_mut(world, u);
                 me.mp = me.max_mp;
             }
         }
@@ -1318,7 +1349,7 @@ pub fn drive(world: &mut World) {
 fn next_turn(world: &mut World) {
     loop {
         let next = {
-            let mut state = world.resource_mut::<RoundState>();
+            let state = &mut w_state_mut(world).round;
             if state.queue.is_empty() {
                 None
             } else {
@@ -1377,7 +1408,7 @@ fn fix_order(world: &mut World) -> Result<(), DiceError> {
             order: order.clone(),
         },
     );
-    let mut state = world.resource_mut::<RoundState>();
+    let state = &mut w_state_mut(world).round;
     state.order = order;
     state.fixed = true;
     Ok(())
@@ -1389,7 +1420,7 @@ fn start_round(world: &mut World) -> bool {
     if board_units(world).is_empty() {
         return false;
     }
-    if !world.resource::<RoundState>().fixed
+    if !w_state(world).round.fixed
         && let Err(e) = fix_order(world)
     {
         fault(world, e);
@@ -1414,8 +1445,8 @@ fn start_round(world: &mut World) -> bool {
         slots.push((u, s.left()));
     }
     emit(world, WoundsEvent::Slots { slots });
-    let order: Vec<UnitId> = world
-        .resource::<RoundState>()
+    let order: Vec<UnitId> = w_state(world)
+        .round
         .order
         .iter()
         .copied()
@@ -1428,7 +1459,7 @@ fn start_round(world: &mut World) -> bool {
             order: order.clone(),
         },
     );
-    world.resource_mut::<RoundState>().queue = order;
+    w_state_mut(world).round.queue = order;
     true
 }
 
@@ -1447,8 +1478,8 @@ fn start_turn(world: &mut World, unit: UnitId) {
     expire_turn_start(world, unit, "its turn started");
     let left = next_budget(world, unit);
     wu_mut(world, unit).owed.clear();
-    world.resource_mut::<ZoneSteps>().0.clear();
-    *world.resource_mut::<TurnBudget>() = TurnBudget {
+    w_state_mut(world).zone_steps.0.clear();
+    w_state_mut(world).turn = TurnBudget {
         left,
         ..Default::default()
     };
@@ -1504,7 +1535,7 @@ pub(super) fn spend_mp(world: &mut World, unit: UnitId, mp: i64) {
 /// Spends `payment` for `what` and tells it.
 pub(super) fn pay(world: &mut World, unit: UnitId, what: Use, payment: &[Action], text: &str) {
     let ok = {
-        let mut t = world.resource_mut::<TurnBudget>();
+        let t = &mut w_state_mut(world).turn;
         t.acted = true;
         t.left.pay(what, payment).is_ok()
     };
@@ -1570,7 +1601,7 @@ fn allowance(world: &World, unit: UnitId, opened: bool, extra: u32) -> u32 {
 /// own (W-07, W-GAP-15): the Move Action's spaces come with the first one only,
 /// and what a movement leaves is lost; a later one is a Dash on Bonus Actions.
 pub fn move_plan(world: &World, unit: UnitId, cost: u32, dash: bool) -> Option<(bool, u32)> {
-    let t = *world.resource::<TurnBudget>();
+    let t = w_state(world).turn;
     let with_ma = !t.opened && t.left.moves > 0;
     if !with_ma && !dash {
         return None;
@@ -1584,7 +1615,7 @@ pub fn move_plan(world: &World, unit: UnitId, cost: u32, dash: bool) -> Option<(
 /// The most spaces `unit` can move with one more movement now, with its Bonus
 /// Actions if `dash`.
 pub fn reach_left(world: &World, unit: UnitId, dash: bool) -> u32 {
-    let t = *world.resource::<TurnBudget>();
+    let t = w_state(world).turn;
     let with_ma = !t.opened && t.left.moves > 0;
     if !with_ma && !dash {
         return 0;
@@ -1620,10 +1651,10 @@ pub fn free_hits(world: &World, mover: UnitId, path: &[Cell]) -> Vec<(usize, Uni
     let mut full = vec![cell_of(world, mover)];
     full.extend_from_slice(path);
     let disengaged = has(world, mover, names::DISENGAGED);
-    let order = &world.resource::<RoundState>().order;
+    let order = &w_state(world).round.order;
     // The turn's count is the active unit's.
     let mine = world.resource::<TurnState>().active == Some(mover);
-    let steps = world.resource::<ZoneSteps>();
+    let steps = &w_state(world).zone_steps;
     let before = |e| if mine { steps.of(e) } else { 0 };
     let mut out: Vec<(usize, UnitId, Trigger)> = active_units(world)
         .into_iter()
@@ -1657,7 +1688,7 @@ fn execute(world: &mut World, unit: UnitId, command: Command) {
             };
             if open {
                 pay(world, unit, Use::Move, &[Action::Move], "move");
-                world.resource_mut::<TurnBudget>().opened = true;
+                w_state_mut(world).turn.opened = true;
             }
             for _ in 0..more {
                 pay(
@@ -1697,7 +1728,7 @@ fn execute(world: &mut World, unit: UnitId, command: Command) {
             make_attack(world, unit, target, power.as_deref(), aim.as_deref(), kind);
         }
         Command::ActivateItem { item, .. } => {
-            let payment = if world.resource::<TurnBudget>().left.moves > 0 {
+            let payment = if w_state(world).turn.left.moves > 0 {
                 Action::Move
             } else {
                 Action::Attack
@@ -1786,10 +1817,10 @@ fn act(world: &mut World, unit: UnitId, verb: &str, args: &crate::engine::verb::
                 return;
             };
             let mut with_me = vec![unit];
-            with_me.extend(world.resource::<RoundState>().queue.iter().copied());
+            with_me.extend(w_state(world).round.queue.iter().copied());
             // The unit is first; after the delay the order is the rest of the round.
             if let Ok(queue) = super::initiative::delay(&with_me, unit, after) {
-                world.resource_mut::<RoundState>().queue = queue;
+                w_state_mut(world).round.queue = queue;
                 emit(world, WoundsEvent::Delayed { unit, after });
                 emit(world, Event::TurnEnded { unit });
             }
@@ -1913,7 +1944,7 @@ fn count_zone_steps(world: &mut World, mover: UnitId, path: &[Cell]) {
         })
         .filter(|&(_, n)| n > 0)
         .collect();
-    let mut steps = world.resource_mut::<ZoneSteps>();
+    let steps = &mut w_state_mut(world).zone_steps;
     for (e, n) in added {
         match steps.0.iter_mut().find(|(u, _)| *u == e) {
             Some((_, m)) => *m += n,
@@ -1949,10 +1980,10 @@ fn channel(world: &mut World, unit: UnitId) {
         return;
     };
     while c.left > 0 {
-        let t = world.resource::<TurnBudget>().left;
+        let t = w_state(world).turn.left;
         let payment = if t.attack > 0 {
             Action::Attack
-        } else if t.moves > 0 && !world.resource::<TurnBudget>().opened {
+        } else if t.moves > 0 && !w_state(world).turn.opened {
             Action::Move
         } else {
             break;

@@ -1,6 +1,7 @@
 //! `wounds` behind the [`Ruleset`] seam: set-up, legality, previews and odds (per
 //! aim), names and views, and the AI's hooks.
 
+use super::play::w_state;
 use std::collections::BTreeMap;
 
 use bevy_app::App;
@@ -10,7 +11,7 @@ use super::aim::Aim;
 use super::check;
 use super::config::{WoundsConfig, defaults};
 use super::play::{
-    self, Kind, MOVE, RoundState, TurnBudget, WRules, cached_odds, mods, names, rules, swing, wu,
+    self, Kind, MOVE, RoundState, TurnBudget, cached_odds, mods, names, rules, swing, wu,
 };
 use super::powers::parse_header;
 use super::stats::STATS;
@@ -233,22 +234,6 @@ impl Ruleset for Wounds {
         );
     }
 
-    fn fork_state(
-        &self,
-        from: &bevy_ecs::world::World,
-        to: &mut bevy_ecs::world::World,
-        units: &[(bevy_ecs::entity::Entity, bevy_ecs::entity::Entity)],
-    ) {
-        crate::engine::fork::copy_component::<super::units::WUnit>(from, to, units);
-        crate::engine::fork::copy_resource::<super::play::WRules>(from, to);
-        crate::engine::fork::copy_resource::<super::play::RoundState>(from, to);
-        crate::engine::fork::copy_resource::<super::play::TurnBudget>(from, to);
-        crate::engine::fork::copy_resource::<super::play::ZoneSteps>(from, to);
-        crate::engine::fork::copy_resource::<super::free_hit::FreeHitAsked>(from, to);
-        crate::engine::fork::copy_resource::<super::gear::Gear>(from, to);
-        crate::engine::fork::copy_resource::<super::extra::FeatHits>(from, to);
-    }
-
     fn setup(&self, world: &mut World, level: &Level) -> Result<(), String> {
         setup(world, level)
     }
@@ -423,7 +408,7 @@ impl Ruleset for Wounds {
     fn turn_order(&self, world: &World) -> Vec<TurnOrder> {
         let r = world.resource::<TurnState>().round;
         let mut units: Vec<UnitId> = world.resource::<TurnState>().active.into_iter().collect();
-        units.extend(world.resource::<RoundState>().queue.iter().copied());
+        units.extend(w_state(world).round.queue.iter().copied());
         vec![(format!("Round {r}"), units)]
     }
 
@@ -431,7 +416,7 @@ impl Ruleset for Wounds {
         let me = wu(world, unit);
         let mut out = Vec::new();
         if world.resource::<TurnState>().active == Some(unit) {
-            let t = *world.resource::<TurnBudget>();
+            let t = w_state(world).turn;
             for (pool, left) in [
                 (pools::AA, t.left.attack),
                 (pools::MA, t.left.moves),
@@ -637,11 +622,12 @@ fn powers_of(
     Ok(out)
 }
 
-/// Spawns the level's units with `wounds` data and inserts the ruleset's
-/// resources.
+/// Spawns the level's units and inserts the ruleset's state (configuration, round,
+/// each unit's `wounds` data).
 pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     let config = config::with_overrides(&config::load_default::<WoundsConfig>()?, &level.rules)?;
     let mut roster = Vec::new();
+    let mut units = Vec::new();
     for (i, def) in level.units.iter().enumerate() {
         let side = level
             .sides
@@ -673,28 +659,35 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
                 Powers(powers),
                 MovementPowers(vec![MOVE.into(), play::DASH.into()]),
                 Items(def.items.clone()),
-                data,
             ))
             .id();
         roster.push(e);
+        units.push(data);
     }
-    world.insert_resource(Roster(roster));
-    let ids: Vec<UnitId> = (0..level.units.len() as u32).map(UnitId).collect();
     // A `Summonable` creature waits off the board until it is summoned (W-32).
-    for (&u, &e) in ids.iter().zip(&world.resource::<Roster>().0.clone()) {
-        if wu(world, u).summonable {
+    for (data, &e) in units.iter().zip(&roster) {
+        if data.summonable {
             world.entity_mut(e).insert(PlayState::Down);
         }
     }
-    super::gear::setup(world, &ids);
-    world.insert_resource(super::extra::FeatHits::default());
+    world.insert_resource(Roster(roster));
+    let ids: Vec<UnitId> = (0..level.units.len() as u32).map(UnitId).collect();
+    let gear = super::gear::setup(world, &ids);
     world.insert_resource(StackingRules::all(Stacking::Separate));
     world.insert_resource(DyingCountsForVictory(false));
-    world.insert_resource(WRules(config));
-    world.insert_resource(RoundState::default());
-    world.insert_resource(TurnBudget::default());
-    world.insert_resource(super::play::ZoneSteps::default());
-    world.insert_resource(super::free_hit::FreeHitAsked::default());
+    crate::engine::ruleset::state::insert(
+        world,
+        play::WState {
+            rules: std::sync::Arc::new(config),
+            round: RoundState::default(),
+            turn: TurnBudget::default(),
+            zone_steps: super::play::ZoneSteps::default(),
+            free_hit: super::free_hit::FreeHitAsked::default(),
+            gear,
+            feat_hits: super::extra::FeatHits::default(),
+            units,
+        },
+    );
     Ok(())
 }
 

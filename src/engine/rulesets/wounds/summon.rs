@@ -12,11 +12,12 @@
 //! Vanishing at the battle's end and thralling happen after the battle: nothing to
 //! play.
 
+use super::play::{w_state, w_state_mut};
 use bevy_ecs::prelude::*;
 use serde::Serialize;
 
 use super::economy::{Action, Use};
-use super::play::{self, RoundState, TurnBudget, names, wu};
+use super::play::{self, names, wu};
 use super::powers::parse_header;
 use super::verbs;
 use crate::engine::battle::{Map, cell_of, emit, entity, is_active, name, on_board, side_of};
@@ -113,7 +114,7 @@ pub fn waiting(world: &World, unit: UnitId) -> Vec<UnitId> {
                 && wu(world, u).summonable
                 && world.get::<PlayState>(entity(world, u)) == Some(&PlayState::Down)
                 // Once summoned, it has a place in the battle's order.
-                && !world.resource::<RoundState>().order.contains(&u)
+                && !w_state(world).round.order.contains(&u)
         })
         .collect()
 }
@@ -199,7 +200,7 @@ fn check_summon(world: &World, unit: UnitId, args: &Args) -> Result<(), CommandE
              summoner (W-32)"
         )));
     }
-    let t = *world.resource::<TurnBudget>();
+    let t = w_state(world).turn;
     let actions = t.left.attack + u32::from(t.left.moves > 0 && !t.opened);
     if actions < header.cast {
         return Err(CommandError::Forbidden(format!(
@@ -237,7 +238,7 @@ pub fn act(world: &mut World, unit: UnitId, verb: &str, args: &Args) -> bool {
         return false;
     };
     for _ in 0..header.cast {
-        let t = *world.resource::<TurnBudget>();
+        let t = w_state(world).turn;
         let payment = if t.left.attack > 0 {
             Action::Attack
         } else {
@@ -289,16 +290,13 @@ pub fn act(world: &mut World, unit: UnitId, verb: &str, args: &Args) -> bool {
     // Its place in the battle's order, by Agility; the initiators stay last (W-02, W-03).
     let agility = wu(world, creature).agility;
     let at = {
-        let order = &world.resource::<RoundState>().order;
+        let order = &w_state(world).round.order;
         order
             .iter()
             .position(|&u| wu(world, u).initiator || wu(world, u).agility < agility)
             .unwrap_or(order.len())
     };
-    world
-        .resource_mut::<RoundState>()
-        .order
-        .insert(at, creature);
+    w_state_mut(world).round.order.insert(at, creature);
     true
 }
 

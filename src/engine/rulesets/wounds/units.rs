@@ -228,7 +228,7 @@ pub fn side_initiates(level: &Level, side: usize) -> bool {
 }
 
 /// A `wounds` unit's data and bookkeeping.
-#[derive(Component, Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WUnit {
     /// A player character (20 HP by default).
     pub pc: bool,
