@@ -115,10 +115,25 @@ impl MapGeometry {
 
     /// The outline of a cell (4 or 6 corners), for drawing borders.
     pub fn outline(&self, cell: Cell) -> Vec<Vec2> {
+        self.corners(cell, 2.0)
+    }
+
+    /// Whether a world point is inside `cell` (on its edge counts).
+    pub fn contains(&self, cell: Cell, world: Vec2) -> bool {
+        let corners = self.corners(cell, 0.0);
+        // The corners go counter-clockwise: inside is left of every edge.
+        corners
+            .iter()
+            .zip(corners.iter().cycle().skip(1))
+            .all(|(a, b)| (*b - *a).perp_dot(world - *a) >= -1e-3)
+    }
+
+    /// A cell's corners counter-clockwise, `inset` world units in from its edge.
+    fn corners(&self, cell: Cell, inset: f32) -> Vec<Vec2> {
         let c = self.center(cell);
         match self.kind {
             GridKind::Square => {
-                let h = self.tile.x / 2.0 - 2.0;
+                let h = self.tile.x / 2.0 - inset;
                 vec![
                     c + Vec2::new(-h, -h),
                     c + Vec2::new(h, -h),
@@ -130,8 +145,8 @@ impl MapGeometry {
                 .map(|i| {
                     let a = std::f32::consts::PI / 180.0 * (60.0 * i as f32 + 30.0);
                     c + Vec2::new(
-                        a.cos() * (self.tile.x / 3f32.sqrt() - 2.0),
-                        a.sin() * (self.tile.y / 2.0 - 2.0),
+                        a.cos() * (self.tile.x / 3f32.sqrt() - inset),
+                        a.sin() * (self.tile.y / 2.0 - inset),
                     )
                 })
                 .collect(),

@@ -11,7 +11,7 @@ use super::board_view::MapGeometry;
 use super::choices::{
     Choices, UiState, VerbKey, aimed, choices_for, human_turn, next_aim, submit, verb_key,
 };
-use super::layout::{MainCamera, battle_panels_px, fit, pan_and_zoom, panels_px};
+use super::layout::{MainCamera, battle_panels_px, fit, pan_and_zoom};
 use super::screen::{Leave, Screen};
 use super::settings::{BattleAction, Player};
 use super::{BattleSystems, Game, Options};
@@ -414,9 +414,11 @@ fn camera_control(
         ortho.scale = scale;
         *fitted = Some(size);
     }
+    // The wheel zooms over the map only: over the unit card it scrolls the card.
+    let (l, r, t, b) = battle_panels_px(size.x);
     let over_map = window
         .cursor_position()
-        .is_some_and(|p| p.x < size.x - panels_px(size.x).1);
+        .is_some_and(|p| p.x > l && p.x < size.x - r && p.y > t && p.y < size.y - b);
     pan_and_zoom(
         *actions,
         [

@@ -55,11 +55,20 @@ fn spawn_hud(mut commands: Commands) {
             height: px(t),
             padding: UiRect::axes(px(10), px(8)),
             justify_content: JustifyContent::SpaceBetween,
+            // One line: a long title is cut at the window's edge rather than
+            // wrapping over the panels under the bar.
+            overflow: Overflow::clip(),
             ..default()
         },
         BackgroundColor(PANEL_BG),
         children![
-            (Text::new(""), font(17.0), TextColor(TEXT), HudText::Top),
+            (
+                Text::new(""),
+                font(17.0),
+                TextColor(TEXT),
+                TextLayout::no_wrap(),
+                HudText::Top
+            ),
             (Text::new(""), font(15.0), TextColor(BAD), HudText::Message),
         ],
     ));
@@ -336,7 +345,7 @@ fn update_texts(
     } else if choices.human {
         ""
     } else {
-        "  |  AI thinking (hold X to fast-forward)"
+        "  |  AI thinking (hold X)"
     };
     let t = format!(
         "{}  |  {}  |  Round {}  |  {}  |  {}{ai}",

@@ -55,15 +55,34 @@ fn tile_sprite(geo: &MapGeometry, color: Color) -> Sprite {
     Sprite::from_color(color, size)
 }
 
+/// The provocation count's size on screen, in pixels, at the least (on a big map
+/// fitted to the window the cells are small).
+const PROVOKE_MIN_PX: f32 = 11.0;
+
+/// What the overlay tiles were last drawn for: the choices, the palette and the
+/// zoom (in tenths).
+type OverlayKey = ((u64, usize), u32, i64);
+
 fn sync_overlays(
     mut commands: Commands,
     choices: Res<Choices>,
     geo: Option<Res<MapGeometry>>,
     tiles: Query<Entity, With<OverlayTile>>,
-    mut shown: Local<Option<((u64, usize), u32)>>,
+    camera: Single<&Projection, With<super::layout::MainCamera>>,
+    mut shown: Local<Option<OverlayKey>>,
 ) {
     let Some(geo) = geo else { return };
-    let key = (choices.key, super::comfort::palette_generation());
+    let zoom = match *camera {
+        Projection::Orthographic(o) => o.scale,
+        _ => 1.0,
+    };
+    // Redrawn when the choices or the palette change, and when the zoom does by a
+    // tenth (the counts keep a readable size on screen).
+    let key = (
+        choices.key,
+        super::comfort::palette_generation(),
+        (zoom * 10.0).round() as i64,
+    );
     if *shown == Some(key) {
         return;
     }
@@ -93,7 +112,10 @@ fn sync_overlays(
             e.with_children(|c| {
                 c.spawn((
                     Text2d::new(format!("!{}", preview.provocations)),
-                    TextFont::from_font_size(15.0),
+                    // Within the cell, however far out the zoom.
+                    TextFont::from_font_size(
+                        (PROVOKE_MIN_PX * zoom).clamp(15.0, geo.cell_size().min_element() * 0.45),
+                    ),
                     TextColor(Color::BLACK),
                     Transform::from_xyz(0.0, 0.0, 0.1),
                 ));

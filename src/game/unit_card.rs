@@ -218,15 +218,18 @@ fn update_card(
                     ScrollPosition::default(),
                     RelativeCursorPosition::default(),
                 ));
-                // Over the panel's foot while the card has more below.
+                // Across the panel's foot while the card has more below (over
+                // the card's cut-off line, not beside it).
                 panel.spawn((
                     MoreBelow,
-                    Text::new("v more: scroll here"),
+                    Text::new("v  more below: scroll here  v"),
                     font(12.0),
                     TextColor(TEXT),
+                    TextLayout::justify(Justify::Center),
                     Node {
                         position_type: PositionType::Absolute,
-                        right: px(6),
+                        left: px(10),
+                        right: px(10),
                         bottom: px(2),
                         padding: UiRect::axes(px(4), px(1)),
                         ..default()

@@ -1,12 +1,12 @@
 //! Unit markers: a side-coloured shape (each side also has its own shape, so sides
 //! stay distinguishable without colour) with an icon of what the unit is (a Game
-//! Icons glyph chosen by [`crate::level::icons::icon_for`]; Large units are drawn
-//! larger), an HP bar and condition badges, and a name plate shown only for the
-//! hovered unit, the unit whose turn it is and the one selected (and for every unit
-//! while the show-names key, Alt, is held), so names never run into each other on a
-//! crowded map. A dying unit still on the board is drawn greyed, its state in
-//! words on its badge line; units that left play are not drawn. Rebuilt whenever
-//! the battle changes.
+//! Icons glyph chosen by [`crate::level::icons::icon_for`]; Large and Huge units'
+//! tokens fill more of their one cell, see [`token_fraction`]), an HP bar and
+//! condition badges, and a name plate shown only for the hovered unit, the unit
+//! whose turn it is and the one selected (and for every unit while the show-names
+//! key, Alt, is held), so names never run into each other on a crowded map. A dying
+//! unit still on the board is drawn greyed, a skull badge first in its badge
+//! column; units that left play are not drawn. Rebuilt whenever the battle changes.
 
 use bevy::asset::RenderAssetUsages;
 use bevy::ecs::hierarchy::ChildSpawnerCommands;
@@ -18,6 +18,7 @@ use super::screen::Screen;
 use super::{BattleSystems, Game};
 use crate::engine::board::Cell;
 use crate::engine::ruleset::ConditionBadge;
+use crate::engine::spec::Size;
 use crate::engine::units::UnitId;
 
 /// Colour-blind-safe side colours (Okabe–Ito).
@@ -60,6 +61,52 @@ pub struct MarkerOf(pub UnitId);
 /// A unit's name plate (its backing and its text), shown by [`show_names`].
 #[derive(Component)]
 pub struct NamePlate(pub UnitId);
+
+/// A marker's token: the side-coloured shape (its icon is drawn over it).
+#[derive(Component)]
+pub struct Token(pub UnitId);
+
+/// How much of its cell a unit's token covers, by the unit's size: the token's side
+/// as a fraction of the cell's width. Every unit occupies exactly one cell in every
+/// ruleset (RULES.md: no seed defines multi-cell footprints, F-GAP-11), so a Large
+/// or Huge unit fills its one cell: its token is visibly bigger than a Medium's
+/// (a fifth wider when Large, a third when Huge) yet, whatever its side's
+/// shape, stays inside the cell on squares and hexes (checked by the tests), clear
+/// of its neighbours'. Small units keep the Medium size, the smallest that stays
+/// readable on a big map fitted to the window.
+pub fn token_fraction(size: Size) -> f32 {
+    match size {
+        Size::Small | Size::Medium => 0.62,
+        Size::Large => 0.76,
+        Size::Huge | Size::Gargantuan => 0.84,
+    }
+}
+
+/// The first drawn (not transparent) pixel of a token image, drawn `side` world units
+/// wide centred at `at`, that falls outside `cell`; `None` when the token is inside
+/// its cell.
+pub fn token_outside_cell(
+    geo: &MapGeometry,
+    cell: Cell,
+    image: &Image,
+    side: f32,
+    at: Vec2,
+) -> Option<Vec2> {
+    let (w, h) = (image.width(), image.height());
+    let data = image.data.as_ref()?;
+    (0..h)
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .find_map(|(x, y)| {
+            let alpha = data[((y * w + x) * 4 + 3) as usize];
+            // Pixel centres, image rows downward, world y upward.
+            let p = at
+                + Vec2::new(
+                    (x as f32 + 0.5) / w as f32 - 0.5,
+                    0.5 - (y as f32 + 0.5) / h as f32,
+                ) * side;
+            (alpha > 0 && !geo.contains(cell, p)).then_some(p)
+        })
+}
 
 /// The generated shape textures, one per side shape.
 #[derive(Resource)]
@@ -418,6 +465,13 @@ pub struct Badge {
     pub size: f32,
 }
 
+/// How far above its cell's centre a token is drawn (world units), leaving room for
+/// the name plate under it.
+pub const TOKEN_RAISE: f32 = 2.0;
+
+/// The icon's side as a fraction of its token's.
+const ICON_IN_TOKEN: f32 = 0.74;
+
 /// The smallest a badge is drawn on screen, in pixels, however far out the zoom.
 const BADGE_MIN_PX: f32 = 15.0;
 
@@ -492,12 +546,8 @@ fn sync_units(
         let icon = def
             .map(crate::level::icons::icon_for)
             .and_then(|i| icons.0.get(i).cloned());
-        // Large units (flow's ogre, F-01) are drawn larger.
-        let scale = if def.is_some_and(|d| d.size >= crate::engine::spec::Size::Large) {
-            1.3
-        } else {
-            1.0
-        };
+        // Large units (flow's ogre, F-01) fill more of their cell.
+        let token = cell * token_fraction(def.map_or(Size::Medium, |d| d.size));
         let badges = unit_badges(battle, &u);
         commands
             .spawn((
@@ -509,13 +559,14 @@ fn sync_units(
             ))
             .with_children(|p| {
                 p.spawn((
+                    Token(u.id),
                     Sprite {
                         image: shapes.0[side % shapes.0.len()].clone(),
                         color: shape_color,
-                        custom_size: Some(Vec2::splat(cell * 0.62 * scale)),
+                        custom_size: Some(Vec2::splat(token)),
                         ..default()
                     },
-                    Transform::from_xyz(0.0, 2.0, 0.0),
+                    Transform::from_xyz(0.0, TOKEN_RAISE, 0.0),
                 ));
                 match icon {
                     Some(image) => {
@@ -524,17 +575,17 @@ fn sync_units(
                             Sprite {
                                 image,
                                 color: ink,
-                                custom_size: Some(Vec2::splat(cell * 0.46 * scale)),
+                                custom_size: Some(Vec2::splat(token * ICON_IN_TOKEN)),
                                 ..default()
                             },
-                            Transform::from_xyz(0.0, 2.0, 0.2),
+                            Transform::from_xyz(0.0, TOKEN_RAISE, 0.2),
                         ));
                     }
                     None => {
                         let initial: String = u.name.chars().take(2).collect();
                         p.spawn((
                             text(initial, 16.0, Color::WHITE),
-                            Transform::from_xyz(0.0, 2.0, 0.2),
+                            Transform::from_xyz(0.0, TOKEN_RAISE, 0.2),
                         ));
                     }
                 }
@@ -682,6 +733,9 @@ struct BadgeTooltipIcon;
 #[derive(Component)]
 pub struct BadgeTooltipText;
 
+/// The badge tooltip's widest, in UI pixels.
+const TOOLTIP_MAX_W: f32 = 380.0;
+
 fn spawn_tooltip(mut commands: Commands) {
     commands.spawn((
         DespawnOnExit(Screen::Battle),
@@ -692,7 +746,7 @@ fn spawn_tooltip(mut commands: Commands) {
             column_gap: px(8),
             align_items: AlignItems::Center,
             border: UiRect::all(px(2)),
-            max_width: px(380),
+            max_width: px(TOOLTIP_MAX_W),
             ..default()
         },
         BackgroundColor(Color::srgba(0.05, 0.06, 0.08, 0.96)),
@@ -737,7 +791,10 @@ fn badge_tooltip(
     camera: Single<(&Camera, &GlobalTransform), With<super::layout::MainCamera>>,
     icons: Res<IconTextures>,
     badges: Query<(&Badge, &GlobalTransform)>,
-    mut tooltip: Single<(&mut Node, &mut Visibility, &mut BorderColor), With<BadgeTooltip>>,
+    mut tooltip: Single<
+        (&mut Node, &ComputedNode, &mut Visibility, &mut BorderColor),
+        With<BadgeTooltip>,
+    >,
     mut icon: Single<&mut ImageNode, With<BadgeTooltipIcon>>,
     mut text: Single<&mut Text, With<BadgeTooltipText>>,
     mut shown: Local<Option<TooltipKey>>,
@@ -786,7 +843,7 @@ fn badge_tooltip(
                 (!all.is_empty()).then_some((all, Some(v.name), pos))
             }),
     };
-    let (node, visibility, border) = &mut *tooltip;
+    let (node, size, visibility, border) = &mut *tooltip;
     let Some((all, unit, pos)) = found else {
         visibility.set_if_neq(Visibility::Hidden);
         return;
@@ -809,17 +866,24 @@ fn badge_tooltip(
         icon.image = image.clone();
     }
     **border = BorderColor::all(color);
-    // Beside the pointer, on the side with more room (UI nodes are in scaled
-    // pixels), so it stays in the window whatever its size.
+    // Under or over the pointer, from just right of it but kept over the map,
+    // clear of the side panels' text (UI nodes are in scaled pixels; its width is
+    // last frame's, or its widest before it was first laid out).
     let s = super::comfort::ui_scale();
     let (w, h) = (window.width(), window.height());
-    if pos.x < w / 2.0 {
-        node.left = px((pos.x + 16.0) / s);
-        node.right = Val::Auto;
+    let (l, r, _, _) = super::layout::battle_panels_px(w);
+    let laid_out = size.size().x * size.inverse_scale_factor();
+    let width = if laid_out > 0.0 {
+        laid_out
     } else {
-        node.left = Val::Auto;
-        node.right = px((w - pos.x + 16.0) / s);
-    }
+        TOOLTIP_MAX_W * s
+    };
+    let x = (pos.x + 16.0)
+        .min(w - r - width)
+        .max(l.min(w - width))
+        .max(0.0);
+    node.left = px(x / s);
+    node.right = Val::Auto;
     if pos.y < h / 2.0 {
         node.top = px((pos.y + 18.0) / s);
         node.bottom = Val::Auto;
@@ -1009,4 +1073,52 @@ pub fn plugin(app: &mut App) {
         )
             .run_if(in_state(Screen::Battle)),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::board::GridKind;
+
+    #[test]
+    fn large_and_huge_tokens_are_bigger_yet_inside_their_cell_whatever_the_shape() {
+        for kind in [GridKind::Square, GridKind::Hex] {
+            let geo = MapGeometry::new(kind, 5, 5);
+            let cell = Cell::new(2, 3);
+            let width = geo.cell_size().min_element();
+            let at = geo.center(cell) + Vec2::new(0.0, TOKEN_RAISE);
+            for size in [
+                Size::Small,
+                Size::Medium,
+                Size::Large,
+                Size::Huge,
+                Size::Gargantuan,
+            ] {
+                for (shape, name) in SIDE_SHAPES.iter().enumerate() {
+                    let side = width * token_fraction(size);
+                    let out = token_outside_cell(&geo, cell, &shape_image(shape), side, at);
+                    assert_eq!(out, None, "{kind:?} {size:?} {name}");
+                }
+            }
+            let medium = token_fraction(Size::Medium);
+            assert!(token_fraction(Size::Large) >= medium * 1.2);
+            assert!(token_fraction(Size::Huge) >= token_fraction(Size::Large) * 1.1);
+        }
+    }
+
+    #[test]
+    fn a_token_past_its_cell_is_caught() {
+        for kind in [GridKind::Square, GridKind::Hex] {
+            let geo = MapGeometry::new(kind, 5, 5);
+            let cell = Cell::new(1, 1);
+            let at = geo.center(cell);
+            // A circle a tenth wider than the cell crosses a square's edges and a
+            // hex's flats.
+            let side = geo.cell_size().min_element() * 1.1;
+            assert!(token_outside_cell(&geo, cell, &shape_image(0), side, at).is_some());
+            // Beside the cell, nothing is inside.
+            let off = at + Vec2::new(geo.cell_size().x, 0.0);
+            assert!(token_outside_cell(&geo, cell, &shape_image(0), side * 0.5, off).is_some());
+        }
+    }
 }

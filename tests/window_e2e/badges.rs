@@ -3,7 +3,9 @@
 //! pointer warped onto it) and the tooltip must show the badge's icon, name, rule,
 //! effect and duration; the unit card lists the shown unit's conditions as icon
 //! rows; then the pointer on the unit itself gives the tooltip of all its
-//! conditions. Screenshots: `e2e-badges-<level>.png`, with the badge's tooltip open.
+//! conditions; last, the pointer on an enemy's entry in the turn strip names and
+//! rings it. Screenshots: `e2e-badges-<level>.png`, with the badge's tooltip open,
+//! and `e2e-badges-<level>-strip.png`, with the strip's entry hovered.
 
 use std::path::PathBuf;
 
@@ -14,6 +16,7 @@ use skirmish::engine::battle::Awaiting;
 use skirmish::game::choices::{Choices, UiState, human_turn, submit};
 use skirmish::game::layout::MainCamera;
 use skirmish::game::screen::Screen;
+use skirmish::game::turn_strip::StripEntry;
 use skirmish::game::unit_card::CardBadge;
 use skirmish::game::units_view::{Badge, BadgeTooltip, BadgeTooltipText, unit_badges};
 use skirmish::game::{Game, GameOptions};
@@ -27,7 +30,7 @@ struct Case {
     conditions: usize,
 }
 
-const CASES: [Case; 3] = [
+const CASES: [Case; 4] = [
     // A phases battle: Slowed by the Shield Bash and the Net, the movement powers'
     // own conditions.
     Case {
@@ -44,15 +47,21 @@ const CASES: [Case; 3] = [
         level: "levels/escalation_harpy_crag.ron",
         conditions: 3,
     },
+    // phases on hexes: badges at the right of a hex.
+    Case {
+        level: "levels/hex_ruins.ron",
+        conditions: 2,
+    },
 ];
 
-fn shot(level: &str) -> PathBuf {
+/// Where the screenshot of `level` goes, `tail` after its name (`""` or `"-strip"`).
+fn shot(level: &str, tail: &str) -> PathBuf {
     let stem = std::path::Path::new(level)
         .file_stem()
         .and_then(|s| s.to_str())
         .unwrap_or("level");
     PathBuf::from(format!(
-        "{}/e2e-badges-{stem}.png",
+        "{}/e2e-badges-{stem}{tail}.png",
         env!("CARGO_TARGET_TMPDIR")
     ))
 }
@@ -66,9 +75,10 @@ struct Drive {
     last_command: u32,
     /// The badge pointed at (its unit and condition), and the frame.
     pointed: Option<(skirmish::engine::units::UnitId, String, u32)>,
-    shot: bool,
     /// The unit's cell pointed at after its badge, and the frame.
     unit_at: Option<(skirmish::engine::board::Cell, u32)>,
+    /// The unit whose strip entry is pointed at last, and the frame.
+    entry_at: Option<(skirmish::engine::units::UnitId, u32)>,
 }
 
 fn fail(exit: &mut MessageWriter<AppExit>, why: String) {
@@ -91,12 +101,36 @@ fn driver(
     tooltip_text: Single<&Text, With<BadgeTooltipText>>,
     card_badges: Query<(), With<CardBadge>>,
     geo: Option<Res<skirmish::game::board_view::MapGeometry>>,
+    (entries, lit): (
+        Query<(&StripEntry, &UiGlobalTransform)>,
+        Res<skirmish::game::turn_strip::Lit>,
+    ),
     mut commands: Commands,
     mut exit: MessageWriter<AppExit>,
 ) {
     drive.frame += 1;
     let Some(mut game) = game else { return };
-    if drive.frame < 10 || drive.shot {
+    if drive.frame < 10 {
+        return;
+    }
+    // Last, an enemy's entry in the turn strip pointed at: it names and rings its
+    // unit (screenshot), then the run ends.
+    if let Some((unit, at)) = drive.entry_at {
+        if drive.frame == at + 8 {
+            if lit.strip != Some(unit) {
+                return fail(
+                    &mut exit,
+                    format!(
+                        "the pointer is on {unit:?}'s strip entry, the strip says {:?}",
+                        lit.strip
+                    ),
+                );
+            }
+            screenshot(&mut commands, shot(case.level, "-strip"));
+        }
+        if drive.frame == at + 16 {
+            exit.write(AppExit::Success);
+        }
         return;
     }
     if drive.frame > 3000 {
@@ -113,9 +147,11 @@ fn driver(
         .filter(|u| u.state.on_board())
         .map(|u| u.conditions.len())
         .sum();
-    // Stop on a turn of the player's (the game's own AI waits then, so the badges
-    // stay put).
-    let enough = on_board >= case.conditions && human_turn(&game.battle);
+    // Stop on a turn of one of the player's units (the game's own AI waits then, so
+    // the badges stay put, and the card shows the unit).
+    let enough = on_board >= case.conditions
+        && human_turn(&game.battle)
+        && matches!(game.battle.awaiting(), Awaiting::Unit(..));
     if drive.pointed.is_none() && !enough && drive.commands < 400 {
         if matches!(game.battle.awaiting(), Awaiting::Over(_)) {
             return fail(
@@ -227,15 +263,7 @@ fn driver(
                 }
             }
             // The screenshot with the tooltip open, then the unit itself.
-            let path = shot(case.level);
-            commands
-                .spawn(bevy::render::view::screenshot::Screenshot::primary_window())
-                .observe(
-                    move |shot: On<bevy::render::view::screenshot::ScreenshotCaptured>| {
-                        let img = shot.image.clone().try_into_dynamic().expect("screenshot");
-                        img.to_rgb8().save(&path).expect("save screenshot");
-                    },
-                );
+            screenshot(&mut commands, shot(case.level, ""));
             let cell = skirmish::engine::battle::cell_of(game.battle.world(), unit);
             drive.unit_at = Some((cell, drive.frame));
         }
@@ -259,7 +287,6 @@ fn driver(
             if drive.frame != at + 16 {
                 return;
             }
-            drive.shot = true;
             let Some(v) = game
                 .battle
                 .units()
@@ -288,14 +315,43 @@ fn driver(
                 }
                 println!("e2e badges: over the unit, the tooltip says {text:?}");
             }
-            exit.write(AppExit::Success);
+            // An enemy's strip entry (not the unit to act's, not one out of the fight).
+            let active = game.battle.turn().active;
+            let us = active.map(|u| skirmish::engine::battle::side_of(game.battle.world(), u));
+            let Some((entry, at)) = entries.iter().find(|(e, _)| {
+                !e.out
+                    && Some(e.unit) != active
+                    && Some(skirmish::engine::battle::side_of(
+                        game.battle.world(),
+                        e.unit,
+                    )) != us
+            }) else {
+                return fail(&mut exit, "no enemy entry in the turn strip".into());
+            };
+            let scale = window.scale_factor();
+            window.set_cursor_position(Some(at.translation / scale));
+            drive.entry_at = Some((entry.unit, drive.frame));
         }
     }
 }
 
+/// Saves a screenshot of the window to `path`.
+fn screenshot(commands: &mut Commands, path: PathBuf) {
+    commands
+        .spawn(bevy::render::view::screenshot::Screenshot::primary_window())
+        .observe(
+            move |shot: On<bevy::render::view::screenshot::ScreenshotCaptured>| {
+                let img = shot.image.clone().try_into_dynamic().expect("screenshot");
+                img.to_rgb8().save(&path).expect("save screenshot");
+            },
+        );
+}
+
 fn run_case(case: Case) -> Result<(), String> {
-    let path = shot(case.level);
-    let _ = std::fs::remove_file(&path);
+    let paths = [shot(case.level, ""), shot(case.level, "-strip")];
+    for path in &paths {
+        let _ = std::fs::remove_file(path);
+    }
     let mut app = skirmish::game::build_app(GameOptions {
         level_path: case.level.into(),
         size: (1280, 720),
@@ -310,8 +366,10 @@ fn run_case(case: Case) -> Result<(), String> {
     if !matches!(result, AppExit::Success) {
         return Err(format!("the drive did not complete: {result:?}"));
     }
-    if !path.exists() {
-        return Err(format!("no screenshot at {}", path.display()));
+    for path in &paths {
+        if !path.exists() {
+            return Err(format!("no screenshot at {}", path.display()));
+        }
     }
     Ok(())
 }
@@ -322,7 +380,7 @@ pub fn run_child(n: usize) {
         Ok(()) => println!(
             "window e2e test: badges on {} ok (screenshot {})",
             CASES[n].level,
-            shot(CASES[n].level).display()
+            shot(CASES[n].level, "").display()
         ),
         Err(e) => {
             eprintln!("window e2e test: badges on {}: {e}", CASES[n].level);

@@ -13,7 +13,8 @@ use std::path::PathBuf;
 
 use bevy::input::ButtonState;
 use bevy::input::keyboard::{Key, KeyboardInput};
-use bevy::input::mouse::MouseButtonInput;
+use bevy::input::mouse::{MouseButtonInput, MouseScrollUnit, MouseWheel};
+use bevy::input::touch::TouchPhase;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use skirmish::engine::battle::{Awaiting, Map, Sides, cell_of, side_of};
@@ -22,6 +23,7 @@ use skirmish::engine::event::Event;
 use skirmish::engine::rulesets::actfast::events::ActfastEvent;
 use skirmish::engine::rulesets::flow::events::FlowEvent;
 use skirmish::engine::rulesets::phases::events::PhasesEvent;
+use skirmish::engine::spec::Size;
 use skirmish::engine::units::UnitId;
 use skirmish::game::board_view::MapGeometry;
 use skirmish::game::choices::{Choices, UiState, human_turn};
@@ -34,8 +36,8 @@ use skirmish::game::theme::{HudText, PromptOption, ascii};
 use skirmish::game::turn_strip::{
     ACTIVE, ASKED, HOVERED, Highlight, Lit, StripEntry, StripLabel, UnitHighlight,
 };
-use skirmish::game::unit_card::{Effect, EffectLine, ModeButton};
-use skirmish::game::units_view::DamageGhost;
+use skirmish::game::unit_card::{Effect, EffectLine, ModeButton, MoreBelow, UnitCard};
+use skirmish::game::units_view::{DamageGhost, TOKEN_RAISE, Token, token_outside_cell};
 use skirmish::game::{Game, GameOptions};
 use skirmish::level::schema::{Controller, DecisionPolicy};
 
@@ -67,6 +69,10 @@ struct Case {
     /// pointer (its unit is ringed on the map) and that unit on the map (its entry
     /// is outlined).
     strip: bool,
+    /// On our first turn, with the pointer on the unit card (more actions than the
+    /// panel holds), turn the wheel until the last action button is in view; the
+    /// "more below" tag goes away there and the map's zoom stays.
+    scroll_card: bool,
 }
 
 const CASES: [Case; 5] = [
@@ -80,6 +86,7 @@ const CASES: [Case; 5] = [
         shot: concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window.png"),
         aim: None,
         strip: true,
+        scroll_card: false,
     },
     Case {
         level: "levels/flow_ogre_ford.ron",
@@ -91,6 +98,7 @@ const CASES: [Case; 5] = [
         shot: concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window-flow.png"),
         aim: None,
         strip: true,
+        scroll_card: false,
     },
     // The Ranger (Fast) acts first; its Ranged stance reaches the goblins, so it
     // attacks by a click on one, then moves by a click on a cell.
@@ -123,6 +131,7 @@ const CASES: [Case; 5] = [
         shot: concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window-escalation.png"),
         aim: None,
         strip: true,
+        scroll_card: false,
     },
     // The Archer (Agility 3) acts first; its Shortbow reaches the bandits. It aims
     // at the legs by key (C, C: Slowing), then shoots by a click, then moves.
@@ -147,6 +156,7 @@ const CASES: [Case; 5] = [
         shot: concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window-wounds.png"),
         aim: Some("Slowing"),
         strip: false,
+        scroll_card: true,
     },
     // Each round the Travellers choose by key how each acts (1: Act Fast, A-02);
     // the Sellsword, first to act, attacks the Thug 6 squares off by a click (the
@@ -173,6 +183,7 @@ const CASES: [Case; 5] = [
         shot: concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window-actfast.png"),
         aim: None,
         strip: false,
+        scroll_card: false,
     },
 ];
 
@@ -211,6 +222,14 @@ struct Drive {
     card_effect: String,
     /// Frames the first prompt has been up (its units' rings are checked after a few).
     prompt_frames: u32,
+    /// Every token was seen inside its cell, bigger units' bigger.
+    tokens_checked: bool,
+    /// The card's wheel check: 0 not yet, 1 the pointer on the card and the wheel
+    /// turning, 2 the last action in view, 3 done; the wheel's notches so far (at
+    /// first, frames waited for the card) and the map's zoom before.
+    scroll: u8,
+    notches: u32,
+    zoom: f32,
     /// Explaining a roll: 0 not yet, 1 `/` pressed, 2 checked and screenshot, 3
     /// closed; then the settings: 4 opened, 5 UI scale raised, 6 lowered, 7 closed.
     explain: u8,
@@ -382,12 +401,12 @@ fn driver(
     pointer: Pointer,
     hud: HudTexts,
     mut keys: MessageWriter<KeyboardInput>,
-    mut mouse: MessageWriter<MouseButtonInput>,
+    (mut mouse, mut wheel): (MessageWriter<MouseButtonInput>, MessageWriter<MouseWheel>),
     mut commands: Commands,
     mut exit: MessageWriter<AppExit>,
     explained: Explained,
     strip: Strip,
-    card: Card,
+    (card, tokens): (Card, Tokens),
 ) {
     drive.frame += 1;
     // Our first move, seen the frame it is made (before any input pacing below):
@@ -551,6 +570,24 @@ fn driver(
         drive.cooldown = 10;
         return;
     }
+    // Every marker's token inside its cell, a Large unit's bigger than a Medium's
+    // (checked once the markers stand still on our first turn).
+    if !drive.tokens_checked
+        && drive.frame >= 20
+        && human_turn(&game.battle)
+        && matches!(game.battle.awaiting(), Awaiting::Unit(..))
+        && !drive.moved
+    {
+        match tokens.fill_their_cells(&game) {
+            Ok(true) => drive.tokens_checked = true,
+            Ok(false) => return,
+            Err(e) => {
+                eprintln!("e2e: unit tokens on {}: {e}", case.level);
+                exit.write(AppExit::error());
+                return;
+            }
+        }
+    }
     // The turn strip, on our first turn before we act: its entries, then an entry
     // hovered by the pointer, then its unit hovered on the map.
     if case.strip
@@ -694,6 +731,93 @@ fn driver(
                 exit.write(AppExit::error());
             }
         }
+        return;
+    }
+    // The card's wheel: with the pointer on the card, each notch scrolls it until
+    // its last action button is in view.
+    if case.scroll_card
+        && drive.scroll < 3
+        && drive.frame >= 20
+        && human_turn(&game.battle)
+        && matches!(game.battle.awaiting(), Awaiting::Unit(..))
+        && !drive.moved
+        && !drive.attacked
+    {
+        let scale = window.1.scale_factor();
+        let step: Result<(), String> = card.scrolled(scale).and_then(|(view, last, more)| {
+            let in_view = last.min.y >= view.min.y - 0.5 && last.max.y <= view.max.y + 0.5;
+            match drive.scroll {
+                0 if in_view => Err(format!(
+                    "the card shows its last action at {last:?} inside its view {view:?}: \
+                     nothing to scroll"
+                )),
+                // The card was just built: give the tag a few frames to show.
+                0 if !more && drive.notches < 10 => {
+                    drive.notches += 1;
+                    Ok(())
+                }
+                0 if !more => Err(format!(
+                    "the card has more below (its last action at {last:?}, its view \
+                     {view:?}) but no tag says so"
+                )),
+                0 => {
+                    drive.zoom = card.zoom();
+                    window.1.set_cursor_position(Some(view.center()));
+                    drive.scroll = 1;
+                    drive.notches = 0;
+                    Ok(())
+                }
+                1 if in_view => {
+                    drive.scroll = 2;
+                    Ok(())
+                }
+                1 if drive.notches >= 40 => Err(format!(
+                    "40 notches of the wheel over the card left its last action at \
+                     {last:?}, outside its view {view:?}"
+                )),
+                1 => {
+                    wheel.write(MouseWheel {
+                        unit: MouseScrollUnit::Line,
+                        x: 0.0,
+                        y: -1.0,
+                        window: window_id,
+                        phase: TouchPhase::Moved,
+                    });
+                    drive.notches += 1;
+                    Ok(())
+                }
+                _ if more => Err(format!(
+                    "at the card's foot (last action at {last:?}, view {view:?}) the \
+                     \"more below\" tag still shows"
+                )),
+                _ if card.zoom() != drive.zoom => Err(format!(
+                    "the wheel over the card zoomed the map ({} -> {})",
+                    drive.zoom,
+                    card.zoom()
+                )),
+                _ => {
+                    eprintln!(
+                        "e2e: the card scrolled to its last action in {} notches",
+                        drive.notches
+                    );
+                    screenshot(
+                        &mut commands,
+                        PathBuf::from(case.shot.replace(".png", "-scroll.png")),
+                    );
+                    let win = window.1.width();
+                    window
+                        .1
+                        .set_cursor_position(Some(Vec2::new(win / 2.0, 8.0)));
+                    drive.scroll = 3;
+                    Ok(())
+                }
+            }
+        });
+        if let Err(e) = step {
+            eprintln!("e2e: the card's wheel on {}: {e}", case.level);
+            exit.write(AppExit::error());
+        }
+        drive.cooldown = 3;
         return;
     }
     if drive.moved && drive.attacked && (drive.reacted || !case.react) {
@@ -1024,9 +1148,42 @@ struct Card<'w, 's> {
         With<PromptOption>,
     >,
     effect_line: Query<'w, 's, (&'static Text, &'static Visibility), With<EffectLine>>,
+    view: Query<'w, 's, (&'static ComputedNode, &'static UiGlobalTransform), With<UnitCard>>,
+    more: Query<'w, 's, &'static InheritedVisibility, With<MoreBelow>>,
+    projection: Query<'w, 's, &'static Projection, With<MainCamera>>,
 }
 
 impl Card<'_, '_> {
+    /// The card's view (the part of the panel it shows), its last action button
+    /// (lowest on screen; both in logical pixels) and whether the "more below" tag
+    /// shows.
+    fn scrolled(&self, scale: f32) -> Result<(Rect, Rect, bool), String> {
+        let rect = |node: &ComputedNode, at: &UiGlobalTransform| {
+            Rect::from_center_size(at.translation / scale, node.size() / scale)
+        };
+        let view = self
+            .view
+            .single()
+            .map(|(node, at)| rect(node, at))
+            .map_err(|e| format!("no unit card: {e}"))?;
+        let last = self
+            .actions
+            .iter()
+            .map(|(_, node, at)| rect(node, at))
+            .max_by(|a, b| a.max.y.total_cmp(&b.max.y))
+            .ok_or("the card shows no action button")?;
+        let more = self.more.iter().any(|v| v.get());
+        Ok((view, last, more))
+    }
+
+    /// The battle camera's zoom.
+    fn zoom(&self) -> f32 {
+        match self.projection.single() {
+            Ok(Projection::Orthographic(o)) => o.scale,
+            _ => 0.0,
+        }
+    }
+
     /// An action button the left panel cuts off (below the panel's foot, over the
     /// bottom bar), if any.
     fn cut_off(&self, win: Vec2, scale: f32) -> Option<String> {
@@ -1244,6 +1401,79 @@ impl Strip<'_, '_> {
         }
         eprintln!("e2e: the prompt rings {asked:?}");
         Ok(())
+    }
+}
+
+/// The units' tokens on the map, as drawn.
+#[derive(bevy::ecs::system::SystemParam)]
+struct Tokens<'w, 's> {
+    tokens: Query<'w, 's, (&'static Token, &'static Sprite, &'static GlobalTransform)>,
+    images: Res<'w, Assets<Image>>,
+    geo: Option<Res<'w, MapGeometry>>,
+}
+
+impl Tokens<'_, '_> {
+    /// Every unit's token, as drawn (its image at its size and place), lies inside
+    /// its cell, and a bigger unit's is drawn at least a tenth wider than a smaller
+    /// one's; a Large or Huge unit's spans three quarters of its cell or more (it
+    /// fills its one-cell footprint). `Ok(false)` while a marker is still gliding.
+    fn fill_their_cells(&self, game: &Game) -> Result<bool, String> {
+        let geo = self.geo.as_ref().ok_or("no map geometry")?;
+        let width = geo.cell_size().min_element();
+        let views = game.battle.units();
+        let mut drawn: Vec<(Size, f32, String)> = Vec::new();
+        for (token, sprite, at) in &self.tokens {
+            let v = views
+                .iter()
+                .find(|v| v.id == token.0)
+                .ok_or_else(|| format!("a token of unit {:?}, not in the battle", token.0))?;
+            let centre = at.translation().truncate();
+            if centre.distance(geo.center(v.cell) + Vec2::Y * TOKEN_RAISE) > 0.5 {
+                return Ok(false);
+            }
+            let side = sprite.custom_size.ok_or("a token without a size")?.x * at.scale().x;
+            let image = self
+                .images
+                .get(&sprite.image)
+                .ok_or("a token's image is not loaded")?;
+            if let Some(p) = token_outside_cell(geo, v.cell, image, side, centre) {
+                return Err(format!(
+                    "{}'s token ({side} wide) is drawn at {p}, outside its cell {}",
+                    v.name, v.cell
+                ));
+            }
+            let size = game
+                .level
+                .units
+                .get(v.id.0 as usize)
+                .map_or(Size::Medium, |d| d.size);
+            if size >= Size::Large && side < width * 0.75 {
+                return Err(format!(
+                    "the {size:?} {}'s token is {side} wide in a cell {width} wide",
+                    v.name
+                ));
+            }
+            drawn.push((size, side, v.name.clone()));
+        }
+        if drawn.is_empty() {
+            return Err("no unit token on the map".into());
+        }
+        for (big, big_side, big_name) in &drawn {
+            for (small, small_side, small_name) in &drawn {
+                if big > small && *big_side < small_side * 1.1 {
+                    return Err(format!(
+                        "the {big:?} {big_name}'s token ({big_side}) is not clearly bigger \
+                         than the {small:?} {small_name}'s ({small_side})"
+                    ));
+                }
+            }
+        }
+        let sizes: std::collections::BTreeMap<String, f32> = drawn
+            .iter()
+            .map(|(size, side, _)| (format!("{size:?}"), *side))
+            .collect();
+        eprintln!("e2e: every token inside its cell ({width} wide); by size {sizes:?}");
+        Ok(true)
     }
 }
 
