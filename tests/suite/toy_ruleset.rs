@@ -12,6 +12,9 @@
 //! toy's second verb, `Brace(unit: "b1")`: the Jab then hits only on a 6) or take it
 //! (`Pass(side: "Blue")`). The AI, `script`, the HUD and the hand-off screen answer
 //! and show it from the generic decision alone.
+//!
+//! A Club takes the toy's own attack option, `wild` (a flag): a wild swing hits
+//! only on 4+ but deals 3 (`Attack(unit: "r1", target: "b1", wild: true)`).
 
 use std::collections::BTreeMap;
 
@@ -66,6 +69,11 @@ const VERBS: &[VerbSpec] = &[
         &["Brace"],
     ),
 ];
+
+/// The toy's attack option: `wild`, a swing that hits on 4+ for [`WILD_DAMAGE`].
+const ATTACK_OPTIONS: &[ArgSpec] = &[ArgSpec::optional("wild", ArgKind::Flag)];
+/// What a wild Club deals when it hits.
+const WILD_DAMAGE: i32 = 3;
 
 /// The toy's attack pool (one a turn).
 const ATTACK: Pool = Pool::new("Attack", "attack");
@@ -272,6 +280,9 @@ impl Ruleset for Toy {
     fn verbs(&self) -> &'static [VerbSpec] {
         VERBS
     }
+    fn attack_options(&self) -> &'static [ArgSpec] {
+        ATTACK_OPTIONS
+    }
     fn legal(&self, world: &World) -> Vec<Command> {
         if let Some(p) = &world.resource::<Pending>().0 {
             return p.answers().cloned().collect();
@@ -426,9 +437,15 @@ fn drive(world: &mut World) {
             world.resource_mut::<Pending>().0 = Some(decision);
             world.resource_mut::<Progress>().0 = true;
         }
-        Command::Attack { target, .. } => {
+        Command::Attack {
+            target, options, ..
+        } => {
             toy_mut(world).spent.attacked = true;
-            strike(world, unit, target, 3, DAMAGE);
+            if options.flag("wild") {
+                strike(world, unit, target, 4, WILD_DAMAGE);
+            } else {
+                strike(world, unit, target, 3, DAMAGE);
+            }
         }
         _ => emit(world, Event::TurnEnded { unit }),
     }
@@ -910,6 +927,65 @@ fn script_plays_a_declared_verb_of_a_ruleset_it_does_not_know() {
         "{lines:#?}"
     );
     assert!(lines.contains(&"r1 rolls Jab against b1: 1d6 [6] = 6 vs 5: hit".to_string()));
+}
+
+/// The log lines and the target's hit points after `r1`'s Club on `b1` (2 HP) in
+/// the duel with these dice faces, written with these options.
+fn club(faces: &str, options: &str) -> (Vec<String>, i32) {
+    use skirmish::script::{LevelRef, check_commands, log_lines, parse, run_with};
+    let text = duel_scenario(&format!(
+        r#"        Attack(unit: "r1", target: "b1"{options}),"#
+    ))
+    .replace("Faces([5, 2, 6])", &format!("Faces([{faces}])"));
+    let scenario = parse(&text).expect("the scenario parses");
+    assert!(check_commands(&scenario, &TOY, &text, "duel.ron").is_empty());
+    let LevelRef::Inline(level) = &scenario.level else {
+        panic!("inline level")
+    };
+    let run = run_with(&TOY, &scenario, level).expect("the battle sets up");
+    assert!(
+        run.error.is_none(),
+        "{:?}",
+        run.error.map(|e| e.to_string())
+    );
+    let b1 = run.battle.unit_id("b1").unwrap();
+    let hp = run
+        .battle
+        .world()
+        .get::<Health>(entity(run.battle.world(), b1))
+        .expect("b1 has hit points")
+        .hp;
+    (log_lines(&run.battle), hp)
+}
+
+#[test]
+fn a_ruleset_declares_its_own_attack_option_and_the_battle_plays_it() {
+    // A 3 hits a plain Club (3+) for 2, but misses a wild one (4+).
+    let (lines, hp) = club("3", "");
+    assert!(lines.contains(&"r1 rolls Club against b1: 1d6 [3] = 3 vs 3: hit".to_string()));
+    assert_eq!(hp, 0);
+    let (lines, hp) = club("3", ", wild: true");
+    assert!(
+        lines.contains(&"r1 rolls Club against b1: 1d6 [3] = 3 vs 4: miss".to_string()),
+        "{lines:#?}"
+    );
+    assert_eq!(hp, 2);
+    // A 4 hits a wild Club, for 3 (2 HP less 3).
+    let (_, hp) = club("4", ", wild: true");
+    assert_eq!(hp, -1);
+    // The option is the toy's: another ruleset refuses it by name.
+    let level = skirmish::level::load::load_file(std::path::Path::new("levels/ford.ron"))
+        .expect("ford loads");
+    let phases =
+        skirmish::engine::rulesets::new_battle(&level, Dice::seeded(1)).expect("ford sets up");
+    let wild = Command::Attack {
+        unit: UnitId(0),
+        target: UnitId(1),
+        power: None,
+        options: Args::new().with("wild", ArgValue::Flag(true)),
+    };
+    let err = phases.check(&wild).expect_err("phases has no wild swing");
+    assert!(err.to_string().contains("`wild`"), "{err}");
 }
 
 #[test]
