@@ -860,14 +860,37 @@ fn a_declared_verb_plays_through_battle_and_a_malformed_one_is_refused_by_name()
 
 /// A scenario of the toy duel with these commands.
 fn duel_scenario(commands: &str) -> String {
+    duel_scenario_rolling("5, 2, 6", commands)
+}
+
+/// [`duel_scenario`] with these dice faces.
+fn duel_scenario_rolling(faces: &str, commands: &str) -> String {
     format!(
-        "Scenario(\n    level: Inline({DUEL}),\n    dice: Faces([5, 2, 6]),\n    commands: [\n{commands}\n    ],\n)\n"
+        "Scenario(\n    level: Inline({DUEL}),\n    dice: Faces([{faces}]),\n    commands: [\n{commands}\n    ],\n)\n"
     )
+}
+
+/// Plays a scenario of the duel under the toy, which must check clean and play
+/// without error.
+fn play_duel(text: &str) -> skirmish::script::Run {
+    use skirmish::script::{LevelRef, check_commands, parse, run_with};
+    let scenario = parse(text).expect("the scenario parses");
+    assert!(check_commands(&scenario, &TOY, text, "duel.ron").is_empty());
+    let LevelRef::Inline(level) = &scenario.level else {
+        panic!("inline level")
+    };
+    let run = run_with(&TOY, &scenario, level).expect("the battle sets up");
+    assert!(
+        run.error.is_none(),
+        "{:?}",
+        run.error.map(|e| e.to_string())
+    );
+    run
 }
 
 #[test]
 fn script_plays_a_declared_verb_of_a_ruleset_it_does_not_know() {
-    use skirmish::script::{LevelRef, check_commands, log_lines, parse, run_with};
+    use skirmish::script::log_lines;
     // Each Jab asks the target's side whether to brace; the scenario answers with
     // the toy's verb or a core Pass.
     let text = duel_scenario(
@@ -880,17 +903,7 @@ fn script_plays_a_declared_verb_of_a_ruleset_it_does_not_know() {
         Jab(unit: "r1", target: "b1"),
         Pass(side: "Blue"),"#,
     );
-    let scenario = parse(&text).expect("the scenario parses");
-    assert!(check_commands(&scenario, &TOY, &text, "duel.ron").is_empty());
-    let LevelRef::Inline(level) = &scenario.level else {
-        panic!("inline level")
-    };
-    let run = run_with(&TOY, &scenario, level).expect("the battle sets up");
-    assert!(
-        run.error.is_none(),
-        "{:?}",
-        run.error.map(|e| e.to_string())
-    );
+    let run = play_duel(&text);
     let (r1, b1) = (
         run.battle.unit_id("r1").unwrap(),
         run.battle.unit_id("b1").unwrap(),
@@ -932,22 +945,12 @@ fn script_plays_a_declared_verb_of_a_ruleset_it_does_not_know() {
 /// The log lines and the target's hit points after `r1`'s Club on `b1` (2 HP) in
 /// the duel with these dice faces, written with these options.
 fn club(faces: &str, options: &str) -> (Vec<String>, i32) {
-    use skirmish::script::{LevelRef, check_commands, log_lines, parse, run_with};
-    let text = duel_scenario(&format!(
-        r#"        Attack(unit: "r1", target: "b1"{options}),"#
-    ))
-    .replace("Faces([5, 2, 6])", &format!("Faces([{faces}])"));
-    let scenario = parse(&text).expect("the scenario parses");
-    assert!(check_commands(&scenario, &TOY, &text, "duel.ron").is_empty());
-    let LevelRef::Inline(level) = &scenario.level else {
-        panic!("inline level")
-    };
-    let run = run_with(&TOY, &scenario, level).expect("the battle sets up");
-    assert!(
-        run.error.is_none(),
-        "{:?}",
-        run.error.map(|e| e.to_string())
+    use skirmish::script::log_lines;
+    let text = duel_scenario_rolling(
+        faces,
+        &format!(r#"        Attack(unit: "r1", target: "b1"{options}),"#),
     );
+    let run = play_duel(&text);
     let b1 = run.battle.unit_id("b1").unwrap();
     let hp = run
         .battle
