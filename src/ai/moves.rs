@@ -731,7 +731,7 @@ pub(crate) struct Power {
 }
 
 /// Builds the command that moves `unit` with `power` along `path`: a `Move`, or for
-/// the unnamed power the ruleset's [`Ruleset::unprovoking_move`] (`None` if it has
+/// the unnamed power the ruleset's [`crate::engine::ruleset::AiHints::unprovoking_move`] (`None` if it has
 /// none).
 /// The move options that charge `target`: the ruleset's move option that takes a
 /// unit (`phases`' `target`), if it declares one.

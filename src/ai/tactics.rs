@@ -46,7 +46,7 @@ const CHARGE_NEXT: f64 = 0.5;
 /// Least gain (in expected hit points) for which a free Feint is worth its AP (the
 /// AP could also buy a step).
 const FEINT_MIN_GAIN: f64 = 0.1;
-/// The value of the ruleset's [`crate::engine::ruleset::Ruleset::arm_action`]: above
+/// The value of the ruleset's [`crate::engine::ruleset::AiHints::arm_action`]: above
 /// any other command, so a unit with no weapon at hand draws one first.
 const ARM_FIRST: f64 = 1.0e9;
 /// Slot of [`Mind::values`] for attacks without a move.

@@ -16,7 +16,7 @@ use crate::engine::ruleset::Assume;
 use crate::engine::units::{Health, PlayState, Position, Powers, Reach, SideId, Unit, UnitId};
 
 /// Movement assumed for a unit without a speed stat of its own (see
-/// [`crate::engine::ruleset::Ruleset::speed_stat`]), when guessing how far an enemy
+/// [`crate::engine::ruleset::AiHints::speed_stat`]), when guessing how far an enemy
 /// can come next turn.
 const DEFAULT_SPEED: u32 = 6;
 

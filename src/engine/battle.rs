@@ -122,6 +122,17 @@ pub fn ruleset_is(id: &'static str) -> impl Fn(Option<Res<ActiveRuleset>>) -> bo
     move |r: Option<Res<ActiveRuleset>>| r.is_some_and(|r| r.0.id() == id)
 }
 
+/// Adds `drive`, the one system of a ruleset that runs its whole battle from the
+/// commands it is given, to the battle's schedule (in [`BattleStage::Attack`],
+/// running only while ruleset `id` is active): the whole [`Ruleset::build`] of a
+/// ruleset written as one driver (`escalation`, `wounds`, `actfast`).
+pub fn add_driver(app: &mut App, id: &'static str, drive: fn(&mut World)) {
+    app.add_systems(
+        BattleSchedule,
+        drive.in_set(BattleStage::Attack).run_if(ruleset_is(id)),
+    );
+}
+
 /// Applies an event to the world and appends it to the log: the one place where the
 /// rules change state that the log describes. Takes a core [`Event`] or a ruleset's
 /// own narration event (see [`crate::engine::event::Narration`]).
@@ -783,7 +794,9 @@ impl Battle {
         world.insert_resource(Progress::default());
         world.insert_resource(Fault::default());
         world.insert_resource(VictoryRule(level.victory));
-        ruleset.setup(app.world_mut(), level)?;
+        ruleset
+            .setup(app.world_mut(), level)
+            .map_err(|e| e.to_string())?;
         app.world_mut().insert_resource(ActiveRuleset(ruleset));
         let mut battle = Battle {
             world: std::mem::take(app.world_mut()),
@@ -1016,7 +1029,7 @@ impl Battle {
 
     /// Exact chance that `command`, a special action with a roll of its own (a `flow`
     /// Feint), succeeds; `None` for commands without one (see
-    /// [`Ruleset::action_chance`]).
+    /// [`crate::engine::ruleset::AiHints::action_chance`]).
     pub fn action_chance(&self, command: &Command) -> Option<f64> {
         let world = self.world();
         self.ruleset.action_chance(world, command)

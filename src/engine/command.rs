@@ -56,7 +56,7 @@ pub enum Command {
         unit: UnitId,
     },
     /// Answers a pending decision with an answer the ruleset declares
-    /// ([`crate::engine::ruleset::Ruleset::answers`]: `phases`' Seize, `flow`'s
+    /// ([`crate::engine::ruleset::Vocabulary::answers`]: `phases`' Seize, `flow`'s
     /// React): the battle checks `args` against the answer's [`VerbSpec`] before the
     /// ruleset sees it, as for [`Command::Act`].
     Answer {

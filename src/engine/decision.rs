@@ -15,7 +15,7 @@
 //! option is then the answer that picks that one thing alone (`Seize(units:
 //! ["Knight"])`); picking none is the decline (`Seize(units: [])`), and picking
 //! several is the options' commands merged by the ruleset
-//! ([`crate::engine::ruleset::Ruleset::merge_answers`]: by default the lists of
+//! ([`crate::engine::ruleset::Vocabulary::merge_answers`]: by default the lists of
 //! units of answers of one verb are put together). [`PendingDecision::answer`] builds
 //! the command for any choice. The window offers each option alone (one key each);
 //! a scenario may name several at once.
@@ -233,7 +233,7 @@ impl PendingDecision {
     }
 }
 
-/// The default of [`Ruleset::merge_answers`]: answers of one side with the same
+/// The default of [`crate::engine::ruleset::Vocabulary::merge_answers`]: answers of one side with the same
 /// verb (`phases`' `Seize`) whose arguments differ only in their lists of units
 /// become one answer listing all their units, in order; anything else does not
 /// merge.

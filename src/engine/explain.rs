@@ -7,7 +7,7 @@
 //! was measured against and the outcome, each part with the rule ID it comes from.
 //!
 //! Rule IDs come from two places: IDs the event's words already carry ("morale
-//! (A-16)"), and the active ruleset's glossary ([`crate::engine::ruleset::Ruleset::rule_for`]),
+//! (A-16)"), and the active ruleset's glossary ([`crate::engine::ruleset::Presentation::rule_for`]),
 //! which maps the words its events use ("Escalation", "gang-up", "tier difference")
 //! to the rule of `RULES.md` that defines them. Nothing here changes state or the log.
 

@@ -1,5 +1,23 @@
-//! The seam between the engine and the rulesets: the [`Ruleset`] trait and the
-//! words it speaks — the stats a ruleset reads ([`StatSpec`]) and the limits every
+//! The seam between the engine and the rulesets: the [`Ruleset`] trait and its
+//! optional parts, and the words they speak.
+//!
+//! A ruleset implements [`Ruleset`] first: what every ruleset must answer — its id,
+//! stats and configuration, how it sets a battle up ([`Ruleset::setup`]) and adds its
+//! systems ([`Ruleset::build`]), what is legal, previews and odds, stage names, turn
+//! order and counters. With the four optional parts left empty (`impl Vocabulary for
+//! MyRuleset {}` and so on: every method of theirs has a default) a battle plays it,
+//! and the AI too. Then it fills in the parts it needs:
+//!
+//! - [`Vocabulary`]: its own special actions (verbs), answers to decisions, one-cell
+//!   moves and default movement power;
+//! - [`LevelSchema`]: what a level of it may say beyond stats (trait examples, grids,
+//!   skills, equipment, item AP, extra checks), for `skirmish check` and the editor;
+//! - [`Presentation`]: the rule behind a word, condition badges, how two units stand;
+//! - [`AiHints`]: ready-made commands and estimates for the AI.
+//!
+//! Its fallible methods return a [`RulesetError`] ([`error`]) saying where and what.
+//!
+//! The words: the stats a ruleset reads ([`StatSpec`]) and the limits every
 //! value stays within, the previews and odds it returns ([`AttackPreview`],
 //! [`AttackOdds`], [`AimPreview`], [`MovePreview`], [`TurnOrder`]) and the
 //! hypotheses it is asked under ([`Assume`]), the optional parts of an attack
@@ -31,13 +49,15 @@ use crate::engine::command::{Command, CommandError};
 use crate::engine::event::Stage;
 use crate::engine::odds::DiceExpr;
 use crate::engine::problems::Issue;
-use crate::engine::spec::Level;
-use crate::engine::units::UnitId;
+use crate::engine::spec::{Level, UnitDef};
+use crate::engine::units::{Conditions, Health, Position, SideId, Stats, Unit, UnitId};
 use crate::engine::verb::{ArgSpec, Args, Cost, VerbSpec};
-use config::ConfigError;
 
 pub mod config;
+pub mod error;
 pub mod state;
+
+pub use error::{BadDice, BadStat, ConfigError, RulesetError, UnitProblem};
 
 /// A unit stat a ruleset reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,52 +116,89 @@ pub const MAX_DICE_SPAN: i64 = 10_000;
 pub const MAX_DICE_TOTAL: i64 = 1_000_000;
 
 /// Checks dice a level or a ruleset rolls against [`MAX_DICE_SPAN`] and
-/// [`MAX_DICE_TOTAL`]. The error is a phrase to follow the dice as written, e.g.
-/// "spans 19981 different totals (20 to 20000); ...".
-pub fn check_dice(expr: &DiceExpr) -> Result<(), String> {
+/// [`MAX_DICE_TOTAL`]. The error shows as a phrase to follow the dice as written,
+/// e.g. "spans 19981 different totals (20 to 20000); ...".
+pub fn check_dice(expr: &DiceExpr) -> Result<(), BadDice> {
     let (lo, hi) = expr.range();
     if hi - lo > MAX_DICE_SPAN {
-        return Err(format!(
-            "spans {} different totals ({lo} to {hi}); dice may span at most \
-             {MAX_DICE_SPAN} (e.g. `100d100`)",
-            hi - lo + 1
-        ));
+        return Err(BadDice::TooWide { lo, hi });
     }
     if lo < -MAX_DICE_TOTAL || hi > MAX_DICE_TOTAL {
-        return Err(format!(
-            "totals {lo} to {hi}; expected totals from -{MAX_DICE_TOTAL} to {MAX_DICE_TOTAL}"
-        ));
+        return Err(BadDice::TooLarge { lo, hi });
     }
     Ok(())
 }
 
 /// Parses dice a level rolls (damage, healing) and checks them with [`check_dice`].
-/// The error is a phrase to follow the dice as written: "is not a dice expression
-/// (at character 3: ...)" or one of [`check_dice`]'s.
-pub fn parse_dice(text: &str) -> Result<DiceExpr, String> {
-    let expr: DiceExpr = text
-        .parse()
-        .map_err(|e| format!("is not a dice expression ({e})"))?;
+/// The error shows as a phrase to follow the dice as written: "is not a dice
+/// expression (at character 3: ...)" or one of [`check_dice`]'s.
+pub fn parse_dice(text: &str) -> Result<DiceExpr, BadDice> {
+    let expr: DiceExpr = text.parse().map_err(BadDice::Syntax)?;
     check_dice(&expr)?;
     Ok(expr)
 }
 
 /// Checks a unit's stats against a ruleset's `specs` (its [`Ruleset::stats`]): the
-/// first one out of range, as "`HP` is -5; expected 1 to 1000000". Unknown and
-/// missing stats are the level checks' business; a ruleset's setup calls this so
-/// that a level built in code can't play with values `skirmish check` refuses.
-pub fn check_stats(specs: &[StatSpec], stats: &BTreeMap<String, i32>) -> Result<(), String> {
-    for (name, &v) in stats {
+/// first one out of range, shown as "`HP` is -5; expected 1 to 1000000". Unknown
+/// and missing stats are the level checks' business; a ruleset's setup calls this
+/// (or [`check_unit_stats`]) so that a level built in code can't play with values
+/// `skirmish check` refuses.
+pub fn check_stats(specs: &[StatSpec], stats: &BTreeMap<String, i32>) -> Result<(), BadStat> {
+    for (name, &value) in stats {
         if let Some(spec) = specs.iter().find(|s| s.name == name)
-            && !(spec.min..=spec.max).contains(&v)
+            && !(spec.min..=spec.max).contains(&value)
         {
-            return Err(format!(
-                "`{name}` is {v}; expected {} to {}",
-                spec.min, spec.max
-            ));
+            return Err(BadStat {
+                name: name.clone(),
+                value,
+                min: spec.min,
+                max: spec.max,
+            });
         }
     }
     Ok(())
+}
+
+/// [`check_stats`] on a level's unit, the error naming the unit ("unit Orc: `HP`
+/// is -5; expected 1 to 1000000"): what every ruleset's setup checks first.
+pub fn check_unit_stats(specs: &[StatSpec], unit: &UnitDef) -> Result<(), RulesetError> {
+    check_stats(specs, &unit.stats).map_err(|e| RulesetError::unit(&unit.name, e))
+}
+
+/// The components every unit of a level spawns with, whatever its ruleset: its
+/// [`UnitId`] (its index in the level's units, its place in the roster), name and
+/// side (an index of the level's sides, [`side_index`]), position, stats, `hp` hit
+/// points of `hp` and no conditions. A ruleset's setup spawns it with its own
+/// components: `world.spawn((unit_basics(i, def, side, hp), Reach(1), ...))`.
+pub fn unit_basics(
+    index: usize,
+    def: &UnitDef,
+    side: usize,
+    hp: i32,
+) -> (UnitId, Unit, Position, Stats, Health, Conditions) {
+    (
+        UnitId(index as u32),
+        Unit {
+            name: def.name.clone(),
+            side: SideId(side as u32),
+        },
+        Position(Cell::new(def.pos.0, def.pos.1)),
+        Stats(def.stats.clone()),
+        Health { hp, max: hp },
+        Conditions::default(),
+    )
+}
+
+/// The index of `unit`'s side in the level, or [`RulesetError::UnknownSide`].
+pub fn side_index(level: &Level, unit: &UnitDef) -> Result<usize, RulesetError> {
+    level
+        .sides
+        .iter()
+        .position(|s| s.name == unit.side)
+        .ok_or_else(|| RulesetError::UnknownSide {
+            unit: unit.name.clone(),
+            side: unit.side.clone(),
+        })
 }
 
 /// Whose `traits` a phrase is among: a unit's or a side's.
@@ -188,18 +245,32 @@ impl Default for MoveHint {
     }
 }
 
-/// One ruleset: everything the engine, the level checks, the editor and the AI ask
-/// of it. Object-safe; the catalogue's registry holds each as a `&'static dyn
-/// Ruleset` and a battle keeps the active one (calls through it cost what a function
-/// pointer does).
+/// One ruleset: what every ruleset implements — its identity and configuration,
+/// how it sets a battle up and plays it, what is legal, previews and odds, and the
+/// names and counters of its turns. Object-safe; the catalogue's registry holds each
+/// as a `&'static dyn Ruleset` and a battle keeps the active one (calls through it
+/// cost what a function pointer does).
 ///
 /// The rules themselves run as Bevy systems that [`Ruleset::build`] adds to the
-/// battle's schedule; the methods here are the entry points that are not systems:
-/// set-up, legality, previews and odds, names, and the queries the AI and the editor
-/// make instead of knowing the ruleset. Methods with a default body are optional.
+/// battle's schedule; the methods here are the entry points that are not systems.
+/// Every method without a default body must be written; the few with one are
+/// optional (their defaults need the ruleset's id or another of its methods, so
+/// they sit here). The optional parts are four supertraits, each of whose methods
+/// has a default, so a ruleset that needs none of a part writes it empty
+/// (`impl AiHints for MyRuleset {}`):
 ///
-/// A minimal ruleset, playing a level handed to it (see `docs/rulesets.md` and
-/// `tests/suite/toy_ruleset.rs` for one that plays a battle):
+/// - [`Vocabulary`]: its own words in commands — special actions ([`Vocabulary::verbs`]),
+///   answers to its decisions, one-cell moves, the default movement power;
+/// - [`LevelSchema`]: what a level of it may say beyond stats, for `skirmish check`
+///   and the editor — traits' examples, grids, skills, equipment, extra checks;
+/// - [`Presentation`]: how the window and `explain` show it — the rule behind a
+///   word, condition badges, how two units stand;
+/// - [`AiHints`]: ready-made commands and estimates the AI asks instead of knowing
+///   the ruleset.
+///
+/// Write `Ruleset` first (a battle plays with it alone and empty parts), then the
+/// parts the ruleset needs. A minimal ruleset, playing a level handed to it (see
+/// `docs/rulesets.md` and `tests/suite/toy_ruleset.rs` for one that plays a battle):
 ///
 /// ```
 /// use bevy_app::App;
@@ -209,7 +280,8 @@ impl Default for MoveHint {
 /// use skirmish::engine::command::{Command, CommandError};
 /// use skirmish::engine::event::Stage;
 /// use skirmish::engine::ruleset::{
-///     AttackOdds, AttackPreview, Assume, MovePreview, Ruleset, StatSpec, TurnOrder,
+///     AiHints, AttackOdds, AttackPreview, Assume, ConfigError, LevelSchema, MovePreview,
+///     Presentation, Ruleset, RulesetError, StatSpec, TurnOrder, Vocabulary,
 /// };
 /// use skirmish::engine::units::UnitId;
 /// use skirmish::engine::spec::Level;
@@ -226,14 +298,19 @@ impl Default for MoveHint {
 ///     fn check_overrides(
 ///         &self,
 ///         overrides: &std::collections::BTreeMap<String, ron::Value>,
-///     ) -> Result<(), String> {
-///         match overrides.keys().next() {
-///             Some(k) => Err(format!("`idle` has no constant `{k}`")),
-///             None => Ok(()),
+///     ) -> Result<(), RulesetError> {
+///         let problems: Vec<ConfigError> = overrides
+///             .keys()
+///             .map(|k| ConfigError::new(k, format!("`idle` has no constant `{k}`")))
+///             .collect();
+///         if problems.is_empty() {
+///             Ok(())
+///         } else {
+///             Err(RulesetError::Overrides(problems))
 ///         }
 ///     }
 ///     fn build(&self, _app: &mut App) {}
-///     fn setup(&self, _world: &mut World, _level: &Level) -> Result<(), String> {
+///     fn setup(&self, _world: &mut World, _level: &Level) -> Result<(), RulesetError> {
 ///         Ok(())
 ///     }
 ///     fn check(&self, _world: &World, _command: &Command) -> Result<(), CommandError> {
@@ -266,6 +343,12 @@ impl Default for MoveHint {
 ///     }
 /// }
 ///
+/// // No verbs, level fields, badges or AI hints of its own: the defaults.
+/// impl Vocabulary for Idle {}
+/// impl LevelSchema for Idle {}
+/// impl Presentation for Idle {}
+/// impl AiHints for Idle {}
+///
 /// let level: Level = ron::from_str(
 ///     r#"(name: "Nothing", ruleset: "idle", grid: Square, size: (2, 1), sides: [], units: [])"#,
 /// )
@@ -274,14 +357,22 @@ impl Default for MoveHint {
 /// let battle = Battle::from_level_with(&Idle, &level, dice).unwrap();
 /// assert_eq!(battle.ruleset(), "idle");
 /// assert_eq!(battle.stage_name(Stage::Attack), "Waiting");
+/// assert_eq!(
+///     Idle.check_overrides(&[("speed".to_string(), ron::Value::from(3))].into())
+///         .unwrap_err()
+///         .to_string(),
+///     "`idle` has no constant `speed`"
+/// );
 /// ```
 ///
 /// Levels that name it play it once the catalogue lists it: one line in the
 /// built-in list of `src/engine/rulesets/registry.rs`, or `registry::register` at run
 /// time (a registered ruleset is listed for every test of the process, so a test
 /// shared with others plays its toy with [`crate::engine::battle::Battle::from_level_with`]).
-pub trait Ruleset: Send + Sync + 'static {
-    // ---------------------------------------------------------------- identity, levels
+pub trait Ruleset:
+    Vocabulary + LevelSchema + Presentation + AiHints + Send + Sync + 'static
+{
+    // ----------------------------------- identity, configuration, level checks
 
     /// The id levels name it by (`ruleset: "<id>"`); unique in the catalogue.
     fn id(&self) -> &'static str;
@@ -292,7 +383,8 @@ pub trait Ruleset: Send + Sync + 'static {
     /// Checks a level's `rules` overrides against its configuration: every key must
     /// name a constant and every value must have its type. The error says which key
     /// and why, in the level's words.
-    fn check_overrides(&self, overrides: &BTreeMap<String, ron::Value>) -> Result<(), String>;
+    fn check_overrides(&self, overrides: &BTreeMap<String, ron::Value>)
+    -> Result<(), RulesetError>;
 
     /// Every problem of a level's `rules` overrides, each at its key: an unknown key,
     /// a value of the wrong type or out of the constant's range (the key `""` for a
@@ -305,32 +397,22 @@ pub trait Ruleset: Send + Sync + 'static {
                 let single = BTreeMap::from([(key.clone(), value.clone())]);
                 self.check_overrides(&single)
                     .err()
-                    .map(|e| ConfigError::new(key, e))
+                    .map(|e| ConfigError::new(key, e.to_string()))
             })
             .collect()
     }
 
-    /// The problems of a level that only its configuration (with the level's
-    /// playable overrides) can tell, each at its place: names the configuration
-    /// defines (movement powers, conditions a hit may cause) and level names it
-    /// refers to (surprising sides). None by default.
-    fn check_level(&self, _level: &Level) -> Vec<Issue> {
-        Vec::new()
-    }
-
     /// Whether `phrase` is a trait it reads on a unit or a side (a level's
     /// `traits` lists; `escalation`: `Fast`, `Ranged`, `Resist Fire 14+`, `PCs`).
-    /// The error says why not and names the valid ones. By default a ruleset reads
-    /// no traits, and every phrase is refused.
-    fn check_trait(&self, of: TraitOf, phrase: &str) -> Result<(), String> {
+    /// The error says why not and names the valid ones
+    /// ([`LevelSchema::trait_examples`] gives examples). By default a ruleset reads
+    /// no traits, and every phrase is refused ([`RulesetError::NoTraits`]).
+    fn check_trait(&self, of: TraitOf, phrase: &str) -> Result<(), RulesetError> {
         let _ = phrase;
-        Err(format!("`{}` reads no {} traits", self.id(), of.noun()))
-    }
-
-    /// Example traits of a unit or a side, for the editor's hint (empty: it reads
-    /// none).
-    fn trait_examples(&self, _of: TraitOf) -> &'static [&'static str] {
-        &[]
+        Err(RulesetError::NoTraits {
+            ruleset: self.id(),
+            of,
+        })
     }
 
     /// How it realizes a portable archetype at a tier (1 to
@@ -349,13 +431,7 @@ pub trait Ruleset: Send + Sync + 'static {
         Err(format!("ruleset `{}` realizes no archetypes", self.id()))
     }
 
-    /// The grids the ruleset is played on; `skirmish check` refuses a level on
-    /// another, and the editor offers only these. Both by default.
-    fn grids(&self) -> &'static [GridKind] {
-        &[GridKind::Square, GridKind::Hex]
-    }
-
-    // ---------------------------------------------------------------- battle
+    // ------------------------------------------------------------------ battle
 
     /// Adds its systems to the battle's schedule (into the
     /// [`crate::engine::battle::BattleStage`] sets), like a Bevy plugin's `build`.
@@ -364,70 +440,20 @@ pub trait Ruleset: Send + Sync + 'static {
     /// Spawns the level's units (every unit in roster order, with
     /// [`crate::engine::battle::Roster`]) and inserts the ruleset's own state (its
     /// configuration with the level's overrides applied, its per-unit data by
-    /// [`UnitId`]) as one value with [`state::insert`]. An error says what is wrong
-    /// with the level.
-    fn setup(&self, world: &mut World, level: &Level) -> Result<(), String>;
+    /// [`UnitId`]) as one value with [`state::insert`]. An error says where and what
+    /// is wrong with the level ([`side_index`], [`check_unit_stats`] and
+    /// [`config::for_level`] give the usual ones).
+    fn setup(&self, world: &mut World, level: &Level) -> Result<(), RulesetError>;
 
     /// Whether a command is legal now, and why not. The battle has already checked
     /// that the battle is on and every unit the command names exists.
     fn check(&self, world: &World, command: &Command) -> Result<(), CommandError>;
 
-    /// The special actions it declares as verbs, carried by
-    /// [`Command::Act`]: the battle checks an `Act`'s arguments against its verb
-    /// before [`Ruleset::check`] sees it, and the window, `script` and the log show
-    /// every verb from its declaration (see [`crate::engine::verb`]). None by
-    /// default.
-    fn verbs(&self) -> &'static [VerbSpec] {
-        &[]
-    }
-
-    /// The answers to its decisions it declares, carried by [`Command::Answer`]
-    /// (`phases`' Seize and ActNow, `flow`'s React): each a verb whose
-    /// [`VerbSpec::actor`] is the deciding side. The battle checks an `Answer`'s
-    /// arguments against its declaration before [`Ruleset::check`] sees it; `script`
-    /// and the log write it from the declaration. None by default (`Pass` declines
-    /// any decision).
-    fn answers(&self) -> &'static [VerbSpec] {
-        &[]
-    }
-
-    /// What `verb` (one of [`Ruleset::verbs`]) costs in this battle: its declared
-    /// [`VerbSpec::cost`] by default; a ruleset whose costs a level may change
-    /// (`flow`'s `costs`) gives the configured amount. The window shows it with the
-    /// verb's label.
-    fn verb_cost(&self, _world: &World, verb: &VerbSpec) -> Option<Cost> {
-        verb.cost
-    }
-
-    /// The one command that answers a
-    /// [`crate::engine::decision::Pick::Several`] decision with all of `answers`
-    /// (each an option's command) picked; `None` if they do not combine. By default
-    /// answers of one side and verb become one listing all their units
-    /// ([`crate::engine::decision::merge_unit_answers`]); a ruleset whose
-    /// several-pick options are other commands merges them here.
-    fn merge_answers(&self, answers: &[Command]) -> Option<Command> {
-        crate::engine::decision::merge_unit_answers(answers)
-    }
-
-    /// Its movement powers that move one cell and are written as commands of their
-    /// own, in scenarios and the log (`flow`'s Take a Step, F-39: `Step(unit:
-    /// "Duelist", to: (3, 4))` for `Move` with the power `Step` and that cell).
-    /// None by default.
-    fn one_cell_moves(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    /// The movement power a scenario's `Move` uses when it names none. `Walk` by
-    /// default.
-    fn default_move_power(&self) -> &'static str {
-        "Walk"
-    }
-
     /// Every legal command now (for the AI and property tests); large choices such as
     /// subsets of seizers are enumerated as "none" and each single unit.
     fn legal(&self, world: &World) -> Vec<Command>;
 
-    // ---------------------------------------------------------------- previews, odds
+    // ---------------------------------------------------------- previews, odds
 
     /// Exact odds of `attacker` attacking `target` with a power (its first if
     /// `None`) as things stand, with the modifiers in words; `None` if that attack
@@ -485,20 +511,151 @@ pub trait Ruleset: Send + Sync + 'static {
         None
     }
 
-    /// Exact chance that a special action with a roll of its own (a `flow` Feint's
-    /// opposed check) succeeds, as things stand; `None` for commands without one.
-    fn action_chance(&self, _world: &World, _command: &Command) -> Option<f64> {
-        None
-    }
-
     /// Cost and provocations of moving `unit` along `path` with a movement power.
     fn preview_move(&self, world: &World, unit: UnitId, power: &str, path: &[Cell]) -> MovePreview;
 
-    // ---------------------------------------------------------------- names, views
+    // --------------------------------------------------------- names, counters
 
     /// Its own name for a stage ("Battle Phase", "Turn", ...).
     fn stage_name(&self, stage: Stage) -> &'static str;
 
+    /// The turn order(s) of the current round in its terms, labelled (`phases`:
+    /// "Movement order" and "Battle order").
+    fn turn_order(&self, world: &World) -> Vec<TurnOrder>;
+
+    /// A unit's action pools and resources as labelled counters ("AP" 3, ...).
+    fn pools(&self, world: &World, unit: UnitId) -> Vec<(String, i32)>;
+
+    // ------------------------------------------------- attack and move options
+
+    /// The options its attacks take, as a verb's arguments are declared (`wounds`:
+    /// an optional `aim`, a body location; `actfast`: an optional `approach`, the
+    /// cells a melee attack moves through first): the battle checks every
+    /// [`Command::Attack`]'s options against them and refuses any other. None by
+    /// default.
+    fn attack_options(&self) -> &'static [ArgSpec] {
+        &[]
+    }
+
+    /// The options its moves take (`phases`: the `target` a Charge charges), checked
+    /// as [`Ruleset::attack_options`] are. None by default.
+    fn move_options(&self) -> &'static [ArgSpec] {
+        &[]
+    }
+}
+
+/// A ruleset's own words in commands, beyond the core's `Move`, `Attack`, `EndTurn`
+/// and `Pass`: its special actions ([`Command::Act`]), its answers to decisions
+/// ([`Command::Answer`]), its one-cell moves and the movement power a scenario's
+/// `Move` means. Optional: every method has a default (none of each, `Walk`).
+pub trait Vocabulary {
+    /// The special actions it declares as verbs, carried by
+    /// [`Command::Act`]: the battle checks an `Act`'s arguments against its verb
+    /// before [`Ruleset::check`] sees it, and the window, `script` and the log show
+    /// every verb from its declaration (see [`crate::engine::verb`]). None by
+    /// default.
+    fn verbs(&self) -> &'static [VerbSpec] {
+        &[]
+    }
+
+    /// The answers to its decisions it declares, carried by [`Command::Answer`]
+    /// (`phases`' Seize and ActNow, `flow`'s React): each a verb whose
+    /// [`VerbSpec::actor`] is the deciding side. The battle checks an `Answer`'s
+    /// arguments against its declaration before [`Ruleset::check`] sees it; `script`
+    /// and the log write it from the declaration. None by default (`Pass` declines
+    /// any decision).
+    fn answers(&self) -> &'static [VerbSpec] {
+        &[]
+    }
+
+    /// What `verb` (one of [`Vocabulary::verbs`]) costs in this battle: its declared
+    /// [`VerbSpec::cost`] by default; a ruleset whose costs a level may change
+    /// (`flow`'s `costs`) gives the configured amount. The window shows it with the
+    /// verb's label.
+    fn verb_cost(&self, _world: &World, verb: &VerbSpec) -> Option<Cost> {
+        verb.cost
+    }
+
+    /// The one command that answers a
+    /// [`crate::engine::decision::Pick::Several`] decision with all of `answers`
+    /// (each an option's command) picked; `None` if they do not combine. By default
+    /// answers of one side and verb become one listing all their units
+    /// ([`crate::engine::decision::merge_unit_answers`]); a ruleset whose
+    /// several-pick options are other commands merges them here.
+    fn merge_answers(&self, answers: &[Command]) -> Option<Command> {
+        crate::engine::decision::merge_unit_answers(answers)
+    }
+
+    /// Its movement powers that move one cell and are written as commands of their
+    /// own, in scenarios and the log (`flow`'s Take a Step, F-39: `Step(unit:
+    /// "Duelist", to: (3, 4))` for `Move` with the power `Step` and that cell).
+    /// None by default.
+    fn one_cell_moves(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The movement power a scenario's `Move` uses when it names none. `Walk` by
+    /// default.
+    fn default_move_power(&self) -> &'static str {
+        "Walk"
+    }
+}
+
+/// What a level of a ruleset may say beyond its stats ([`Ruleset::stats`]) and
+/// `rules` overrides, for `skirmish check` and the editor: trait examples, extra
+/// checks its configuration can tell, grids, skills, equipment, the AP of items
+/// and a new unit's stats. Optional: every method has a default (nothing of each,
+/// both grids).
+pub trait LevelSchema {
+    /// The problems of a level that only its configuration (with the level's
+    /// playable overrides) can tell, each at its place: names the configuration
+    /// defines (movement powers, conditions a hit may cause) and level names it
+    /// refers to (surprising sides). None by default.
+    fn check_level(&self, _level: &Level) -> Vec<Issue> {
+        Vec::new()
+    }
+
+    /// Example traits of a unit or a side, for the editor's hint (empty: it reads
+    /// none).
+    fn trait_examples(&self, _of: TraitOf) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The grids the ruleset is played on; `skirmish check` refuses a level on
+    /// another, and the editor offers only these. Both by default.
+    fn grids(&self) -> &'static [GridKind] {
+        &[GridKind::Square, GridKind::Hex]
+    }
+
+    /// The percentile skills it rolls, in declaration order (empty: none).
+    fn skills(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Whether its units have a size and carry weapons (the level's `size`,
+    /// `weapons` and `armor` fields). `false` by default.
+    fn uses_equipment(&self) -> bool {
+        false
+    }
+
+    /// The AP an item's own `ap` field may set (`flow`: 1 to 2, seed 004 L41), or
+    /// `None` if the ruleset reads no such field (then `skirmish check` refuses it).
+    /// `None` by default.
+    fn item_ap(&self) -> Option<std::ops::RangeInclusive<i32>> {
+        None
+    }
+
+    /// Values a new blank unit gets for required stats, by stat name; a required
+    /// stat not listed starts at 0.
+    fn editor_defaults(&self) -> &'static [(&'static str, i32)] {
+        &[]
+    }
+}
+
+/// How the window and [`crate::engine::explain`] show a ruleset's battle: the rule
+/// behind a word of its roll events, its condition badges, and how one unit stands
+/// from another. Optional: every method has a default (nothing, plain badges).
+pub trait Presentation {
     /// The rule of `RULES.md` that defines a word its roll events use — a modifier
     /// ("Escalation", "gang-up"), a source of advantage ("charge"), a roll's purpose
     /// ("a death save") — for [`crate::engine::explain`]; `None` when it has none.
@@ -518,32 +675,24 @@ pub trait Ruleset: Send + Sync + 'static {
         None
     }
 
-    /// The turn order(s) of the current round in its terms, labelled (`phases`:
-    /// "Movement order" and "Battle order").
-    fn turn_order(&self, world: &World) -> Vec<TurnOrder>;
-
-    /// A unit's action pools and resources as labelled counters ("AP" 3, ...).
-    fn pools(&self, world: &World, unit: UnitId) -> Vec<(String, i32)>;
-
     /// How `other` stands from `unit` in the ruleset's words, for the window's
     /// hover line (`escalation`: "Nearby (5 squares)", E-GAP-01); `None` by default.
     fn relation(&self, _world: &World, _unit: UnitId, _other: UnitId) -> Option<String> {
         None
     }
+}
 
-    /// The options its attacks take, as a verb's arguments are declared (`wounds`:
-    /// an optional `aim`, a body location; `actfast`: an optional `approach`, the
-    /// cells a melee attack moves through first): the battle checks every
-    /// [`Command::Attack`]'s options against them and refuses any other. None by
-    /// default.
-    fn attack_options(&self) -> &'static [ArgSpec] {
-        &[]
-    }
-
-    /// The options its moves take (`phases`: the `target` a Charge charges), checked
-    /// as [`Ruleset::attack_options`] are. None by default.
-    fn move_options(&self) -> &'static [ArgSpec] {
-        &[]
+/// What the AI asks of a ruleset instead of knowing it: ready-made commands
+/// (defensive, guarding, arming, healing, unprovoking and opening actions), the
+/// chance of an action's own roll, an attack's approach, what a movement power
+/// does to the mover, a unit's speed, whether cleansing pays. Optional: every
+/// method has a default (no such command, neutral estimates); the AI then plays
+/// with the core's commands and the odds of [`Ruleset::attack_odds`] alone.
+pub trait AiHints {
+    /// Exact chance that a special action with a roll of its own (a `flow` Feint's
+    /// opposed check) succeeds, as things stand; `None` for commands without one.
+    fn action_chance(&self, _world: &World, _command: &Command) -> Option<f64> {
+        None
     }
 
     /// The attack options ([`Ruleset::attack_options`]) with which `unit`'s attack
@@ -561,8 +710,6 @@ pub trait Ruleset: Send + Sync + 'static {
         None
     }
 
-    // ---------------------------------------------------------------- AI queries
-
     /// What moving with a movement power (`None`: its disengaging battle action, if
     /// it has one) does to the mover beyond moving. Neutral unless overridden.
     fn move_hint(&self, _power: Option<&str>) -> MoveHint {
@@ -579,7 +726,7 @@ pub trait Ruleset: Send + Sync + 'static {
     /// A ready-made command that puts `unit` on guard (`phases`' Defend, P-27:
     /// attacks on it are at a disadvantage until its next turn), if the ruleset has
     /// one: the AI weighs it like an action of the turn, against attacking (unlike
-    /// [`Ruleset::defensive_action`], which it takes only rather than end the turn
+    /// [`AiHints::defensive_action`], which it takes only rather than end the turn
     /// with nothing done). Not checked for legality (ask [`Ruleset::check`]). `None`
     /// by default.
     fn guard_action(&self, _world: &World, _unit: UnitId) -> Option<Command> {
@@ -602,14 +749,14 @@ pub trait Ruleset: Send + Sync + 'static {
 
     /// The command that moves `unit` along `path` (start excluded) with the
     /// ruleset's move that provokes nothing and is no movement power (`phases`'
-    /// Disengage battle action, P-28: the move [`Ruleset::move_hint`] describes for
+    /// Disengage battle action, P-28: the move [`AiHints::move_hint`] describes for
     /// `None`), if it has one; not checked for legality. `None` by default.
     fn unprovoking_move(&self, _unit: UnitId, _path: &[Cell]) -> Option<Command> {
         None
     }
 
     /// A ready-made command that, when it succeeds (with the chance
-    /// [`Ruleset::action_chance`] gives), makes `unit`'s next attack on `target` go
+    /// [`AiHints::action_chance`] gives), makes `unit`'s next attack on `target` go
     /// off with the odds of [`Assume::opened`]; `Some` only when the ruleset has
     /// such an action and it costs `unit` no attack this turn. `None` by default.
     fn opening_action(&self, _world: &World, _unit: UnitId, _target: UnitId) -> Option<Command> {
@@ -628,32 +775,6 @@ pub trait Ruleset: Send + Sync + 'static {
     /// default.
     fn cleanse_worth(&self, _world: &World, _unit: UnitId) -> bool {
         false
-    }
-
-    // ---------------------------------------------------------------- editor
-
-    /// Values a new blank unit gets for required stats, by stat name; a required
-    /// stat not listed starts at 0.
-    fn editor_defaults(&self) -> &'static [(&'static str, i32)] {
-        &[]
-    }
-
-    /// The percentile skills it rolls, in declaration order (empty: none).
-    fn skills(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    /// Whether its units have a size and carry weapons (the level's `size`,
-    /// `weapons` and `armor` fields). `false` by default.
-    fn uses_equipment(&self) -> bool {
-        false
-    }
-
-    /// The AP an item's own `ap` field may set (`flow`: 1 to 2, seed 004 L41), or
-    /// `None` if the ruleset reads no such field (then `skirmish check` refuses it).
-    /// `None` by default.
-    fn item_ap(&self) -> Option<std::ops::RangeInclusive<i32>> {
-        None
     }
 }
 
@@ -687,7 +808,7 @@ pub struct Assume<'a> {
     /// The target moved with this power.
     pub target_moved: Option<&'a str>,
     /// The attacker has just won its opening action against the target
-    /// ([`Ruleset::opening_action`]: `flow`'s Feint, F-34 — its next physical attack
+    /// ([`AiHints::opening_action`]: `flow`'s Feint, F-34 — its next physical attack
     /// on it has Advantage); rulesets without one ignore it.
     pub opened: bool,
 }
@@ -772,7 +893,7 @@ pub mod badge_colour {
 }
 
 /// The badge of condition `name` in a ruleset's `table` of (condition, badge) pairs
-/// (for [`Ruleset::condition_badge`]).
+/// (for [`Presentation::condition_badge`]).
 pub fn badge_from(table: &[(&str, ConditionBadge)], name: &str) -> Option<ConditionBadge> {
     table
         .iter()

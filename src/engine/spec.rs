@@ -357,7 +357,7 @@ pub struct ItemDef {
     pub effect: ItemEffect,
     /// The AP using it costs (`flow`: a magic item costs 1 or 2 AP, "specific to
     /// each item", seed 004 L41); absent, the ruleset's own cost (`flow`'s
-    /// `costs.item`). Only a ruleset that reads it ([`crate::engine::ruleset::Ruleset::item_ap`])
+    /// `costs.item`). Only a ruleset that reads it ([`crate::engine::ruleset::LevelSchema::item_ap`])
     /// accepts it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ap: Option<i32>,

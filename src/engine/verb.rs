@@ -3,7 +3,7 @@
 //! answers to its decisions (`phases`' Seize, `flow`'s React), carried by
 //! [`Command::Answer`]: a side answers those, not a unit ([`Actor`]).
 //!
-//! A ruleset lists its verbs with [`crate::engine::ruleset::Ruleset::verbs`]: each
+//! A ruleset lists its verbs with [`crate::engine::ruleset::Vocabulary::verbs`]: each
 //! [`VerbSpec`] names the verb as scenarios write it, its arguments in order (each a
 //! unit, a cell, a name, a flag or a choice among named values), its label in menus,
 //! which unit argument is the target the player clicks, whether it is rarely
@@ -379,7 +379,7 @@ pub struct VerbSpec {
     /// use that key.
     pub key: Option<char>,
     /// What it costs with the ruleset's default configuration, shown with its
-    /// label; [`crate::engine::ruleset::Ruleset::verb_cost`] gives the cost in a
+    /// label; [`crate::engine::ruleset::Vocabulary::verb_cost`] gives the cost in a
     /// battle (a level may change it). `None`: free.
     pub cost: Option<Cost>,
     /// Rarely wanted: the window lists it after the other actions.
@@ -679,7 +679,7 @@ pub fn lookup_among(
     })
 }
 
-/// The action (a verb of [`crate::engine::ruleset::Ruleset::verbs`]) of `name` in
+/// The action (a verb of [`crate::engine::ruleset::Vocabulary::verbs`]) of `name` in
 /// `ruleset`'s declarations, or the error listing its actions.
 pub fn lookup(
     ruleset: &dyn crate::engine::ruleset::Ruleset,
@@ -688,7 +688,7 @@ pub fn lookup(
     lookup_among(ruleset.verbs(), Actor::Unit, ruleset.id(), name)
 }
 
-/// The answer (a verb of [`crate::engine::ruleset::Ruleset::answers`]) of `name` in
+/// The answer (a verb of [`crate::engine::ruleset::Vocabulary::answers`]) of `name` in
 /// `ruleset`'s declarations, or the error listing its answers.
 pub fn lookup_answer(
     ruleset: &dyn crate::engine::ruleset::Ruleset,

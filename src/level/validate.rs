@@ -320,7 +320,7 @@ impl Checker<'_> {
     }
 
     /// An item's own AP cost: only where the ruleset reads one, in its range
-    /// ([`Ruleset::item_ap`]).
+    /// ([`crate::engine::ruleset::LevelSchema::item_ap`]).
     fn item_ap(&mut self, unit: usize, item: usize, label: &str) {
         let def = &self.level.units[unit].items[item];
         let Some(ap) = def.ap else { return };
@@ -536,7 +536,7 @@ impl Checker<'_> {
 /// Every phrase of the units' and sides' `traits` that `ruleset` does not read
 /// ([`Ruleset::check_trait`]), each at that phrase, its message naming the unit or
 /// side, the phrase and the ruleset's reason. An empty phrase is refused whatever
-/// the ruleset, with its examples ([`Ruleset::trait_examples`]) if it gives any.
+/// the ruleset, with its examples ([`crate::engine::ruleset::LevelSchema::trait_examples`]) if it gives any.
 /// [`validate`] runs this with the level's ruleset; a test or a tool can run it
 /// with a ruleset that is not registered.
 pub fn trait_issues(ruleset: &dyn Ruleset, level: &Level) -> Vec<Issue> {
@@ -544,7 +544,7 @@ pub fn trait_issues(ruleset: &dyn Ruleset, level: &Level) -> Vec<Issue> {
         if phrase.trim().is_empty() {
             let examples = ruleset.trait_examples(of);
             let why = match ruleset.check_trait(of, phrase) {
-                Err(why) if examples.is_empty() => why,
+                Err(why) if examples.is_empty() => why.to_string(),
                 _ if examples.is_empty() => "expected a phrase".to_string(),
                 _ => format!("expected a phrase, e.g. {}", examples.join(", ")),
             };

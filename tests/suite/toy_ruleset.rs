@@ -24,17 +24,20 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use skirmish::ai::{AiPolicy, choose};
 use skirmish::engine::battle::{
-    BattleSchedule, BattleStage, Incoming, Pending, Progress, Roster, TurnState, active_units,
-    cell_of, check_round_limit, check_victory, emit, entity, halted, is_active, name,
-    occupancy_for, ruleset_is, side_of,
+    Incoming, Pending, Progress, Roster, TurnState, active_units, add_driver, cell_of,
+    check_round_limit, check_victory, emit, entity, halted, is_active, name, occupancy_for,
+    side_of,
 };
 use skirmish::engine::board::{Cell, Occupancy};
 use skirmish::engine::command::{Command, CommandError, Names};
 use skirmish::engine::decision::{DecisionOption, PendingDecision, Pick};
 use skirmish::engine::dice::Dice;
 use skirmish::engine::event::{Event, Stage};
+use skirmish::engine::ruleset::{
+    AiHints, ConfigError, LevelSchema, Presentation, Ruleset, RulesetError, StatSpec, TraitOf,
+    Vocabulary, side_index, state, unit_basics,
+};
 use skirmish::engine::ruleset::{Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder};
-use skirmish::engine::ruleset::{Ruleset, StatSpec, TraitOf, state};
 use skirmish::engine::rulesets::new_battle;
 use skirmish::engine::rulesets::registry;
 use skirmish::engine::units::*;
@@ -111,6 +114,7 @@ impl Ruleset for Toy {
     fn id(&self) -> &'static str {
         "toy"
     }
+
     fn stats(&self) -> &'static [StatSpec] {
         &[StatSpec {
             name: "HP",
@@ -120,42 +124,37 @@ impl Ruleset for Toy {
             max: 1000,
         }]
     }
-    fn check_overrides(&self, o: &BTreeMap<String, ron::Value>) -> Result<(), String> {
-        o.keys()
-            .next()
-            .map_or(Ok(()), |k| Err(format!("toy has no constant `{k}`")))
+
+    fn check_overrides(&self, o: &BTreeMap<String, ron::Value>) -> Result<(), RulesetError> {
+        o.keys().next().map_or(Ok(()), |k| {
+            let problem = ConfigError::new(k, format!("toy has no constant `{k}`"));
+            Err(RulesetError::Overrides(vec![problem]))
+        })
     }
+
     /// The toy reads one unit trait, `Sturdy`, and the side traits `Home` and
     /// `Away`; it refuses any other phrase, naming the ones it reads.
-    fn check_trait(&self, of: TraitOf, phrase: &str) -> Result<(), String> {
+    fn check_trait(&self, of: TraitOf, phrase: &str) -> Result<(), RulesetError> {
         let known = self.trait_examples(of);
         if known.contains(&phrase) {
             Ok(())
         } else {
-            Err(format!(
+            Err(RulesetError::Trait(format!(
                 "the toy reads no {} trait `{phrase}`; expected one of: {}",
                 of.noun(),
                 known.join(", ")
-            ))
+            )))
         }
     }
-    fn trait_examples(&self, of: TraitOf) -> &'static [&'static str] {
-        match of {
-            TraitOf::Unit => &["Sturdy"],
-            TraitOf::Side => &["Home", "Away"],
-        }
-    }
+
     fn build(&self, app: &mut App) {
-        app.add_systems(
-            BattleSchedule,
-            drive.in_set(BattleStage::Attack).run_if(ruleset_is("toy")),
-        );
+        add_driver(app, "toy", drive);
     }
-    fn setup(&self, world: &mut World, level: &Level) -> Result<(), String> {
+
+    fn setup(&self, world: &mut World, level: &Level) -> Result<(), RulesetError> {
         let mut roster = Vec::new();
         for (i, def) in level.units.iter().enumerate() {
-            let side = level.sides.iter().position(|s| s.name == def.side);
-            let side = side.ok_or_else(|| format!("unit {} has no side", def.name))?;
+            let side = side_index(level, def)?;
             let hp = def.stats.get("HP").copied().unwrap_or(4);
             let club = PowerDef {
                 name: "Club".into(),
@@ -170,15 +169,7 @@ impl Ruleset for Toy {
             roster.push(
                 world
                     .spawn((
-                        UnitId(i as u32),
-                        Unit {
-                            name: def.name.clone(),
-                            side: SideId(side as u32),
-                        },
-                        Position(Cell::new(def.pos.0, def.pos.1)),
-                        Stats(def.stats.clone()),
-                        Health { hp, max: hp },
-                        Conditions::default(),
+                        unit_basics(i, def, side, hp),
                         Reach(1),
                         Powers(vec![club]),
                         MovementPowers(vec!["Walk".into()]),
@@ -190,6 +181,7 @@ impl Ruleset for Toy {
         state::insert(world, ToyState::default());
         Ok(())
     }
+
     fn check(&self, world: &World, command: &Command) -> Result<(), CommandError> {
         if let Some(p) = &world.resource::<Pending>().0 {
             // Only the decision's own answers, which it lists.
@@ -277,12 +269,11 @@ impl Ruleset for Toy {
             _ => Err(CommandError::Forbidden("toy has no such command".into())),
         }
     }
-    fn verbs(&self) -> &'static [VerbSpec] {
-        VERBS
-    }
+
     fn attack_options(&self) -> &'static [ArgSpec] {
         ATTACK_OPTIONS
     }
+
     fn legal(&self, world: &World) -> Vec<Command> {
         if let Some(p) = &world.resource::<Pending>().0 {
             return p.answers().cloned().collect();
@@ -302,6 +293,7 @@ impl Ruleset for Toy {
         out.retain(|c| self.check(world, c).is_ok());
         out
     }
+
     fn preview_attack(
         &self,
         w: &World,
@@ -318,6 +310,7 @@ impl Ruleset for Toy {
             roll: "1d6 vs 3".into(),
         })
     }
+
     fn attack_odds(
         &self,
         w: &World,
@@ -333,18 +326,22 @@ impl Ruleset for Toy {
             kill_chance: if hp <= DAMAGE { HIT_CHANCE } else { 0.0 },
         })
     }
+
     fn preview_move(&self, _: &World, _: UnitId, _: &str, path: &[Cell]) -> MovePreview {
         MovePreview {
             cost: path.len() as u32,
             ..MovePreview::default()
         }
     }
+
     fn stage_name(&self, _: Stage) -> &'static str {
         "Toy turn"
     }
+
     fn turn_order(&self, world: &World) -> Vec<TurnOrder> {
         vec![("Roster".into(), active_units(world))]
     }
+
     fn pools(&self, world: &World, _: UnitId) -> Vec<(String, i32)> {
         let s = &toy(world).spent;
         vec![
@@ -353,6 +350,25 @@ impl Ruleset for Toy {
         ]
     }
 }
+
+impl Vocabulary for Toy {
+    fn verbs(&self) -> &'static [VerbSpec] {
+        VERBS
+    }
+}
+
+impl LevelSchema for Toy {
+    fn trait_examples(&self, of: TraitOf) -> &'static [&'static str] {
+        match of {
+            TraitOf::Unit => &["Sturdy"],
+            TraitOf::Side => &["Home", "Away"],
+        }
+    }
+}
+
+impl Presentation for Toy {}
+
+impl AiHints for Toy {}
 
 /// The whole toy rule set: start turns in roster order, execute the incoming command.
 fn drive(world: &mut World) {

@@ -15,25 +15,8 @@ use std::path::PathBuf;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-/// A constant of a ruleset configuration the ruleset can't play with: which one and why.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct ConfigError {
-    /// The constant: a top-level field name, as a level's `rules` key writes it.
-    pub key: String,
-    /// What is wrong and what was expected, naming the constant as written.
-    pub message: String,
-}
-
-impl ConfigError {
-    /// A problem with the constant `key`.
-    pub fn new(key: &str, message: impl Into<String>) -> Self {
-        Self {
-            key: key.into(),
-            message: message.into(),
-        }
-    }
-}
+pub use super::error::ConfigError;
+use super::error::RulesetError;
 
 /// A ruleset's configuration: its id, its compiled-in defaults and the checks of its
 /// values beyond their types.
@@ -136,19 +119,32 @@ pub fn configured<T: RulesetConfig>(rules: &BTreeMap<String, ron::Value>) -> Opt
         .map(|base| apply_overrides(&base, rules).0)
 }
 
-/// `config` with a level's overrides applied; every problem of the overrides (an
-/// unknown key, a value of the wrong type or out of range) joined into one message.
+/// `config` with a level's overrides applied, or every problem of the overrides (an
+/// unknown key, a value of the wrong type or out of range) as
+/// [`RulesetError::Overrides`].
 pub fn with_overrides<T: RulesetConfig>(
     config: &T,
     overrides: &BTreeMap<String, ron::Value>,
-) -> Result<T, String> {
+) -> Result<T, RulesetError> {
     let (merged, problems) = apply_overrides(config, overrides);
     if problems.is_empty() {
         Ok(merged)
     } else {
-        let messages: Vec<String> = problems.into_iter().map(|p| p.message).collect();
-        Err(messages.join("; "))
+        Err(RulesetError::Overrides(problems))
     }
+}
+
+/// `T`'s checked defaults ([`load_default`]) with a level's `overrides` applied
+/// ([`with_overrides`]): the configuration a ruleset sets a battle up with, and
+/// what its [`crate::engine::ruleset::Ruleset::check_overrides`] checks (`.map(|_|
+/// ())`). A configuration that does not load is [`RulesetError::Config`].
+pub fn for_level<T: RulesetConfig>(
+    overrides: &BTreeMap<String, ron::Value>,
+) -> Result<T, RulesetError> {
+    with_overrides(
+        &load_default::<T>().map_err(RulesetError::Config)?,
+        overrides,
+    )
 }
 
 /// `config` (a checked configuration) with every playable override of a level

@@ -68,6 +68,7 @@ pub fn check_overrides(
     registry::get(ruleset)
         .ok_or_else(|| format!("unknown ruleset `{ruleset}`"))?
         .check_overrides(overrides)
+        .map_err(|e| e.to_string())
 }
 
 /// Sets up a battle on a (validated) level with the given dice under the ruleset the

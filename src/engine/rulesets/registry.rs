@@ -119,6 +119,7 @@ pub fn register(ruleset: Box<dyn Ruleset>) -> Result<&'static dyn Ruleset, Regis
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::ruleset::{AiHints, LevelSchema, Presentation, RulesetError, Vocabulary};
 
     #[test]
     fn builtins_come_first_in_a_fixed_order_with_unique_ids() {
@@ -146,23 +147,27 @@ mod tests {
             fn id(&self) -> &'static str {
                 self.0
             }
+
             fn stats(&self) -> &'static [crate::engine::ruleset::StatSpec] {
                 &[]
             }
+
             fn check_overrides(
                 &self,
                 _: &std::collections::BTreeMap<String, ron::Value>,
-            ) -> Result<(), String> {
+            ) -> Result<(), RulesetError> {
                 Ok(())
             }
+
             fn build(&self, _: &mut bevy_app::App) {}
             fn setup(
                 &self,
                 _: &mut bevy_ecs::world::World,
                 _: &crate::engine::spec::Level,
-            ) -> Result<(), String> {
+            ) -> Result<(), RulesetError> {
                 Ok(())
             }
+
             fn check(
                 &self,
                 _: &bevy_ecs::world::World,
@@ -170,9 +175,11 @@ mod tests {
             ) -> Result<(), crate::engine::command::CommandError> {
                 Ok(())
             }
+
             fn legal(&self, _: &bevy_ecs::world::World) -> Vec<crate::engine::command::Command> {
                 Vec::new()
             }
+
             fn preview_attack(
                 &self,
                 _: &bevy_ecs::world::World,
@@ -182,6 +189,7 @@ mod tests {
             ) -> Option<crate::engine::ruleset::AttackPreview> {
                 None
             }
+
             fn attack_odds(
                 &self,
                 _: &bevy_ecs::world::World,
@@ -192,6 +200,7 @@ mod tests {
             ) -> Option<crate::engine::ruleset::AttackOdds> {
                 None
             }
+
             fn preview_move(
                 &self,
                 _: &bevy_ecs::world::World,
@@ -201,15 +210,18 @@ mod tests {
             ) -> crate::engine::ruleset::MovePreview {
                 Default::default()
             }
+
             fn stage_name(&self, _: crate::engine::event::Stage) -> &'static str {
                 ""
             }
+
             fn turn_order(
                 &self,
                 _: &bevy_ecs::world::World,
             ) -> Vec<crate::engine::ruleset::TurnOrder> {
                 Vec::new()
             }
+
             fn pools(
                 &self,
                 _: &bevy_ecs::world::World,
@@ -218,6 +230,14 @@ mod tests {
                 Vec::new()
             }
         }
+
+        impl Vocabulary for Named {}
+
+        impl LevelSchema for Named {}
+
+        impl Presentation for Named {}
+
+        impl AiHints for Named {}
         for bad in ["", "Caps", "9lives", "two words"] {
             assert_eq!(
                 register(Box::new(Named(bad))).err(),

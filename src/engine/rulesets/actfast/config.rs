@@ -58,7 +58,7 @@ impl Weapon {
 /// `NdS` as `(N, S)`; anything else (a constant, a keep, several groups) refused in
 /// words that follow the dice as written.
 pub fn weapon_dice(text: &str) -> Result<(u32, u32), String> {
-    let expr: DiceExpr = parse_dice(text)?;
+    let expr: DiceExpr = parse_dice(text).map_err(|e| e.to_string())?;
     let count = expr.dice_count();
     let sides = expr.first_die().unwrap_or(0);
     let single = count >= 1

@@ -20,18 +20,19 @@ use super::units::{
     side_surprised,
 };
 use super::verbs::{ACTIONS, VERBS};
-use crate::engine::battle::{
-    BattleSchedule, BattleStage, Roster, TurnState, name, ruleset_is, side_of,
-};
+use crate::engine::battle::{Roster, TurnState, add_driver, name, side_of};
 use crate::engine::board::{Cell, GridKind};
 use crate::engine::command::{Command, CommandError};
 use crate::engine::conditions::{ConditionWords, Stacking, StackingRules};
 use crate::engine::event::Stage;
 use crate::engine::problems::{Issue, PowerRef, Where, unit_label};
 use crate::engine::ruleset::config::{self, ConfigError};
+use crate::engine::ruleset::{
+    AiHints, LevelSchema, MAX_RANGE, Presentation, Ruleset, RulesetError, StatSpec, TraitOf,
+    UnitProblem, Vocabulary, check_unit_stats, side_index, unit_basics,
+};
 use crate::engine::ruleset::{Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder};
 use crate::engine::ruleset::{ConditionBadge, badge_colour};
-use crate::engine::ruleset::{MAX_RANGE, Ruleset, StatSpec, TraitOf, check_stats};
 use crate::engine::spec::{EffectDuration, Level, PowerDef, UnitDef};
 use crate::engine::units::*;
 use crate::engine::verb::{ArgSpec, Args, VerbSpec};
@@ -44,7 +45,7 @@ pub struct Actfast;
 pub const ID: &str = "actfast";
 
 /// The rule of `RULES.md` behind each word its roll events use (see
-/// [`Ruleset::rule_for`]): the first key (lower case) the word contains wins, so
+/// [`Presentation::rule_for`]): the first key (lower case) the word contains wins, so
 /// specific keys come before general ones.
 const GLOSSARY: &[(&str, &str)] = &[
     ("morale", "A-16"),
@@ -84,132 +85,36 @@ impl Ruleset for Actfast {
         STATS
     }
 
-    fn check_overrides(&self, overrides: &BTreeMap<String, ron::Value>) -> Result<(), String> {
-        config::load_default::<ActfastConfig>()
-            .and_then(|base| config::with_overrides(&base, overrides))
-            .map(|_| ())
+    fn check_overrides(
+        &self,
+        overrides: &BTreeMap<String, ron::Value>,
+    ) -> Result<(), RulesetError> {
+        config::for_level::<ActfastConfig>(overrides).map(|_| ())
     }
 
     fn override_problems(&self, overrides: &BTreeMap<String, ron::Value>) -> Vec<ConfigError> {
         config::override_problems::<ActfastConfig>(overrides)
     }
 
-    fn check_trait(&self, of: TraitOf, phrase: &str) -> Result<(), String> {
+    fn check_trait(&self, of: TraitOf, phrase: &str) -> Result<(), RulesetError> {
         match of {
-            TraitOf::Unit => parse_trait(phrase).map(|_| ()),
-            TraitOf::Side => parse_side_trait(phrase).map(|_| ()),
+            TraitOf::Unit => parse_trait(phrase).map(|_| ()).map_err(RulesetError::Trait),
+            TraitOf::Side => parse_side_trait(phrase)
+                .map(|_| ())
+                .map_err(RulesetError::Trait),
         }
-    }
-
-    fn trait_examples(&self, of: TraitOf) -> &'static [&'static str] {
-        match of {
-            TraitOf::Unit => UNIT_TRAIT_EXAMPLES,
-            TraitOf::Side => SIDE_TRAITS,
-        }
-    }
-
-    /// Weapons' damage (`NdM`), `on_hit` conditions, and that the level has PCs and
-    /// NPCs.
-    fn check_level(&self, level: &Level) -> Vec<Issue> {
-        let mut out = Vec::new();
-        let Ok(cfg) = defaults() else { return out };
-        for (u, def) in level.units.iter().enumerate() {
-            let label = unit_label(u, def);
-            for (p, power) in def.powers.iter().enumerate() {
-                if cfg.weapon(&power.name).is_none()
-                    && let Err(e) = super::config::weapon_dice(&power.damage)
-                {
-                    out.push(Issue {
-                        at: Where::Power {
-                            unit: u,
-                            power: PowerRef::Listed(p),
-                            field: Some("damage"),
-                        },
-                        message: format!(
-                            "power `{}` of {label}: damage `{}` {e}; or name a weapon of the \
-                             table: {}",
-                            power.name,
-                            power.damage,
-                            cfg.weapons
-                                .iter()
-                                .map(|w| w.name.as_str())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                    });
-                }
-                for (effect, e) in power.on_hit.iter().enumerate() {
-                    let at = Where::OnHit {
-                        unit: u,
-                        power: PowerRef::Listed(p),
-                        effect,
-                    };
-                    if super::stats::Condition::from_name(e.condition.trim()).is_none() {
-                        out.push(Issue {
-                            at,
-                            message: format!(
-                                "unknown condition `{}` in the on_hit of power `{}` of \
-                                 {label}; expected one of: {}",
-                                e.condition,
-                                power.name,
-                                play::condition_names().join(", ")
-                            ),
-                        });
-                    } else if e.lasts == EffectDuration::Sustained {
-                        out.push(Issue {
-                            at,
-                            message: format!(
-                                "`{}` in the on_hit of power `{}` of {label} lasts `Sustained`, \
-                                 which `actfast` has not; use `EndOfRound`, or leave it out \
-                                 (until the end of the target's next turn, A-GAP-11)",
-                                e.condition, power.name
-                            ),
-                        });
-                    }
-                }
-            }
-        }
-        let pcs = (0..level.sides.len())
-            .filter(|&s| side_is_pc(level, s))
-            .count();
-        if !level.sides.is_empty() && pcs == 0 {
-            out.push(Issue {
-                at: Where::Rule("sides".into()),
-                message: "no side is the PCs: mark one with the trait `PCs` (A-01)".into(),
-            });
-        }
-        out
-    }
-
-    /// RULES.md §4.A: a square grid (A-GAP-17: a hex grid also works, since only
-    /// band distances matter).
-    fn grids(&self) -> &'static [GridKind] {
-        &[GridKind::Square, GridKind::Hex]
     }
 
     fn build(&self, app: &mut App) {
-        app.add_systems(
-            BattleSchedule,
-            play::drive
-                .in_set(BattleStage::Attack)
-                .run_if(ruleset_is(ID)),
-        );
+        add_driver(app, ID, play::drive);
     }
 
-    fn setup(&self, world: &mut World, level: &Level) -> Result<(), String> {
+    fn setup(&self, world: &mut World, level: &Level) -> Result<(), RulesetError> {
         setup(world, level)
     }
 
     fn check(&self, world: &World, command: &Command) -> Result<(), CommandError> {
         check::check(world, command)
-    }
-
-    fn verbs(&self) -> &'static [VerbSpec] {
-        VERBS
-    }
-
-    fn default_move_power(&self) -> &'static str {
-        MOVE
     }
 
     fn legal(&self, world: &World) -> Vec<Command> {
@@ -299,21 +204,6 @@ impl Ruleset for Actfast {
         })
     }
 
-    /// The approach of a melee attack on an enemy in Close range (A-13).
-    fn approach(
-        &self,
-        world: &World,
-        unit: UnitId,
-        target: UnitId,
-        power: Option<&str>,
-    ) -> Option<Args> {
-        let w = play::weapon(world, unit, power)?;
-        if w.kind != super::stats::AttackKind::Melee {
-            return None;
-        }
-        play::approach_path(world, unit, target).map(play::approach_options)
-    }
-
     fn preview_move(
         &self,
         world: &World,
@@ -338,14 +228,6 @@ impl Ruleset for Actfast {
 
     fn stage_name(&self, _stage: Stage) -> &'static str {
         "Turn"
-    }
-
-    fn rule_for(&self, term: &str) -> Option<&'static str> {
-        crate::engine::explain::lookup(GLOSSARY, term)
-    }
-
-    fn condition_badge(&self, condition: &str) -> Option<ConditionBadge> {
-        crate::engine::ruleset::badge_from(BADGES, condition)
     }
 
     /// The rest of the round step by step (A-03), the active unit first; while the
@@ -417,6 +299,123 @@ impl Ruleset for Actfast {
         out
     }
 
+    /// `approach` (A-13, [`play::ATTACK_OPTIONS`]).
+    fn attack_options(&self) -> &'static [ArgSpec] {
+        play::ATTACK_OPTIONS
+    }
+}
+
+impl Vocabulary for Actfast {
+    fn verbs(&self) -> &'static [VerbSpec] {
+        VERBS
+    }
+
+    fn default_move_power(&self) -> &'static str {
+        MOVE
+    }
+}
+
+impl LevelSchema for Actfast {
+    fn trait_examples(&self, of: TraitOf) -> &'static [&'static str] {
+        match of {
+            TraitOf::Unit => UNIT_TRAIT_EXAMPLES,
+            TraitOf::Side => SIDE_TRAITS,
+        }
+    }
+
+    /// Weapons' damage (`NdM`), `on_hit` conditions, and that the level has PCs and
+    /// NPCs.
+    fn check_level(&self, level: &Level) -> Vec<Issue> {
+        let mut out = Vec::new();
+        let Ok(cfg) = defaults() else { return out };
+        for (u, def) in level.units.iter().enumerate() {
+            let label = unit_label(u, def);
+            for (p, power) in def.powers.iter().enumerate() {
+                if cfg.weapon(&power.name).is_none()
+                    && let Err(e) = super::config::weapon_dice(&power.damage)
+                {
+                    out.push(Issue {
+                        at: Where::Power {
+                            unit: u,
+                            power: PowerRef::Listed(p),
+                            field: Some("damage"),
+                        },
+                        message: format!(
+                            "power `{}` of {label}: damage `{}` {e}; or name a weapon of the \
+                             table: {}",
+                            power.name,
+                            power.damage,
+                            cfg.weapons
+                                .iter()
+                                .map(|w| w.name.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    });
+                }
+                for (effect, e) in power.on_hit.iter().enumerate() {
+                    let at = Where::OnHit {
+                        unit: u,
+                        power: PowerRef::Listed(p),
+                        effect,
+                    };
+                    if super::stats::Condition::from_name(e.condition.trim()).is_none() {
+                        out.push(Issue {
+                            at,
+                            message: format!(
+                                "unknown condition `{}` in the on_hit of power `{}` of \
+                                 {label}; expected one of: {}",
+                                e.condition,
+                                power.name,
+                                play::condition_names().join(", ")
+                            ),
+                        });
+                    } else if e.lasts == EffectDuration::Sustained {
+                        out.push(Issue {
+                            at,
+                            message: format!(
+                                "`{}` in the on_hit of power `{}` of {label} lasts `Sustained`, \
+                                 which `actfast` has not; use `EndOfRound`, or leave it out \
+                                 (until the end of the target's next turn, A-GAP-11)",
+                                e.condition, power.name
+                            ),
+                        });
+                    }
+                }
+            }
+        }
+        let pcs = (0..level.sides.len())
+            .filter(|&s| side_is_pc(level, s))
+            .count();
+        if !level.sides.is_empty() && pcs == 0 {
+            out.push(Issue {
+                at: Where::Rule("sides".into()),
+                message: "no side is the PCs: mark one with the trait `PCs` (A-01)".into(),
+            });
+        }
+        out
+    }
+
+    /// RULES.md §4.A: a square grid (A-GAP-17: a hex grid also works, since only
+    /// band distances matter).
+    fn grids(&self) -> &'static [GridKind] {
+        &[GridKind::Square, GridKind::Hex]
+    }
+
+    fn editor_defaults(&self) -> &'static [(&'static str, i32)] {
+        &[("Class", 1), ("STR", 1), ("DEX", 1)]
+    }
+}
+
+impl Presentation for Actfast {
+    fn rule_for(&self, term: &str) -> Option<&'static str> {
+        crate::engine::explain::lookup(GLOSSARY, term)
+    }
+
+    fn condition_badge(&self, condition: &str) -> Option<ConditionBadge> {
+        crate::engine::ruleset::badge_from(BADGES, condition)
+    }
+
     /// The band between two units (A-GAP-01), and what it allows.
     fn relation(&self, world: &World, unit: UnitId, other: UnitId) -> Option<String> {
         if unit == other || side_of(world, unit) == side_of(world, other) {
@@ -440,29 +439,33 @@ impl Ruleset for Actfast {
             name(world, other)
         ))
     }
+}
 
-    /// `approach` (A-13, [`play::ATTACK_OPTIONS`]).
-    fn attack_options(&self) -> &'static [ArgSpec] {
-        play::ATTACK_OPTIONS
+impl AiHints for Actfast {
+    /// The approach of a melee attack on an enemy in Close range (A-13).
+    fn approach(
+        &self,
+        world: &World,
+        unit: UnitId,
+        target: UnitId,
+        power: Option<&str>,
+    ) -> Option<Args> {
+        let w = play::weapon(world, unit, power)?;
+        if w.kind != super::stats::AttackKind::Melee {
+            return None;
+        }
+        play::approach_path(world, unit, target).map(play::approach_options)
     }
 
     fn speed_stat(&self, world: &World, unit: UnitId) -> Option<u32> {
         Some(au(world, unit).moves)
-    }
-
-    fn editor_defaults(&self) -> &'static [(&'static str, i32)] {
-        &[("Class", 1), ("STR", 1), ("DEX", 1)]
-    }
-
-    fn uses_equipment(&self) -> bool {
-        false
     }
 }
 
 /// The unit's powers: a weapon of the table takes the table's damage and melee
 /// (A-GAP-05); a ranged one reaches the ranged bands; a unit with none fights
 /// Unarmed.
-fn powers_of(cfg: &ActfastConfig, def: &UnitDef) -> Result<Vec<PowerDef>, String> {
+fn powers_of(cfg: &ActfastConfig, def: &UnitDef) -> Result<Vec<PowerDef>, UnitProblem> {
     let ranged_reach = cfg
         .bands
         .0
@@ -492,12 +495,7 @@ fn powers_of(cfg: &ActfastConfig, def: &UnitDef) -> Result<Vec<PowerDef>, String
             power.damage = w.damage.clone();
             power.ranged = !w.melee;
         }
-        super::config::weapon_dice(&power.damage).map_err(|e| {
-            format!(
-                "unit {}: power {}: damage `{}` {e}",
-                def.name, p.name, power.damage
-            )
-        })?;
+        super::config::weapon_dice(&power.damage).map_err(|e| UnitProblem::damage(&power, e))?;
         power.range = if power.ranged { ranged_reach } else { 1 };
         out.push(power);
     }
@@ -506,8 +504,8 @@ fn powers_of(cfg: &ActfastConfig, def: &UnitDef) -> Result<Vec<PowerDef>, String
 
 /// Spawns the level's units and inserts the ruleset's state (configuration, round,
 /// each unit's `actfast` data).
-pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
-    let cfg = config::with_overrides(&config::load_default::<ActfastConfig>()?, &level.rules)?;
+pub fn setup(world: &mut World, level: &Level) -> Result<(), RulesetError> {
+    let cfg = config::for_level::<ActfastConfig>(&level.rules)?;
     let mut roster = Vec::new();
     let mut starts = Vec::new();
     let mut units = Vec::new();
@@ -518,28 +516,17 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
         }
     }
     for (i, def) in level.units.iter().enumerate() {
-        let side = level
-            .sides
-            .iter()
-            .position(|s| s.name == def.side)
-            .ok_or_else(|| format!("unit {} has unknown side {}", def.name, def.side))?;
-        check_stats(STATS, &def.stats).map_err(|e| format!("unit {}: {e}", def.name))?;
+        let side = side_index(level, def)?;
+        check_unit_stats(STATS, def)?;
         let pc = side_is_pc(level, side);
-        let data = AUnit::from_def(&cfg, def, pc).map_err(|e| format!("unit {}: {e}", def.name))?;
-        let powers = powers_of(&cfg, def)?;
+        let data = AUnit::from_def(&cfg, def, pc)
+            .map_err(|e| RulesetError::unit(&def.name, UnitProblem::Other(e)))?;
+        let powers = powers_of(&cfg, def).map_err(|e| RulesetError::unit(&def.name, e))?;
         let hp = def.stats.get("HP").copied().unwrap_or(cfg.default_hp(pc));
         starts.push((UnitId(i as u32), AUnit::starting_conditions(def)));
         let e = world
             .spawn((
-                UnitId(i as u32),
-                Unit {
-                    name: def.name.clone(),
-                    side: SideId(side as u32),
-                },
-                Position(Cell::new(def.pos.0, def.pos.1)),
-                Stats(def.stats.clone()),
-                Health { hp, max: hp },
-                Conditions::default(),
+                unit_basics(i, def, side, hp),
                 Reach(1),
                 Powers(powers),
                 MovementPowers(vec![MOVE.into()]),
@@ -575,7 +562,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     Ok(())
 }
 
-/// The badges of its conditions ([`Ruleset::condition_badge`]): icon, colour, short
+/// The badges of its conditions ([`Presentation::condition_badge`]): icon, colour, short
 /// text, effect, duration and rule of each.
 const BADGES: &[(&str, ConditionBadge)] = &[
     (

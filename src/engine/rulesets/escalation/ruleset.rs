@@ -17,18 +17,19 @@ use super::units::{
     EscUnit, SIDE_TRAITS, UNIT_TRAIT_EXAMPLES, parse_side_trait, parse_trait, side_is_pc,
 };
 use super::verbs::{self, VERBS, pools};
-use crate::engine::battle::{
-    BattleSchedule, BattleStage, Roster, TurnState, entity, name, ruleset_is,
-};
+use crate::engine::battle::{Roster, TurnState, add_driver, entity, name};
 use crate::engine::board::{Cell, GridKind};
 use crate::engine::command::{Command, CommandError};
 use crate::engine::conditions::{Stacking, StackingRules};
 use crate::engine::event::Stage;
 use crate::engine::problems::{Issue, PowerRef, Where, unit_label};
 use crate::engine::ruleset::config::{self, ConfigError};
+use crate::engine::ruleset::{
+    AiHints, LevelSchema, Presentation, Ruleset, RulesetError, StatSpec, TraitOf, UnitProblem,
+    Vocabulary, check_unit_stats, parse_dice, side_index, unit_basics,
+};
 use crate::engine::ruleset::{Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder};
 use crate::engine::ruleset::{ConditionBadge, badge_colour};
-use crate::engine::ruleset::{Ruleset, StatSpec, TraitOf, check_stats, parse_dice};
 use crate::engine::spec::Level;
 use crate::engine::units::*;
 use crate::engine::verb::{ArgValue, Args, VerbSpec};
@@ -41,7 +42,7 @@ pub struct Escalation;
 pub const ID: &str = "escalation";
 
 /// The rule of `RULES.md` behind each word its roll events use (see
-/// [`Ruleset::rule_for`]): the first key (lower case) the word contains wins, so
+/// [`Presentation::rule_for`]): the first key (lower case) the word contains wins, so
 /// specific keys come before general ones.
 const GLOSSARY: &[(&str, &str)] = &[
     ("escalation", "E-18"),
@@ -98,17 +99,18 @@ impl Ruleset for Escalation {
         STATS
     }
 
-    fn check_overrides(&self, overrides: &BTreeMap<String, ron::Value>) -> Result<(), String> {
-        config::load_default::<EscalationConfig>()
-            .and_then(|base| config::with_overrides(&base, overrides))
-            .map(|_| ())
+    fn check_overrides(
+        &self,
+        overrides: &BTreeMap<String, ron::Value>,
+    ) -> Result<(), RulesetError> {
+        config::for_level::<EscalationConfig>(overrides).map(|_| ())
     }
 
     fn override_problems(&self, overrides: &BTreeMap<String, ron::Value>) -> Vec<ConfigError> {
         config::override_problems::<EscalationConfig>(overrides)
     }
 
-    fn check_trait(&self, of: TraitOf, phrase: &str) -> Result<(), String> {
+    fn check_trait(&self, of: TraitOf, phrase: &str) -> Result<(), RulesetError> {
         match of {
             TraitOf::Unit => {
                 // The band names, read once: the editor checks every phrase on
@@ -118,13 +120,203 @@ impl Ruleset for Escalation {
                 let c = DEFAULTS
                     .get_or_init(config::load_default::<EscalationConfig>)
                     .as_ref()
-                    .map_err(Clone::clone)?;
-                parse_trait(c, phrase).map(|_| ())
+                    .map_err(|e| RulesetError::Config(e.clone()))?;
+                parse_trait(c, phrase)
+                    .map(|_| ())
+                    .map_err(RulesetError::Trait)
             }
-            TraitOf::Side => parse_side_trait(phrase).map(|_| ()),
+            TraitOf::Side => parse_side_trait(phrase)
+                .map(|_| ())
+                .map_err(RulesetError::Trait),
         }
     }
 
+    fn build(&self, app: &mut App) {
+        add_driver(app, ID, play::drive);
+    }
+
+    fn setup(&self, world: &mut World, level: &Level) -> Result<(), RulesetError> {
+        setup(world, level)
+    }
+
+    fn check(&self, world: &World, command: &Command) -> Result<(), CommandError> {
+        check::check(world, command)
+    }
+
+    fn legal(&self, world: &World) -> Vec<Command> {
+        check::legal(world)
+    }
+
+    fn preview_attack(
+        &self,
+        world: &World,
+        attacker: UnitId,
+        target: UnitId,
+        power: Option<&str>,
+    ) -> Option<AttackPreview> {
+        let s = play::strike(world, attacker, target, power)
+            .ok()
+            .filter(|s| !s.header.heal)?;
+        let odds = odds_of(world, &s, target)?;
+        let mut modifiers: Vec<String> = Vec::new();
+        modifiers.extend(s.edge.advantage.iter().map(|a| format!("Advantage: {a}")));
+        modifiers.extend(
+            s.edge
+                .disadvantage
+                .iter()
+                .map(|d| format!("Disadvantage: {d}")),
+        );
+        let board = &world.resource::<crate::engine::battle::Map>().0;
+        let d = board.distance(
+            crate::engine::battle::cell_of(world, attacker),
+            crate::engine::battle::cell_of(world, target),
+        );
+        if let Some(band) = rules(world).bands.name_of(d) {
+            modifiers.push(format!("{} is {band} ({d} squares)", name(world, target)));
+        }
+        if let Some(x) = s.attack.resist {
+            modifiers.push(format!(
+                "Resist {x}+: half damage below a natural {x} (E-12)"
+            ));
+        }
+        modifiers.push(format!(
+            "crit on a natural {}+ ({:.0}%)",
+            s.attack.crit_at,
+            odds.1 * 100.0
+        ));
+        if s.attack.miss_damage > 0 {
+            modifiers.push(format!("miss damage {}", s.attack.miss_damage));
+        }
+        if s.ranged && !provoked_by(world, attacker).is_empty() {
+            modifiers.push("provokes opportunity attacks (ranged while engaged, E-36)".into());
+        }
+        let m: i64 = s.attack.modifier;
+        let damage = match &s.roll {
+            play::DamageRoll::Stance => {
+                format!("{}d{}{:+}", s.attack.dice, s.attack.die, s.attack.bonus)
+            }
+            play::DamageRoll::Expr(e) => e.to_string(),
+        };
+        Some(AttackPreview {
+            chance: odds.0.chance,
+            expected_damage: odds.0.expected_damage,
+            kill_chance: odds.0.kill_chance,
+            modifiers,
+            roll: format!(
+                "{} {m:+} vs {} {} · damage {damage}",
+                play::pool_name(s.attack.net_advantage),
+                s.defense,
+                s.attack.defense
+            ),
+        })
+    }
+
+    fn attack_odds(
+        &self,
+        world: &World,
+        attacker: UnitId,
+        target: UnitId,
+        power: Option<&str>,
+        _assume: Assume<'_>,
+    ) -> Option<AttackOdds> {
+        let s = play::strike(world, attacker, target, power)
+            .ok()
+            .filter(|s| !s.header.heal)?;
+        odds_of(world, &s, target).map(|o| o.0)
+    }
+
+    fn preview_move(&self, world: &World, unit: UnitId, power: &str, path: &[Cell]) -> MovePreview {
+        let board = &world.resource::<crate::engine::battle::Map>().0;
+        let cost = path.iter().filter_map(|&c| board.step_cost(c)).sum();
+        MovePreview {
+            cost,
+            provocations: if power == MOVE {
+                provoked_by(world, unit).len()
+            } else {
+                0
+            },
+            ..MovePreview::default()
+        }
+    }
+
+    /// `escalation` has turns in initiative bands, no phases.
+    fn stage_name(&self, _stage: Stage) -> &'static str {
+        "Turn"
+    }
+
+    /// The rest of the round by group, each labelled with its band and whether it
+    /// is PCs or enemies; the first label carries the Escalation die (E-16, E-18).
+    fn turn_order(&self, world: &World) -> Vec<TurnOrder> {
+        let state = &esc_state(world).round;
+        let config = rules(world);
+        let mut out: Vec<TurnOrder> = Vec::new();
+        if let Some(a) = world.resource::<TurnState>().active {
+            out.push((format!("Escalation die {}, now", state.escalation), vec![a]));
+        }
+        for g in &state.groups {
+            if g.units.is_empty() {
+                continue;
+            }
+            let band = config
+                .initiative_bands
+                .get(g.band)
+                .cloned()
+                .unwrap_or_default();
+            let kind = if g.pc { "PCs" } else { "enemies" };
+            out.push((format!("{band} {kind}"), g.units.clone()));
+        }
+        if out.is_empty() {
+            out.push((format!("Escalation die {}", state.escalation), Vec::new()));
+        }
+        out
+    }
+
+    fn pools(&self, world: &World, unit: UnitId) -> Vec<(String, i32)> {
+        let me = esc(world, unit);
+        let mut out = Vec::new();
+        if world.resource::<TurnState>().active == Some(unit) {
+            let left = esc_state(world).turn.left;
+            for (pool, left) in [
+                (pools::STANDARD, left.standard),
+                (pools::MOVE, left.moves),
+                (pools::QUICK, left.quick),
+            ] {
+                out.push((pool.id().to_string(), i32::from(left)));
+            }
+        }
+        // The battle's die as the unit counts it (0 when Shaken, E-63).
+        out.push(("Escalation die".into(), play::die_for(world, unit)));
+        if me.pc {
+            out.push(("Recoveries".into(), me.recoveries as i32));
+        }
+        if me.power_points > 0 {
+            out.push(("Power".into(), me.power_points));
+        }
+        if me.death.failures > 0
+            || world.get::<PlayState>(entity(world, unit)) == Some(&PlayState::Dying)
+        {
+            out.push(("Death saves failed".into(), me.death.failures as i32));
+        }
+        out
+    }
+}
+
+impl Vocabulary for Escalation {
+    fn verbs(&self) -> &'static [VerbSpec] {
+        VERBS
+    }
+
+    /// ActNow (E-18) and React with an Intercept (E-39) ([`verbs::ANSWERS`]).
+    fn answers(&self) -> &'static [VerbSpec] {
+        verbs::ANSWERS
+    }
+
+    fn default_move_power(&self) -> &'static str {
+        MOVE
+    }
+}
+
+impl LevelSchema for Escalation {
     fn trait_examples(&self, of: TraitOf) -> &'static [&'static str] {
         match of {
             TraitOf::Unit => UNIT_TRAIT_EXAMPLES,
@@ -218,217 +410,25 @@ impl Ruleset for Escalation {
         &[GridKind::Square]
     }
 
-    fn build(&self, app: &mut App) {
-        app.add_systems(
-            BattleSchedule,
-            play::drive
-                .in_set(BattleStage::Attack)
-                .run_if(ruleset_is(ID)),
-        );
+    fn editor_defaults(&self) -> &'static [(&'static str, i32)] {
+        &[
+            ("Level", 2),
+            ("Volition", 2),
+            ("HP", 27),
+            ("AC", 16),
+            ("PD", 14),
+            ("MD", 12),
+        ]
     }
+}
 
-    fn setup(&self, world: &mut World, level: &Level) -> Result<(), String> {
-        setup(world, level)
-    }
-
-    fn check(&self, world: &World, command: &Command) -> Result<(), CommandError> {
-        check::check(world, command)
-    }
-
-    fn verbs(&self) -> &'static [VerbSpec] {
-        VERBS
-    }
-
-    /// ActNow (E-18) and React with an Intercept (E-39) ([`verbs::ANSWERS`]).
-    fn answers(&self) -> &'static [VerbSpec] {
-        verbs::ANSWERS
-    }
-
-    fn default_move_power(&self) -> &'static str {
-        MOVE
-    }
-
-    fn legal(&self, world: &World) -> Vec<Command> {
-        check::legal(world)
-    }
-
-    fn preview_attack(
-        &self,
-        world: &World,
-        attacker: UnitId,
-        target: UnitId,
-        power: Option<&str>,
-    ) -> Option<AttackPreview> {
-        let s = play::strike(world, attacker, target, power)
-            .ok()
-            .filter(|s| !s.header.heal)?;
-        let odds = odds_of(world, &s, target)?;
-        let mut modifiers: Vec<String> = Vec::new();
-        modifiers.extend(s.edge.advantage.iter().map(|a| format!("Advantage: {a}")));
-        modifiers.extend(
-            s.edge
-                .disadvantage
-                .iter()
-                .map(|d| format!("Disadvantage: {d}")),
-        );
-        let board = &world.resource::<crate::engine::battle::Map>().0;
-        let d = board.distance(
-            crate::engine::battle::cell_of(world, attacker),
-            crate::engine::battle::cell_of(world, target),
-        );
-        if let Some(band) = rules(world).bands.name_of(d) {
-            modifiers.push(format!("{} is {band} ({d} squares)", name(world, target)));
-        }
-        if let Some(x) = s.attack.resist {
-            modifiers.push(format!(
-                "Resist {x}+: half damage below a natural {x} (E-12)"
-            ));
-        }
-        modifiers.push(format!(
-            "crit on a natural {}+ ({:.0}%)",
-            s.attack.crit_at,
-            odds.1 * 100.0
-        ));
-        if s.attack.miss_damage > 0 {
-            modifiers.push(format!("miss damage {}", s.attack.miss_damage));
-        }
-        if s.ranged && !provoked_by(world, attacker).is_empty() {
-            modifiers.push("provokes opportunity attacks (ranged while engaged, E-36)".into());
-        }
-        let m: i64 = s.attack.modifier;
-        let damage = match &s.roll {
-            play::DamageRoll::Stance => {
-                format!("{}d{}{:+}", s.attack.dice, s.attack.die, s.attack.bonus)
-            }
-            play::DamageRoll::Expr(e) => e.to_string(),
-        };
-        Some(AttackPreview {
-            chance: odds.0.chance,
-            expected_damage: odds.0.expected_damage,
-            kill_chance: odds.0.kill_chance,
-            modifiers,
-            roll: format!(
-                "{} {m:+} vs {} {} · damage {damage}",
-                play::pool_name(s.attack.net_advantage),
-                s.defense,
-                s.attack.defense
-            ),
-        })
-    }
-
-    fn attack_odds(
-        &self,
-        world: &World,
-        attacker: UnitId,
-        target: UnitId,
-        power: Option<&str>,
-        _assume: Assume<'_>,
-    ) -> Option<AttackOdds> {
-        let s = play::strike(world, attacker, target, power)
-            .ok()
-            .filter(|s| !s.header.heal)?;
-        odds_of(world, &s, target).map(|o| o.0)
-    }
-
-    /// A Disengage's chance to succeed (E-37).
-    fn action_chance(&self, world: &World, command: &Command) -> Option<f64> {
-        match command {
-            Command::Act { unit, verb, args } if verb == verbs::DISENGAGE => {
-                let except = args.unit("except");
-                let n = play::engaged(world, *unit)
-                    .into_iter()
-                    .filter(|&e| Some(e) != except)
-                    .count() as u32;
-                let difficulty = rules(world).disengage_difficulty(n);
-                super::saves::save_odds(0, 0, i64::from(difficulty), 99)
-                    .ok()
-                    .map(|(p, _)| p)
-            }
-            _ => None,
-        }
-    }
-
-    fn preview_move(&self, world: &World, unit: UnitId, power: &str, path: &[Cell]) -> MovePreview {
-        let board = &world.resource::<crate::engine::battle::Map>().0;
-        let cost = path.iter().filter_map(|&c| board.step_cost(c)).sum();
-        MovePreview {
-            cost,
-            provocations: if power == MOVE {
-                provoked_by(world, unit).len()
-            } else {
-                0
-            },
-            ..MovePreview::default()
-        }
-    }
-
-    /// `escalation` has turns in initiative bands, no phases.
-    fn stage_name(&self, _stage: Stage) -> &'static str {
-        "Turn"
-    }
-
+impl Presentation for Escalation {
     fn rule_for(&self, term: &str) -> Option<&'static str> {
         crate::engine::explain::lookup(GLOSSARY, term)
     }
 
     fn condition_badge(&self, condition: &str) -> Option<ConditionBadge> {
         crate::engine::ruleset::badge_from(BADGES, condition)
-    }
-
-    /// The rest of the round by group, each labelled with its band and whether it
-    /// is PCs or enemies; the first label carries the Escalation die (E-16, E-18).
-    fn turn_order(&self, world: &World) -> Vec<TurnOrder> {
-        let state = &esc_state(world).round;
-        let config = rules(world);
-        let mut out: Vec<TurnOrder> = Vec::new();
-        if let Some(a) = world.resource::<TurnState>().active {
-            out.push((format!("Escalation die {}, now", state.escalation), vec![a]));
-        }
-        for g in &state.groups {
-            if g.units.is_empty() {
-                continue;
-            }
-            let band = config
-                .initiative_bands
-                .get(g.band)
-                .cloned()
-                .unwrap_or_default();
-            let kind = if g.pc { "PCs" } else { "enemies" };
-            out.push((format!("{band} {kind}"), g.units.clone()));
-        }
-        if out.is_empty() {
-            out.push((format!("Escalation die {}", state.escalation), Vec::new()));
-        }
-        out
-    }
-
-    fn pools(&self, world: &World, unit: UnitId) -> Vec<(String, i32)> {
-        let me = esc(world, unit);
-        let mut out = Vec::new();
-        if world.resource::<TurnState>().active == Some(unit) {
-            let left = esc_state(world).turn.left;
-            for (pool, left) in [
-                (pools::STANDARD, left.standard),
-                (pools::MOVE, left.moves),
-                (pools::QUICK, left.quick),
-            ] {
-                out.push((pool.id().to_string(), i32::from(left)));
-            }
-        }
-        // The battle's die as the unit counts it (0 when Shaken, E-63).
-        out.push(("Escalation die".into(), play::die_for(world, unit)));
-        if me.pc {
-            out.push(("Recoveries".into(), me.recoveries as i32));
-        }
-        if me.power_points > 0 {
-            out.push(("Power".into(), me.power_points));
-        }
-        if me.death.failures > 0
-            || world.get::<PlayState>(entity(world, unit)) == Some(&PlayState::Dying)
-        {
-            out.push(("Death saves failed".into(), me.death.failures as i32));
-        }
-        out
     }
 
     /// The range band between two units (E-GAP-01): Engaged / Next To for
@@ -454,6 +454,26 @@ impl Ruleset for Escalation {
             name(world, unit),
             if d == 1 { "" } else { "s" }
         ))
+    }
+}
+
+impl AiHints for Escalation {
+    /// A Disengage's chance to succeed (E-37).
+    fn action_chance(&self, world: &World, command: &Command) -> Option<f64> {
+        match command {
+            Command::Act { unit, verb, args } if verb == verbs::DISENGAGE => {
+                let except = args.unit("except");
+                let n = play::engaged(world, *unit)
+                    .into_iter()
+                    .filter(|&e| Some(e) != except)
+                    .count() as u32;
+                let difficulty = rules(world).disengage_difficulty(n);
+                super::saves::save_odds(0, 0, i64::from(difficulty), 99)
+                    .ok()
+                    .map(|(p, _)| p)
+            }
+            _ => None,
+        }
     }
 
     /// Disengaging to the path's end (E-37): no opportunity attacks if it succeeds.
@@ -490,17 +510,6 @@ impl Ruleset for Escalation {
 
     fn speed_stat(&self, world: &World, _unit: UnitId) -> Option<u32> {
         Some(rules(world).speed)
-    }
-
-    fn editor_defaults(&self) -> &'static [(&'static str, i32)] {
-        &[
-            ("Level", 2),
-            ("Volition", 2),
-            ("HP", 27),
-            ("AC", 16),
-            ("PD", 14),
-            ("MD", 12),
-        ]
     }
 }
 
@@ -554,42 +563,25 @@ fn cached_odds(s: &play::Strike) -> Option<std::sync::Arc<super::attack::Odds>> 
 
 /// Spawns the level's units and inserts the ruleset's state (configuration, round,
 /// each unit's `escalation` data).
-pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
-    let config =
-        config::with_overrides(&config::load_default::<EscalationConfig>()?, &level.rules)?;
+pub fn setup(world: &mut World, level: &Level) -> Result<(), RulesetError> {
+    let config = config::for_level::<EscalationConfig>(&level.rules)?;
     let mut roster = Vec::new();
     let mut units = Vec::new();
     for (i, def) in level.units.iter().enumerate() {
-        let side = level
-            .sides
-            .iter()
-            .position(|s| s.name == def.side)
-            .ok_or_else(|| format!("unit {} has unknown side {}", def.name, def.side))?;
-        check_stats(STATS, &def.stats).map_err(|e| format!("unit {}: {e}", def.name))?;
+        let side = side_index(level, def)?;
+        check_unit_stats(STATS, def)?;
         let data = EscUnit::from_def(&config, def, side_is_pc(level, side))
-            .map_err(|e| format!("unit {}: {e}", def.name))?;
+            .map_err(|e| RulesetError::unit(&def.name, UnitProblem::Other(e)))?;
         let mut powers = vec![play::basic_power(&data)];
         for p in &def.powers {
-            parse_dice(&p.damage).map_err(|e| {
-                format!(
-                    "unit {}: power {}: damage `{}` {e}",
-                    def.name, p.name, p.damage
-                )
-            })?;
+            parse_dice(&p.damage)
+                .map_err(|e| RulesetError::unit(&def.name, UnitProblem::damage(p, e)))?;
             powers.push(p.clone());
         }
         let hp = def.stats.get("HP").copied().unwrap_or(20);
         let e = world
             .spawn((
-                UnitId(i as u32),
-                Unit {
-                    name: def.name.clone(),
-                    side: SideId(side as u32),
-                },
-                Position(Cell::new(def.pos.0, def.pos.1)),
-                Stats(def.stats.clone()),
-                Health { hp, max: hp },
-                Conditions::default(),
+                unit_basics(i, def, side, hp),
                 Reach(1),
                 Powers(powers),
                 MovementPowers(vec![MOVE.into()]),
@@ -615,7 +607,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     Ok(())
 }
 
-/// The badges of its conditions ([`Ruleset::condition_badge`]): icon, colour, short
+/// The badges of its conditions ([`Presentation::condition_badge`]): icon, colour, short
 /// text, effect, duration and rule of each.
 const BADGES: &[(&str, ConditionBadge)] = &[
     (

@@ -23,6 +23,7 @@ use crate::engine::command::Command;
 use crate::engine::conditions::{Condition, Duration};
 use crate::engine::decision::{DecisionOption, PendingDecision, Pick};
 use crate::engine::dice::Dice;
+use crate::engine::ruleset::BadDice;
 use crate::engine::verb::Cost;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -576,7 +577,7 @@ pub struct Damage {
 impl DamageDice {
     /// Adds the damage dice `text` (a level's or the configuration's), or says why
     /// they can't be rolled (see [`crate::engine::ruleset::parse_dice`]).
-    pub fn insert(&mut self, text: &str) -> Result<(), String> {
+    pub fn insert(&mut self, text: &str) -> Result<(), BadDice> {
         if !self.0.contains_key(text) {
             let expr = crate::engine::ruleset::parse_dice(text)?;
             let outcomes = expr.distribution().outcomes();

@@ -353,7 +353,10 @@ impl FlowConfig {
 
     /// This configuration with a level's overrides applied, each key naming a field;
     /// a value of the wrong type or out of range is an error naming its key.
-    pub fn with_overrides(&self, overrides: &BTreeMap<String, ron::Value>) -> Result<Self, String> {
+    pub fn with_overrides(
+        &self,
+        overrides: &BTreeMap<String, ron::Value>,
+    ) -> Result<Self, crate::engine::ruleset::RulesetError> {
         crate::engine::ruleset::config::with_overrides(self, overrides)
     }
 
@@ -469,6 +472,7 @@ mod tests {
         assert!(
             c.with_overrides(&o)
                 .unwrap_err()
+                .to_string()
                 .contains("unknown rule constant `apx`")
         );
     }

@@ -85,7 +85,7 @@ fn unit_problems(level: &Level, index: usize, label: &str, out: &mut Vec<Issue>)
         );
     }
     // F-08, seed L40: a potion costs `costs.potion`; its own `ap` is refused here
-    // (an `ap` out of range on any item is the level check's, `Ruleset::item_ap`).
+    // (an `ap` out of range on any item is the level check's, `LevelSchema::item_ap`).
     for (item, def) in unit.items.iter().enumerate() {
         if let Some(message) = potion_ap_problem(def, &format!(" of {label}")) {
             let at = Where::Item {

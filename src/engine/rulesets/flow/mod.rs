@@ -60,7 +60,10 @@ use crate::engine::battle::{
 use crate::engine::board::Cell;
 use crate::engine::command::CommandError;
 use crate::engine::event::{Event, Stage};
-use crate::engine::ruleset::{MAX_HP, MAX_MODIFIER, MAX_POINTS, MAX_RANGE, MAX_SPEED, StatSpec};
+use crate::engine::ruleset::{
+    MAX_HP, MAX_MODIFIER, MAX_POINTS, MAX_RANGE, MAX_SPEED, RulesetError, StatSpec, UnitProblem,
+    side_index, unit_basics,
+};
 use crate::engine::schedule::TurnQueue;
 use crate::engine::spec::{Controller, Hand, ItemEffect, Level, Size, WeaponCategory, WeaponDef};
 use crate::engine::stack::Stack;
@@ -409,11 +412,14 @@ pub fn stage_name(stage: Stage) -> &'static str {
 
 /// Spawns the level's units and inserts the ruleset's state ([`FlowState`])
 /// (the seam's `setup`, see [`Flow`]).
-pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
-    let config = FlowConfig::load_default()?.with_overrides(&level.rules)?;
+pub fn setup(world: &mut World, level: &Level) -> Result<(), RulesetError> {
+    let config = crate::engine::ruleset::config::for_level::<FlowConfig>(&level.rules)?;
     for s in &config.surprisers {
         if !level.sides.iter().any(|d| d.name.eq_ignore_ascii_case(s)) {
-            return Err(format!("surprisers: no side named `{s}`"));
+            return Err(RulesetError::NoSuchSide {
+                key: "surprisers",
+                side: s.clone(),
+            });
         }
     }
     // Every damage roll of the battle, checked and computed once (F-GAP-06).
@@ -421,36 +427,38 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     let unarmed = config.unarmed_damage.to_string();
     damage
         .insert(&unarmed)
-        .map_err(|e| format!("unarmed_damage `{unarmed}` {e}"))?;
+        .map_err(|why| RulesetError::ConfigDice {
+            key: "unarmed_damage",
+            dice: unarmed,
+            why,
+        })?;
     let mut roster = Vec::new();
     let mut units = Vec::new();
     for (i, def) in level.units.iter().enumerate() {
-        let side = level
-            .sides
-            .iter()
-            .position(|s| s.name == def.side)
-            .ok_or_else(|| format!("unit {} has unknown side {}", def.name, def.side))?;
+        let side = side_index(level, def)?;
         // What `skirmish check` refuses, the engine does not play either.
-        check_unit(&config, def).map_err(|e| format!("unit {}: {e}", def.name))?;
-        for w in &def.weapons {
-            damage.insert(&w.damage).map_err(|e| {
-                format!(
-                    "unit {}: weapon {}: damage `{}` {e}",
-                    def.name, w.name, w.damage
+        check_unit(&config, def)
+            .map_err(|e| RulesetError::unit(&def.name, UnitProblem::Other(e)))?;
+        // Every damage roll of the unit's weapons and attacking items (`of`, `name`).
+        let rolls = def.weapons.iter().map(|w| ("weapon", &w.name, &w.damage));
+        let items = def.items.iter().filter_map(|item| match &item.effect {
+            ItemEffect::Power(p) => Some(("item", &item.name, &p.damage)),
+            _ => None,
+        });
+        for (of, name, dice) in rolls.chain(items) {
+            damage.insert(dice).map_err(|why| {
+                let (name, dice, why) = (name.clone(), dice.clone(), why.to_string());
+                RulesetError::unit(
+                    &def.name,
+                    UnitProblem::Damage {
+                        of,
+                        name,
+                        dice,
+                        why,
+                    },
                 )
             })?;
         }
-        for item in &def.items {
-            if let ItemEffect::Power(p) = &item.effect {
-                damage.insert(&p.damage).map_err(|e| {
-                    format!(
-                        "unit {}: item {}: damage `{}` {e}",
-                        def.name, item.name, p.damage
-                    )
-                })?;
-            }
-        }
-        let stats = Stats(def.stats.clone());
         let human = level.sides[side].controller == Controller::Human;
         let pc = def.stats.get("PC").map_or(human, |&v| v != 0);
         let max = match def.stats.get("HP") {
@@ -460,15 +468,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
         };
         let e = world
             .spawn((
-                UnitId(i as u32),
-                Unit {
-                    name: def.name.clone(),
-                    side: SideId(side as u32),
-                },
-                Position(Cell::new(def.pos.0, def.pos.1)),
-                stats,
-                Health { hp: max, max },
-                Conditions::default(),
+                unit_basics(i, def, side, max),
                 Reach(def.size.reach()),
                 ActionPool::default(),
                 Powers::default(),
@@ -532,7 +532,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
 /// first problem, in the words of the level. `skirmish check` reports the same
 /// problems at their place in the file.
 pub fn check_unit(config: &FlowConfig, def: &crate::engine::spec::UnitDef) -> Result<(), String> {
-    crate::engine::ruleset::check_stats(STATS, &def.stats)?;
+    crate::engine::ruleset::check_stats(STATS, &def.stats).map_err(|e| e.to_string())?;
     for t in &def.traits {
         unit_trait(t)?;
     }

@@ -17,9 +17,11 @@ use crate::engine::command::{Command, CommandError};
 use crate::engine::event::Stage;
 use crate::engine::problems::Issue;
 use crate::engine::ruleset::config::{self, ConfigError};
+use crate::engine::ruleset::{
+    AiHints, LevelSchema, Presentation, Ruleset, RulesetError, StatSpec, TraitOf, Vocabulary,
+};
 use crate::engine::ruleset::{Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder};
 use crate::engine::ruleset::{ConditionBadge, badge_colour};
-use crate::engine::ruleset::{Ruleset, StatSpec, TraitOf};
 use crate::engine::spec::Level;
 use crate::engine::units::{Stats, UnitId};
 use crate::engine::verb::{Cost, VerbSpec};
@@ -29,7 +31,7 @@ use crate::engine::verb::{Cost, VerbSpec};
 pub struct Flow;
 
 /// The rule of `RULES.md` behind each word its roll events use (see
-/// [`Ruleset::rule_for`]): the first key (lower case) the word contains wins, so
+/// [`Presentation::rule_for`]): the first key (lower case) the word contains wins, so
 /// specific keys come before general ones.
 const GLOSSARY: &[(&str, &str)] = &[
     ("initiative tie", "F-02"),
@@ -74,10 +76,11 @@ impl Ruleset for Flow {
         STATS
     }
 
-    fn check_overrides(&self, overrides: &BTreeMap<String, ron::Value>) -> Result<(), String> {
-        FlowConfig::load_default()
-            .and_then(|base| base.with_overrides(overrides))
-            .map(|_| ())
+    fn check_overrides(
+        &self,
+        overrides: &BTreeMap<String, ron::Value>,
+    ) -> Result<(), RulesetError> {
+        config::for_level::<FlowConfig>(overrides).map(|_| ())
     }
 
     /// Every override checked on its own on top of the checked defaults, each
@@ -86,40 +89,25 @@ impl Ruleset for Flow {
         config::override_problems::<FlowConfig>(overrides)
     }
 
-    fn check_level(&self, level: &Level) -> Vec<Issue> {
-        let mut out = super::level_check::units_problems(level);
-        if let Some(c) = config::configured::<FlowConfig>(&level.rules) {
-            out.extend(c.level_problems(level));
-        }
-        out
-    }
-
     /// Unit traits are the perks the seed names ([`super::UNIT_TRAITS`]: the
     /// off-hand perk `Two-Weapon Fighting`, F-51); sides have none.
-    fn check_trait(&self, of: TraitOf, phrase: &str) -> Result<(), String> {
+    fn check_trait(&self, of: TraitOf, phrase: &str) -> Result<(), RulesetError> {
         match of {
-            TraitOf::Unit => super::unit_trait(phrase).map(|_| ()),
-            TraitOf::Side => Err("`flow` reads no side traits".into()),
+            TraitOf::Unit => super::unit_trait(phrase)
+                .map(|_| ())
+                .map_err(RulesetError::Trait),
+            TraitOf::Side => Err(RulesetError::NoTraits {
+                ruleset: self.id(),
+                of,
+            }),
         }
-    }
-
-    fn trait_examples(&self, of: TraitOf) -> &'static [&'static str] {
-        match of {
-            TraitOf::Unit => super::UNIT_TRAITS,
-            TraitOf::Side => &[],
-        }
-    }
-
-    /// RULES.md §5: `flow` is played on hexes.
-    fn grids(&self) -> &'static [GridKind] {
-        &[GridKind::Hex]
     }
 
     fn build(&self, app: &mut App) {
         app.add_plugins(FlowPlugin);
     }
 
-    fn setup(&self, world: &mut World, level: &Level) -> Result<(), String> {
+    fn setup(&self, world: &mut World, level: &Level) -> Result<(), RulesetError> {
         super::setup(world, level)
     }
 
@@ -153,25 +141,12 @@ impl Ruleset for Flow {
         preview::odds(world, attacker, target, power, assume)
     }
 
-    /// A Feint's opposed check (F-34).
-    fn action_chance(&self, world: &World, command: &Command) -> Option<f64> {
-        preview::action_chance(world, command)
-    }
-
     fn preview_move(&self, world: &World, unit: UnitId, power: &str, path: &[Cell]) -> MovePreview {
         preview::movement(world, unit, power, path)
     }
 
     fn stage_name(&self, stage: Stage) -> &'static str {
         super::stage_name(stage)
-    }
-
-    fn rule_for(&self, term: &str) -> Option<&'static str> {
-        crate::engine::explain::lookup(GLOSSARY, term)
-    }
-
-    fn condition_badge(&self, condition: &str) -> Option<ConditionBadge> {
-        crate::engine::ruleset::badge_from(BADGES, condition)
     }
 
     fn turn_order(&self, world: &World) -> Vec<TurnOrder> {
@@ -181,7 +156,9 @@ impl Ruleset for Flow {
     fn pools(&self, world: &World, unit: UnitId) -> Vec<(String, i32)> {
         preview::pools(world, unit)
     }
+}
 
+impl Vocabulary for Flow {
     /// The special actions F-32 … F-42 ([`VERBS`]).
     fn verbs(&self) -> &'static [VerbSpec] {
         VERBS
@@ -200,6 +177,64 @@ impl Ruleset for Flow {
     /// A scenario's `Move` without a power is a move of 1 AP (F-08).
     fn default_move_power(&self) -> &'static str {
         "Move"
+    }
+
+    /// The declared AP cost in the amount the level's configuration sets
+    /// ([`verbs::verb_cost`]).
+    fn verb_cost(&self, world: &World, verb: &VerbSpec) -> Option<Cost> {
+        verbs::verb_cost(&rules(world).costs, verb.name)
+    }
+}
+
+impl LevelSchema for Flow {
+    fn check_level(&self, level: &Level) -> Vec<Issue> {
+        let mut out = super::level_check::units_problems(level);
+        if let Some(c) = config::configured::<FlowConfig>(&level.rules) {
+            out.extend(c.level_problems(level));
+        }
+        out
+    }
+
+    fn trait_examples(&self, of: TraitOf) -> &'static [&'static str] {
+        match of {
+            TraitOf::Unit => super::UNIT_TRAITS,
+            TraitOf::Side => &[],
+        }
+    }
+
+    /// RULES.md §5: `flow` is played on hexes.
+    fn grids(&self) -> &'static [GridKind] {
+        &[GridKind::Hex]
+    }
+
+    fn skills(&self) -> &'static [&'static str] {
+        SKILLS
+    }
+
+    fn uses_equipment(&self) -> bool {
+        true
+    }
+
+    /// A magic item costs 1 or 2 AP, "specific to each item" (F-08, seed L41).
+    fn item_ap(&self) -> Option<std::ops::RangeInclusive<i32>> {
+        Some(super::ITEM_AP)
+    }
+}
+
+impl Presentation for Flow {
+    fn rule_for(&self, term: &str) -> Option<&'static str> {
+        crate::engine::explain::lookup(GLOSSARY, term)
+    }
+
+    fn condition_badge(&self, condition: &str) -> Option<ConditionBadge> {
+        crate::engine::ruleset::badge_from(BADGES, condition)
+    }
+}
+
+impl AiHints for Flow {
+    /// A Feint's opposed check (F-34).
+    fn action_chance(&self, world: &World, command: &Command) -> Option<f64> {
+        preview::action_chance(world, command)
     }
 
     /// Total Defense (F-40): ends the turn with +1 RP and Advantage on reactions.
@@ -221,12 +256,6 @@ impl Ruleset for Flow {
         Some(FlowAction::Feint { target }.by(unit))
     }
 
-    /// The declared AP cost in the amount the level's configuration sets
-    /// ([`verbs::verb_cost`]).
-    fn verb_cost(&self, world: &World, verb: &VerbSpec) -> Option<Cost> {
-        verbs::verb_cost(&rules(world).costs, verb.name)
-    }
-
     fn speed_stat(&self, world: &World, unit: UnitId) -> Option<u32> {
         world
             .get::<Stats>(entity(world, unit))
@@ -238,22 +267,9 @@ impl Ruleset for Flow {
     fn cleanse_worth(&self, world: &World, unit: UnitId) -> bool {
         rules(world).ongoing.keys().any(|c| has(world, unit, c))
     }
-
-    fn skills(&self) -> &'static [&'static str] {
-        SKILLS
-    }
-
-    fn uses_equipment(&self) -> bool {
-        true
-    }
-
-    /// A magic item costs 1 or 2 AP, "specific to each item" (F-08, seed L41).
-    fn item_ap(&self) -> Option<std::ops::RangeInclusive<i32>> {
-        Some(super::ITEM_AP)
-    }
 }
 
-/// The badges of its conditions ([`Ruleset::condition_badge`]): icon, colour, short
+/// The badges of its conditions ([`Presentation::condition_badge`]): icon, colour, short
 /// text, effect, duration and rule of each.
 const BADGES: &[(&str, ConditionBadge)] = &[
     (

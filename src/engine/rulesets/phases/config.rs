@@ -275,7 +275,10 @@ impl PhasesConfig {
 
     /// This configuration with a level's overrides applied, each key naming a field;
     /// a value of the wrong type or out of range is an error naming its key.
-    pub fn with_overrides(&self, overrides: &BTreeMap<String, ron::Value>) -> Result<Self, String> {
+    pub fn with_overrides(
+        &self,
+        overrides: &BTreeMap<String, ron::Value>,
+    ) -> Result<Self, crate::engine::ruleset::RulesetError> {
         crate::engine::ruleset::config::with_overrides(self, overrides)
     }
 
@@ -425,6 +428,15 @@ mod tests {
         assert_eq!(merged.movement_powers[0].distance.budget(merged.speed), 5);
         o.insert("sped".to_string(), ron::Value::Number(ron::Number::U32(4)));
         let err = c.with_overrides(&o).unwrap_err();
-        assert!(err.contains("unknown rule constant `sped`"), "{err}");
+        assert!(
+            err.to_string().contains("unknown rule constant `sped`"),
+            "{err}"
+        );
+        // The error is at the key that is wrong, and only there.
+        let crate::engine::ruleset::RulesetError::Overrides(problems) = err else {
+            panic!("{err:?}")
+        };
+        let keys: Vec<&str> = problems.iter().map(|p| p.key.as_str()).collect();
+        assert_eq!(keys, ["sped"]);
     }
 }

@@ -47,8 +47,10 @@ pub use config::PhasesConfig;
 pub use ruleset::Phases;
 
 use crate::engine::battle::{BattleSchedule, BattleStage, Roster, ruleset_is};
-use crate::engine::board::Cell;
-use crate::engine::ruleset::{MAX_HP, MAX_MODIFIER, MAX_SPEED, StatSpec};
+use crate::engine::ruleset::{
+    MAX_HP, MAX_MODIFIER, MAX_SPEED, RulesetError, StatSpec, UnitProblem, check_unit_stats,
+    parse_dice, side_index, unit_basics,
+};
 use crate::engine::spec::Level;
 use crate::engine::units::*;
 
@@ -201,38 +203,27 @@ impl Plugin for PhasesPlugin {
 
 /// Spawns the level's units with `phases` stats and inserts the ruleset's state
 /// (the seam's `setup`, see [`Phases`]).
-pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
-    let config = PhasesConfig::load_default()?.with_overrides(&level.rules)?;
-    let rolls = attack::AttackRolls::new(&config)?;
+pub fn setup(world: &mut World, level: &Level) -> Result<(), RulesetError> {
+    let config = crate::engine::ruleset::config::for_level::<PhasesConfig>(&level.rules)?;
+    let rolls = attack::AttackRolls::new(&config).map_err(RulesetError::Config)?;
     let mut roster = Vec::new();
     for (i, def) in level.units.iter().enumerate() {
-        let side = level
-            .sides
-            .iter()
-            .position(|s| s.name == def.side)
-            .ok_or_else(|| format!("unit {} has unknown side {}", def.name, def.side))?;
+        let side = side_index(level, def)?;
         // What `skirmish check` refuses, the engine does not play either.
-        crate::engine::ruleset::check_stats(STATS, &def.stats)
-            .map_err(|e| format!("unit {}: {e}", def.name))?;
+        check_unit_stats(STATS, def)?;
         let item_powers = def.items.iter().filter_map(|item| match &item.effect {
             crate::engine::spec::ItemEffect::Power(p) => Some(p),
             _ => None,
         });
         for power in def.powers.iter().chain(item_powers) {
-            crate::engine::ruleset::parse_dice(&power.damage).map_err(|e| {
-                format!(
-                    "unit {}: power {}: damage `{}` {e}",
-                    def.name, power.name, power.damage
-                )
-            })?;
+            parse_dice(&power.damage)
+                .map_err(|e| RulesetError::unit(&def.name, UnitProblem::damage(power, e)))?;
         }
         for item in &def.items {
             if let crate::engine::spec::ItemEffect::Heal(dice) = &item.effect {
-                crate::engine::ruleset::parse_dice(dice).map_err(|e| {
-                    format!(
-                        "unit {}: item {}: heals `{dice}`, which {e}",
-                        def.name, item.name
-                    )
+                parse_dice(dice).map_err(|why| {
+                    let (item, dice) = (item.name.clone(), dice.clone());
+                    RulesetError::unit(&def.name, UnitProblem::Heal { item, dice, why })
                 })?;
             }
         }
@@ -255,15 +246,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
             .collect();
         let e = world
             .spawn((
-                UnitId(i as u32),
-                Unit {
-                    name: def.name.clone(),
-                    side: SideId(side as u32),
-                },
-                Position(Cell::new(def.pos.0, def.pos.1)),
-                stats,
-                Health { hp: max, max },
-                Conditions::default(),
+                unit_basics(i, def, side, max),
                 Reach(1),
                 ActionPool::default(),
                 Powers(powers),

@@ -13,9 +13,11 @@ use crate::engine::command::{Command, CommandError};
 use crate::engine::event::Stage;
 use crate::engine::problems::Issue;
 use crate::engine::ruleset::config::{self, ConfigError};
+use crate::engine::ruleset::{
+    AiHints, LevelSchema, MoveHint, Presentation, Ruleset, RulesetError, StatSpec, Vocabulary,
+};
 use crate::engine::ruleset::{Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder};
 use crate::engine::ruleset::{ConditionBadge, badge_colour};
-use crate::engine::ruleset::{MoveHint, Ruleset, StatSpec};
 use crate::engine::spec::Level;
 use crate::engine::units::{Conditions, Stats, UnitId};
 use crate::engine::verb::{ArgSpec, VerbSpec};
@@ -31,7 +33,7 @@ const DISENGAGED: f64 = 0.6;
 pub struct Phases;
 
 /// The rule of `RULES.md` behind each word its roll events use (see
-/// [`Ruleset::rule_for`]): the first key (lower case) the word contains wins, so
+/// [`Presentation::rule_for`]): the first key (lower case) the word contains wins, so
 /// specific keys come before general ones.
 const GLOSSARY: &[(&str, &str)] = &[
     ("initiative tie", "P-GAP-02"),
@@ -73,10 +75,11 @@ impl Ruleset for Phases {
         STATS
     }
 
-    fn check_overrides(&self, overrides: &BTreeMap<String, ron::Value>) -> Result<(), String> {
-        PhasesConfig::load_default()
-            .and_then(|base| base.with_overrides(overrides))
-            .map(|_| ())
+    fn check_overrides(
+        &self,
+        overrides: &BTreeMap<String, ron::Value>,
+    ) -> Result<(), RulesetError> {
+        config::for_level::<PhasesConfig>(overrides).map(|_| ())
     }
 
     /// Every override checked on its own on top of the checked defaults, each
@@ -85,17 +88,11 @@ impl Ruleset for Phases {
         config::override_problems::<PhasesConfig>(overrides)
     }
 
-    fn check_level(&self, level: &Level) -> Vec<Issue> {
-        config::configured::<PhasesConfig>(&level.rules)
-            .map(|c| c.level_problems(level))
-            .unwrap_or_default()
-    }
-
     fn build(&self, app: &mut App) {
         app.add_plugins(PhasesPlugin);
     }
 
-    fn setup(&self, world: &mut World, level: &Level) -> Result<(), String> {
+    fn setup(&self, world: &mut World, level: &Level) -> Result<(), RulesetError> {
         super::setup(world, level)
     }
 
@@ -107,31 +104,9 @@ impl Ruleset for Phases {
         check::legal(world)
     }
 
-    /// Defend, Delay and Disengage (P-26 … P-28, [`VERBS`]).
-    fn verbs(&self) -> &'static [VerbSpec] {
-        VERBS
-    }
-
-    /// Seize (P-15) and ActNow (P-26) ([`super::answers::ANSWERS`]).
-    fn answers(&self) -> &'static [VerbSpec] {
-        super::answers::ANSWERS
-    }
-
     /// A Charge's `target` (P-21, [`super::movement::MOVE_OPTIONS`]).
     fn move_options(&self) -> &'static [ArgSpec] {
         super::movement::MOVE_OPTIONS
-    }
-
-    /// Defend (P-27).
-    fn guard_action(&self, _world: &World, unit: UnitId) -> Option<Command> {
-        Some(PhasesAction::Defend.by(unit))
-    }
-
-    /// The Disengage battle action to the end of `path` (P-28), which goes there
-    /// by the shortest way.
-    fn unprovoking_move(&self, unit: UnitId, path: &[Cell]) -> Option<Command> {
-        path.last()
-            .map(|&to| PhasesAction::Disengage { to }.by(unit))
     }
 
     fn preview_attack(
@@ -164,6 +139,41 @@ impl Ruleset for Phases {
         crate::engine::log::stage_name(stage)
     }
 
+    fn turn_order(&self, world: &World) -> Vec<TurnOrder> {
+        preview::turn_order(world)
+    }
+
+    fn pools(&self, world: &World, unit: UnitId) -> Vec<(String, i32)> {
+        preview::pools(world, unit)
+    }
+}
+
+impl Vocabulary for Phases {
+    /// Defend, Delay and Disengage (P-26 … P-28, [`VERBS`]).
+    fn verbs(&self) -> &'static [VerbSpec] {
+        VERBS
+    }
+
+    /// Seize (P-15) and ActNow (P-26) ([`super::answers::ANSWERS`]).
+    fn answers(&self) -> &'static [VerbSpec] {
+        super::answers::ANSWERS
+    }
+}
+
+impl LevelSchema for Phases {
+    fn check_level(&self, level: &Level) -> Vec<Issue> {
+        config::configured::<PhasesConfig>(&level.rules)
+            .map(|c| c.level_problems(level))
+            .unwrap_or_default()
+    }
+
+    /// Typical values of RULES.md §1: ATK +2, DEF 11, Tier 1.
+    fn editor_defaults(&self) -> &'static [(&'static str, i32)] {
+        &[("ATK", 2), ("DEF", 11), ("Tier", 1)]
+    }
+}
+
+impl Presentation for Phases {
     fn rule_for(&self, term: &str) -> Option<&'static str> {
         crate::engine::explain::lookup(GLOSSARY, term)
     }
@@ -171,13 +181,19 @@ impl Ruleset for Phases {
     fn condition_badge(&self, condition: &str) -> Option<ConditionBadge> {
         crate::engine::ruleset::badge_from(BADGES, condition)
     }
+}
 
-    fn turn_order(&self, world: &World) -> Vec<TurnOrder> {
-        preview::turn_order(world)
+impl AiHints for Phases {
+    /// Defend (P-27).
+    fn guard_action(&self, _world: &World, unit: UnitId) -> Option<Command> {
+        Some(PhasesAction::Defend.by(unit))
     }
 
-    fn pools(&self, world: &World, unit: UnitId) -> Vec<(String, i32)> {
-        preview::pools(world, unit)
+    /// The Disengage battle action to the end of `path` (P-28), which goes there
+    /// by the shortest way.
+    fn unprovoking_move(&self, unit: UnitId, path: &[Cell]) -> Option<Command> {
+        path.last()
+            .map(|&to| PhasesAction::Disengage { to }.by(unit))
     }
 
     /// The movement powers of P-GAP-04 and the Disengage battle action (`None`,
@@ -223,14 +239,9 @@ impl Ruleset for Phases {
             .get::<Conditions>(entity(world, unit))
             .is_some_and(|c| c.has(conditions::SLOWED))
     }
-
-    /// Typical values of RULES.md §1: ATK +2, DEF 11, Tier 1.
-    fn editor_defaults(&self) -> &'static [(&'static str, i32)] {
-        &[("ATK", 2), ("DEF", 11), ("Tier", 1)]
-    }
 }
 
-/// The badges of its conditions ([`Ruleset::condition_badge`]): icon, colour, short
+/// The badges of its conditions ([`Presentation::condition_badge`]): icon, colour, short
 /// text, effect, duration and rule of each.
 const BADGES: &[(&str, ConditionBadge)] = &[
     (

@@ -43,7 +43,7 @@ pub struct Weapon {
 
 impl Weapon {
     /// Its damage dice, parsed (checked by [`WoundsConfig::problems`]).
-    pub fn dice(&self) -> Result<DiceExpr, String> {
+    pub fn dice(&self) -> Result<DiceExpr, crate::engine::ruleset::BadDice> {
         parse_dice(&self.damage)
     }
 }

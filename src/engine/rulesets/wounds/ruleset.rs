@@ -20,9 +20,7 @@ use super::units::{
     side_is_pc,
 };
 use super::verbs::{VERBS, pools};
-use crate::engine::battle::{
-    BattleSchedule, BattleStage, Roster, TurnState, cell_of, entity, name, ruleset_is, side_of,
-};
+use crate::engine::battle::{Roster, TurnState, add_driver, cell_of, entity, name, side_of};
 use crate::engine::board::{Cell, GridKind};
 use crate::engine::command::{Command, CommandError};
 use crate::engine::conditions::{Stacking, StackingRules};
@@ -30,10 +28,13 @@ use crate::engine::event::Stage;
 use crate::engine::problems::{Issue, PowerRef, Where, side_label, unit_label};
 use crate::engine::ruleset::config::{self, ConfigError};
 use crate::engine::ruleset::{
+    AiHints, LevelSchema, Presentation, Ruleset, RulesetError, StatSpec, TraitOf, UnitProblem,
+    Vocabulary, check_unit_stats, parse_dice, side_index, unit_basics,
+};
+use crate::engine::ruleset::{
     AimPreview, Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder,
 };
 use crate::engine::ruleset::{ConditionBadge, badge_colour};
-use crate::engine::ruleset::{Ruleset, StatSpec, TraitOf, check_stats, parse_dice};
 use crate::engine::spec::{Level, PowerDef};
 use crate::engine::units::*;
 use crate::engine::verb::{ArgSpec, Args, VerbSpec};
@@ -46,7 +47,7 @@ pub struct Wounds;
 pub const ID: &str = "wounds";
 
 /// The rule of `RULES.md` behind each word its roll events use (see
-/// [`Ruleset::rule_for`]): the first key (lower case) the word contains wins, so
+/// [`Presentation::rule_for`]): the first key (lower case) the word contains wins, so
 /// specific keys come before general ones.
 const GLOSSARY: &[(&str, &str)] = &[
     ("initiative tie", "W-GAP-10"),
@@ -93,161 +94,38 @@ impl Ruleset for Wounds {
         STATS
     }
 
-    fn check_overrides(&self, overrides: &BTreeMap<String, ron::Value>) -> Result<(), String> {
-        config::load_default::<WoundsConfig>()
-            .and_then(|base| config::with_overrides(&base, overrides))
-            .map(|_| ())
+    fn check_overrides(
+        &self,
+        overrides: &BTreeMap<String, ron::Value>,
+    ) -> Result<(), RulesetError> {
+        config::for_level::<WoundsConfig>(overrides).map(|_| ())
     }
 
     fn override_problems(&self, overrides: &BTreeMap<String, ron::Value>) -> Vec<ConfigError> {
         config::override_problems::<WoundsConfig>(overrides)
     }
 
-    fn check_trait(&self, of: TraitOf, phrase: &str) -> Result<(), String> {
+    fn check_trait(&self, of: TraitOf, phrase: &str) -> Result<(), RulesetError> {
         match of {
-            TraitOf::Unit => parse_trait(defaults()?, phrase).map(|_| ()),
-            TraitOf::Side => parse_side_trait(phrase).map(|_| ()),
+            TraitOf::Unit => parse_trait(defaults().map_err(RulesetError::Config)?, phrase)
+                .map(|_| ())
+                .map_err(RulesetError::Trait),
+            TraitOf::Side => parse_side_trait(phrase)
+                .map(|_| ())
+                .map_err(RulesetError::Trait),
         }
-    }
-
-    fn trait_examples(&self, of: TraitOf) -> &'static [&'static str] {
-        match of {
-            TraitOf::Unit => UNIT_TRAIT_EXAMPLES,
-            TraitOf::Side => SIDE_TRAITS,
-        }
-    }
-
-    /// Power traits and `on_hit` conditions, and summoning slots (W-32): a side's
-    /// `Summoned` units fit in the slots of its summoners (Level, +2 Legion leader).
-    fn check_level(&self, level: &Level) -> Vec<Issue> {
-        let mut out = super::summon::level_issues(level);
-        for (u, def) in level.units.iter().enumerate() {
-            let label = unit_label(u, def);
-            for (p, power) in def.powers.iter().enumerate() {
-                let at = |field: &'static str| Where::Power {
-                    unit: u,
-                    power: PowerRef::Listed(p),
-                    field: Some(field),
-                };
-                // A table weapon takes the table's damage (W-GAP-01): a level's own
-                // is ignored, so say so rather than fight with other dice.
-                if let Ok(c) = defaults()
-                    && let Some(w) = c.weapon(&power.name)
-                    && power.damage != w.damage
-                    && power.damage != "1d6"
-                {
-                    out.push(Issue {
-                        at: at("damage"),
-                        message: format!(
-                            "power `{}` of {label} is the table's {} ({}): its `damage` {} \
-                             would be ignored; give the power another name to use its own \
-                             damage",
-                            power.name, w.name, w.damage, power.damage
-                        ),
-                    });
-                }
-                if let Err(e) = parse_header(&power.traits) {
-                    out.push(Issue {
-                        at: at("traits"),
-                        message: format!("power `{}` of {label}: {e}", power.name),
-                    });
-                }
-                for (effect, e) in power.on_hit.iter().enumerate() {
-                    if !names::ON_HIT
-                        .iter()
-                        .any(|n| n.eq_ignore_ascii_case(e.condition.trim()))
-                    {
-                        out.push(Issue {
-                            at: Where::OnHit {
-                                unit: u,
-                                power: PowerRef::Listed(p),
-                                effect,
-                            },
-                            message: format!(
-                                "unknown condition `{}` in the on_hit of power `{}` of {label}; \
-                                 expected one of: {}",
-                                e.condition,
-                                power.name,
-                                names::ON_HIT.join(", ")
-                            ),
-                        });
-                    }
-                }
-            }
-        }
-        let Ok(c) = defaults() else { return out };
-        for (s, side) in level.sides.iter().enumerate() {
-            let mine = || {
-                level
-                    .units
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, u)| u.side == side.name)
-            };
-            let summoned: Vec<usize> = mine()
-                .filter(|(_, u)| u.traits.iter().any(|t| t.eq_ignore_ascii_case("summoned")))
-                .map(|(i, _)| i)
-                .collect();
-            if summoned.is_empty() {
-                continue;
-            }
-            let slots: i64 = mine()
-                .filter_map(|(_, u)| {
-                    let w = WUnit::from_def(c, u, side_is_pc(level, s), false).ok()?;
-                    (!w.summoned).then(|| w.summoning_slots())
-                })
-                .sum();
-            // Each Summoned unit beyond the slots, in the level's order, is pointed
-            // at where it is written.
-            let fit = usize::try_from(slots.max(0)).unwrap_or(usize::MAX);
-            for &u in summoned.iter().skip(fit) {
-                out.push(Issue {
-                    at: Where::Unit {
-                        index: u,
-                        field: None,
-                    },
-                    message: format!(
-                        "{} is one Summoned unit too many for {}: it has {} Summoned units \
-                         but its summoners have {slots} summoning slots (Level each, +2 \
-                         with Legion leader, W-32)",
-                        unit_label(u, &level.units[u]),
-                        side_label(s, side),
-                        summoned.len()
-                    ),
-                });
-            }
-        }
-        out
-    }
-
-    /// RULES.md §3.A: a square grid.
-    fn grids(&self) -> &'static [GridKind] {
-        &[GridKind::Square]
     }
 
     fn build(&self, app: &mut App) {
-        app.add_systems(
-            BattleSchedule,
-            play::drive
-                .in_set(BattleStage::Attack)
-                .run_if(ruleset_is(ID)),
-        );
+        add_driver(app, ID, play::drive);
     }
 
-    fn setup(&self, world: &mut World, level: &Level) -> Result<(), String> {
+    fn setup(&self, world: &mut World, level: &Level) -> Result<(), RulesetError> {
         setup(world, level)
     }
 
     fn check(&self, world: &World, command: &Command) -> Result<(), CommandError> {
         check::check(world, command)
-    }
-
-    fn verbs(&self) -> &'static [VerbSpec] {
-        VERBS
-    }
-
-    fn default_move_power(&self) -> &'static str {
-        MOVE
     }
 
     fn legal(&self, world: &World) -> Vec<Command> {
@@ -392,14 +270,6 @@ impl Ruleset for Wounds {
         "Turn"
     }
 
-    fn rule_for(&self, term: &str) -> Option<&'static str> {
-        crate::engine::explain::lookup(GLOSSARY, term)
-    }
-
-    fn condition_badge(&self, condition: &str) -> Option<ConditionBadge> {
-        crate::engine::ruleset::badge_from(BADGES, condition)
-    }
-
     /// The rest of the round in the battle's fixed order, the active unit first
     /// (W-02, W-GAP-12).
     fn turn_order(&self, world: &World) -> Vec<TurnOrder> {
@@ -447,6 +317,152 @@ impl Ruleset for Wounds {
         out
     }
 
+    /// `aim` (W-17, [`super::aim::ATTACK_OPTIONS`]).
+    fn attack_options(&self) -> &'static [ArgSpec] {
+        super::aim::ATTACK_OPTIONS
+    }
+}
+
+impl Vocabulary for Wounds {
+    fn verbs(&self) -> &'static [VerbSpec] {
+        VERBS
+    }
+
+    fn default_move_power(&self) -> &'static str {
+        MOVE
+    }
+}
+
+impl LevelSchema for Wounds {
+    fn trait_examples(&self, of: TraitOf) -> &'static [&'static str] {
+        match of {
+            TraitOf::Unit => UNIT_TRAIT_EXAMPLES,
+            TraitOf::Side => SIDE_TRAITS,
+        }
+    }
+
+    /// Power traits and `on_hit` conditions, and summoning slots (W-32): a side's
+    /// `Summoned` units fit in the slots of its summoners (Level, +2 Legion leader).
+    fn check_level(&self, level: &Level) -> Vec<Issue> {
+        let mut out = super::summon::level_issues(level);
+        for (u, def) in level.units.iter().enumerate() {
+            let label = unit_label(u, def);
+            for (p, power) in def.powers.iter().enumerate() {
+                let at = |field: &'static str| Where::Power {
+                    unit: u,
+                    power: PowerRef::Listed(p),
+                    field: Some(field),
+                };
+                // A table weapon takes the table's damage (W-GAP-01): a level's own
+                // is ignored, so say so rather than fight with other dice.
+                if let Ok(c) = defaults()
+                    && let Some(w) = c.weapon(&power.name)
+                    && power.damage != w.damage
+                    && power.damage != "1d6"
+                {
+                    out.push(Issue {
+                        at: at("damage"),
+                        message: format!(
+                            "power `{}` of {label} is the table's {} ({}): its `damage` {} \
+                             would be ignored; give the power another name to use its own \
+                             damage",
+                            power.name, w.name, w.damage, power.damage
+                        ),
+                    });
+                }
+                if let Err(e) = parse_header(&power.traits) {
+                    out.push(Issue {
+                        at: at("traits"),
+                        message: format!("power `{}` of {label}: {e}", power.name),
+                    });
+                }
+                for (effect, e) in power.on_hit.iter().enumerate() {
+                    if !names::ON_HIT
+                        .iter()
+                        .any(|n| n.eq_ignore_ascii_case(e.condition.trim()))
+                    {
+                        out.push(Issue {
+                            at: Where::OnHit {
+                                unit: u,
+                                power: PowerRef::Listed(p),
+                                effect,
+                            },
+                            message: format!(
+                                "unknown condition `{}` in the on_hit of power `{}` of {label}; \
+                                 expected one of: {}",
+                                e.condition,
+                                power.name,
+                                names::ON_HIT.join(", ")
+                            ),
+                        });
+                    }
+                }
+            }
+        }
+        let Ok(c) = defaults() else { return out };
+        for (s, side) in level.sides.iter().enumerate() {
+            let mine = || {
+                level
+                    .units
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, u)| u.side == side.name)
+            };
+            let summoned: Vec<usize> = mine()
+                .filter(|(_, u)| u.traits.iter().any(|t| t.eq_ignore_ascii_case("summoned")))
+                .map(|(i, _)| i)
+                .collect();
+            if summoned.is_empty() {
+                continue;
+            }
+            let slots: i64 = mine()
+                .filter_map(|(_, u)| {
+                    let w = WUnit::from_def(c, u, side_is_pc(level, s), false).ok()?;
+                    (!w.summoned).then(|| w.summoning_slots())
+                })
+                .sum();
+            // Each Summoned unit beyond the slots, in the level's order, is pointed
+            // at where it is written.
+            let fit = usize::try_from(slots.max(0)).unwrap_or(usize::MAX);
+            for &u in summoned.iter().skip(fit) {
+                out.push(Issue {
+                    at: Where::Unit {
+                        index: u,
+                        field: None,
+                    },
+                    message: format!(
+                        "{} is one Summoned unit too many for {}: it has {} Summoned units \
+                         but its summoners have {slots} summoning slots (Level each, +2 \
+                         with Legion leader, W-32)",
+                        unit_label(u, &level.units[u]),
+                        side_label(s, side),
+                        summoned.len()
+                    ),
+                });
+            }
+        }
+        out
+    }
+
+    /// RULES.md §3.A: a square grid.
+    fn grids(&self) -> &'static [GridKind] {
+        &[GridKind::Square]
+    }
+
+    fn editor_defaults(&self) -> &'static [(&'static str, i32)] {
+        &[("Agility", 1), ("Accuracy", 2), ("Strength", 1)]
+    }
+}
+
+impl Presentation for Wounds {
+    fn rule_for(&self, term: &str) -> Option<&'static str> {
+        crate::engine::explain::lookup(GLOSSARY, term)
+    }
+
+    fn condition_badge(&self, condition: &str) -> Option<ConditionBadge> {
+        crate::engine::ruleset::badge_from(BADGES, condition)
+    }
+
     /// Whether one unit stands in the other's melee zone (W-25).
     fn relation(&self, world: &World, unit: UnitId, other: UnitId) -> Option<String> {
         if unit == other || side_of(world, unit) == side_of(world, other) {
@@ -473,12 +489,9 @@ impl Ruleset for Wounds {
             format!("{d} squares from {}", name(world, unit))
         })
     }
+}
 
-    /// `aim` (W-17, [`super::aim::ATTACK_OPTIONS`]).
-    fn attack_options(&self) -> &'static [ArgSpec] {
-        super::aim::ATTACK_OPTIONS
-    }
-
+impl AiHints for Wounds {
     /// Dodge (W-09): +1 defense until its next turn, for a Bonus Action left over.
     fn defensive_action(&self, world: &World, unit: UnitId) -> Option<Command> {
         let c = Command::Act {
@@ -497,14 +510,6 @@ impl Ruleset for Wounds {
 
     fn speed_stat(&self, world: &World, unit: UnitId) -> Option<u32> {
         Some(u32::try_from(wu(world, unit).movement).unwrap_or(0))
-    }
-
-    fn editor_defaults(&self) -> &'static [(&'static str, i32)] {
-        &[("Agility", 1), ("Accuracy", 2), ("Strength", 1)]
-    }
-
-    fn uses_equipment(&self) -> bool {
-        false
     }
 }
 
@@ -591,7 +596,7 @@ fn roll_text(s: &play::Swing) -> String {
 fn powers_of(
     config: &WoundsConfig,
     def: &crate::engine::spec::UnitDef,
-) -> Result<Vec<PowerDef>, String> {
+) -> Result<Vec<PowerDef>, UnitProblem> {
     let mut out = Vec::new();
     for p in &def.powers {
         let mut power = p.clone();
@@ -601,14 +606,11 @@ fn powers_of(
             power.range = w.range;
             power.ranged = !w.melee;
         }
-        parse_dice(&power.damage).map_err(|e| {
-            format!(
-                "unit {}: power {}: damage `{}` {e}",
-                def.name, p.name, power.damage
-            )
+        parse_dice(&power.damage).map_err(|e| UnitProblem::damage(&power, e))?;
+        parse_header(&power.traits).map_err(|why| UnitProblem::Power {
+            power: p.name.clone(),
+            why,
         })?;
-        parse_header(&power.traits)
-            .map_err(|e| format!("unit {}: power {}: {e}", def.name, p.name))?;
         out.push(power);
     }
     if out.is_empty() {
@@ -619,21 +621,17 @@ fn powers_of(
 
 /// Spawns the level's units and inserts the ruleset's state (configuration, round,
 /// each unit's `wounds` data).
-pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
-    let config = config::with_overrides(&config::load_default::<WoundsConfig>()?, &level.rules)?;
+pub fn setup(world: &mut World, level: &Level) -> Result<(), RulesetError> {
+    let config = config::for_level::<WoundsConfig>(&level.rules)?;
     let mut roster = Vec::new();
     let mut units = Vec::new();
     for (i, def) in level.units.iter().enumerate() {
-        let side = level
-            .sides
-            .iter()
-            .position(|s| s.name == def.side)
-            .ok_or_else(|| format!("unit {} has unknown side {}", def.name, def.side))?;
-        check_stats(STATS, &def.stats).map_err(|e| format!("unit {}: {e}", def.name))?;
+        let side = side_index(level, def)?;
+        check_unit_stats(STATS, def)?;
         let pc = side_is_pc(level, side);
         let data = WUnit::from_def(&config, def, pc, side_initiates(level, side))
-            .map_err(|e| format!("unit {}: {e}", def.name))?;
-        let powers = powers_of(&config, def)?;
+            .map_err(|e| RulesetError::unit(&def.name, UnitProblem::Other(e)))?;
+        let powers = powers_of(&config, def).map_err(|e| RulesetError::unit(&def.name, e))?;
         let hp = def
             .stats
             .get("HP")
@@ -641,15 +639,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
             .unwrap_or(config.default_hp(pc));
         let e = world
             .spawn((
-                UnitId(i as u32),
-                Unit {
-                    name: def.name.clone(),
-                    side: SideId(side as u32),
-                },
-                Position(Cell::new(def.pos.0, def.pos.1)),
-                Stats(def.stats.clone()),
-                Health { hp, max: hp },
-                Conditions::default(),
+                unit_basics(i, def, side, hp),
                 Reach(data.zone),
                 Powers(powers),
                 MovementPowers(vec![MOVE.into(), play::DASH.into()]),
@@ -686,7 +676,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), String> {
     Ok(())
 }
 
-/// The badges of its conditions ([`Ruleset::condition_badge`]): icon, colour, short
+/// The badges of its conditions ([`Presentation::condition_badge`]): icon, colour, short
 /// text, effect, duration and rule of each.
 const BADGES: &[(&str, ConditionBadge)] = &[
     (
