@@ -213,9 +213,15 @@ pub enum TraitOf {
 impl TraitOf {
     /// "unit" or "side", for messages.
     pub fn noun(self) -> &'static str {
+        self.pick("unit", "side")
+    }
+
+    /// `unit` for a unit's traits, `side` for a side's (a ruleset's
+    /// [`LevelSchema::trait_examples`]: `of.pick(UNIT_EXAMPLES, SIDE_EXAMPLES)`).
+    pub fn pick<T>(self, unit: T, side: T) -> T {
         match self {
-            TraitOf::Unit => "unit",
-            TraitOf::Side => "side",
+            TraitOf::Unit => unit,
+            TraitOf::Side => side,
         }
     }
 }

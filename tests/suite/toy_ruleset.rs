@@ -359,10 +359,7 @@ impl Vocabulary for Toy {
 
 impl LevelSchema for Toy {
     fn trait_examples(&self, of: TraitOf) -> &'static [&'static str] {
-        match of {
-            TraitOf::Unit => &["Sturdy"],
-            TraitOf::Side => &["Home", "Away"],
-        }
+        of.pick(&["Sturdy"], &["Home", "Away"])
     }
 }
 

@@ -97,12 +97,11 @@ impl Ruleset for Actfast {
     }
 
     fn check_trait(&self, of: TraitOf, phrase: &str) -> Result<(), RulesetError> {
-        match of {
-            TraitOf::Unit => parse_trait(phrase).map(|_| ()).map_err(RulesetError::Trait),
-            TraitOf::Side => parse_side_trait(phrase)
-                .map(|_| ())
-                .map_err(RulesetError::Trait),
-        }
+        let read = match of {
+            TraitOf::Unit => parse_trait(phrase).map(drop),
+            TraitOf::Side => parse_side_trait(phrase).map(drop),
+        };
+        read.map_err(RulesetError::Trait)
     }
 
     fn build(&self, app: &mut App) {
@@ -317,10 +316,7 @@ impl Vocabulary for Actfast {
 
 impl LevelSchema for Actfast {
     fn trait_examples(&self, of: TraitOf) -> &'static [&'static str] {
-        match of {
-            TraitOf::Unit => UNIT_TRAIT_EXAMPLES,
-            TraitOf::Side => SIDE_TRAITS,
-        }
+        of.pick(UNIT_TRAIT_EXAMPLES, SIDE_TRAITS)
     }
 
     /// Weapons' damage (`NdM`), `on_hit` conditions, and that the level has PCs and

@@ -111,7 +111,7 @@ impl Ruleset for Escalation {
     }
 
     fn check_trait(&self, of: TraitOf, phrase: &str) -> Result<(), RulesetError> {
-        match of {
+        let read = match of {
             TraitOf::Unit => {
                 // The band names, read once: the editor checks every phrase on
                 // every edit.
@@ -121,14 +121,11 @@ impl Ruleset for Escalation {
                     .get_or_init(config::load_default::<EscalationConfig>)
                     .as_ref()
                     .map_err(|e| RulesetError::Config(e.clone()))?;
-                parse_trait(c, phrase)
-                    .map(|_| ())
-                    .map_err(RulesetError::Trait)
+                parse_trait(c, phrase).map(drop)
             }
-            TraitOf::Side => parse_side_trait(phrase)
-                .map(|_| ())
-                .map_err(RulesetError::Trait),
-        }
+            TraitOf::Side => parse_side_trait(phrase).map(drop),
+        };
+        read.map_err(RulesetError::Trait)
     }
 
     fn build(&self, app: &mut App) {
@@ -318,10 +315,7 @@ impl Vocabulary for Escalation {
 
 impl LevelSchema for Escalation {
     fn trait_examples(&self, of: TraitOf) -> &'static [&'static str] {
-        match of {
-            TraitOf::Unit => UNIT_TRAIT_EXAMPLES,
-            TraitOf::Side => SIDE_TRAITS,
-        }
+        of.pick(UNIT_TRAIT_EXAMPLES, SIDE_TRAITS)
     }
 
     /// Powers' damage types and `on_hit` conditions, and no power named like a

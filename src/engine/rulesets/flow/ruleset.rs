@@ -196,10 +196,7 @@ impl LevelSchema for Flow {
     }
 
     fn trait_examples(&self, of: TraitOf) -> &'static [&'static str] {
-        match of {
-            TraitOf::Unit => super::UNIT_TRAITS,
-            TraitOf::Side => &[],
-        }
+        of.pick(super::UNIT_TRAITS, &[])
     }
 
     /// RULES.md §5: `flow` is played on hexes.

@@ -106,14 +106,13 @@ impl Ruleset for Wounds {
     }
 
     fn check_trait(&self, of: TraitOf, phrase: &str) -> Result<(), RulesetError> {
-        match of {
-            TraitOf::Unit => parse_trait(defaults().map_err(RulesetError::Config)?, phrase)
-                .map(|_| ())
-                .map_err(RulesetError::Trait),
-            TraitOf::Side => parse_side_trait(phrase)
-                .map(|_| ())
-                .map_err(RulesetError::Trait),
-        }
+        let read = match of {
+            TraitOf::Unit => {
+                parse_trait(defaults().map_err(RulesetError::Config)?, phrase).map(drop)
+            }
+            TraitOf::Side => parse_side_trait(phrase).map(drop),
+        };
+        read.map_err(RulesetError::Trait)
     }
 
     fn build(&self, app: &mut App) {
@@ -335,10 +334,7 @@ impl Vocabulary for Wounds {
 
 impl LevelSchema for Wounds {
     fn trait_examples(&self, of: TraitOf) -> &'static [&'static str] {
-        match of {
-            TraitOf::Unit => UNIT_TRAIT_EXAMPLES,
-            TraitOf::Side => SIDE_TRAITS,
-        }
+        of.pick(UNIT_TRAIT_EXAMPLES, SIDE_TRAITS)
     }
 
     /// Power traits and `on_hit` conditions, and summoning slots (W-32): a side's
