@@ -478,3 +478,122 @@ fn the_engine_refuses_what_check_refuses() {
     let err = setup_error(&level);
     assert!(err.contains("`tie_die`"), "{err}");
 }
+
+/// A ruleset's setup, overrides and trait checks refuse with a typed error
+/// (`RulesetError`) that says where and what — the unit, the stat, the power, the
+/// rules key — and shows as the message `sim` prints. Set up here straight through
+/// the ruleset, past `check`, as a level built in code would be.
+#[test]
+fn setup_errors_are_typed_and_say_where_and_what() {
+    use bevy_ecs::world::World;
+    use skirmish::engine::ruleset::{BadDice, BadStat, RulesetError, TraitOf, UnitProblem};
+    use skirmish::engine::rulesets::registry;
+    use skirmish::level::schema::PowerDef;
+
+    let parse = |text: &str| -> Level { ron::from_str(text).expect("the level parses") };
+    let setup = |level: &Level| {
+        let ruleset = registry::get(&level.ruleset).expect("a built-in ruleset");
+        ruleset.setup(&mut World::new(), level).unwrap_err()
+    };
+
+    let mut level = parse(&with_rules(PHASES, ""));
+    level.units[1].side = "Green".into();
+    let e = setup(&level);
+    let side = ("Goblin".to_string(), "Green".to_string());
+    assert!(
+        matches!(&e, RulesetError::UnknownSide { unit, side: s } if (unit, s) == (&side.0, &side.1)),
+        "{e:?}"
+    );
+    assert_eq!(e.to_string(), "unit Goblin has unknown side Green");
+
+    let mut level = parse(&with_rules(PHASES, ""));
+    level.units[1].stats.insert("ATK".into(), 5000);
+    let e = setup(&level);
+    let RulesetError::Unit {
+        unit,
+        problem: UnitProblem::Stat(BadStat {
+            name, value, max, ..
+        }),
+    } = &e
+    else {
+        panic!("{e:?}")
+    };
+    assert_eq!(
+        (unit.as_str(), name.as_str(), *value),
+        ("Goblin", "ATK", 5000)
+    );
+    assert!(
+        e.to_string()
+            .starts_with("unit Goblin: `ATK` is 5000; expected ")
+            && e.to_string().ends_with(&format!(" to {max}")),
+        "{e}"
+    );
+
+    let mut level = parse(&with_rules(PHASES, ""));
+    level.units[0].powers.push(PowerDef {
+        name: "Axe".into(),
+        range: 1,
+        ranged: false,
+        damage: "2d".into(),
+        add_tier: false,
+        on_hit: Vec::new(),
+        damage_type: None,
+        traits: Vec::new(),
+    });
+    let e = setup(&level);
+    assert!(
+        matches!(&e, RulesetError::Unit { unit, problem: UnitProblem::Damage { of: "power", name, dice, .. } }
+            if unit == "Knight" && name == "Axe" && dice == "2d"),
+        "{e:?}"
+    );
+    assert!(
+        e.to_string().starts_with(
+            "unit Knight: power Axe: damage `2d` is not a dice expression (at character"
+        ),
+        "{e}"
+    );
+    assert!(matches!(
+        skirmish::engine::ruleset::parse_dice("2d"),
+        Err(BadDice::Syntax(_))
+    ));
+
+    // A rules key the configuration lacks: the same error from setup and from
+    // `check_overrides`, at that key.
+    let level = parse(&with_rules(PHASES, r#""sped": 4"#));
+    let e = setup(&level);
+    let RulesetError::Overrides(problems) = &e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(problems.len(), 1);
+    assert_eq!(problems[0].key, "sped");
+    assert!(
+        e.to_string()
+            .starts_with("unknown rule constant `sped` for phases; known: "),
+        "{e}"
+    );
+    let phases = registry::get("phases").expect("phases");
+    assert_eq!(phases.check_overrides(&level.rules), Err(e));
+
+    // A constant naming a side the level lacks (`flow`'s surprisers).
+    let level = parse(&with_rules(FLOW, r#""surprisers": ["Green"]"#));
+    let e = setup(&level);
+    assert_eq!(
+        e,
+        RulesetError::NoSuchSide {
+            key: "surprisers",
+            side: "Green".into()
+        }
+    );
+    assert_eq!(e.to_string(), "surprisers: no side named `Green`");
+
+    // A ruleset that reads no traits says so, by its id.
+    let e = phases.check_trait(TraitOf::Unit, "Fast").unwrap_err();
+    assert_eq!(
+        e,
+        RulesetError::NoTraits {
+            ruleset: "phases",
+            of: TraitOf::Unit
+        }
+    );
+    assert_eq!(e.to_string(), "`phases` reads no unit traits");
+}
