@@ -78,8 +78,8 @@ fn names(ruleset: &str) -> Vec<String> {
             .iter()
             .map(|s| s.name)
             .chain([
-                actfast::play::names::WAVERING,
-                actfast::play::names::FLEEING,
+                actfast::state::names::WAVERING,
+                actfast::state::names::FLEEING,
             ])
             .map(String::from)
             .collect(),
