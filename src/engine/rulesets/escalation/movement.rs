@@ -288,7 +288,7 @@ fn interceptors_ally(world: &World, mover: UnitId, path: &[Cell], by: UnitId) ->
 }
 
 /// One step of a move.
-pub(super) fn step(world: &mut World, unit: UnitId, to: Cell) {
+fn step(world: &mut World, unit: UnitId, to: Cell) {
     let from = cell_of(world, unit);
     let cost = world.resource::<Map>().0.step_cost(to).unwrap_or(1);
     emit(

@@ -1077,7 +1077,7 @@ pub fn wound_name(aim: Aim) -> String {
 
 /// Deals `unit` a wound of `aim` (W-17, W-18, W-GAP-08): tracked with its round,
 /// shown as a condition that one healing instance of 6+ ends.
-pub(super) fn wound(world: &mut World, unit: UnitId, aim: Aim, by: UnitId) {
+fn wound(world: &mut World, unit: UnitId, aim: Aim, by: UnitId) {
     let config = rules(world).clone();
     emit(
         world,
@@ -1147,7 +1147,7 @@ pub fn wound_gone(world: &mut World, unit: UnitId, w: super::aim::Wound, why: &s
 }
 
 /// A power's `on_hit` condition on its target.
-pub(super) fn on_hit(
+fn on_hit(
     world: &mut World,
     target: UnitId,
     source: UnitId,

@@ -478,7 +478,7 @@ fn execute(world: &mut World, unit: UnitId, command: Command) {
     }
 }
 
-pub(super) fn act(world: &mut World, unit: UnitId, verb: &str, args: &crate::engine::verb::Args) {
+fn act(world: &mut World, unit: UnitId, verb: &str, args: &crate::engine::verb::Args) {
     use super::verbs;
     if super::gear::act(world, unit, verb, args)
         || super::extra::act(world, unit, verb, args)
