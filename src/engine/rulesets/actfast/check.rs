@@ -185,6 +185,7 @@ pub fn check_path(world: &World, unit: UnitId, path: &[Cell]) -> Result<(), Comm
         crate::engine::battle::PathWords {
             through_enemy: ": no moving through enemies",
             ends_occupied: "",
+            ..Default::default()
         },
     )
     .map(|_| ())

@@ -127,6 +127,7 @@ pub fn check_path(world: &World, unit: UnitId, path: &[Cell]) -> Result<(), Comm
         crate::engine::battle::PathWords {
             through_enemy: ": no moving through enemies (W-GAP-24)",
             ends_occupied: " (W-GAP-24)",
+            ..Default::default()
         },
     )
     .map(|_| ())
