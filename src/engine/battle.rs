@@ -12,7 +12,7 @@ use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
 use rustc_hash::FxHashMap;
 
-use crate::engine::board::{Board, Cell, Occupancy, Terrain};
+use crate::engine::board::{Board, Cell, Occupancy, PathFault, Terrain};
 use crate::engine::command::{Command, CommandError};
 use crate::engine::decision::PendingDecision;
 use crate::engine::dice::Dice;
@@ -501,14 +501,53 @@ pub fn unit_of(world: &World, entity: Entity) -> Option<UnitId> {
     })
 }
 
-/// What a ruleset adds to the two refusals of [`check_steps`] that its rules name
-/// (`wounds`: ": no moving through enemies (W-GAP-24)"); empty for none.
+/// How a ruleset words the refusals of a path ([`check_steps`]); the walk itself is
+/// [`Board::check_path`]'s.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PathWords {
-    /// After "an enemy stands on (x, y)".
+    /// After "an enemy stands on (x, y)" (`wounds`: ": no moving through enemies
+    /// (W-GAP-24)"); empty for none.
     pub through_enemy: &'static str,
-    /// After "a move can't end on (x, y): someone stands there".
+    /// After the refusal of a move ending where someone stands; empty for none.
     pub ends_occupied: &'static str,
+    /// The words of `phases` and `flow`, which name each fault apart ("the path is
+    /// empty (use EndTurn to stay put)", "(x, y) is off the map", "(x, y) is
+    /// impassable", "(x, y) is occupied: a move can't end there"), rather than the
+    /// shorter ones of the later rulesets ("the path is empty", "(x, y) is not next
+    /// to (x, y)" for a cell off the map too, "(x, y) can't be entered", "a move
+    /// can't end on (x, y): someone stands there").
+    pub apart: bool,
+}
+
+impl PathWords {
+    /// The refusal of a path for `fault`, in these words.
+    pub fn refusal(&self, fault: PathFault<CommandError>) -> CommandError {
+        let blocked = |why: String| CommandError::PathBlocked(why);
+        match fault {
+            PathFault::Empty if self.apart => {
+                blocked("the path is empty (use EndTurn to stay put)".into())
+            }
+            PathFault::Empty => blocked("the path is empty".into()),
+            PathFault::OffMap { cell, .. } if self.apart => {
+                blocked(format!("{cell} is off the map"))
+            }
+            PathFault::OffMap { cell, from } | PathFault::NotNext { cell, from } => {
+                blocked(format!("{cell} is not next to {from}"))
+            }
+            PathFault::Impassable(c) if self.apart => blocked(format!("{c} is impassable")),
+            PathFault::Impassable(c) => blocked(format!("{c} can't be entered")),
+            PathFault::Enemy(c) => blocked(format!("an enemy stands on {c}{}", self.through_enemy)),
+            PathFault::Rule(e) => e,
+            PathFault::EndTaken(c) if self.apart => blocked(format!(
+                "{c} is occupied: a move can't end there{}",
+                self.ends_occupied
+            )),
+            PathFault::EndTaken(c) => blocked(format!(
+                "a move can't end on {c}: someone stands there{}",
+                self.ends_occupied
+            )),
+        }
+    }
 }
 
 /// Whether `unit` may walk `path` (the cells entered, start excluded) as the
@@ -522,38 +561,31 @@ pub fn check_steps(
     path: &[Cell],
     words: PathWords,
 ) -> Result<u32, CommandError> {
+    check_steps_with(
+        world,
+        unit,
+        path,
+        occupancy_at(world, unit),
+        words,
+        |_, _, _| Ok(()),
+    )
+}
+
+/// [`check_steps`] with who stands where given (`occupancy`) and the ruleset's own
+/// rule for a step, `rule(from, to, occupancy of to)`, asked after the shared checks
+/// of each step ([`Board::check_path`]).
+pub fn check_steps_with(
+    world: &World,
+    unit: UnitId,
+    path: &[Cell],
+    occupancy: impl Fn(Cell) -> Occupancy,
+    words: PathWords,
+    rule: impl FnMut(Cell, Cell, Occupancy) -> Result<(), CommandError>,
+) -> Result<u32, CommandError> {
     let board = &world.resource::<Map>().0;
-    let free = occupancy_at(world, unit);
-    let Some(&end) = path.last() else {
-        return Err(CommandError::PathBlocked("the path is empty".into()));
-    };
-    let mut at = cell_of(world, unit);
-    let mut cost = 0;
-    for &c in path {
-        if !board.contains(c) || board.distance(at, c) != 1 {
-            return Err(CommandError::PathBlocked(format!(
-                "{c} is not next to {at}"
-            )));
-        }
-        let Some(step) = board.step_cost(c) else {
-            return Err(CommandError::PathBlocked(format!("{c} can't be entered")));
-        };
-        if free(c) == Occupancy::Blocked {
-            return Err(CommandError::PathBlocked(format!(
-                "an enemy stands on {c}{}",
-                words.through_enemy
-            )));
-        }
-        cost += step;
-        at = c;
-    }
-    if free(end) != Occupancy::Free {
-        return Err(CommandError::PathBlocked(format!(
-            "a move can't end on {end}: someone stands there{}",
-            words.ends_occupied
-        )));
-    }
-    Ok(cost)
+    board
+        .check_path(cell_of(world, unit), path, occupancy, rule)
+        .map_err(|f| words.refusal(f))
 }
 
 /// The cell of a unit's entity.

@@ -468,6 +468,81 @@ fn bresenham(a: Cell, b: Cell) -> Vec<Cell> {
     }
 }
 
+/// The first thing wrong with a path, as [`Board::check_path`] finds it walking cell
+/// by cell; each ruleset tells it in its own words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PathFault<E> {
+    /// The path has no cell.
+    Empty,
+    /// `cell`, entered from `from`, is off the map.
+    OffMap {
+        /// The cell.
+        cell: Cell,
+        /// The cell before it.
+        from: Cell,
+    },
+    /// `cell` is not next to `from`, the cell before it.
+    NotNext {
+        /// The cell.
+        cell: Cell,
+        /// The cell before it.
+        from: Cell,
+    },
+    /// `cell` can't be entered (impassable terrain).
+    Impassable(Cell),
+    /// An enemy stands on `cell`.
+    Enemy(Cell),
+    /// The ruleset's own rule refused a step.
+    Rule(E),
+    /// Someone stands on `cell`, the last one: a move can't end there.
+    EndTaken(Cell),
+}
+
+impl Board {
+    /// Walks `path` (the cells entered, start excluded) from `start` cell by cell, as
+    /// every grid ruleset checks a move: each cell on the map, next to the one
+    /// before it, enterable, with no enemy on it by `occupancy` (allies may be
+    /// passed), then `rule(from, to, occupancy of to)`, the ruleset's own rule for the
+    /// step (`phases`: a charge's steps close in; `flow`: a grappler dragging its
+    /// target passes nobody); the last cell free. Returns the path's cost in terrain
+    /// costs, or the first fault found in that order.
+    pub fn check_path<E>(
+        &self,
+        start: Cell,
+        path: &[Cell],
+        occupancy: impl Fn(Cell) -> Occupancy,
+        mut rule: impl FnMut(Cell, Cell, Occupancy) -> Result<(), E>,
+    ) -> Result<u32, PathFault<E>> {
+        let Some(&end) = path.last() else {
+            return Err(PathFault::Empty);
+        };
+        let mut at = start;
+        let mut cost = 0;
+        for &cell in path {
+            if !self.contains(cell) {
+                return Err(PathFault::OffMap { cell, from: at });
+            }
+            if self.distance(at, cell) != 1 {
+                return Err(PathFault::NotNext { cell, from: at });
+            }
+            let Some(step) = self.step_cost(cell) else {
+                return Err(PathFault::Impassable(cell));
+            };
+            let here = occupancy(cell);
+            if here == Occupancy::Blocked {
+                return Err(PathFault::Enemy(cell));
+            }
+            rule(at, cell, here).map_err(PathFault::Rule)?;
+            cost += step;
+            at = cell;
+        }
+        if occupancy(end) != Occupancy::Free {
+            return Err(PathFault::EndTaken(end));
+        }
+        Ok(cost)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -490,6 +565,57 @@ mod tests {
 
     fn nobody(_: Cell) -> Occupancy {
         Occupancy::Free
+    }
+
+    /// a path is walked cell by cell and its first fault is the one told: off
+    /// the map, not next to the cell before, impassable, an enemy on it, then the
+    /// ruleset's own rule, and the last cell must be free; allies may be passed, and
+    /// the cost is the terrain's.
+    #[test]
+    fn x05_check_path_finds_the_first_fault_in_order() {
+        let b = board(GridKind::Square, &["..~#", "...."]);
+        let (a, e) = (c(1, 1), c(2, 1));
+        let who = occ(&[a], &[e]);
+        let any = |_: Cell, _: Cell, _: Occupancy| Ok::<(), &str>(());
+        let walk = |path: &[Cell]| b.check_path(c(0, 0), path, &who, any);
+        assert_eq!(walk(&[c(1, 0), c(2, 0)]), Ok(3), "difficult costs 2");
+        assert_eq!(walk(&[c(1, 1), c(1, 0)]), Ok(2), "an ally is passed");
+        assert_eq!(walk(&[]), Err(PathFault::Empty));
+        let off = c(-1, 0);
+        assert_eq!(
+            walk(&[off]),
+            Err(PathFault::OffMap {
+                cell: off,
+                from: c(0, 0)
+            })
+        );
+        let far = c(2, 0);
+        assert_eq!(
+            walk(&[far]),
+            Err(PathFault::NotNext {
+                cell: far,
+                from: c(0, 0)
+            })
+        );
+        let wall = c(3, 0);
+        assert_eq!(
+            walk(&[c(1, 0), c(2, 0), wall]),
+            Err(PathFault::Impassable(wall))
+        );
+        assert_eq!(walk(&[c(1, 0), e]), Err(PathFault::Enemy(e)));
+        assert_eq!(walk(&[c(1, 0), a]), Err(PathFault::EndTaken(a)));
+        // The ruleset's rule sees each step after the shared checks, in order.
+        let mut seen = Vec::new();
+        let rule = |from: Cell, to: Cell, here: Occupancy| {
+            seen.push((from, to, here));
+            if to == c(1, 0) { Err("no") } else { Ok(()) }
+        };
+        let r = b.check_path(c(0, 0), &[a, c(1, 0)], &who, rule);
+        assert_eq!(r, Err(PathFault::Rule("no")));
+        assert_eq!(
+            seen,
+            vec![(c(0, 0), a, Occupancy::Ally), (a, c(1, 0), Occupancy::Free)]
+        );
     }
 
     /// Occupancy with the given allies and blockers, everyone else free.

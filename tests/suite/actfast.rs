@@ -14,7 +14,7 @@
 use skirmish::engine::board::{Cell, GridKind};
 use skirmish::engine::decision::PendingDecision;
 use skirmish::engine::dice::Dice;
-use skirmish::engine::rulesets::actfast::play::approach_options;
+use skirmish::engine::rulesets::actfast::movement::approach_options;
 use skirmish::engine::rulesets::new_battle;
 use skirmish::engine::units::PlayState;
 use skirmish::engine::verb::Args;
@@ -2126,7 +2126,7 @@ fn a_24_the_log_says_afraid() {
 /// A chance is never shown as "-0%" or above 100%.
 #[test]
 fn chances_read_0_to_100_percent() {
-    use skirmish::engine::rulesets::actfast::play::percent;
+    use skirmish::engine::rulesets::actfast::attack::percent;
     assert_eq!(percent(-1e-12), "0%");
     assert_eq!(percent(-0.0), "0%");
     assert_eq!(percent(1.0 + 1e-12), "100%");

@@ -50,10 +50,10 @@ fn names(ruleset: &str) -> Vec<String> {
             v.iter().map(|s| s.to_string()).collect()
         }
         "wounds" => {
-            use wounds::play::names as n;
+            use wounds::state::names as n;
             let mut v: Vec<String> = wounds::aim::Aim::ALL
                 .into_iter()
-                .map(wounds::play::wound_name)
+                .map(wounds::attack::wound_name)
                 .collect();
             v.extend(
                 [
@@ -78,8 +78,8 @@ fn names(ruleset: &str) -> Vec<String> {
             .iter()
             .map(|s| s.name)
             .chain([
-                actfast::play::names::WAVERING,
-                actfast::play::names::FLEEING,
+                actfast::state::names::WAVERING,
+                actfast::state::names::FLEEING,
             ])
             .map(String::from)
             .collect(),

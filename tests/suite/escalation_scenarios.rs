@@ -768,7 +768,7 @@ fn harpy_crag_starts_far_apart_and_its_scree_costs_double() {
 /// they do is played by the intercept, crits and resist scenarios).
 #[test]
 fn escalation_templates_make_units_with_their_traits() {
-    use skirmish::engine::rulesets::escalation::play::esc;
+    use skirmish::engine::rulesets::escalation::state::esc;
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/units");
     let templates: Vec<_> = skirmish::editor::load_templates(&dir)
         .expect("templates load")

@@ -11,7 +11,7 @@ use skirmish::engine::dice::Dice;
 use skirmish::engine::ruleset::state::try_state;
 use skirmish::engine::rulesets::flow::{FlowState, Frame};
 use skirmish::engine::rulesets::new_battle;
-use skirmish::engine::rulesets::wounds::play::WState;
+use skirmish::engine::rulesets::wounds::state::WState;
 use skirmish::engine::units::{ActionPool, PlayState, Position};
 use skirmish::engine::{Awaiting, Battle, Command};
 use skirmish::level::schema::Level;

@@ -11,8 +11,9 @@ use skirmish::engine::command::{Command, CommandError};
 use skirmish::engine::dice::Dice;
 use skirmish::engine::event::Event;
 use skirmish::engine::rulesets::new_battle;
+use skirmish::engine::rulesets::wounds::attack;
 use skirmish::engine::rulesets::wounds::events::WoundsEvent;
-use skirmish::engine::rulesets::wounds::play;
+use skirmish::engine::rulesets::wounds::state;
 use skirmish::engine::units::{PlayState, UnitId};
 use skirmish::engine::verb::{ArgValue, Args};
 use skirmish::engine::{Awaiting, Battle};
@@ -303,8 +304,8 @@ fn w_ex_1_slowing_wound() {
 
     let bandit = id(&b, "Bandit");
     let w = b.world();
-    assert_eq!(play::agility(w, bandit), 1);
-    let m = play::mods(w, bandit);
+    assert_eq!(state::agility(w, bandit), 1);
+    let m = state::mods(w, bandit);
     assert_eq!((m.agility, m.movement), (-1, -2));
     assert_eq!(slots_by_round(&b, "Bandit"), [3, 2]);
     assert_eq!(slots_by_round(&b, "Twin"), [3, 3]);
@@ -440,7 +441,7 @@ fn w_ex_3_crit_chain_to_35_and_to_an_instant_defeat() {
             ("Post C".to_string(), "Weakening".to_string()),
         ]
     );
-    let post_c = play::mods(b.world(), id(&b, "Post C"));
+    let post_c = state::mods(b.world(), id(&b, "Post C"));
     assert_eq!((post_c.strength, post_c.bonus_actions), (-1, -1));
 }
 
@@ -788,7 +789,7 @@ fn w_ex_7_disrupting_wound_and_its_healing() {
         .collect();
     assert_eq!(heals, ["Disrupting"], "only the 8 HP potion heals it");
     assert!(conditions(&b, "Marksman").is_empty());
-    assert_eq!(play::mods(b.world(), id(&b, "Marksman")).accuracy, 0);
+    assert_eq!(state::mods(b.world(), id(&b, "Marksman")).accuracy, 0);
     assert_eq!(
         spent(&b, "Marksman")
             .into_iter()
@@ -846,7 +847,7 @@ fn w_ex_8_movement_with_bonus_actions_prone_and_slowing_wounds() {
         ]
     );
     assert_eq!(damage(&b)[1..], dmg(&[("Limper", 6, 14), ("Limper", 6, 8)]));
-    assert_eq!(play::mods(b.world(), id(&b, "Limper")).movement, -4);
+    assert_eq!(state::mods(b.world(), id(&b, "Limper")).movement, -4);
     assert_eq!(cell(&b, "Limper"), c(13, 5));
     assert_eq!(steps(&b, "Limper").len(), 6);
     assert_eq!(
@@ -978,13 +979,13 @@ fn w_08_w_11_w_gap_13_sneaking_disengage_with_bonus_actions_and_boosts() {
         "{err:?}"
     );
     let defense = |b: &Battle| {
-        play::swing(
+        attack::swing(
             b.world(),
             id(b, "Swordsman"),
             bandit,
             None,
             Some("Slowing"),
-            play::Kind::Normal,
+            attack::Kind::Normal,
         )
         .unwrap()
         .defense
@@ -995,13 +996,13 @@ fn w_08_w_11_w_gap_13_sneaking_disengage_with_bonus_actions_and_boosts() {
     b.submit(act("Dodge", Args::new())).unwrap();
     assert_eq!(defense(&b), 12, "dodging: 11 + 1");
     b.submit(act("HitBoost", Args::new())).unwrap();
-    let s = play::swing(
+    let s = attack::swing(
         b.world(),
         bandit,
         id(&b, "Swordsman"),
         None,
         Some("Slowing"),
-        play::Kind::Normal,
+        attack::Kind::Normal,
     )
     .unwrap();
     assert!(
@@ -1094,7 +1095,7 @@ fn w_gap_23_summoning_sickness_and_a_channeled_spell() {
     assert!(free_hits(&b).is_empty() && no_slots(&b).is_empty());
     assert_eq!(cell(&b, "Goblin"), c(5, 2));
     assert_eq!(conditions(&b, "Conjurer"), ["Channeling"]);
-    assert_eq!(play::wu(b.world(), id(&b, "Conjurer")).mp, 4);
+    assert_eq!(state::wu(b.world(), id(&b, "Conjurer")).mp, 4);
     assert_eq!(
         spent(&b, "Conjurer"),
         [
@@ -1194,9 +1195,9 @@ fn the_ravine_road_has_the_promised_shape() {
         .any(|p| p.traits.iter().any(|t| t.starts_with("Cast")))));
 
     let b = new_battle(&level, Dice::seeded(3)).expect("it sets up");
-    let pike = play::wu(b.world(), id(&b, "Pikeman"));
+    let pike = state::wu(b.world(), id(&b, "Pikeman"));
     assert_eq!(pike.zone, 2);
-    let brute = play::wu(b.world(), id(&b, "Brute"));
+    let brute = state::wu(b.world(), id(&b, "Brute"));
     assert_eq!(brute.armor, 3);
     assert_eq!(conditions(&b, "Cutthroat"), ["Hidden"]);
 }
@@ -1236,7 +1237,7 @@ fn wounds_templates_place_and_set_up() {
     }
     let b = new_battle(&level, Dice::seeded(1))
         .unwrap_or_else(|e| panic!("the templates' units set up: {e}"));
-    let w = |name: &str| play::wu(b.world(), id(&b, name)).clone();
+    let w = |name: &str| state::wu(b.world(), id(&b, name)).clone();
     assert_eq!(w("Spearman").zone, 2);
     assert_eq!(w("Axe Brute").armor, 3);
     assert_eq!(w("Swordsman").armor, 2);

@@ -4,8 +4,11 @@
 
 use bevy_ecs::world::World;
 
-use super::play::{self, MOVE, TurnBudget, au, carries, distance, rules, turn_budget, weapon};
+use super::attack::weapon;
+use super::movement;
+use super::state::{self, MOVE, TurnBudget, au, carries, distance, rules, turn_budget};
 use super::stats::{AttackKind, Condition};
+use super::turn;
 use super::verbs;
 use crate::engine::battle::{
     Map, Pending, TurnState, active_units, cell_of, entity, is_active, name, occupancy_for, side_of,
@@ -37,7 +40,7 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
             unit,
             *target,
             power.as_deref(),
-            play::approach_of(options),
+            movement::approach_of(options),
         ),
         Command::ActivateItem { item, .. } => check_item(world, unit, item),
         Command::Act { verb, .. } => check_verb(world, unit, verb),
@@ -119,7 +122,7 @@ fn check_move(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> Result
     }
     let t = budget(world);
     let who = name(world, unit);
-    let conds = play::conds(world, unit);
+    let conds = state::conds(world, unit);
     // A Restrained unit's Move is its entire turn (A-20): not once it has acted.
     let acted = t.moved || t.other || t.attacks > 0;
     let restrained_late = conds.contains(&Condition::Restrained) && acted;
@@ -160,7 +163,7 @@ fn check_move(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> Result
         }
     }
     check_path(world, unit, path)?;
-    let cost = play::path_cost(world, path).unwrap_or(u32::MAX);
+    let cost = movement::path_cost(world, path).unwrap_or(u32::MAX);
     let budget = au(world, unit).moves;
     if cost > budget {
         return Err(CommandError::NotEnoughMovement {
@@ -182,6 +185,7 @@ pub fn check_path(world: &World, unit: UnitId, path: &[Cell]) -> Result<(), Comm
         crate::engine::battle::PathWords {
             through_enemy: ": no moving through enemies",
             ends_occupied: "",
+            ..Default::default()
         },
     )
     .map(|_| ())
@@ -309,7 +313,7 @@ fn check_attack(
                 }
             }
             check_path(world, unit, approach)?;
-            let cost = play::path_cost(world, approach).unwrap_or(u32::MAX);
+            let cost = movement::path_cost(world, approach).unwrap_or(u32::MAX);
             let moves = au(world, unit).moves;
             if cost > moves {
                 return Err(CommandError::NotEnoughMovement {
@@ -357,7 +361,7 @@ fn check_item(world: &World, unit: UnitId, item: &str) -> Result<(), CommandErro
 fn check_verb(world: &World, unit: UnitId, verb: &str) -> Result<(), CommandError> {
     let who = name(world, unit);
     if verb == verbs::WAIT {
-        return match play::wait_after(world, unit) {
+        return match turn::wait_after(world, unit) {
             Some(_) => Ok(()),
             None => forbid(format!(
                 "{who} can wait once a round, before it acts, for a later unit of its side \
@@ -395,7 +399,7 @@ fn act(unit: UnitId, verb: &str) -> Command {
 }
 
 /// Every legal command now. A melee attack on an enemy in Close range comes with
-/// its shortest approach ([`play::approach_path`]).
+/// its shortest approach ([`movement::approach_path`]).
 pub fn legal(world: &World) -> Vec<Command> {
     if let Some(p) = &world.resource::<Pending>().0 {
         return p.answers().cloned().collect();
@@ -434,7 +438,7 @@ pub fn legal(world: &World) -> Vec<Command> {
             let power = (i > 0).then(|| p.clone());
             let approach = match weapon(world, unit, Some(p)).map(|w| w.kind) {
                 Some(AttackKind::Melee) if !cfg.in_reach(true, d) => {
-                    match play::approach_path(world, unit, target) {
+                    match movement::approach_path(world, unit, target) {
                         Some(path) => path,
                         None => continue,
                     }
@@ -445,7 +449,7 @@ pub fn legal(world: &World) -> Vec<Command> {
                 unit,
                 target,
                 power,
-                options: play::approach_options(approach),
+                options: movement::approach_options(approach),
             });
         }
     }

@@ -5,20 +5,30 @@
 //! The pure rules, tested against the worked examples: its constants ([`config`]),
 //! the unit stats and the conditions ([`stats`]), attack pools, their reading,
 //! damage and exact odds ([`pool`]), the round's order ([`order`]) and morale
-//! ([`morale`]). The battle itself is [`play`] (one system) with [`check`] for
-//! legality, [`units`] for traits, [`verbs`] and [`events`]; [`ruleset`] puts it
-//! behind the seam.
+//! ([`morale`]).
+//!
+//! The battle is split by the stages it plays (see [`play`]): rounds, turns, the
+//! commands a unit gives and morale rolls in [`turn`] (one system, `drive`),
+//! movement and an attack's approach in [`movement`], attacks, ripostes and damage
+//! in [`attack`], the end of a turn in [`end`], and the state they share in
+//! [`state`]; [`check`] for legality, [`units`] for traits, [`verbs`] and
+//! [`events`]; [`ruleset`] puts it behind the seam.
 
 pub mod archetype;
+pub mod attack;
 pub mod check;
 pub mod config;
+pub mod end;
 pub mod events;
 pub mod morale;
+pub mod movement;
 pub mod order;
 pub mod play;
 pub mod pool;
 pub mod ruleset;
+pub mod state;
 pub mod stats;
+pub mod turn;
 pub mod units;
 pub mod verbs;
 

@@ -6,14 +6,15 @@ use std::collections::BTreeMap;
 use bevy_app::App;
 use bevy_ecs::prelude::*;
 
+use super::attack::{pool_text, swing};
 use super::check;
 use super::config::{ActfastConfig, defaults};
 use super::order::Step;
-use super::play::{
-    self, AState, MOVE, RoundState, TurnBudget, au, distance, pool_text, round_state, rules, swing,
-    turn_budget,
-};
+use super::play;
 use super::pool;
+use super::state::{
+    AState, MOVE, RoundState, TurnBudget, au, distance, round_state, rules, turn_budget,
+};
 use super::stats::{CONDITIONS, STATS};
 use super::units::{
     AUnit, SIDE_TRAITS, UNIT_TRAIT_EXAMPLES, parse_side_trait, parse_trait, side_is_pc,

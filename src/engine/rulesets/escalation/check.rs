@@ -4,11 +4,12 @@
 use bevy_ecs::world::World;
 
 use super::actions::ActionKind;
+use super::attack::{self, NoStrike};
 use super::conditions as names;
-use super::play::{
-    self, BASIC_MELEE, BASIC_RANGED, MOVE, NoStrike, engaged, esc, esc_state, has, helpless, rules,
-};
+use super::movement::{self, engaged};
 use super::powers::Timing;
+use super::state::{self, BASIC_MELEE, BASIC_RANGED, MOVE, esc, esc_state, has, helpless, rules};
+use super::turn;
 use super::verbs::{self, BANDS};
 use crate::engine::battle::{
     Map, Pending, TurnState, active_units, board_units, cell_of, is_active, name, occupancy_for,
@@ -24,7 +25,7 @@ pub fn check(world: &World, command: &Command) -> Result<(), CommandError> {
     let Some(unit) = crate::engine::battle::turn_of(world, command)? else {
         return Ok(());
     };
-    if play::spirit(world, unit) {
+    if state::spirit(world, unit) {
         return match command {
             Command::EndTurn { .. } => Ok(()),
             Command::Act { verb, args, .. } if verb == verbs::FIGHT_IN_SPIRIT => {
@@ -74,7 +75,7 @@ fn check_stunt_target(world: &World, unit: UnitId, args: &Args) -> Result<(), Co
         .resource::<Map>()
         .0
         .distance(cell_of(world, unit), cell_of(world, target));
-    if target == unit || !is_active(world, target) || d > play::nearby_limit(world) {
+    if target == unit || !is_active(world, target) || d > movement::nearby_limit(world) {
         return Err(CommandError::NoSuchTarget(format!(
             "{} is not another unit in the fight within Nearby of {} (E-40)",
             name(world, target),
@@ -154,7 +155,7 @@ fn check_attack(
     target: UnitId,
     power: Option<&str>,
 ) -> Result<(), CommandError> {
-    let heal = power.is_some_and(|p| play::header_of(world, unit, p).heal);
+    let heal = power.is_some_and(|p| state::header_of(world, unit, p).heal);
     if heal {
         // A non-attack Heal power: the unit itself or an ally in the fight (E-47).
         if side_of(world, target) != side_of(world, unit) || !on_board(world, target) {
@@ -171,7 +172,7 @@ fn check_attack(
             name(world, target)
         )));
     }
-    if let Ok(s) = play::strike(world, unit, target, power) {
+    if let Ok(s) = attack::strike(world, unit, target, power) {
         match s.header.timing {
             Timing::Action => needs(world, unit, s.header.action, &s.name)?,
             Timing::Free => {
@@ -209,7 +210,7 @@ pub fn usable_now(
     target: UnitId,
     power: Option<&str>,
 ) -> Result<(), CommandError> {
-    if let Ok(s) = play::strike(world, unit, target, power) {
+    if let Ok(s) = attack::strike(world, unit, target, power) {
         let h = s.header;
         check_use(world, unit, &s.name, &h)?;
         if h.staggered_target && !has(world, target, names::STAGGERED) {
@@ -221,7 +222,7 @@ pub fn usable_now(
         }
     }
     let basic = power.is_none_or(|p| p == BASIC_MELEE || p == BASIC_RANGED);
-    if let Some(first) = play::hampered_attack(world, unit) {
+    if let Some(first) = attack::hampered_attack(world, unit) {
         if power != Some(first.as_str()) {
             return Err(CommandError::Forbidden(format!(
                 "{} is Hampered: an enemy's basic attack is its first listed attack, \
@@ -235,7 +236,7 @@ pub fn usable_now(
             name(world, unit)
         )));
     }
-    match play::strike(world, unit, target, power) {
+    match attack::strike(world, unit, target, power) {
         Ok(s) => {
             if s.ranged && has(world, unit, names::GRABBED) {
                 return Err(CommandError::Forbidden(format!(
@@ -310,11 +311,11 @@ fn check_use(
         return Ok(());
     }
     // The die as the unit counts it: 0 when Shaken (E-63).
-    let counted = play::die_for(world, unit);
+    let counted = state::die_for(world, unit);
     if let Some(x) = h.escalation
         && counted < x
     {
-        let die = play::battle_die(world);
+        let die = state::battle_die(world);
         let shaken = if counted != die {
             format!(
                 ", but {} is Shaken and counts it as 0 (E-63)",
@@ -407,7 +408,7 @@ fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<()
             }
             let value = args.choice("band").unwrap_or_default();
             let config = rules(world);
-            match play::band_index(config, value) {
+            match turn::band_index(config, value) {
                 Some(b)
                     if super::initiative::may_delay(me.band, b, config.initiative_bands.len()) =>
                 {
@@ -502,7 +503,7 @@ fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<()
                         name: p.to_string(),
                     });
                 }
-                let h = play::header_of(world, unit, p);
+                let h = state::header_of(world, unit, p);
                 if h.timing != Timing::Action {
                     return Err(CommandError::Forbidden(format!(
                         "{p} is a Free or Interrupt power; only a Quick, Move or Standard \
@@ -511,7 +512,7 @@ fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<()
                 }
                 check_use(world, unit, p, &h)?;
             }
-            let kind = play::ready_kind(world, unit, power, to);
+            let kind = turn::ready_kind(world, unit, power, to);
             needs(world, unit, kind, "Ready")?;
             if let Some(to) = to {
                 not_stuck(world, unit)?;
@@ -581,7 +582,7 @@ fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<()
                     what: format!("sustained {power} this turn"),
                 });
             }
-            let h = play::header_of(world, unit, power);
+            let h = state::header_of(world, unit, power);
             needs(world, unit, h.action, &format!("sustaining {power}"))
         }
         verbs::FLEE => Ok(()),
@@ -601,7 +602,7 @@ pub fn legal(world: &World) -> Vec<Command> {
         return Vec::new();
     };
     let mut out = vec![Command::EndTurn { unit }];
-    if play::spirit(world, unit) {
+    if state::spirit(world, unit) {
         for ally in active_units(world) {
             for b in verbs::BOONS {
                 out.push(act(

@@ -1,6 +1,6 @@
 //! What moving away from engagement costs (E-37, E-GAP-11): the Disengage
 //! difficulty. Who is engaged, who makes opportunity attacks and who may
-//! Intercept are read from the battle in `play.rs` (`engaged`, `provoked_by`,
+//! Intercept are read from the battle in `movement.rs` (`engaged`, `provoked_by`,
 //! `interceptors`), where the previews and the AI read them too.
 
 /// The Disengage difficulty against `enemies` enemies: `base` + 1 for each after

@@ -7,12 +7,11 @@
 
 use bevy_ecs::prelude::*;
 
+use super::attack::{Manner, make_attack, pay_power, strike, use_heal};
 use super::events::EscalationEvent;
-use super::play::{
-    Ask, Manner, engaged, esc, esc_mut, esc_state, esc_state_mut, header_of, make_attack,
-    pay_power, provoke, strike, use_heal,
-};
+use super::movement::{engaged, provoke};
 use super::powers::{Timing, Trigger};
+use super::state::{Ask, esc, esc_mut, esc_state, esc_state_mut, header_of};
 use crate::engine::battle::{
     Pending, Progress, Sides, TurnState, active_units, emit, entity, halted, is_active, side_of,
 };

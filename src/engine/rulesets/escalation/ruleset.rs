@@ -8,9 +8,10 @@ use bevy_ecs::prelude::*;
 
 use super::check;
 use super::config::EscalationConfig;
-use super::play::{
-    self, Asking, BASIC_MELEE, BASIC_RANGED, MOVE, RoundState, TurnActions, esc, esc_state,
-    provoked_by, rules,
+use super::movement::provoked_by;
+use super::play;
+use super::state::{
+    Asking, BASIC_MELEE, BASIC_RANGED, MOVE, RoundState, TurnActions, esc, esc_state, rules,
 };
 use super::stats::STATS;
 use super::units::{

@@ -495,50 +495,21 @@ pub fn move_occupancy(world: &World, unit: UnitId) -> impl Fn(Cell) -> Occupancy
 /// may be passed, enemies not; the move must end on an open hex; F-GAP-15: a
 /// grappler dragging its target passes nobody).
 pub fn path_cost(world: &World, unit: UnitId, path: &[Cell]) -> Result<u32, CommandError> {
-    let board = &world.resource::<Map>().0;
     let occupancy = crate::engine::battle::occupancy_at(world, unit);
     let dragging = condition_link(world, unit, conditions::GRAPPLING);
-    let Some(&last) = path.last() else {
-        return Err(CommandError::PathBlocked(
-            "the path is empty (use EndTurn to stay put)".into(),
-        ));
+    let words = crate::engine::battle::PathWords {
+        through_enemy: " (only Tumble Through passes an enemy, F-45)",
+        ends_occupied: " (F-45)",
+        apart: true,
     };
-    let mut cur = cell_of(world, unit);
-    let mut cost = 0;
-    for &c in path {
-        if !board.contains(c) {
-            return Err(CommandError::PathBlocked(format!("{c} is off the map")));
-        }
-        if board.distance(cur, c) != 1 {
-            return Err(CommandError::PathBlocked(format!(
-                "{c} is not next to {cur}"
-            )));
-        }
-        let Some(step) = board.step_cost(c) else {
-            return Err(CommandError::PathBlocked(format!("{c} is impassable")));
-        };
-        if occupancy(c) == Occupancy::Blocked {
-            return Err(CommandError::PathBlocked(format!(
-                "an enemy stands on {c} (only Tumble Through passes an enemy, F-45)"
-            )));
-        }
-        if let Some(d) = dragging
-            && occupancy(c) == Occupancy::Ally
-        {
-            return Err(CommandError::PathBlocked(format!(
-                "dragging {} it can't pass the ally on {c}: both move together (F-GAP-15)",
-                crate::engine::battle::name(world, d)
-            )));
-        }
-        cost += step;
-        cur = c;
-    }
-    if occupancy(last) != Occupancy::Free {
-        return Err(CommandError::PathBlocked(format!(
-            "{last} is occupied: a move can't end there (F-45)"
-        )));
-    }
-    Ok(cost)
+    let drag = |_: Cell, c: Cell, here: Occupancy| match dragging {
+        Some(d) if here == Occupancy::Ally => Err(CommandError::PathBlocked(format!(
+            "dragging {} it can't pass the ally on {c}: both move together (F-GAP-15)",
+            crate::engine::battle::name(world, d)
+        ))),
+        _ => Ok(()),
+    };
+    crate::engine::battle::check_steps_with(world, unit, path, occupancy, words, drag)
 }
 
 /// A unit's hexes per Move action (F-44).

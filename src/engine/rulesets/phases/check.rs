@@ -386,38 +386,21 @@ pub fn validate_path_among(
     } else {
         None
     };
-    let mut cur = cell_of(world, unit);
-    let mut cost = 0;
-    for &c in path {
-        if !board.contains(c) {
-            return Err(CommandError::PathBlocked(format!("{c} is off the map")));
-        }
-        if board.distance(cur, c) != 1 {
-            return Err(CommandError::PathBlocked(format!(
-                "{c} is not next to {cur}"
-            )));
-        }
-        let Some(step) = board.step_cost(c) else {
-            return Err(CommandError::PathBlocked(format!("{c} is impassable")));
-        };
-        if occupancy(c) == Occupancy::Blocked {
-            return Err(CommandError::PathBlocked(format!("an enemy stands on {c}")));
-        }
-        if let Some(g) = goal
-            && board.distance(c, g) >= board.distance(cur, g)
-        {
-            return Err(CommandError::PathBlocked(format!(
+    let words = crate::engine::battle::PathWords {
+        apart: true,
+        ..Default::default()
+    };
+    // P-GAP-04: every step of a charge ends closer to its target.
+    let charge = |cur: Cell, c: Cell, _: Occupancy| match goal {
+        Some(g) if board.distance(c, g) >= board.distance(cur, g) => {
+            Err(CommandError::PathBlocked(format!(
                 "charging: the step to {c} does not end closer to the target"
-            )));
+            )))
         }
-        cost += step;
-        cur = c;
-    }
-    if occupancy(last) != Occupancy::Free {
-        return Err(CommandError::PathBlocked(format!(
-            "{last} is occupied: a move can't end there"
-        )));
-    }
+        _ => Ok(()),
+    };
+    let cost =
+        crate::engine::battle::check_steps_with(world, unit, path, occupancy, words, charge)?;
     let budget = def.distance.budget(speed(world, unit));
     if cost > budget {
         return Err(CommandError::NotEnoughMovement {

@@ -1,12 +1,15 @@
 //! Whether a command is legal in `wounds` now, and why not (a typed refusal in the
 //! game's words), and every legal command (for the AI and property tests).
 
-use super::play::w_state;
+use super::state::{self, w_state};
 use bevy_ecs::world::World;
 
 use super::aim::aim_of;
+use super::attack::{self, Kind, NoSwing};
 use super::economy::{Action, Use};
-use super::play::{self, Kind, MOVE, NoSwing, TurnBudget, has, names, pay_choice, wu};
+use super::movement;
+use super::state::{MOVE, TurnBudget, has, names, wu};
+use super::turn::{self, pay_choice};
 use super::verbs::{self, ANY_PAY, DISENGAGE_PAY};
 use crate::engine::battle::{
     Map, Pending, TurnState, active_units, cell_of, entity, is_active, name, occupancy_for, side_of,
@@ -66,13 +69,13 @@ pub(super) fn can_pay(
         CommandError::Forbidden(format!(
             "{} has not {} left for {text} this turn",
             name(world, unit),
-            play::actions_text(payment)
+            turn::actions_text(payment)
         ))
     })
 }
 
 fn check_move(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> Result<(), CommandError> {
-    if power != MOVE && power != play::DASH {
+    if power != MOVE && power != state::DASH {
         return Err(CommandError::Unknown {
             unit: name(world, unit),
             kind: "movement power",
@@ -83,9 +86,9 @@ fn check_move(world: &World, unit: UnitId, power: &str, path: &[Cell]) -> Result
         return Err(channeling(world, unit));
     }
     check_path(world, unit, path)?;
-    let cost = play::path_cost(world, unit, path).unwrap_or(u32::MAX);
-    let dash = power == play::DASH;
-    let budget = play::reach_left(world, unit, dash);
+    let cost = movement::path_cost(world, unit, path).unwrap_or(u32::MAX);
+    let dash = power == state::DASH;
+    let budget = movement::reach_left(world, unit, dash);
     if cost > budget {
         return Err(CommandError::NotEnoughMovement {
             cost,
@@ -124,6 +127,7 @@ pub fn check_path(world: &World, unit: UnitId, path: &[Cell]) -> Result<(), Comm
         crate::engine::battle::PathWords {
             through_enemy: ": no moving through enemies (W-GAP-24)",
             ends_occupied: " (W-GAP-24)",
+            ..Default::default()
         },
     )
     .map(|_| ())
@@ -152,8 +156,8 @@ fn check_attack(
     if wu(world, unit).channel.is_some() {
         return Err(channeling(world, unit));
     }
-    let kind = play::kind_now(world, unit);
-    let s = match play::swing(world, unit, target, power, aim, kind) {
+    let kind = attack::kind_now(world, unit);
+    let s = match attack::swing(world, unit, target, power, aim, kind) {
         Ok(s) => s,
         Err(NoSwing::Unknown) => {
             return Err(CommandError::Unknown {
@@ -190,7 +194,7 @@ fn check_attack(
             s.name
         )));
     }
-    if has(world, unit, names::DISARMED) && !s.header.spell && s.name != play::UNARMED {
+    if has(world, unit, names::DISARMED) && !s.header.spell && s.name != state::UNARMED {
         return Err(CommandError::Forbidden(format!(
             "{} is disarmed: pick up its weapon first (key P, W-31) or fight Unarmed",
             name(world, unit)
@@ -224,7 +228,7 @@ fn check_attack(
 pub(super) fn spell_costs(
     world: &World,
     unit: UnitId,
-    s: &play::Swing,
+    s: &attack::Swing,
 ) -> Result<(), CommandError> {
     if s.header.mp > wu(world, unit).mp {
         return Err(CommandError::Forbidden(format!(
@@ -302,7 +306,7 @@ fn check_verb(world: &World, unit: UnitId, verb: &str, args: &Args) -> Result<()
         }
         verbs::HIT_BOOST | verbs::DAMAGE_BOOST | verbs::DODGE => {
             if verb == verbs::DODGE
-                && play::footing(world, unit, false) != super::attack::Footing::Normal
+                && state::footing(world, unit, false) != super::attack::Footing::Normal
             {
                 return Err(CommandError::Forbidden(format!(
                     "{} is flat-footed or prone: a dodge bonus would not count (W-GAP-13)",
@@ -391,15 +395,15 @@ pub fn legal(world: &World) -> Vec<Command> {
     let start = cell_of(world, unit);
     // A channeling unit's actions go to its spell (W-33): it doesn't move.
     let channeling = wu(world, unit).channel.is_some();
-    let walk = play::reach_left(world, unit, false);
-    let field = board.movement_field(start, play::reach_left(world, unit, true), &occupancy);
+    let walk = movement::reach_left(world, unit, false);
+    let field = board.movement_field(start, movement::reach_left(world, unit, true), &occupancy);
     for (&goal, &cost) in &field {
         if channeling || goal == start || occupancy(goal) != Occupancy::Free {
             continue;
         }
         if let Some((path, _)) = board.path(start, goal, &occupancy) {
             // Dash only where a plain move can't go.
-            let power = if cost <= walk { MOVE } else { play::DASH };
+            let power = if cost <= walk { MOVE } else { state::DASH };
             out.push(Command::move_along(unit, power, path));
         }
     }
@@ -408,7 +412,7 @@ pub fn legal(world: &World) -> Vec<Command> {
         powers.extend(p.0.iter().skip(1).map(|p| Some(p.name.clone())));
     }
     if has(world, unit, names::DISARMED) || super::gear::any_sheathed(world, unit) {
-        powers.push(Some(play::UNARMED.into()));
+        powers.push(Some(state::UNARMED.into()));
     }
     let side = side_of(world, unit);
     for target in active_units(world) {

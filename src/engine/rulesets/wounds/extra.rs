@@ -13,12 +13,15 @@
 //!   costs no action but uses a Free Hit Slot (W-27), and is a free hit in every way
 //!   (W-GAP-14: a natural 1 is just a miss).
 
-use super::play::{w_state, w_state_mut};
+use super::state::{self, w_state, w_state_mut};
 use bevy_ecs::prelude::*;
 
+use super::attack::{self, Kind};
 use super::economy::{Action, Use};
+use super::end;
 use super::events::WoundsEvent;
-use super::play::{self, Kind, names, wu};
+use super::state::{names, wu};
+use super::turn;
 use super::verbs;
 use crate::engine::battle::{Map, cell_of, emit, is_active, name, side_of};
 use crate::engine::command::{Command, CommandError};
@@ -44,9 +47,9 @@ pub fn check(
             let (w, h) = (board.width(), board.height());
             let at = cell_of(world, unit);
             let edge = at.x == 0 || at.y == 0 || at.x + 1 == w as i32 || at.y + 1 == h as i32;
-            let holders: Vec<String> = play::zoned_by(world, unit)
+            let holders: Vec<String> = state::zoned_by(world, unit)
                 .into_iter()
-                .filter(|&e| play::able(world, e))
+                .filter(|&e| state::able(world, e))
                 .map(|e| name(world, e))
                 .collect();
             if !edge {
@@ -54,11 +57,11 @@ pub fn check(
                     "{who} is not on the map's edge: only a unit on an edge square can flee \
                      the battle (W-05)"
                 )))
-            } else if play::has(world, unit, names::PRONE) {
+            } else if state::has(world, unit, names::PRONE) {
                 Err(CommandError::Forbidden(format!(
                     "{who} is prone: it must stand up before it can flee (W-30, W-05)"
                 )))
-            } else if !holders.is_empty() && !play::has(world, unit, names::DISENGAGED) {
+            } else if !holders.is_empty() && !state::has(world, unit, names::DISENGAGED) {
                 Err(CommandError::Forbidden(format!(
                     "{who} stands in the melee zone of {}: disengage first to flee (W-28, \
                      W-05)",
@@ -110,9 +113,9 @@ fn check_feat_hit(world: &World, unit: UnitId, args: &Args) -> Result<(), Comman
         )));
     }
     let aim = args.choice("aim");
-    match play::swing(world, unit, target, None, aim, Kind::Free) {
+    match attack::swing(world, unit, target, None, aim, Kind::Free) {
         Ok(_) => Ok(()),
-        Err(play::NoSwing::Aim(why)) => Err(CommandError::Forbidden(why)),
+        Err(attack::NoSwing::Aim(why)) => Err(CommandError::Forbidden(why)),
         Err(_) => Err(CommandError::OutOfReach(format!(
             "{} is out of the reach of {who}'s melee weapon: the feat's extra attack is a \
              free hit (W-26, W-GAP-14)",
@@ -125,7 +128,7 @@ fn check_feat_hit(world: &World, unit: UnitId, args: &Args) -> Result<(), Comman
 pub fn act(world: &mut World, unit: UnitId, verb: &str, args: &Args) -> bool {
     match verb {
         verbs::FLEE => {
-            play::pay(
+            turn::pay(
                 world,
                 unit,
                 Use::Move,
@@ -142,7 +145,7 @@ pub fn act(world: &mut World, unit: UnitId, verb: &str, args: &Args) -> bool {
                 },
             );
             emit(world, Event::TurnEnded { unit });
-            play::settle(world);
+            end::settle(world);
             true
         }
         verbs::FEAT_HIT => {
@@ -151,7 +154,7 @@ pub fn act(world: &mut World, unit: UnitId, verb: &str, args: &Args) -> bool {
             };
             let turn = wu(world, unit).turns;
             w_state_mut(world).feat_hits.0.push((unit, turn));
-            play::wu_mut(world, unit).slots.spend();
+            state::wu_mut(world, unit).slots.spend();
             let slots_left = wu(world, unit).slots.left();
             emit(
                 world,
@@ -162,7 +165,7 @@ pub fn act(world: &mut World, unit: UnitId, verb: &str, args: &Args) -> bool {
                     slots_left,
                 },
             );
-            play::make_attack(world, unit, target, None, args.choice("aim"), Kind::Free);
+            attack::make_attack(world, unit, target, None, args.choice("aim"), Kind::Free);
             true
         }
         _ => false,

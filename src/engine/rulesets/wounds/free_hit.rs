@@ -8,11 +8,13 @@
 //! is never declined: only its aim is chosen. The movement it interrupted goes on
 //! after the answer ([`Walk`]).
 
-use super::play::w_state_mut;
+use super::state::{self, w_state_mut};
 use bevy_ecs::prelude::*;
 
 use super::aim::{Aim, aim_of, aim_options};
-use super::play::{Kind, Walk, aim_value, best_aim, cached_odds, make_attack, rules, swing, walk};
+use super::attack::{self, Kind, aim_value, best_aim, cached_odds, make_attack, swing};
+use super::movement::{Walk, walk};
+use super::state::rules;
 use crate::engine::battle::{Pending, Progress, Sides, name, side_of};
 use crate::engine::command::Command;
 use crate::engine::decision::{DecisionOption, PendingDecision, Pick};
@@ -50,7 +52,7 @@ pub fn aimed(hitter: UnitId, target: UnitId, aim: Aim) -> Command {
 /// The kind of the free hit `hitter` is asked to aim at `target`, if that is the
 /// question now (the aim previews then show the free hit's odds).
 pub fn asked_kind(world: &World, hitter: UnitId, target: UnitId) -> Option<Kind> {
-    crate::engine::ruleset::state::try_state::<super::play::WState>(world)?
+    crate::engine::ruleset::state::try_state::<state::WState>(world)?
         .free_hit
         .0
         .as_ref()
@@ -139,7 +141,7 @@ fn options(world: &World, hitter: UnitId, target: UnitId, kind: Kind) -> Vec<Dec
             let hp = world
                 .get::<crate::engine::units::Health>(crate::engine::battle::entity(world, target))?
                 .hp;
-            let (expected, _) = super::play::damage_and_kill(&o, hp);
+            let (expected, _) = attack::damage_and_kill(&o, hp);
             Some(
                 DecisionOption::new(
                     aimed(hitter, target, aim),

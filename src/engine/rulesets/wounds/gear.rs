@@ -10,12 +10,13 @@
 //! joins the unit's items. The disarmed weapon of W-31 keeps its own rule (`PickUp`
 //! with no `item`).
 
-use super::play::{w_state, w_state_mut};
+use super::state::{w_state, w_state_mut};
 use bevy_ecs::prelude::*;
 
 use super::economy::{Action, Use};
-use super::play::{self, UNARMED};
 use super::powers::parse_header;
+use super::state::UNARMED;
+use super::turn;
 use super::verbs;
 use crate::engine::battle::{Map, cell_of, emit, entity, name};
 use crate::engine::board::Cell;
@@ -113,7 +114,7 @@ pub fn nearby(world: &World, unit: UnitId) -> Vec<(Cell, Dropped)> {
 }
 
 fn pay_of(args: &Args) -> Result<Action, CommandError> {
-    play::pay_choice(args.choice("pay"))
+    turn::pay_choice(args.choice("pay"))
         .ok_or_else(|| CommandError::Forbidden("pay with AA, MA or BA (W-06, W-07, W-09)".into()))
 }
 
@@ -182,7 +183,7 @@ fn list<'a>(names: impl Iterator<Item = &'a str>) -> String {
 /// Does Draw, Sheathe or a Pick up that names its item (already checked); false for
 /// any other verb.
 pub fn act(world: &mut World, unit: UnitId, verb: &str, args: &Args) -> bool {
-    let Some(a) = play::pay_choice(args.choice("pay")) else {
+    let Some(a) = turn::pay_choice(args.choice("pay")) else {
         return false;
     };
     match verb {
@@ -190,7 +191,7 @@ pub fn act(world: &mut World, unit: UnitId, verb: &str, args: &Args) -> bool {
             let weapon = args.name("weapon").unwrap_or_default().to_string();
             let draw = verb == verbs::DRAW;
             let text = format!("{} {weapon}", if draw { "draw" } else { "sheathe" });
-            play::pay(world, unit, Use::DrawSheathe, &[a], &text);
+            turn::pay(world, unit, Use::DrawSheathe, &[a], &text);
             {
                 let gear = &mut w_state_mut(world).gear;
                 if draw {
@@ -220,7 +221,7 @@ pub fn act(world: &mut World, unit: UnitId, verb: &str, args: &Args) -> bool {
             else {
                 return false;
             };
-            play::pay(world, unit, Use::PickUp, &[a], &format!("pick up {item}"));
+            turn::pay(world, unit, Use::PickUp, &[a], &format!("pick up {item}"));
             {
                 let gear = &mut w_state_mut(world).gear;
                 if let Some(i) = gear.ground.iter().position(|g| *g == (cell, thing.clone())) {

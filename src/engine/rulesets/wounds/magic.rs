@@ -1,5 +1,5 @@
-//! Spells and abilities that help instead of attacking, and the end of channeling
-//! (W-19, W-28, W-33). A power whose traits say `Removes a wound` takes its target's
+//! Casting and channeling spells (W-12, W-33), spells and abilities that help
+//! instead of attacking, and the end of channeling (W-19, W-28, W-33). A power whose traits say `Removes a wound` takes its target's
 //! most recent wound away (W-19: "a spell or other ability explicitly states that
 //! it removes a wound"); `Grants disengage` lets its target leave melee zones
 //! without free hits for the round, as Disengage does (W-28: "specific spells and
@@ -13,9 +13,14 @@
 
 use bevy_ecs::world::World;
 
+use super::attack::{self, Kind, NoSwing};
+use super::attack::{make_attack, swing};
 use super::economy::{Action, Use};
 use super::events::WoundsEvent;
-use super::play::{self, Kind, NoSwing, has, names, wu};
+use super::state::{self, has, names, wu};
+use super::state::{w_state, wu_mut};
+use super::turn::{self, pay};
+use super::units::Channel;
 use super::verbs;
 use crate::engine::battle::{Roster, active_units, emit, entity, is_active, name, side_of};
 use crate::engine::command::{Command, CommandError};
@@ -99,14 +104,14 @@ pub fn help(traits: &[String]) -> Result<Help, String> {
 
 /// The helping traits of `unit`'s power `power` (none if it has no such power).
 fn help_of(world: &World, unit: UnitId, power: &str) -> Help {
-    play::power_of(world, unit, Some(power))
+    attack::power_of(world, unit, Some(power))
         .and_then(|p| help(&p.traits).ok())
         .unwrap_or_default()
 }
 
 /// Whether `unit`'s power `power` (its first if `None`) helps instead of attacking.
 pub fn helps(world: &World, unit: UnitId, power: Option<&str>) -> bool {
-    play::power_of(world, unit, power).is_some_and(|p| help(&p.traits).is_ok_and(|h| h.any()))
+    attack::power_of(world, unit, power).is_some_and(|p| help(&p.traits).is_ok_and(|h| h.any()))
 }
 
 /// Whether `Invoke(unit, power, target)` is legal now (W-19, W-28, W-12).
@@ -150,7 +155,7 @@ pub fn check_invoke(world: &World, unit: UnitId, args: &Args) -> Result<(), Comm
         return Err(super::check::channeling(world, unit));
     }
     // Reach and sight, the MP and the cast time, as for any spell (W-12).
-    let s = play::swing(world, unit, target, Some(power), None, Kind::Normal).map_err(|e| {
+    let s = attack::swing(world, unit, target, Some(power), None, Kind::Normal).map_err(|e| {
         CommandError::OutOfReach(match e {
             NoSwing::Reach(r) => format!(
                 "{} is out of reach: {power} reaches {r}",
@@ -203,11 +208,11 @@ pub fn commands(world: &World, unit: UnitId) -> Vec<Command> {
 pub fn invoke(world: &mut World, unit: UnitId, args: &Args) {
     let power = args.name("power").unwrap_or_default().to_string();
     let target = args.unit("target").unwrap_or(unit);
-    let Ok(s) = play::swing(world, unit, target, Some(&power), None, Kind::Normal) else {
+    let Ok(s) = attack::swing(world, unit, target, Some(&power), None, Kind::Normal) else {
         return;
     };
-    play::spend_mp(world, unit, s.header.mp);
-    play::cast(world, unit, target, &s.name, s.header.cast);
+    turn::spend_mp(world, unit, s.header.mp);
+    cast(world, unit, target, &s.name, s.header.cast);
 }
 
 /// A helping spell whose cast time is paid takes effect: the target's most recent
@@ -219,12 +224,12 @@ pub fn go_off(world: &mut World, unit: UnitId, target: UnitId, power: &str) -> b
         return false;
     }
     if h.removes_wound {
-        let config = play::rules(world).clone();
-        let gone = play::wu_mut(world, target)
+        let config = state::rules(world).clone();
+        let gone = state::wu_mut(world, target)
             .wounds
             .heal(config.heal_removes_wound, &config);
         match gone {
-            Some(w) => play::wound_gone(world, target, w, &format!("{power} removes it (W-19)")),
+            Some(w) => attack::wound_gone(world, target, w, &format!("{power} removes it (W-19)")),
             None => emit(
                 world,
                 WoundsEvent::CannotAct {
@@ -247,7 +252,7 @@ pub fn go_off(world: &mut World, unit: UnitId, target: UnitId, power: &str) -> b
             );
             Duration::UntilRemoved
         } else {
-            Duration::EndOfRound(play::round(world))
+            Duration::EndOfRound(state::round(world))
         };
         add_condition(
             world,
@@ -309,7 +314,7 @@ pub fn turn_starts(world: &mut World, unit: UnitId) {
         end_upkeep(world, unit, "no MP left for its upkeep (W-33)");
         return;
     }
-    play::spend_mp(world, unit, mp);
+    turn::spend_mp(world, unit, mp);
     emit(
         world,
         WoundsEvent::Spent {
@@ -364,7 +369,7 @@ pub fn toggle(world: &mut World, unit: UnitId) {
     } else {
         "toggle its spell's effect on"
     };
-    play::pay(world, unit, Use::ToggleSpell, &[Action::Bonus], what);
+    turn::pay(world, unit, Use::ToggleSpell, &[Action::Bonus], what);
     if on {
         end_where(world, target, "its spell is toggled off (W-09)", |c| {
             c.name == names::DISENGAGED && c.source == Some(unit)
@@ -393,7 +398,7 @@ pub fn check_cancel(world: &World, unit: UnitId) -> Result<(), CommandError> {
 /// gone) and an upkept one ends with its effect; the caster is no longer
 /// flat-footed for it (W-33).
 pub fn cancel(world: &mut World, unit: UnitId) {
-    if let Some(c) = play::wu_mut(world, unit).channel.take() {
+    if let Some(c) = state::wu_mut(world, unit).channel.take() {
         end_where(world, unit, "the spell is canceled", |c| {
             c.name == names::CHANNELING
         });
@@ -414,5 +419,76 @@ pub fn cancel(world: &mut World, unit: UnitId) {
                 spell: "its upkept spell".into(),
             },
         );
+    }
+}
+
+/// A spell with a cast time of `cast` actions (W-12): paid with the Attack and Move
+/// Actions left; what the turn can't pay is channeled, the caster flat-footed until
+/// it goes off (W-33).
+pub(super) fn cast(world: &mut World, unit: UnitId, target: UnitId, power: &str, cast: u32) {
+    wu_mut(world, unit).channel = Some(Channel {
+        power: power.into(),
+        target,
+        left: cast,
+    });
+    channel(world, unit);
+}
+
+/// Pays what the turn can of a channeled spell, and casts it when it is paid.
+pub(super) fn channel(world: &mut World, unit: UnitId) {
+    let Some(mut c) = wu(world, unit).channel.clone() else {
+        return;
+    };
+    while c.left > 0 {
+        let t = w_state(world).turn.left;
+        let payment = if t.attack > 0 {
+            Action::Attack
+        } else if t.moves > 0 && !w_state(world).turn.opened {
+            Action::Move
+        } else {
+            break;
+        };
+        pay(
+            world,
+            unit,
+            Use::CastTime,
+            &[payment],
+            &format!("cast time of {}", c.power),
+        );
+        c.left -= 1;
+    }
+    if c.left > 0 {
+        wu_mut(world, unit).channel = Some(c);
+        if !has(world, unit, names::CHANNELING) {
+            add_condition(
+                world,
+                unit,
+                Condition::new(names::CHANNELING, Duration::UntilRemoved),
+            );
+        }
+        return;
+    }
+    wu_mut(world, unit).channel = None;
+    end_where(world, unit, "the spell is cast", |c| {
+        c.name == names::CHANNELING
+    });
+    let why = if !is_active(world, c.target) {
+        Some("its target is gone")
+    } else if swing(world, unit, c.target, Some(&c.power), None, Kind::Normal).is_err() {
+        Some("its target is out of reach")
+    } else {
+        None
+    };
+    match why {
+        // A helping spell takes effect instead of attacking (W-19, W-28).
+        None if super::magic::go_off(world, unit, c.target, &c.power) => {}
+        None => make_attack(world, unit, c.target, Some(&c.power), None, Kind::Normal),
+        Some(why) => emit(
+            world,
+            WoundsEvent::CannotAct {
+                unit,
+                why: format!("{} fizzles: {why} (W-33)", c.power),
+            },
+        ),
     }
 }

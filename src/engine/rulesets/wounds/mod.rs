@@ -6,12 +6,16 @@
 //! attacks, damage and their exact odds ([`attack`]), wounds and their effects
 //! ([`aim`]), the turn order ([`initiative`]), the action economy, movement and free
 //! hits ([`economy`]) and who aims a free hit ([`free_hit`]), the unit stats
-//! ([`stats`]), traits ([`units`]) and power headers ([`powers`]). The battle itself
-//! is [`play`] (one system), with weapons drawn and sheathed and things on the ground
-//! in [`gear`], fleeing and a feat's extra attack in [`extra`], summoning during the
-//! battle in [`summon`], and
-//! [`check`] for legality, [`verbs`] and [`events`]; [`ruleset`] puts it behind the
-//! seam.
+//! ([`stats`]), traits ([`units`]) and power headers ([`powers`]).
+//!
+//! The battle is split by the stages it plays (see [`play`]): rounds, turns and the
+//! commands a unit gives in [`turn`] (one system, `drive`), movement with the free
+//! hits it draws in [`movement`], attacks, damage and wounds in [`attack`], the end
+//! of a turn and of the battle in [`end`], and the state they share in [`state`];
+//! with spells cast and channeled in [`magic`], weapons drawn and sheathed and
+//! things on the ground in [`gear`], fleeing and a feat's extra attack in
+//! [`extra`], summoning during the battle in [`summon`], and [`check`] for
+//! legality, [`verbs`] and [`events`]; [`ruleset`] puts it behind the seam.
 
 pub mod aim;
 pub mod archetype;
@@ -19,17 +23,21 @@ pub mod attack;
 pub mod check;
 pub mod config;
 pub mod economy;
+pub mod end;
 pub mod events;
 pub mod extra;
 pub mod free_hit;
 pub mod gear;
 pub mod initiative;
 pub mod magic;
+pub mod movement;
 pub mod play;
 pub mod powers;
 pub mod ruleset;
+pub mod state;
 pub mod stats;
 pub mod summon;
+pub mod turn;
 pub mod units;
 pub mod verbs;
 

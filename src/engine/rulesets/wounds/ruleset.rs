@@ -1,19 +1,19 @@
 //! `wounds` behind the [`Ruleset`] seam: set-up, legality, previews and odds (per
 //! aim), names and views, and the AI's hooks.
 
-use super::play::w_state;
+use super::state::w_state;
 use std::collections::BTreeMap;
 
 use bevy_app::App;
 use bevy_ecs::prelude::*;
 
 use super::aim::Aim;
+use super::attack::{Kind, cached_odds, swing};
 use super::check;
 use super::config::{WoundsConfig, defaults};
-use super::play::{
-    self, Kind, MOVE, RoundState, TurnBudget, cached_odds, mods, names, rules, swing, wu,
-};
+use super::play;
 use super::powers::parse_header;
+use super::state::{MOVE, RoundState, TurnBudget, mods, names, rules, wu};
 use super::stats::STATS;
 use super::units::{
     SIDE_TRAITS, UNIT_TRAIT_EXAMPLES, WUnit, parse_side_trait, parse_trait, side_initiates,

@@ -12,13 +12,14 @@
 //! Vanishing at the battle's end and thralling happen after the battle: nothing to
 //! play.
 
-use super::play::{w_state, w_state_mut};
+use super::state::{self, w_state, w_state_mut};
 use bevy_ecs::prelude::*;
 use serde::Serialize;
 
 use super::economy::{Action, Use};
-use super::play::{self, names, wu};
 use super::powers::parse_header;
+use super::state::{names, wu};
+use super::turn;
 use super::verbs;
 use crate::engine::battle::{Map, cell_of, emit, entity, is_active, name, on_board, side_of};
 use crate::engine::board::Cell;
@@ -244,7 +245,7 @@ pub fn act(world: &mut World, unit: UnitId, verb: &str, args: &Args) -> bool {
         } else {
             Action::Move
         };
-        play::pay(
+        turn::pay(
             world,
             unit,
             Use::CastTime,
@@ -252,7 +253,7 @@ pub fn act(world: &mut World, unit: UnitId, verb: &str, args: &Args) -> bool {
             &format!("cast time of {spell}"),
         );
     }
-    play::wu_mut(world, unit).mp -= header.mp;
+    state::wu_mut(world, unit).mp -= header.mp;
     emit(
         world,
         Summoned {
@@ -281,7 +282,7 @@ pub fn act(world: &mut World, unit: UnitId, verb: &str, args: &Args) -> bool {
             cost: 0,
         },
     );
-    let r = play::round(world);
+    let r = state::round(world);
     add_condition(
         world,
         creature,
