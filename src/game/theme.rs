@@ -13,6 +13,12 @@ pub const TEXT: Color = Color::srgb(0.92, 0.92, 0.9);
 /// The HUD's colour for secondary text.
 pub const DIM: Color = Color::srgb(0.65, 0.67, 0.7);
 
+/// The battle screen's panels (the bars, the side panels, the turn strip): not
+/// drawn as UI nodes but left around the map's area when the map's camera clears
+/// the window ([`super::control`]), the colour the translucent panels had over the
+/// clear colour.
+pub const PANEL_BG: Color = Color::srgb(0.052, 0.062, 0.082);
+
 /// A HUD element whose size follows the window: which edge panel it is.
 #[derive(Component, Clone, Copy)]
 pub enum Panel {
