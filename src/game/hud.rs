@@ -9,11 +9,13 @@ use super::Game;
 use super::choices::{Choices, UiState, command_label, submit};
 use super::layout::panels;
 use super::screen::{Leave, ReturnTo, Screen};
-use super::theme::{DIM, HudText, Panel, PromptOption, TEXT, ascii, font};
+use super::theme::{DIM, HudText, Panel, PromptOption, TEXT, ascii, font, spawn_frame};
 use super::units_view::{SIDE_SHAPES, side_color};
 use crate::engine::Command;
 use crate::engine::battle::{Awaiting, Sides};
 
+/// The decision prompt's frame: the map ring's yellow.
+const PROMPT_FRAME: Color = Color::srgb(1.0, 0.95, 0.3);
 const GOOD: Color = Color::srgb(0.55, 0.9, 0.6);
 const BAD: Color = Color::srgb(1.0, 0.45, 0.4);
 
@@ -203,7 +205,7 @@ fn spawn_hud(mut commands: Commands) {
             ..default()
         },
         BackgroundColor(Color::srgb(0.08, 0.09, 0.13)),
-        BorderColor::all(Color::srgb(1.0, 0.95, 0.3)),
+        // Its border is drawn by `update_prompt` (`spawn_frame`).
         Visibility::Hidden,
         GlobalZIndex(10),
     ));
@@ -614,6 +616,7 @@ fn update_prompt(
     let title = &d.prompt;
     let side = d.side.0 as usize;
     commands.entity(entity).with_children(|p| {
+        spawn_frame(p, 2.0, PROMPT_FRAME);
         p.spawn((
             Text::new(ascii(&format!("{}: {title}", side_label(&game, side)))),
             font(17.0),

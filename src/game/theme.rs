@@ -92,3 +92,33 @@ pub fn ascii(text: &str) -> std::borrow::Cow<'_, str> {
     }
     out.into()
 }
+
+/// Draws a frame `width` pixels wide over its parent's border (the parent's
+/// `Node::border`, with no `BorderColor`) as four thin nodes along its edges: a
+/// border colour would be drawn as a quad over the whole node, which on a software
+/// renderer shades a large panel twice.
+pub fn spawn_frame(parent: &mut ChildSpawnerCommands, width: f32, color: Color) {
+    // Absolute children sit inside the parent's border: reach out over it.
+    let (w, out) = (px(width), px(-width));
+    for (left, right, top, bottom, size) in [
+        (out, out, out, Val::Auto, (Val::Auto, w)),
+        (out, out, Val::Auto, out, (Val::Auto, w)),
+        (out, Val::Auto, out, out, (w, Val::Auto)),
+        (Val::Auto, out, out, out, (w, Val::Auto)),
+    ] {
+        parent.spawn((
+            Node {
+                position_type: PositionType::Absolute,
+                left,
+                right,
+                top,
+                bottom,
+                width: size.0,
+                height: size.1,
+                ..default()
+            },
+            BackgroundColor(color),
+            bevy::ui::FocusPolicy::Pass,
+        ));
+    }
+}
