@@ -379,20 +379,20 @@ fn effects(
 /// to it.
 fn follow(
     motion: Res<Motion>,
-    mut camera: Single<(&mut Transform, &Projection, &Camera), With<MainCamera>>,
+    window: Single<&Window>,
+    mut camera: Single<(&mut Transform, &Projection), With<MainCamera>>,
 ) {
     let Some(&p) = motion.paths.keys().next().and_then(|u| motion.pos.get(u)) else {
         return;
     };
-    let (t, projection, camera) = &mut *camera;
+    let (t, projection) = &mut *camera;
     let Projection::Orthographic(ortho) = projection else {
         return;
     };
-    // The camera's view: the map's area on the battle screen.
-    let Some(view) = camera.logical_viewport_size() else {
-        return;
-    };
-    let half = view * 0.5 * ortho.scale;
+    // Measured on the window, not on the map's area the camera draws into: the
+    // unit may come near the panels before the camera moves (60% of the window's
+    // half-width is about the map's half-width between the panels).
+    let half = Vec2::new(window.width(), window.height()) * 0.5 * ortho.scale;
     let margin = half * 0.6;
     let d = p - t.translation.truncate();
     let out = Vec2::new(
