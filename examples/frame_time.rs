@@ -39,7 +39,9 @@ const PARTS: [(&str, &str); 11] = [
     ("ui", "every UI node (panels, turn strip, card, log, texts)"),
     (
         "panel-bg",
-        "the UI panels' background colours (their contents stay)",
+        "the background colours of top-level UI nodes, the decision prompt's (the \
+         bars, side panels and turn strip draw none: the map's camera leaves their \
+         colour around the map)",
     ),
     ("text", "every UI text"),
     ("strip", "the turn strip"),
@@ -282,7 +284,9 @@ fn bare() -> AppExit {
 
 fn spawn_bare(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
     // The game's camera settings (no multisampling, see `skirmish::game::control`),
-    // so the two differ only in what they draw.
+    // so the two differ only in what they draw. (The battle screen's map camera
+    // draws only into the map's area between the panels, and a second camera the
+    // UI; this one draws the whole window.)
     commands.spawn((Camera2d, Msaa::Off));
     let texture = images.add(skirmish::game::board_view::terrain_texture(
         skirmish::engine::board::GridKind::Square,

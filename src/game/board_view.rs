@@ -328,6 +328,7 @@ fn spawn_board(
     game: Res<Game>,
     mut images: ResMut<Assets<Image>>,
     old: Query<Entity, With<TerrainTile>>,
+    clear: Res<ClearColor>,
     mut shown: Local<Option<u64>>,
 ) {
     if *shown == Some(game.generation()) && !old.is_empty() {
@@ -375,10 +376,42 @@ fn spawn_board(
         anchor: geo.anchor,
         ..default()
     });
+    spawn_backdrop(&mut commands, &geo, clear.0);
     commands.insert_resource(geo);
 }
 
-/// The tilemap and its tiles (despawned together when the board is rebuilt).
+/// Four sprites around the map's tiles in the window's clear colour, out to far
+/// beyond any view: the battle screen's camera clears its view in the panels'
+/// colour ([`super::control`]), and these give the space around the map the colour
+/// it has on the other screens. They leave the rectangle through the outer tiles'
+/// centres free (the tiles cover it whole), so next to nothing is drawn twice.
+fn spawn_backdrop(commands: &mut Commands, geo: &MapGeometry, color: Color) {
+    const FAR: f32 = 1.0e5;
+    let inner = Rect::from_corners(
+        geo.center(Cell::new(0, 0)),
+        geo.center(Cell::new(geo.size.x as i32 - 1, geo.size.y as i32 - 1)),
+    );
+    let strips = [
+        Rect::new(-FAR, -FAR, inner.min.x, FAR),
+        Rect::new(inner.max.x, -FAR, FAR, FAR),
+        Rect::new(inner.min.x, -FAR, inner.max.x, inner.min.y),
+        Rect::new(inner.min.x, inner.max.y, inner.max.x, FAR),
+    ];
+    for strip in strips {
+        commands.spawn((
+            Sprite::from_color(color, strip.size()),
+            Transform::from_translation(strip.center().extend(BACKDROP_Z)),
+            TerrainTile,
+            DespawnOnExit(Screen::Battle),
+        ));
+    }
+}
+
+/// The backdrop's depth: under the tilemap and everything on it.
+const BACKDROP_Z: f32 = -10.0;
+
+/// The tilemap, its tiles and its backdrop (despawned together when the board is
+/// rebuilt).
 #[derive(Component)]
 pub struct TerrainTile;
 

@@ -11,7 +11,7 @@ use super::board_view::MapGeometry;
 use super::choices::{
     Choices, UiState, VerbKey, aimed, choices_for, human_turn, next_aim, submit, verb_key,
 };
-use super::layout::{MainCamera, battle_panels_px, fit, pan_and_zoom};
+use super::layout::{MainCamera, UiCamera, battle_panels_px, fit, map_area, pan_and_zoom};
 use super::screen::{Leave, Screen};
 use super::settings::{BattleAction, Player};
 use super::{BattleSystems, Game, Options};
@@ -118,7 +118,7 @@ fn drive_ai(
 /// Tracks the cell under the mouse pointer (ignoring the HUD panels).
 fn hover(
     window: Single<&Window>,
-    camera: Single<(&Camera, &GlobalTransform)>,
+    camera: Single<(&Camera, &GlobalTransform), With<MainCamera>>,
     geo: Option<Res<MapGeometry>>,
     mut ui: ResMut<UiState>,
     mut last: Local<Option<Vec2>>,
@@ -377,12 +377,77 @@ fn explain_illegal(battle: &Battle, choices: &Choices, unit: UnitId, cell: Cell)
     }
 }
 
-/// The camera, without multisampling: the board is axis-aligned tiles and
-/// sprites (nearest-sampled, nothing to smooth) and the HUD is drawn after the
-/// multisampled pass anyway, while 4x MSAA on a software renderer (llvmpipe) more
-/// than halved the frame rate of the battle screen (`examples/frame_time`).
+/// The cameras, without multisampling: the board is axis-aligned tiles and
+/// sprites (nearest-sampled, nothing to smooth), while 4x MSAA on a software
+/// renderer (llvmpipe) more than halved the frame rate of the battle screen
+/// (`examples/frame_time`).
+///
+/// The map's camera ([`MainCamera`]) draws the world; on the battle screen only into
+/// the map's area ([`map_viewport`]), so neither the map under the panels nor the
+/// panels' large translucent backgrounds are drawn (they cost a software renderer
+/// much of the frame): it clears the window in the panels' colour, and the map's
+/// backdrop ([`super::board_view`]) restores the colour around the map. The UI's camera ([`UiCamera`]) draws the UI over the
+/// whole window after it, and nothing of the world; it alone writes the frame out.
 fn spawn_camera(mut commands: Commands) {
-    commands.spawn((Camera2d, MainCamera, Msaa::Off));
+    commands.spawn((
+        Camera2d,
+        MainCamera,
+        Msaa::Off,
+        Camera {
+            output_mode: bevy::camera::CameraOutputMode::Skip,
+            ..default()
+        },
+    ));
+    commands.spawn((
+        Camera2d,
+        UiCamera,
+        IsDefaultUiCamera,
+        Msaa::Off,
+        bevy::camera::visibility::RenderLayers::none(),
+        Camera {
+            order: 1,
+            clear_color: ClearColorConfig::None,
+            output_mode: bevy::camera::CameraOutputMode::Write {
+                blend_state: Some(bevy::render::render_resource::BlendState::REPLACE),
+                clear_color: ClearColorConfig::None,
+            },
+            ..default()
+        },
+    ));
+}
+
+/// On the battle screen, keeps the map's camera drawing into the map's area
+/// ([`map_area`]), clearing the window in the panels' colour (written only when the
+/// window changed).
+fn map_viewport(window: Single<&Window>, mut camera: Single<&mut Camera, With<MainCamera>>) {
+    let area = map_area(&window);
+    let s = window.scale_factor();
+    let (min, max) = ((area.min * s).round(), (area.max * s).round());
+    let physical = window.physical_size();
+    let position = min.as_uvec2().min(physical.saturating_sub(UVec2::ONE));
+    let size = (max - min)
+        .as_uvec2()
+        .max(UVec2::ONE)
+        .min(physical.saturating_sub(position));
+    let unchanged = camera
+        .viewport
+        .as_ref()
+        .is_some_and(|v| (v.physical_position, v.physical_size) == (position, size))
+        && matches!(camera.clear_color, ClearColorConfig::Custom(c) if c == super::theme::PANEL_BG);
+    if !unchanged {
+        camera.viewport = Some(bevy::camera::Viewport {
+            physical_position: position,
+            physical_size: size,
+            ..default()
+        });
+        camera.clear_color = ClearColorConfig::Custom(super::theme::PANEL_BG);
+    }
+}
+
+/// Off the battle screen the map's camera draws into the whole window again.
+fn whole_window(mut camera: Single<&mut Camera, With<MainCamera>>) {
+    camera.viewport = None;
+    camera.clear_color = ClearColorConfig::Default;
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -409,7 +474,8 @@ fn camera_control(
     let (transform, ortho) = (&mut moved, &mut zoomed);
     let size = Vec2::new(window.width(), window.height());
     if *fitted != Some(size) || actions.just_pressed(&A::FitMap) {
-        let (center, scale) = fit(geo.bounds(), &window, battle_panels_px(window.width()));
+        // The camera draws into the map's area alone: nothing over it to leave free.
+        let (center, scale) = fit(geo.bounds(), map_area(&window).size(), (0.0, 0.0, 0.0, 0.0));
         transform.translation = center.extend(transform.translation.z);
         ortho.scale = scale;
         *fitted = Some(size);
@@ -499,10 +565,12 @@ pub fn plugin(app: &mut App) {
                 .in_set(BattleSystems::Input),
             drive_ai.run_if(super::replay_view::playing),
             update_choices,
+            map_viewport,
             camera_control,
         )
             .chain()
             .run_if(in_state(Screen::Battle)),
     );
+    app.add_systems(OnExit(Screen::Battle), whole_window);
     app.add_systems(Update, screenshot);
 }

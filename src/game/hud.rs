@@ -9,12 +9,13 @@ use super::Game;
 use super::choices::{Choices, UiState, command_label, submit};
 use super::layout::panels;
 use super::screen::{Leave, ReturnTo, Screen};
-use super::theme::{DIM, HudText, Panel, PromptOption, TEXT, ascii, font};
+use super::theme::{DIM, HudText, Panel, PromptOption, TEXT, ascii, font, spawn_frame};
 use super::units_view::{SIDE_SHAPES, side_color};
 use crate::engine::Command;
 use crate::engine::battle::{Awaiting, Sides};
 
-const PANEL_BG: Color = Color::srgba(0.05, 0.06, 0.08, 0.94);
+/// The decision prompt's frame: the map ring's yellow.
+const PROMPT_FRAME: Color = Color::srgb(1.0, 0.95, 0.3);
 const GOOD: Color = Color::srgb(0.55, 0.9, 0.6);
 const BAD: Color = Color::srgb(1.0, 0.45, 0.4);
 
@@ -43,6 +44,10 @@ pub enum ResultButton {
 const KEYS_HELP: &str = "Click / Enter: act  |  WASD cursor, T next target  |  Tab next mode, \
      C aim  |  Space end turn  |  PgUp/PgDn log  |  X (hold) fast AI  |  F3 threat, Alt names";
 
+/// The bars and side panels. They draw no background: the map's camera draws into
+/// the map's area only and clears the rest of the window in their colour
+/// ([`super::theme::PANEL_BG`], see [`super::control`]), which costs a software
+/// renderer far less than large translucent nodes over the map.
 fn spawn_hud(mut commands: Commands) {
     let (l, r, t, b) = panels(1280.0);
     commands.spawn((
@@ -60,7 +65,6 @@ fn spawn_hud(mut commands: Commands) {
             overflow: Overflow::clip(),
             ..default()
         },
-        BackgroundColor(PANEL_BG),
         children![
             (
                 Text::new(""),
@@ -86,7 +90,6 @@ fn spawn_hud(mut commands: Commands) {
             overflow: Overflow::clip(),
             ..default()
         },
-        BackgroundColor(PANEL_BG),
         children![
             // The turn orders give way (clipped at their end) before the unit card
             // ([`super::unit_card`], added below them).
@@ -117,7 +120,6 @@ fn spawn_hud(mut commands: Commands) {
             overflow: Overflow::clip(),
             ..default()
         },
-        BackgroundColor(PANEL_BG),
         children![
             // Where attacks aim (rulesets whose attacks aim), above the log.
             (
@@ -167,7 +169,6 @@ fn spawn_hud(mut commands: Commands) {
             padding: UiRect::axes(px(10), px(6)),
             ..default()
         },
-        BackgroundColor(PANEL_BG),
         children![
             (Text::new(""), font(15.0), TextColor(TEXT), HudText::Hover),
             // The keys that work on every turn, on the bar's last line (not in the
@@ -204,7 +205,7 @@ fn spawn_hud(mut commands: Commands) {
             ..default()
         },
         BackgroundColor(Color::srgb(0.08, 0.09, 0.13)),
-        BorderColor::all(Color::srgb(1.0, 0.95, 0.3)),
+        // Its border is drawn by `update_prompt` (`spawn_frame`).
         Visibility::Hidden,
         GlobalZIndex(10),
     ));
@@ -615,6 +616,7 @@ fn update_prompt(
     let title = &d.prompt;
     let side = d.side.0 as usize;
     commands.entity(entity).with_children(|p| {
+        spawn_frame(p, 2.0, PROMPT_FRAME);
         p.spawn((
             Text::new(ascii(&format!("{}: {title}", side_label(&game, side)))),
             font(17.0),

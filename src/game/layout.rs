@@ -52,20 +52,34 @@ fn scaled(panels: fn(f32) -> (f32, f32, f32, f32), width: f32) -> (f32, f32, f32
     (l * s, r * s, t * s, b * s)
 }
 
-/// The 2D camera.
+/// The 2D camera that draws the map (on the battle screen only into the map's
+/// area, [`map_area`]; on the other screens into the whole window).
 #[derive(Component)]
 pub struct MainCamera;
 
+/// The camera that draws the UI over the whole window, after the map's camera (and
+/// nothing of the world).
+#[derive(Component)]
+pub struct UiCamera;
+
+/// The battle screen's map area in logical window pixels: the window less the
+/// [`battle_panels_px`] (at least a pixel each way).
+pub fn map_area(window: &Window) -> Rect {
+    let (w, h) = (window.width(), window.height());
+    let (l, r, t, b) = battle_panels_px(w);
+    let min = Vec2::new(l.min(w - 1.0), t.min(h - 1.0)).max(Vec2::ZERO);
+    let max = Vec2::new(w - r, h - b).max(min + Vec2::ONE);
+    Rect::from_corners(min, max)
+}
+
 /// Fits the map (its world `bounds`,
-/// [`MapGeometry::bounds`](super::board_view::MapGeometry::bounds)) between the HUD panels
-/// (`(left, right, top, bottom)` in window pixels: [`panels_px`] or
-/// [`battle_panels_px`]).
-pub fn fit(bounds: Rect, window: &Window, panels: (f32, f32, f32, f32)) -> (Vec2, f32) {
+/// [`MapGeometry::bounds`](super::board_view::MapGeometry::bounds)) into a view
+/// `size` logical pixels large, between the HUD panels over it (`(left, right, top,
+/// bottom)` in window pixels: [`panels_px`], or none when the view is the map's
+/// area alone).
+pub fn fit(bounds: Rect, size: Vec2, panels: (f32, f32, f32, f32)) -> (Vec2, f32) {
     let (l, r, t, b) = panels;
-    let free = Vec2::new(
-        (window.width() - l - r).max(120.0),
-        (window.height() - t - b).max(120.0),
-    );
+    let free = Vec2::new((size.x - l - r).max(120.0), (size.y - t - b).max(120.0));
     let scale = (bounds.width() / free.x)
         .max(bounds.height() / free.y)
         .max(0.2);

@@ -389,6 +389,9 @@ fn follow(
     let Projection::Orthographic(ortho) = projection else {
         return;
     };
+    // Measured on the window, not on the map's area the camera draws into: the
+    // unit may come near the panels before the camera moves (60% of the window's
+    // half-width is about the map's half-width between the panels).
     let half = Vec2::new(window.width(), window.height()) * 0.5 * ortho.scale;
     let margin = half * 0.6;
     let d = p - t.translation.truncate();

@@ -13,6 +13,12 @@ pub const TEXT: Color = Color::srgb(0.92, 0.92, 0.9);
 /// The HUD's colour for secondary text.
 pub const DIM: Color = Color::srgb(0.65, 0.67, 0.7);
 
+/// The battle screen's panels (the bars, the side panels, the turn strip): not
+/// drawn as UI nodes but left around the map's area when the map's camera clears
+/// the window ([`super::control`]), the colour the translucent panels had over the
+/// clear colour.
+pub const PANEL_BG: Color = Color::srgb(0.052, 0.062, 0.082);
+
 /// A HUD element whose size follows the window: which edge panel it is.
 #[derive(Component, Clone, Copy)]
 pub enum Panel {
@@ -85,4 +91,34 @@ pub fn ascii(text: &str) -> std::borrow::Cow<'_, str> {
         }
     }
     out.into()
+}
+
+/// Draws a frame `width` pixels wide over its parent's border (the parent's
+/// `Node::border`, with no `BorderColor`) as four thin nodes along its edges: a
+/// border colour would be drawn as a quad over the whole node, which on a software
+/// renderer shades a large panel twice.
+pub fn spawn_frame(parent: &mut ChildSpawnerCommands, width: f32, color: Color) {
+    // Absolute children sit inside the parent's border: reach out over it.
+    let (w, out) = (px(width), px(-width));
+    for (left, right, top, bottom, size) in [
+        (out, out, out, Val::Auto, (Val::Auto, w)),
+        (out, out, Val::Auto, out, (Val::Auto, w)),
+        (out, Val::Auto, out, out, (w, Val::Auto)),
+        (Val::Auto, out, out, out, (w, Val::Auto)),
+    ] {
+        parent.spawn((
+            Node {
+                position_type: PositionType::Absolute,
+                left,
+                right,
+                top,
+                bottom,
+                width: size.0,
+                height: size.1,
+                ..default()
+            },
+            BackgroundColor(color),
+            bevy::ui::FocusPolicy::Pass,
+        ));
+    }
 }

@@ -61,7 +61,6 @@ pub const HOVERED: Color = Color::srgb(1.0, 1.0, 1.0);
 /// A unit the pending decision asks about: its ring on the map and its entries'
 /// outline.
 pub const ASKED: Color = Color::srgb(0.2, 0.95, 1.0);
-const STRIP_BG: Color = Color::srgba(0.05, 0.06, 0.08, 0.94);
 const ENTRY_BG: Color = Color::srgba(0.16, 0.18, 0.23, 0.9);
 const ENTRY_BG_LIT: Color = Color::srgba(0.38, 0.41, 0.5, 0.95);
 const LABEL: Color = Color::srgb(0.65, 0.67, 0.7);
@@ -186,6 +185,8 @@ fn setup(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
     });
 }
 
+/// The strip's root, with no background of its own (the panels' colour around the
+/// map's area, as [`super::hud`]'s bars).
 fn spawn_strip(mut commands: Commands) {
     let (l, r, t, _) = super::layout::panels(1280.0);
     commands.spawn((
@@ -202,7 +203,6 @@ fn spawn_strip(mut commands: Commands) {
             column_gap: px(GROUP_GAP),
             ..default()
         },
-        BackgroundColor(STRIP_BG),
         FocusPolicy::Pass,
     ));
 }

@@ -276,7 +276,7 @@ fn camera_control(
         || state.fitted_for != Some(key)
         || (!typing && actions.just_pressed(&A::FitMap))
     {
-        let (center, scale) = fit(map.geo.bounds(), &window, panels_px(window.width()));
+        let (center, scale) = fit(map.geo.bounds(), size, panels_px(window.width()));
         transform.translation = center.extend(transform.translation.z);
         ortho.scale = scale;
         state.fitted_for = Some(key);
