@@ -1990,10 +1990,13 @@ fn w_gap_07_the_hitters_side_aims_its_free_hit() {
     // Auto: not asked; the AI's aim. d20 12 hits, d8 1 + 2 = 3: no wound.
     let mut b = battle(&make(DecisionPolicy::Auto), &[12, 1]);
     end(&mut b, "Guard");
-    let best = b
-        .rules()
-        .best_aim(b.world(), id(&b, "Guard"), id(&b, "Thief"), None)
-        .expect("a weapon aims");
+    let best = skirmish::engine::options::best_options(
+        b.rules(),
+        b.world(),
+        id(&b, "Guard"),
+        id(&b, "Thief"),
+        None,
+    );
     let best = best.name("aim").expect("an aim").to_string();
     let events = run(&mut b, |b| mv(b, "Thief", &[(4, 1), (5, 1)]));
     assert!(matches!(b.awaiting(), Awaiting::Unit(..)));
