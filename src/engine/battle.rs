@@ -987,6 +987,19 @@ impl Battle {
         self.ruleset.preview_attack(world, attacker, target, power)
     }
 
+    /// The odds of an attack made with these attack options, with what they add
+    /// (see [`Ruleset::preview_attack_with`]).
+    pub fn preview_attack_with(
+        &self,
+        attacker: UnitId,
+        target: UnitId,
+        power: Option<&str>,
+        options: &crate::engine::verb::Args,
+    ) -> Option<crate::engine::ruleset::OptionPreview> {
+        self.ruleset
+            .preview_attack_with(self.world(), attacker, target, power, options)
+    }
+
     /// The attack's preview with each choice of the attack options a player
     /// chooses among (see [`crate::engine::options::choice_previews`]).
     pub fn choice_previews(

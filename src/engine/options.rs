@@ -2,11 +2,15 @@
 //! ruleset declares ([`Ruleset::attack_options`]) that lists its choices
 //! ([`ArgSpec::choices`]: `wounds`' `aim` at a body location, a flag's off and on),
 //! the attack's preview with each choice ([`choice_previews`], what the window's
-//! chooser shows) and the choice the AI makes ([`best_options`]), the same way for
-//! every ruleset.
+//! chooser shows), the choices a player has made ([`Chosen`], which the window's C
+//! key and chooser bar change and its attacks are made with) and the choice the AI
+//! makes ([`best_options`]), the same way for every ruleset.
+
+use std::collections::BTreeMap;
 
 use bevy_ecs::world::World;
 
+use crate::engine::command::Command;
 use crate::engine::ruleset::{OptionPreview, Ruleset};
 use crate::engine::units::UnitId;
 use crate::engine::verb::{ArgSpec, Args, OptionChoice};
@@ -17,7 +21,7 @@ pub fn choosable(ruleset: &dyn Ruleset) -> Vec<&'static ArgSpec> {
     ruleset
         .attack_options()
         .iter()
-        .filter(|o| !o.choices().is_empty())
+        .filter(|o| o.offers_choices())
         .collect()
 }
 
@@ -98,4 +102,95 @@ pub fn best_options(
         }
     }
     chosen
+}
+
+/// The choices a player has made for the attack options it chooses among: each
+/// option's choice by its place in [`ArgSpec::choices`]. An option not listed keeps
+/// its default (the option left out: `wounds`' Center Mass, a flag's `off`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Chosen(BTreeMap<&'static str, usize>);
+
+impl Chosen {
+    /// Whether every option keeps its default.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The place of the choice made for `option` (its default's when none is).
+    pub fn index(&self, option: &ArgSpec) -> usize {
+        self.0.get(option.name).copied().unwrap_or_else(|| {
+            option
+                .choices()
+                .iter()
+                .position(|c| c.default)
+                .unwrap_or(0)
+        })
+    }
+
+    /// Chooses choice `index` of `option` (its default, or a place it has not: the
+    /// option left out).
+    pub fn choose(&mut self, option: &'static ArgSpec, index: usize) {
+        match option.choices().get(index) {
+            Some(c) if !c.default => {
+                self.0.insert(option.name, index);
+            }
+            _ => {
+                self.0.remove(option.name);
+            }
+        }
+    }
+
+    /// Chooses the choice after the current one of `option`, wrapping, and returns
+    /// its label.
+    pub fn next(&mut self, option: &'static ArgSpec) -> String {
+        let choices = option.choices();
+        let next = (self.index(option) + 1) % choices.len().max(1);
+        self.choose(option, next);
+        choices.get(next).map(|c| c.label.clone()).unwrap_or_default()
+    }
+
+    /// `command` with these choices, if it is an attack that can take them: a
+    /// choice the attack can't take (a `wounds` spell can't aim) is left out, and
+    /// so is a default.
+    pub fn apply(&self, ruleset: &dyn Ruleset, world: &World, command: Command) -> Command {
+        match command {
+            Command::Attack {
+                unit,
+                target,
+                power,
+                mut options,
+            } if !self.is_empty() => {
+                for p in choice_previews(ruleset, world, unit, target, power.as_deref()) {
+                    if self.0.get(p.option) == Some(&p.index) {
+                        options = p.choice.set_in(p.option, options);
+                    }
+                }
+                Command::Attack {
+                    unit,
+                    target,
+                    power,
+                    options,
+                }
+            }
+            other => other,
+        }
+    }
+}
+
+/// Each attack option of `ruleset` a player chooses among, with the label of the
+/// choice an attack with `options` makes (the default's when it leaves the option
+/// out): `("aim", "Slowing")`.
+pub fn choice_labels(ruleset: &dyn Ruleset, options: &Args) -> Vec<(&'static str, String)> {
+    choosable(ruleset)
+        .into_iter()
+        .map(|o| {
+            let given = options.get(o.name);
+            let choices = o.choices();
+            let made = choices
+                .iter()
+                .find(|c| given.is_some() && c.value.as_ref() == given)
+                .or_else(|| choices.iter().find(|c| c.default));
+            (o.name, made.map(|c| c.label.clone()).unwrap_or_default())
+        })
+        .collect()
 }

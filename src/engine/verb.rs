@@ -335,6 +335,15 @@ impl ArgSpec {
         }
     }
 
+    /// Whether a player chooses among values for it ([`ArgSpec::choices`] is not
+    /// empty).
+    pub fn offers_choices(&self) -> bool {
+        matches!(
+            (self.kind, self.offer),
+            (ArgKind::Flag | ArgKind::Choice(_), _) | (ArgKind::Name, Some(_))
+        )
+    }
+
     /// The values a player chooses among for this argument, in order (the
     /// window's chooser of attack options): a flag's `off` (left out) and `on`; a
     /// choice's values, after `none` (left out) when it is optional; a name's

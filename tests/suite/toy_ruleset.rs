@@ -14,7 +14,9 @@
 //! and show it from the generic decision alone.
 //!
 //! A Club takes the toy's own attack option, `wild` (a flag): a wild swing hits
-//! only on 4+ but deals 3 (`Attack(unit: "r1", target: "b1", wild: true)`).
+//! only on 4+ but deals 3 (`Attack(unit: "r1", target: "b1", wild: true)`). Being
+//! a flag, it is a choice the player makes (the window's chooser offers it off and
+//! on, each with the toy's own odds) and the AI makes by the choices' worth.
 
 use std::collections::BTreeMap;
 

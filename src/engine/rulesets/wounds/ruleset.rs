@@ -217,6 +217,13 @@ impl Ruleset for Wounds {
                 });
             }
         }
+        // Units move with the ruleset's own powers: a level's `movement` would be
+        // ignored.
+        out.extend(crate::engine::problems::unread_movement(
+            level,
+            "wounds",
+            "every unit moves with Move and Dash",
+        ));
         out
     }
 
