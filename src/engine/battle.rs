@@ -18,9 +18,7 @@ use crate::engine::decision::PendingDecision;
 use crate::engine::dice::Dice;
 use crate::engine::event::{Event, Stage};
 use crate::engine::queries::{self, CachedQuery};
-use crate::engine::ruleset::{
-    Assume, AttackOdds, AttackPreview, MovePreview, Ruleset, TurnOrder,
-};
+use crate::engine::ruleset::{Assume, AttackOdds, AttackPreview, MovePreview, Ruleset, TurnOrder};
 use crate::engine::spec::{Controller, DecisionPolicy, Level, Victory};
 use crate::engine::units::*;
 

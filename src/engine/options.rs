@@ -86,8 +86,7 @@ pub fn best_options(
         let mut takes = 0;
         for choice in option.choices() {
             let options = Args::new().with_opt(option.name, choice.value.clone());
-            let Some(worth) = ruleset.attack_worth(world, attacker, target, power, &options)
-            else {
+            let Some(worth) = ruleset.attack_worth(world, attacker, target, power, &options) else {
                 continue;
             };
             takes += 1;
@@ -118,13 +117,10 @@ impl Chosen {
 
     /// The place of the choice made for `option` (its default's when none is).
     pub fn index(&self, option: &ArgSpec) -> usize {
-        self.0.get(option.name).copied().unwrap_or_else(|| {
-            option
-                .choices()
-                .iter()
-                .position(|c| c.default)
-                .unwrap_or(0)
-        })
+        self.0
+            .get(option.name)
+            .copied()
+            .unwrap_or_else(|| option.choices().iter().position(|c| c.default).unwrap_or(0))
     }
 
     /// Chooses choice `index` of `option` (its default, or a place it has not: the
@@ -146,7 +142,10 @@ impl Chosen {
         let choices = option.choices();
         let next = (self.index(option) + 1) % choices.len().max(1);
         self.choose(option, next);
-        choices.get(next).map(|c| c.label.clone()).unwrap_or_default()
+        choices
+            .get(next)
+            .map(|c| c.label.clone())
+            .unwrap_or_default()
     }
 
     /// `command` with these choices, if it is an attack that can take them: a

@@ -362,9 +362,11 @@ impl ArgSpec {
             ],
             (ArgKind::Choice(values), _) => (self.optional.then(|| choice("none", None, true)))
                 .into_iter()
-                .chain(values.iter().map(|v| {
-                    choice(v.label, Some(ArgValue::Choice(v.value.into())), false)
-                }))
+                .chain(
+                    values
+                        .iter()
+                        .map(|v| choice(v.label, Some(ArgValue::Choice(v.value.into())), false)),
+                )
                 .collect(),
             (ArgKind::Name, Some(offer)) => offer
                 .names

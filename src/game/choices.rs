@@ -16,9 +16,9 @@ use super::Game;
 use crate::engine::battle::{Awaiting, Sides};
 use crate::engine::board::Cell;
 use crate::engine::event::Stage;
+use crate::engine::options::Chosen;
 use crate::engine::ruleset::MovePreview;
 use crate::engine::units::UnitId;
-use crate::engine::options::Chosen;
 use crate::engine::{Battle, Command};
 use crate::level::schema::Controller;
 

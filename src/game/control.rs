@@ -280,7 +280,10 @@ pub fn handle_actions(
         // The first option the ruleset lets the player choose (the others by a
         // click on the chooser bar).
         ui.message = Some(
-            match crate::engine::options::choosable(game.battle.rules()).first().copied() {
+            match crate::engine::options::choosable(game.battle.rules())
+                .first()
+                .copied()
+            {
                 Some(option) => {
                     let now = ui.chosen.next(option);
                     (format!("{}: {now}", option.name), false)

@@ -575,10 +575,12 @@ fn update_choice_bar(
                     .find(|p| p.option == option.name && p.index == i)
                     .map(|p| {
                         let a = &p.preview.attack;
-                        // The first effect, by its name ("Slowing wound: ...").
+                        // The first effect by its name, less the choice's own label
+                        // ("Slowing wound: ..." of Slowing: "13% wound").
                         let effect = p.preview.effects.first().map_or(String::new(), |(e, c)| {
                             let name = e.split(':').next().unwrap_or(e);
-                            format!(", {:.0}% {name}", c * 100.0)
+                            let name = name.strip_prefix(choice.label.as_str()).unwrap_or(name);
+                            format!(", {:.0}% {}", c * 100.0, name.trim())
                         });
                         format!(
                             "  {:.0}% hit, {:.1} dmg{effect}",
@@ -692,7 +694,9 @@ fn buttons(
 ) {
     for (interaction, b) in &chooser {
         if *interaction == Interaction::Pressed
-            && let Some(option) = crate::engine::options::choosable(game.battle.rules()).get(b.option).copied()
+            && let Some(option) = crate::engine::options::choosable(game.battle.rules())
+                .get(b.option)
+                .copied()
         {
             ui.chosen.choose(option, b.choice);
         }

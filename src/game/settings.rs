@@ -405,7 +405,10 @@ mod tests {
         let map: BTreeMap<BattleAction, Vec<Binding>> =
             parse_binding_table("{ NextAim: [Key(KeyV)] }").unwrap();
         let keys = &map[&BattleAction::NextChoice];
-        assert!(matches!(keys[..], [Binding::Key(KeyCode::KeyV)]), "{keys:?}");
+        assert!(
+            matches!(keys[..], [Binding::Key(KeyCode::KeyV)]),
+            "{keys:?}"
+        );
     }
 
     #[test]

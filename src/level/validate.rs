@@ -581,19 +581,23 @@ pub fn trait_issues(ruleset: &dyn Ruleset, level: &Level) -> Vec<Issue> {
 
 /// A unit field only some rulesets read: its name, whether a unit sets it, and
 /// whether a ruleset reads it (by what the ruleset declares).
-type UnitField = (
-    &'static str,
-    fn(&UnitDef) -> bool,
-    fn(&dyn Ruleset) -> bool,
-);
+type UnitField = (&'static str, fn(&UnitDef) -> bool, fn(&dyn Ruleset) -> bool);
 
 /// The unit fields only some rulesets read (`flow`'s today): a size, weapons and
 /// armor where the ruleset's units carry equipment ([`Ruleset::uses_equipment`]),
 /// skills where it rolls some ([`Ruleset::skills`]). The ruleset that reads one
 /// checks its values ([`Ruleset::check_level`]).
 const RULESET_UNIT_FIELDS: [UnitField; 4] = [
-    ("size", |u| u.size != Size::default(), |r| r.uses_equipment()),
-    ("skills", |u| !u.skills.is_empty(), |r| !r.skills().is_empty()),
+    (
+        "size",
+        |u| u.size != Size::default(),
+        |r| r.uses_equipment(),
+    ),
+    (
+        "skills",
+        |u| !u.skills.is_empty(),
+        |r| !r.skills().is_empty(),
+    ),
     ("weapons", |u| !u.weapons.is_empty(), |r| r.uses_equipment()),
     ("armor", |u| u.armor != 0, |r| r.uses_equipment()),
 ];

@@ -223,7 +223,8 @@ fn a_closed_pipe_ends_the_output_quietly() {
 #[test]
 fn unit_fields_a_ruleset_does_not_read_are_refused_at_each_field() {
     let dir = scratch("unread_fields");
-    // Fields inserted after the first unit's `pos`, under each shipped duel.
+    // Fields inserted after the first unit's `pos`, under each shipped duel; the
+    // problems come in the order of the file.
     let cases: [(&str, &str, &[(&str, &str)]); 3] = [
         (
             "phases",
@@ -248,12 +249,12 @@ fn unit_fields_a_ruleset_does_not_read_are_refused_at_each_field() {
             "items: [(name: \"Potion\", effect: Heal(\"2d4\"))], movement: [\"Fly\"],",
             &[
                 (
-                    "movement:",
-                    "`movement`, which `escalation` does not read (every unit moves with Move)",
-                ),
-                (
                     "items:",
                     "`items`, which `escalation` does not read (its units carry no items to use)",
+                ),
+                (
+                    "movement:",
+                    "`movement`, which `escalation` does not read (every unit moves with Move)",
                 ),
             ],
         ),

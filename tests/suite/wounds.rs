@@ -2679,7 +2679,7 @@ fn w_17_the_attack_chooser_offers_the_five_places_with_their_odds() {
             wu("Ogre", "Foes", (2, 1), 1, 0, 30),
         ],
     );
-    let b = battle(&l, &[]);
+    let b = new_battle(&l, Dice::seeded(1)).expect("level sets up");
     let (hero, mage, ogre) = (id(&b, "Hero"), id(&b, "Mage"), id(&b, "Ogre"));
     let aim = choosable(b.rules());
     assert_eq!(aim.iter().map(|o| o.name).collect::<Vec<_>>(), ["aim"]);
