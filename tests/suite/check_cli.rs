@@ -216,6 +216,14 @@ fn a_closed_pipe_ends_the_output_quietly() {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
+/// A ruleset, the unit fields written into its duel, and each problem expected:
+/// where it is (the text it starts at) and what it says about the field.
+type FieldCase = (
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+);
+
 /// Issue 30: a unit field only some rulesets read, set in a level of another
 /// ruleset, would be ignored; it is refused at the field, naming the level, the
 /// unit, the field and what reads it (or how the ruleset does without it), by
@@ -225,15 +233,27 @@ fn unit_fields_a_ruleset_does_not_read_are_refused_at_each_field() {
     let dir = scratch("unread_fields");
     // Fields inserted after the first unit's `pos`, under each shipped duel; the
     // problems come in the order of the file.
-    let cases: [(&str, &str, &[(&str, &str)]); 3] = [
+    let cases: [FieldCase; 3] = [
         (
             "phases",
             "size: Large, skills: {\"Melee\": 50}, weapons: [(name: \"Sword\")], armor: 2,",
             &[
-                ("size: Large", "`size`, which `phases` does not read (only `flow` reads it)"),
-                ("skills:", "`skills`, which `phases` does not read (only `flow` reads it)"),
-                ("weapons:", "`weapons`, which `phases` does not read (only `flow` reads it)"),
-                ("armor: 2", "`armor`, which `phases` does not read (only `flow` reads it)"),
+                (
+                    "size: Large",
+                    "`size`, which `phases` does not read (only `flow` reads it)",
+                ),
+                (
+                    "skills:",
+                    "`skills`, which `phases` does not read (only `flow` reads it)",
+                ),
+                (
+                    "weapons:",
+                    "`weapons`, which `phases` does not read (only `flow` reads it)",
+                ),
+                (
+                    "armor: 2",
+                    "`armor`, which `phases` does not read (only `flow` reads it)",
+                ),
             ],
         ),
         (
@@ -267,8 +287,7 @@ fn unit_fields_a_ruleset_does_not_read_are_refused_at_each_field() {
         let text = format!("{}\n            {fields}{}", &text[..end], &text[end..]);
         let path = dir.join(format!("{ruleset}.ron"));
         fs::write(&path, &text).expect("write");
-        let level: skirmish::level::schema::Level =
-            ron::from_str(&text).expect("the level parses");
+        let level: skirmish::level::schema::Level = ron::from_str(&text).expect("the level parses");
         let unit = &level.units[0].name;
         let file = path.display().to_string();
         let expected: Vec<String> = wanted

@@ -338,7 +338,11 @@ impl Ruleset for Toy {
             let hp = w.get::<Health>(entity(w, t))?.hp;
             attack.chance = WILD_HIT_CHANCE;
             attack.expected_damage = WILD_HIT_CHANCE * f64::from(WILD_DAMAGE);
-            attack.kill_chance = if hp <= WILD_DAMAGE { WILD_HIT_CHANCE } else { 0.0 };
+            attack.kill_chance = if hp <= WILD_DAMAGE {
+                WILD_HIT_CHANCE
+            } else {
+                0.0
+            };
             attack.roll = "1d6 vs 4".into();
         }
         Some(OptionPreview {
@@ -1052,7 +1056,14 @@ fn a_rulesets_own_attack_option_offers_its_choices_with_their_odds() {
     assert_eq!(
         rows,
         [
-            ("wild", "off", true, HIT_CHANCE, HIT_CHANCE * 2.0, HIT_CHANCE),
+            (
+                "wild",
+                "off",
+                true,
+                HIT_CHANCE,
+                HIT_CHANCE * 2.0,
+                HIT_CHANCE
+            ),
             ("wild", "on", false, 0.5, 1.5, 0.5),
         ]
     );
@@ -1069,7 +1080,11 @@ fn a_rulesets_own_attack_option_offers_its_choices_with_their_odds() {
     let phases =
         skirmish::engine::rulesets::new_battle(&level, Dice::seeded(1)).expect("ford sets up");
     assert!(choosable(phases.rules()).is_empty());
-    assert!(phases.choice_previews(UnitId(0), UnitId(1), None).is_empty());
+    assert!(
+        phases
+            .choice_previews(UnitId(0), UnitId(1), None)
+            .is_empty()
+    );
     let none = best_options(phases.rules(), phases.world(), UnitId(0), UnitId(1), None);
     assert!(none.is_empty());
 }

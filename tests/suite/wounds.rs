@@ -2693,7 +2693,9 @@ fn w_17_the_attack_chooser_offers_the_five_places_with_their_odds() {
     );
     // Center Mass is the attack left unaimed: its preview is the plain one (+1 to
     // hit, W-GAP-07); each other place hits alike, less often, and says its wound.
-    let unaimed = b.preview_attack(hero, ogre, None).expect("the Hero can attack");
+    let unaimed = b
+        .preview_attack(hero, ogre, None)
+        .expect("the Hero can attack");
     assert_eq!(previews[4].preview.attack, unaimed);
     assert!(previews[4].choice.default);
     for p in &previews[..4] {
@@ -2705,9 +2707,15 @@ fn w_17_the_attack_chooser_offers_the_five_places_with_their_odds() {
         assert!(p.preview.attack.roll.contains(&format!("aimed {place}")));
         let (effect, chance) = &p.preview.effects[0];
         assert!(effect.starts_with(&format!("{place} wound: ")), "{effect}");
-        assert!(*chance > 0.0 && *chance < p.preview.attack.chance, "{place}");
+        assert!(
+            *chance > 0.0 && *chance < p.preview.attack.chance,
+            "{place}"
+        );
     }
-    assert_eq!(previews[1].preview.effects[0].0, "Slowing wound: movement -2, Agility -1");
+    assert_eq!(
+        previews[1].preview.effects[0].0,
+        "Slowing wound: movement -2, Agility -1"
+    );
     assert_eq!(previews[0].preview.effects[1].0, "+16 Fatal damage");
 
     // The AI aims where the attack is worth most, named even at Center Mass.
@@ -2721,7 +2729,11 @@ fn w_17_the_attack_chooser_offers_the_five_places_with_their_odds() {
         .iter()
         .copied()
         .fold(("", f64::MIN), |best, place| {
-            if worth(place) > best.1 { (place, worth(place)) } else { best }
+            if worth(place) > best.1 {
+                (place, worth(place))
+            } else {
+                best
+            }
         })
         .0;
     assert_eq!(
@@ -2739,7 +2751,10 @@ fn w_17_the_attack_chooser_offers_the_five_places_with_their_odds() {
     // made aimed so, a spell unaimed, and back at Center Mass the aim is left out.
     let mut chosen = Chosen::default();
     assert_eq!(chosen.index(aim), 4);
-    assert_eq!(choice_labels(b.rules(), &Args::new()), [("aim", "Center Mass".to_string())]);
+    assert_eq!(
+        choice_labels(b.rules(), &Args::new()),
+        [("aim", "Center Mass".to_string())]
+    );
     assert_eq!(chosen.next(aim), "Fatal");
     assert_eq!(chosen.next(aim), "Slowing");
     let made = chosen.apply(b.rules(), b.world(), Command::attack(hero, ogre, None));
@@ -2747,7 +2762,10 @@ fn w_17_the_attack_chooser_offers_the_five_places_with_their_odds() {
     let Command::Attack { options, .. } = &made else {
         panic!("an attack")
     };
-    assert_eq!(choice_labels(b.rules(), options), [("aim", "Slowing".to_string())]);
+    assert_eq!(
+        choice_labels(b.rules(), options),
+        [("aim", "Slowing".to_string())]
+    );
     let bolt = Command::attack(mage, ogre, None);
     assert_eq!(chosen.apply(b.rules(), b.world(), bolt.clone()), bolt);
     for _ in 0..3 {

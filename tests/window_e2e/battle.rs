@@ -1104,7 +1104,9 @@ impl Explained<'_, '_> {
         if fits {
             Ok(())
         } else {
-            Err(format!("it shows {shown:?}; want {labels:?}, each with its odds"))
+            Err(format!(
+                "it shows {shown:?}; want {labels:?}, each with its odds"
+            ))
         }
     }
 
