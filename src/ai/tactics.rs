@@ -613,18 +613,21 @@ impl<'v, 'a> Mind<'v, 'a> {
                     continue;
                 };
                 let v = self.attack_value(&t, i, None);
-                // Where to aim, for rulesets whose attacks aim (W-17).
-                let aim = self
-                    .ruleset
-                    .best_aim(self.view.world, self.me.id, t.id, Some(p.name))
-                    .unwrap_or_default();
+                // The best of the choices its attacks offer (`wounds`' aim, W-17).
+                let chosen = crate::engine::options::best_options(
+                    self.ruleset,
+                    self.view.world,
+                    self.me.id,
+                    t.id,
+                    Some(p.name),
+                );
                 options.push((
                     v,
                     Command::Attack {
                         unit: self.me.id,
                         target: t.id,
                         power: Some(p.name.to_owned()),
-                        options: aim.and(approach),
+                        options: chosen.and(approach),
                     },
                 ));
             }

@@ -18,9 +18,7 @@ use crate::engine::decision::PendingDecision;
 use crate::engine::dice::Dice;
 use crate::engine::event::{Event, Stage};
 use crate::engine::queries::{self, CachedQuery};
-use crate::engine::ruleset::{
-    AimPreview, Assume, AttackOdds, AttackPreview, MovePreview, Ruleset, TurnOrder,
-};
+use crate::engine::ruleset::{Assume, AttackOdds, AttackPreview, MovePreview, Ruleset, TurnOrder};
 use crate::engine::spec::{Controller, DecisionPolicy, Level, Victory};
 use crate::engine::units::*;
 
@@ -1032,16 +1030,28 @@ impl Battle {
         self.ruleset.preview_attack(world, attacker, target, power)
     }
 
-    /// The odds of the attack at each place it may aim (see
-    /// [`Ruleset::aim_previews`]).
-    pub fn aim_previews(
+    /// The odds of an attack made with these attack options, with what they add
+    /// (see [`Ruleset::preview_attack_with`]).
+    pub fn preview_attack_with(
         &self,
         attacker: UnitId,
         target: UnitId,
         power: Option<&str>,
-    ) -> Vec<AimPreview> {
+        options: &crate::engine::verb::Args,
+    ) -> Option<crate::engine::ruleset::OptionPreview> {
         self.ruleset
-            .aim_previews(self.world(), attacker, target, power)
+            .preview_attack_with(self.world(), attacker, target, power, options)
+    }
+
+    /// The attack's preview with each choice of the attack options a player
+    /// chooses among (see [`crate::engine::options::choice_previews`]).
+    pub fn choice_previews(
+        &self,
+        attacker: UnitId,
+        target: UnitId,
+        power: Option<&str>,
+    ) -> Vec<crate::engine::options::ChoicePreview> {
+        crate::engine::options::choice_previews(self.ruleset, self.world(), attacker, target, power)
     }
 
     /// The numbers of [`Battle::preview_attack`] without the text, under hypothetical

@@ -16,6 +16,7 @@ pub mod initiative;
 pub mod items;
 pub mod log;
 pub mod odds;
+pub mod options;
 pub mod problems;
 pub mod queries;
 pub mod ruleset;

@@ -257,6 +257,41 @@ pub fn unit_label(index: usize, unit: &crate::engine::spec::UnitDef) -> String {
     }
 }
 
+/// The issue of unit `index` of `level` setting `field`, which `ruleset` does not
+/// read and would ignore: at that field, naming the level, the unit, the field and
+/// the ruleset, with `why` in brackets (the rulesets that read it, or what the
+/// ruleset does instead).
+pub fn unread_unit_field(
+    level: &crate::engine::spec::Level,
+    index: usize,
+    field: &'static str,
+    ruleset: &str,
+    why: &str,
+) -> Issue {
+    let unit = &level.units[index];
+    Issue {
+        at: Where::Unit {
+            index,
+            field: Some(field),
+        },
+        message: format!(
+            "level `{}`: {} sets `{field}`, which `{ruleset}` does not read ({why}); expected \
+             no `{field}`",
+            level.name,
+            unit_label(index, unit)
+        ),
+    }
+}
+
+/// The issues of the units of `level` that set `movement` (movement powers of
+/// their own), for a ruleset that reads none: `why` says how its units move.
+pub fn unread_movement(level: &crate::engine::spec::Level, ruleset: &str, why: &str) -> Vec<Issue> {
+    (0..level.units.len())
+        .filter(|&i| !level.units[i].movement.is_empty())
+        .map(|i| unread_unit_field(level, i, "movement", ruleset, why))
+        .collect()
+}
+
 /// How messages name a side: "side `Blue`", or "side #2" without a name.
 pub fn side_label(index: usize, side: &crate::engine::spec::SideDef) -> String {
     if side.name.trim().is_empty() {

@@ -19,7 +19,7 @@
 //!
 //! The words: the stats a ruleset reads ([`StatSpec`]) and the limits every
 //! value stays within, the previews and odds it returns ([`AttackPreview`],
-//! [`AttackOdds`], [`AimPreview`], [`MovePreview`], [`TurnOrder`]) and the
+//! [`AttackOdds`], [`OptionPreview`], [`MovePreview`], [`TurnOrder`]) and the
 //! hypotheses it is asked under ([`Assume`]), the optional parts of an attack
 //! ([`AttackFeatures`]), the AI's hints ([`MoveHint`]) and condition badges
 //! ([`ConditionBadge`], [`badge_from`]); [`config`] is what every ruleset's RON configuration shares.
@@ -484,37 +484,46 @@ pub trait Ruleset:
         assume: Assume<'_>,
     ) -> Option<AttackOdds>;
 
-    /// The places its attacks may aim, as commands write them, the unaimed default
-    /// last (`wounds`: Fatal, Slowing, Weakening, Disrupting, Center Mass, W-17);
-    /// empty when attacks don't aim.
-    fn aims(&self) -> &'static [&'static str] {
-        &[]
+    /// The preview of `attacker`'s attack on `target` made with these attack
+    /// options ([`Ruleset::attack_options`]; one of the choices a player may make,
+    /// [`crate::engine::verb::ArgSpec::choices`]), with what they add beyond the
+    /// odds; `None` if that attack is impossible, or impossible with them (`wounds`:
+    /// a spell can't aim). By default [`Ruleset::preview_attack`], whatever the
+    /// options: a ruleset whose options change the odds (`wounds`' `aim`) gives its
+    /// own. The window previews each choice with it
+    /// ([`crate::engine::options::choice_previews`]).
+    fn preview_attack_with(
+        &self,
+        world: &World,
+        attacker: UnitId,
+        target: UnitId,
+        power: Option<&str>,
+        options: &Args,
+    ) -> Option<OptionPreview> {
+        let _ = options;
+        let attack = self.preview_attack(world, attacker, target, power)?;
+        Some(OptionPreview {
+            attack,
+            effects: Vec::new(),
+        })
     }
 
-    /// The odds of the attack at each place it may aim, in the ruleset's order
-    /// (`wounds`: Fatal, Slowing, Weakening, Disrupting, Center Mass, W-17); empty
-    /// for a ruleset whose attacks don't aim (see [`Ruleset::attack_features`]).
-    fn aim_previews(
+    /// What `attacker`'s attack on `target` with these attack options is worth
+    /// to it, in hit points (`wounds`: expected damage, a defeat counted as half
+    /// the target's HP, and each wound's effect), for the AI's choice among a
+    /// player's choices ([`crate::engine::options::best_options`]); `None` if the
+    /// attack can't be made so. Asked on the AI's hot path: keep it free of text.
+    /// By default the expected damage of [`Ruleset::preview_attack_with`].
+    fn attack_worth(
         &self,
-        _world: &World,
-        _attacker: UnitId,
-        _target: UnitId,
-        _power: Option<&str>,
-    ) -> Vec<AimPreview> {
-        Vec::new()
-    }
-
-    /// The attack options ([`Ruleset::attack_options`]) that aim `attacker`'s
-    /// attack on `target` for the best expected value (the AI's choice; `wounds`:
-    /// `aim`); `None` when attacks don't aim.
-    fn best_aim(
-        &self,
-        _world: &World,
-        _attacker: UnitId,
-        _target: UnitId,
-        _power: Option<&str>,
-    ) -> Option<Args> {
-        None
+        world: &World,
+        attacker: UnitId,
+        target: UnitId,
+        power: Option<&str>,
+        options: &Args,
+    ) -> Option<f64> {
+        self.preview_attack_with(world, attacker, target, power, options)
+            .map(|p| p.attack.expected_damage)
     }
 
     /// Cost and provocations of moving `unit` along `path` with a movement power.
@@ -843,22 +852,15 @@ pub struct MovePreview {
     pub notes: Vec<String>,
 }
 
-/// The odds of an attack aimed at one place (`wounds`' body locations, W-17).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct AimPreview {
-    /// The aim, as commands write it.
-    pub aim: String,
-    /// Exact chance to hit.
-    pub chance: f64,
-    /// Expected damage.
-    pub expected_damage: f64,
-    /// Exact chance the target is defeated.
-    pub kill_chance: f64,
-    /// The aim's effects with their exact chances ("Slowing wound: movement -2,
-    /// Agility -1", 0.31).
+/// An attack's preview with some of its options set
+/// ([`Ruleset::preview_attack_with`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OptionPreview {
+    /// The attack's odds, modifiers and roll with them.
+    pub attack: AttackPreview,
+    /// What the options add, each with its exact chance (`wounds`: "Slowing
+    /// wound: movement -2, Agility -1", 0.31); empty when they add nothing.
     pub effects: Vec<(String, f64)>,
-    /// The roll in one line, as [`AttackPreview::roll`].
-    pub roll: String,
 }
 
 /// How the window shows one of a ruleset's conditions (issue 33): a Game Icons

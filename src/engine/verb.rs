@@ -301,6 +301,9 @@ pub struct ArgSpec {
     pub kind: ArgKind,
     /// Whether it may be left out (a flag or a list always may).
     pub optional: bool,
+    /// The names a player chooses among for a name argument ([`ArgSpec::choices`]);
+    /// `None` for any other, and for a name typed freely.
+    pub offer: Option<Offer>,
 }
 
 impl ArgSpec {
@@ -310,6 +313,7 @@ impl ArgSpec {
             name,
             kind,
             optional: false,
+            offer: None,
         }
     }
 
@@ -319,7 +323,93 @@ impl ArgSpec {
             name,
             kind,
             optional: true,
+            offer: None,
         }
+    }
+
+    /// This name argument, offering these names to choose among.
+    pub const fn offering(self, offer: Offer) -> Self {
+        Self {
+            offer: Some(offer),
+            ..self
+        }
+    }
+
+    /// Whether a player chooses among values for it ([`ArgSpec::choices`] is not
+    /// empty).
+    pub fn offers_choices(&self) -> bool {
+        matches!(
+            (self.kind, self.offer),
+            (ArgKind::Flag | ArgKind::Choice(_), _) | (ArgKind::Name, Some(_))
+        )
+    }
+
+    /// The values a player chooses among for this argument, in order (the
+    /// window's chooser of attack options): a flag's `off` (left out) and `on`; a
+    /// choice's values, after `none` (left out) when it is optional; a name's
+    /// [`ArgSpec::offer`]. Empty for an argument that offers no choice (a unit, a
+    /// cell, a path, a name typed freely).
+    pub fn choices(&self) -> Vec<OptionChoice> {
+        let choice = |label: &str, value: Option<ArgValue>, default: bool| OptionChoice {
+            label: label.to_string(),
+            value,
+            default,
+        };
+        match (self.kind, self.offer) {
+            (ArgKind::Flag, _) => vec![
+                choice("off", None, true),
+                choice("on", Some(ArgValue::Flag(true)), false),
+            ],
+            (ArgKind::Choice(values), _) => (self.optional.then(|| choice("none", None, true)))
+                .into_iter()
+                .chain(
+                    values
+                        .iter()
+                        .map(|v| choice(v.label, Some(ArgValue::Choice(v.value.into())), false)),
+                )
+                .collect(),
+            (ArgKind::Name, Some(offer)) => offer
+                .names
+                .iter()
+                .map(|v| {
+                    let default = v.value == offer.default;
+                    choice(v.label, Some(ArgValue::Name(v.value.into())), default)
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// The names a player chooses among for a name argument (`wounds`' `aim`: the
+/// places an attack aims at, W-17).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Offer {
+    /// The names in the order a chooser lists them, each with its label.
+    pub names: &'static [ChoiceSpec],
+    /// The name the ruleset assumes when the argument is left out (`wounds`:
+    /// Center Mass).
+    pub default: &'static str,
+}
+
+/// One value a player may choose for an argument ([`ArgSpec::choices`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionChoice {
+    /// Its label in the window (`Slowing`, `on`).
+    pub label: String,
+    /// The value it sets; `None`: the argument left out.
+    pub value: Option<ArgValue>,
+    /// Whether it is what the argument left out means (a flag's `off`, `wounds`'
+    /// Center Mass): choosing it in the window leaves the argument out.
+    pub default: bool,
+}
+
+impl OptionChoice {
+    /// `args` with argument `name` set to this choice (left out for the
+    /// default), in place of any value it had.
+    pub fn set_in(&self, name: &str, args: Args) -> Args {
+        let value = self.value.clone().filter(|_| !self.default);
+        args.without(name).with_opt(name, value)
     }
 }
 

@@ -1,5 +1,6 @@
 //! What the player can do and means to do on the battle screen: [`UiState`] (the
-//! pointer, the keyboard cursor, the selected mode, the message line, the aim) and
+//! pointer, the keyboard cursor, the selected mode, the message line, the choices
+//! made for the ruleset's attack options) and
 //! [`Choices`] (what the side that must act can do now, derived from the engine's
 //! own legal-command list, so the window can never offer an illegal move), with the
 //! pure helpers that group, label and submit commands.
@@ -15,6 +16,7 @@ use super::Game;
 use crate::engine::battle::{Awaiting, Sides};
 use crate::engine::board::Cell;
 use crate::engine::event::Stage;
+use crate::engine::options::Chosen;
 use crate::engine::ruleset::MovePreview;
 use crate::engine::units::UnitId;
 use crate::engine::{Battle, Command};
@@ -35,60 +37,15 @@ pub struct UiState {
     pub log_scroll: usize,
     /// Time until the AI's next command.
     pub ai_wait: f32,
-    /// Where attacks aim, for rulesets whose attacks aim (`None`: unaimed, the
-    /// ruleset's default, `wounds`' Center Mass).
-    pub aim: Option<String>,
+    /// The choices made for the attack options the player chooses among (the C
+    /// key and the chooser bar; see [`crate::engine::options`]).
+    pub chosen: Chosen,
 }
 
-/// The aim after `current` in the ruleset's list, wrapping; the list's last entry
-/// (the unaimed default) is `None`.
-pub fn next_aim(aims: &[&str], current: Option<&str>) -> Option<String> {
-    let i = current
-        .and_then(|c| aims.iter().position(|a| *a == c))
-        .map_or(0, |i| i + 1);
-    aims.get(i)
-        .filter(|_| i + 1 < aims.len())
-        .map(|a| a.to_string())
-}
-
-/// `cmd` aimed where the player aims, if it is an attack that can aim there (a
-/// spell can't: it goes unaimed). The aim goes in the attack option the ruleset
-/// declares that takes a name (`wounds`' `aim`).
-pub fn aimed(battle: &Battle, cmd: Command, aim: Option<&str>) -> Command {
-    let slot = battle
-        .rules()
-        .attack_options()
-        .iter()
-        .find(|a| a.kind == crate::engine::verb::ArgKind::Name);
-    match (cmd, slot) {
-        (
-            Command::Attack {
-                unit,
-                target,
-                power,
-                options,
-            },
-            Some(slot),
-        ) => {
-            let aim = aim
-                .filter(|a| {
-                    battle
-                        .aim_previews(unit, target, power.as_deref())
-                        .iter()
-                        .any(|p| p.aim == *a)
-                })
-                .map(|a| crate::engine::verb::ArgValue::Name(a.to_string()));
-            Command::Attack {
-                unit,
-                target,
-                power,
-                options: crate::engine::verb::Args::new()
-                    .with_opt(slot.name, aim)
-                    .and(options.without(slot.name)),
-            }
-        }
-        (other, _) => other,
-    }
+/// `cmd` with the choices the player has made, if it is an attack that can take
+/// them ([`Chosen::apply`]).
+pub fn with_choices(battle: &Battle, cmd: Command, ui: &UiState) -> Command {
+    ui.chosen.apply(battle.rules(), battle.world(), cmd)
 }
 
 /// What the active unit can do now, derived from the engine's legal commands, so

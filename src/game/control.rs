@@ -9,7 +9,7 @@ use leafwing_input_manager::prelude::*;
 
 use super::board_view::MapGeometry;
 use super::choices::{
-    Choices, UiState, VerbKey, aimed, choices_for, human_turn, next_aim, submit, verb_key,
+    Choices, UiState, VerbKey, choices_for, human_turn, submit, verb_key, with_choices,
 };
 use super::layout::{MainCamera, UiCamera, battle_panels_px, fit, map_area, pan_and_zoom};
 use super::screen::{Leave, Screen};
@@ -276,21 +276,27 @@ pub fn handle_actions(
         });
         return;
     }
-    if a.just_pressed(&A::NextAim) {
-        let aims = game.battle.rules().aims();
-        if aims.is_empty() {
-            ui.message = Some((
-                format!("attacks in `{}` don't aim", game.battle.ruleset()),
-                true,
-            ));
-        } else {
-            ui.aim = next_aim(aims, ui.aim.as_deref());
-            let now = ui
-                .aim
-                .clone()
-                .unwrap_or_else(|| aims[aims.len() - 1].into());
-            ui.message = Some((format!("Aim: {now}"), false));
-        }
+    if a.just_pressed(&A::NextChoice) {
+        // The first option the ruleset lets the player choose (the others by a
+        // click on the chooser bar).
+        ui.message = Some(
+            match crate::engine::options::choosable(game.battle.rules())
+                .first()
+                .copied()
+            {
+                Some(option) => {
+                    let now = ui.chosen.next(option);
+                    (format!("{}: {now}", option.name), false)
+                }
+                None => (
+                    format!(
+                        "attacks in `{}` offer no choice to make",
+                        game.battle.ruleset()
+                    ),
+                    true,
+                ),
+            },
+        );
     }
     let find = |f: &dyn Fn(&Command) -> bool| choices.other.iter().find(|c| f(c)).cloned();
     let pick = if a.just_pressed(&A::EndTurn) {
@@ -326,7 +332,7 @@ pub fn handle_actions(
             let cmd = cmd.clone();
             submit(&mut game, &mut ui, cmd);
         } else if let Some(cmd) = choices.targets.get(&cell) {
-            let cmd = aimed(&game.battle, cmd.clone(), ui.aim.as_deref());
+            let cmd = with_choices(&game.battle, cmd.clone(), &ui);
             submit(&mut game, &mut ui, cmd);
         } else {
             ui.message = Some((explain_illegal(&game.battle, &choices, unit, cell), true));

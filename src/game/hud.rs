@@ -25,12 +25,19 @@ pub struct Prompt;
 /// The result screen.
 #[derive(Component)]
 pub struct ResultScreen;
-/// The aim list above the combat log (rulesets whose attacks aim: `wounds`, W-17).
+/// The chooser of attack options above the combat log: the choices of each
+/// option the ruleset lets the player choose (`wounds`' aim, W-17; none: no bar).
 #[derive(Component)]
-pub struct AimBar;
-/// An aim button (index into the ruleset's aims).
+pub struct ChoiceBar;
+/// A choice's button: the option's place among the choosable ones and the
+/// choice's among its choices.
 #[derive(Component)]
-pub struct AimButton(pub usize);
+pub struct ChoiceButton {
+    /// The option (index into [`crate::engine::options::choosable`]).
+    pub option: usize,
+    /// The choice (index into its [`crate::engine::verb::ArgSpec::choices`]).
+    pub choice: usize,
+}
 /// Result screen buttons.
 #[derive(Component, Clone, Copy, PartialEq, Eq)]
 pub enum ResultButton {
@@ -40,15 +47,27 @@ pub enum ResultButton {
     Quit,
 }
 
-/// The bottom bar's line of keys that work on every turn.
-const KEYS_HELP: &str = "Click / Enter: act  |  WASD cursor, T next target  |  Tab next mode, \
-     C aim  |  Space end turn  |  PgUp/PgDn log  |  X (hold) fast AI  |  F3 threat, Alt names";
+/// The bottom bar's line of keys that work on every turn, with the C key when the
+/// ruleset's attacks offer choices (it cycles the first option's; the bar's
+/// buttons choose any).
+pub fn keys_help(battle: &crate::engine::Battle) -> String {
+    let choose = match crate::engine::options::choosable(battle.rules()).as_slice() {
+        [] => String::new(),
+        [one] => format!(", C {}", one.name),
+        [first, ..] => format!(", C {} (click the bar for the others)", first.name),
+    };
+    format!(
+        "Click / Enter: act  |  WASD cursor, T next target  |  Tab next mode{choose}  |  Space \
+         end turn  |  PgUp/PgDn log  |  X (hold) fast AI  |  F3 threat, Alt names"
+    )
+}
 
 /// The bars and side panels. They draw no background: the map's camera draws into
 /// the map's area only and clears the rest of the window in their colour
 /// ([`super::theme::PANEL_BG`], see [`super::control`]), which costs a software
 /// renderer far less than large translucent nodes over the map.
-fn spawn_hud(mut commands: Commands) {
+fn spawn_hud(mut commands: Commands, game: Option<Res<Game>>) {
+    let help = game.map(|g| keys_help(&g.battle)).unwrap_or_default();
     let (l, r, t, b) = panels(1280.0);
     commands.spawn((
         DespawnOnExit(Screen::Battle),
@@ -121,9 +140,10 @@ fn spawn_hud(mut commands: Commands) {
             ..default()
         },
         children![
-            // Where attacks aim (rulesets whose attacks aim), above the log.
+            // The attack options' chooser (rulesets whose attacks offer choices),
+            // above the log.
             (
-                AimBar,
+                ChoiceBar,
                 Node {
                     flex_shrink: 0.0,
                     flex_direction: FlexDirection::Column,
@@ -174,7 +194,7 @@ fn spawn_hud(mut commands: Commands) {
             // The keys that work on every turn, on the bar's last line (not in the
             // left panel, which needs its height for the orders and actions).
             (
-                Text::new(KEYS_HELP),
+                Text::new(help),
                 font(13.0),
                 TextColor(DIM),
                 Node {
@@ -388,31 +408,38 @@ fn update_texts(
                 ),
             };
         } else if let Some(Command::Attack { target, power, .. }) = choices.targets.get(&cell) {
-            if let Some(a) = selected_aim(battle, &ui, u, *target, power.as_deref()) {
-                // An aimed attack (W-17): the chosen place's numbers and effects.
+            // The choices made for the attack (`wounds`' aim, W-17): their odds
+            // and effects.
+            let cmd = choices.targets.get(&cell).cloned();
+            let made = match cmd.map(|c| super::choices::with_choices(battle, c, &ui)) {
+                Some(Command::Attack { options, .. }) => {
+                    let labels = crate::engine::options::choice_labels(battle.rules(), &options);
+                    Some((options, labels)).filter(|(_, l)| !l.is_empty())
+                }
+                _ => None,
+            };
+            let preview = made.as_ref().and_then(|(options, labels)| {
+                let p = battle.preview_attack_with(u, *target, power.as_deref(), options)?;
+                Some((p, labels))
+            });
+            if let Some((p, chosen)) = preview {
                 let what = power.clone().unwrap_or_else(|| "Attack".into());
-                let mut extra: Vec<String> = battle
-                    .preview_attack(u, *target, power.as_deref())
-                    .map(|p| {
-                        p.modifiers
-                            .into_iter()
-                            .filter(|m| !m.starts_with("Center Mass") && !m.starts_with("crit "))
-                            .collect()
-                    })
-                    .unwrap_or_default();
+                let made: Vec<String> = chosen.iter().map(|(o, c)| format!("{o} {c}")).collect();
+                let mut extra = p.attack.modifiers.clone();
                 extra.extend(
-                    a.effects
+                    p.effects
                         .iter()
-                        .map(|(e, p)| format!("{:.0}% {e}", p * 100.0)),
+                        .map(|(e, chance)| format!("{:.0}% {e}", chance * 100.0)),
                 );
                 h = format!(
-                    "{what} -> {}, aimed {} (C: change aim): hit {:.1}%  |  expected damage {:.1}  |  defeat {:.1}%\n{}  |  {}",
+                    "{what} -> {}, {} (C: change {}): hit {:.1}%  |  expected damage {:.1}  |  defeat {:.1}%\n{}  |  {}",
                     battle.unit_name(*target),
-                    a.aim,
-                    a.chance * 100.0,
-                    a.expected_damage,
-                    a.kill_chance * 100.0,
-                    a.roll,
+                    made.join(", "),
+                    chosen[0].0,
+                    p.attack.chance * 100.0,
+                    p.attack.expected_damage,
+                    p.attack.kill_chance * 100.0,
+                    p.attack.roll,
                     extra.join("; ")
                 );
             } else if let Some(p) = battle.preview_attack(u, *target, power.as_deref()) {
@@ -485,47 +512,30 @@ fn update_texts(
     set(HudText::Hover, h, None);
 }
 
-/// The preview of the aim the player has chosen (or the unaimed default) for this
-/// attack, if the ruleset's attacks aim.
-fn selected_aim(
-    battle: &crate::engine::Battle,
-    ui: &UiState,
-    unit: crate::engine::units::UnitId,
-    target: crate::engine::units::UnitId,
-    power: Option<&str>,
-) -> Option<crate::engine::ruleset::AimPreview> {
-    let previews = battle.aim_previews(unit, target, power);
-    let wanted = ui.aim.as_deref();
-    previews
-        .iter()
-        .find(|p| Some(p.aim.as_str()) == wanted)
-        .or_else(|| previews.last())
-        .cloned()
-}
-
-/// What the aim list shows: the battle's version, the aim, the hovered target's
-/// cell, and whether it is shown at all.
-type AimBarKey = (
+/// What the chooser shows: the battle's version, the choices made, the hovered
+/// target's cell, and whether it is shown at all.
+type ChoiceBarKey = (
     u64,
-    Option<String>,
+    crate::engine::options::Chosen,
     Option<crate::engine::board::Cell>,
     bool,
 );
 
-/// The aim list (W-17): one button per place, the chosen one lit, with the exact
-/// hit, damage and wound chances against the target under the pointer.
-fn update_aim_bar(
+/// The chooser of attack options: for each option the ruleset lets the player
+/// choose, one button per choice, the chosen one lit, with the exact hit and
+/// damage chances (and the first effect's) against the target under the pointer.
+fn update_choice_bar(
     mut commands: Commands,
     game: Res<Game>,
     ui: Res<UiState>,
     choices: Res<Choices>,
-    bar: Single<(Entity, &mut Node), With<AimBar>>,
-    mut shown: Local<Option<AimBarKey>>,
+    bar: Single<(Entity, &mut Node), With<ChoiceBar>>,
+    mut shown: Local<Option<ChoiceBarKey>>,
 ) {
-    let aims = game.battle.rules().aims();
-    let visible = !aims.is_empty() && choices.human && !choices.targets.is_empty();
+    let options = crate::engine::options::choosable(game.battle.rules());
+    let visible = !options.is_empty() && choices.human && !choices.targets.is_empty();
     let hovered = ui.hovered.filter(|c| choices.targets.contains_key(c));
-    let key = (game.version, ui.aim.clone(), hovered, visible);
+    let key = (game.version, ui.chosen.clone(), hovered, visible);
     if shown.as_ref() == Some(&key) {
         return;
     }
@@ -546,45 +556,62 @@ fn update_aim_bar(
             target,
             power,
             ..
-        }) => game.battle.aim_previews(*unit, *target, power.as_deref()),
+        }) => game
+            .battle
+            .choice_previews(*unit, *target, power.as_deref()),
         _ => Vec::new(),
     };
-    let chosen = ui.aim.as_deref().unwrap_or(aims[aims.len() - 1]);
     commands.entity(entity).with_children(|p| {
-        p.spawn((Text::new("Aim  [C] or click:"), font(14.0), TextColor(DIM)));
-        for (i, aim) in aims.iter().enumerate() {
-            let numbers = previews
-                .iter()
-                .find(|p| p.aim == *aim)
-                .map(|p| {
-                    let effect = p.effects.first().map_or(0.0, |e| e.1);
-                    format!(
-                        "  {:.0}% hit, {:.1} dmg, {:.0}% wound",
-                        p.chance * 100.0,
-                        p.expected_damage,
-                        effect * 100.0
-                    )
-                })
-                .unwrap_or_default();
-            let lit = *aim == chosen;
+        for (o, option) in options.iter().enumerate() {
+            let how = if o == 0 { "[C] or click" } else { "click" };
             p.spawn((
-                Button,
-                AimButton(i),
-                Node {
-                    padding: UiRect::axes(px(6), px(2)),
-                    ..default()
-                },
-                BackgroundColor(if lit {
-                    Color::srgb(0.55, 0.45, 0.12)
-                } else {
-                    Color::srgb(0.16, 0.18, 0.23)
-                }),
-                children![(
-                    Text::new(ascii(&format!("{aim}{numbers}")).into_owned()),
-                    font(12.0),
-                    TextColor(TEXT)
-                )],
+                Text::new(format!("{}  {how}:", option.name)),
+                font(14.0),
+                TextColor(DIM),
             ));
+            let lit = ui.chosen.index(option);
+            for (i, choice) in option.choices().iter().enumerate() {
+                let numbers = previews
+                    .iter()
+                    .find(|p| p.option == option.name && p.index == i)
+                    .map(|p| {
+                        let a = &p.preview.attack;
+                        // The first effect by its name, less the choice's own label
+                        // ("Slowing wound: ..." of Slowing: "13% wound").
+                        let effect = p.preview.effects.first().map_or(String::new(), |(e, c)| {
+                            let name = e.split(':').next().unwrap_or(e);
+                            let name = name.strip_prefix(choice.label.as_str()).unwrap_or(name);
+                            format!(", {:.0}% {}", c * 100.0, name.trim())
+                        });
+                        format!(
+                            "  {:.0}% hit, {:.1} dmg{effect}",
+                            a.chance * 100.0,
+                            a.expected_damage
+                        )
+                    })
+                    .unwrap_or_default();
+                p.spawn((
+                    Button,
+                    ChoiceButton {
+                        option: o,
+                        choice: i,
+                    },
+                    Node {
+                        padding: UiRect::axes(px(6), px(2)),
+                        ..default()
+                    },
+                    BackgroundColor(if i == lit {
+                        Color::srgb(0.55, 0.45, 0.12)
+                    } else {
+                        Color::srgb(0.16, 0.18, 0.23)
+                    }),
+                    children![(
+                        Text::new(ascii(&format!("{}{numbers}", choice.label)).into_owned()),
+                        font(12.0),
+                        TextColor(TEXT)
+                    )],
+                ));
+            }
         }
     });
 }
@@ -664,17 +691,16 @@ fn buttons(
     choices: Res<Choices>,
     options: Query<(&Interaction, &PromptOption), Changed<Interaction>>,
     results: Query<(&Interaction, &ResultButton), Changed<Interaction>>,
-    aims: Query<(&Interaction, &AimButton), Changed<Interaction>>,
+    chooser: Query<(&Interaction, &ChoiceButton), Changed<Interaction>>,
     mut leave: Leave,
 ) {
-    for (interaction, b) in &aims {
-        if *interaction == Interaction::Pressed {
-            let list = game.battle.rules().aims();
-            // The last aim is the unaimed default.
-            ui.aim = list
-                .get(b.0)
-                .filter(|_| b.0 + 1 < list.len())
-                .map(|a| a.to_string());
+    for (interaction, b) in &chooser {
+        if *interaction == Interaction::Pressed
+            && let Some(option) = crate::engine::options::choosable(game.battle.rules())
+                .get(b.option)
+                .copied()
+        {
+            ui.chosen.choose(option, b.choice);
         }
     }
     for (interaction, opt) in &options {
@@ -812,7 +838,7 @@ pub fn plugin(app: &mut App) {
             layout,
             update_texts,
             update_prompt,
-            update_aim_bar,
+            update_choice_bar,
             update_result,
             buttons,
         )

@@ -34,9 +34,11 @@ pub enum BattleAction {
     EndTurn,
     /// Next movement power (Movement Phase) or attack power (Battle Phase).
     NextPower,
-    /// Next place to aim an attack at (rulesets whose attacks aim: `wounds`' body
-    /// locations, W-17).
-    NextAim,
+    /// The next choice of the attack option the ruleset lets the player choose
+    /// (`wounds`' aim at a body location, W-17; see [`crate::engine::options`]).
+    /// Bindings files written before it was named so call it `NextAim`.
+    #[serde(alias = "NextAim")]
+    NextChoice,
     /// Use the next usable item.
     UseItem,
     /// Keyboard cursor up / down / left / right.
@@ -120,7 +122,7 @@ impl BattleAction {
         BattleAction::Cancel,
         BattleAction::EndTurn,
         BattleAction::NextPower,
-        BattleAction::NextAim,
+        BattleAction::NextChoice,
         BattleAction::UseItem,
         BattleAction::CursorUp,
         BattleAction::CursorDown,
@@ -396,6 +398,17 @@ mod tests {
             assert!(keys > 0, "{action:?} has no keyboard binding");
         }
         assert!(parse_bindings(text).is_ok());
+    }
+
+    #[test]
+    fn a_bindings_file_of_before_the_attack_chooser_keeps_its_c_key() {
+        let map: BTreeMap<BattleAction, Vec<Binding>> =
+            parse_binding_table("{ NextAim: [Key(KeyV)] }").unwrap();
+        let keys = &map[&BattleAction::NextChoice];
+        assert!(
+            matches!(keys[..], [Binding::Key(KeyCode::KeyV)]),
+            "{keys:?}"
+        );
     }
 
     #[test]

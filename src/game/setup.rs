@@ -334,7 +334,7 @@ fn keys(
         return;
     }
     // C continues the latest autosave; R watches it from its start.
-    if a.just_pressed(&A::NextAim) {
+    if a.just_pressed(&A::NextChoice) {
         resume(&mut setup, &mut commands, &mut next, &options);
         return;
     }

@@ -12,7 +12,7 @@ use crate::engine::board::{GridKind, Terrain};
 use crate::engine::ruleset::{MAX_RANGE, Ruleset, StatSpec, TraitOf, parse_dice};
 use crate::engine::rulesets::{RULESETS, registry, stat_specs};
 
-use super::schema::{ItemEffect, Level, PowerDef};
+use super::schema::{ItemEffect, Level, PowerDef, Size, UnitDef};
 pub use crate::engine::problems::{Issue, PathStep, PowerRef, Where, side_label, unit_label};
 
 /// The only level format version.
@@ -493,6 +493,8 @@ impl Checker<'_> {
         }
         // The phrases of `traits` lists, each at its place.
         self.issues.extend(trait_issues(ruleset, level));
+        // Fields of another ruleset's units.
+        self.issues.extend(unread_field_issues(ruleset, level));
         // Icons name pictures the game has.
         for (index, def) in level.units.iter().enumerate() {
             if let Some(icon) = &def.icon
@@ -572,6 +574,63 @@ pub fn trait_issues(ruleset: &dyn Ruleset, level: &Level) -> Vec<Issue> {
                 let at = Where::UnitTrait { unit, index };
                 issues.push(Issue { at, message });
             }
+        }
+    }
+    issues
+}
+
+/// A unit field only some rulesets read: its name, whether a unit sets it, and
+/// whether a ruleset reads it (by what the ruleset declares).
+type UnitField = (&'static str, fn(&UnitDef) -> bool, fn(&dyn Ruleset) -> bool);
+
+/// The unit fields only some rulesets read (`flow`'s today): a size, weapons and
+/// armor where the ruleset's units carry equipment ([`Ruleset::uses_equipment`]),
+/// skills where it rolls some ([`Ruleset::skills`]). The ruleset that reads one
+/// checks its values ([`Ruleset::check_level`]).
+const RULESET_UNIT_FIELDS: [UnitField; 4] = [
+    (
+        "size",
+        |u| u.size != Size::default(),
+        |r| r.uses_equipment(),
+    ),
+    (
+        "skills",
+        |u| !u.skills.is_empty(),
+        |r| !r.skills().is_empty(),
+    ),
+    ("weapons", |u| !u.weapons.is_empty(), |r| r.uses_equipment()),
+    ("armor", |u| u.armor != 0, |r| r.uses_equipment()),
+];
+
+/// Every unit field the level sets that `ruleset` does not read (of
+/// [`RULESET_UNIT_FIELDS`]), each at that field, its message naming the level, the
+/// unit, the field and the rulesets that read it: it would be ignored, so it is
+/// refused. [`validate`] runs this with the level's ruleset; a test or a tool can
+/// run it with a ruleset that is not registered.
+pub fn unread_field_issues(ruleset: &dyn Ruleset, level: &Level) -> Vec<Issue> {
+    let mut issues = Vec::new();
+    for (index, unit) in level.units.iter().enumerate() {
+        for (field, set, reads) in RULESET_UNIT_FIELDS {
+            if !set(unit) || reads(ruleset) {
+                continue;
+            }
+            let readers: Vec<String> = registry::all()
+                .into_iter()
+                .filter(|r| reads(*r))
+                .map(|r| format!("`{}`", r.id()))
+                .collect();
+            let who = match readers.as_slice() {
+                [] => "no ruleset reads it".to_string(),
+                [one] => format!("only {one} reads it"),
+                several => format!("only {} read it", several.join(", ")),
+            };
+            issues.push(crate::engine::problems::unread_unit_field(
+                level,
+                index,
+                field,
+                ruleset.id(),
+                &who,
+            ));
         }
     }
     issues

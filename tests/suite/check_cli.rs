@@ -215,3 +215,116 @@ fn a_closed_pipe_ends_the_output_quietly() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// A ruleset, the unit fields written into its duel, and each problem expected:
+/// where it is (the text it starts at) and what it says about the field.
+type FieldCase = (
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+);
+
+/// Issue 30: a unit field only some rulesets read, set in a level of another
+/// ruleset, would be ignored; it is refused at the field, naming the level, the
+/// unit, the field and what reads it (or how the ruleset does without it), by
+/// `skirmish check` and at load.
+#[test]
+fn unit_fields_a_ruleset_does_not_read_are_refused_at_each_field() {
+    let dir = scratch("unread_fields");
+    // Fields inserted after the first unit's `pos`, under each shipped duel; the
+    // problems come in the order of the file.
+    let cases: [FieldCase; 3] = [
+        (
+            "phases",
+            "size: Large, skills: {\"Melee\": 50}, weapons: [(name: \"Sword\")], armor: 2,",
+            &[
+                (
+                    "size: Large",
+                    "`size`, which `phases` does not read (only `flow` reads it)",
+                ),
+                (
+                    "skills:",
+                    "`skills`, which `phases` does not read (only `flow` reads it)",
+                ),
+                (
+                    "weapons:",
+                    "`weapons`, which `phases` does not read (only `flow` reads it)",
+                ),
+                (
+                    "armor: 2",
+                    "`armor`, which `phases` does not read (only `flow` reads it)",
+                ),
+            ],
+        ),
+        (
+            "wounds",
+            "movement: [\"Fly\"],",
+            &[(
+                "movement:",
+                "`movement`, which `wounds` does not read (every unit moves with Move and Dash)",
+            )],
+        ),
+        (
+            "escalation",
+            "items: [(name: \"Potion\", effect: Heal(\"2d4\"))], movement: [\"Fly\"],",
+            &[
+                (
+                    "items:",
+                    "`items`, which `escalation` does not read (its units carry no items to use)",
+                ),
+                (
+                    "movement:",
+                    "`movement`, which `escalation` does not read (every unit moves with Move)",
+                ),
+            ],
+        ),
+    ];
+    for (ruleset, fields, wanted) in cases {
+        let shipped = format!("levels/duel_{ruleset}.ron");
+        let text = fs::read_to_string(manifest_dir().join(&shipped)).expect("a shipped duel");
+        let pos = text.find("pos: (").expect("a unit");
+        let end = pos + text[pos..].find('\n').expect("a line");
+        let text = format!("{}\n            {fields}{}", &text[..end], &text[end..]);
+        let path = dir.join(format!("{ruleset}.ron"));
+        fs::write(&path, &text).expect("write");
+        let level: skirmish::level::schema::Level = ron::from_str(&text).expect("the level parses");
+        let unit = &level.units[0].name;
+        let file = path.display().to_string();
+        let expected: Vec<String> = wanted
+            .iter()
+            .map(|(at, what)| {
+                let offset = text.find(at).expect("the field");
+                let line = text[..offset].lines().count();
+                let col = offset - text[..offset].rfind('\n').map_or(0, |n| n + 1) + 1;
+                format!(
+                    "{file}:{line}:{col}: level `{}`: unit `{unit}` sets {what}; expected no `{}`",
+                    level.name,
+                    what.split('`').nth(1).expect("the field's name")
+                )
+            })
+            .collect();
+        let out = check(std::slice::from_ref(&path));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{stdout}");
+        assert_eq!(stdout.lines().collect::<Vec<_>>(), expected, "{ruleset}");
+        // Loading it for play refuses it in the same words.
+        let problems = skirmish::level::load::load_file(&path).expect_err("refused at load");
+        let shown: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+        assert_eq!(shown, expected, "{ruleset}");
+    }
+    // The same fields under the ruleset that reads them are its to check: `flow`
+    // takes a Large unit with skills, a weapon and armor.
+    let text = fs::read_to_string(manifest_dir().join("levels/duel_flow.ron")).expect("duel");
+    let pos = text.find("pos: (").expect("a unit");
+    let end = pos + text[pos..].find('\n').expect("a line");
+    let text = format!("{}\n            size: Large,{}", &text[..end], &text[end..]);
+    let path = dir.join("flow.ron");
+    fs::write(&path, &text).expect("write");
+    let out = check(std::slice::from_ref(&path));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

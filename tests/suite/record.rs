@@ -372,8 +372,8 @@ fn per_unit_figures_add_up_to_the_battle_log() {
     }
 }
 
-/// The preview of an attack command as the window shows it (an aimed attack: its
-/// aim's line of the aim previews).
+/// The preview of an attack command as the window shows it (an attack with a
+/// chosen option, `wounds`' aim: that choice's preview).
 fn preview_of(b: &Battle, command: &Command) -> Option<Foreseen> {
     let Command::Attack {
         unit,
@@ -388,15 +388,15 @@ fn preview_of(b: &Battle, command: &Command) -> Option<Foreseen> {
     if options.get("approach").is_some() {
         return None;
     }
-    match options.name("aim") {
-        Some(a) => b
-            .aim_previews(*unit, *target, power.as_deref())
+    match options.iter().next() {
+        Some((option, value)) => b
+            .choice_previews(*unit, *target, power.as_deref())
             .into_iter()
-            .find(|p| p.aim == a)
+            .find(|p| p.option == option && p.choice.value.as_ref() == Some(value))
             .map(|p| Foreseen {
-                hit: p.chance,
+                hit: p.preview.attack.chance,
                 crit: 0.0,
-                expected_damage: p.expected_damage,
+                expected_damage: p.preview.attack.expected_damage,
             }),
         None => b
             .preview_attack(*unit, *target, power.as_deref())

@@ -14,7 +14,9 @@
 //! and show it from the generic decision alone.
 //!
 //! A Club takes the toy's own attack option, `wild` (a flag): a wild swing hits
-//! only on 4+ but deals 3 (`Attack(unit: "r1", target: "b1", wild: true)`).
+//! only on 4+ but deals 3 (`Attack(unit: "r1", target: "b1", wild: true)`). Being
+//! a flag, it is a choice the player makes (the window's chooser offers it off and
+//! on, each with the toy's own odds) and the AI makes by the choices' worth.
 
 use std::collections::BTreeMap;
 
@@ -37,7 +39,9 @@ use skirmish::engine::ruleset::{
     AiHints, ConfigError, LevelSchema, Presentation, Ruleset, RulesetError, StatSpec, TraitOf,
     Vocabulary, side_index, state, unit_basics,
 };
-use skirmish::engine::ruleset::{Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder};
+use skirmish::engine::ruleset::{
+    Assume, AttackOdds, AttackPreview, MovePreview, OptionPreview, TurnOrder,
+};
 use skirmish::engine::rulesets::new_battle;
 use skirmish::engine::rulesets::registry;
 use skirmish::engine::units::*;
@@ -77,6 +81,8 @@ const VERBS: &[VerbSpec] = &[
 const ATTACK_OPTIONS: &[ArgSpec] = &[ArgSpec::optional("wild", ArgKind::Flag)];
 /// What a wild Club deals when it hits.
 const WILD_DAMAGE: i32 = 3;
+/// A wild Club hits on a d6 of 4 or more.
+const WILD_HIT_CHANCE: f64 = 3.0 / 6.0;
 
 /// The toy's attack pool (one a turn).
 const ATTACK: Pool = Pool::new("Attack", "attack");
@@ -311,6 +317,32 @@ impl Ruleset for Toy {
         })
     }
 
+    /// A wild Club's odds: hits on 4+ for [`WILD_DAMAGE`].
+    fn preview_attack_with(
+        &self,
+        w: &World,
+        a: UnitId,
+        t: UnitId,
+        p: Option<&str>,
+        options: &Args,
+    ) -> Option<OptionPreview> {
+        let mut attack = self.preview_attack(w, a, t, p)?;
+        if options.flag("wild") {
+            let hp = w.get::<Health>(entity(w, t))?.hp;
+            attack.chance = WILD_HIT_CHANCE;
+            attack.expected_damage = WILD_HIT_CHANCE * f64::from(WILD_DAMAGE);
+            attack.kill_chance = if hp <= WILD_DAMAGE {
+                WILD_HIT_CHANCE
+            } else {
+                0.0
+            };
+            attack.roll = "1d6 vs 4".into();
+        }
+        Some(OptionPreview {
+            attack,
+            effects: Vec::new(),
+        })
+    }
     fn attack_odds(
         &self,
         w: &World,
@@ -1002,6 +1034,72 @@ fn a_ruleset_declares_its_own_attack_option_and_the_battle_plays_it() {
     };
     let err = phases.check(&wild).expect_err("phases has no wild swing");
     assert!(err.to_string().contains("`wild`"), "{err}");
+}
+
+#[test]
+fn a_rulesets_own_attack_option_offers_its_choices_with_their_odds() {
+    use skirmish::engine::options::{best_options, choice_previews, choosable};
+    let battle = duel(Dice::seeded(1));
+    let (r1, b1) = (battle.unit_id("r1").unwrap(), battle.unit_id("b1").unwrap());
+    // `wild` is a flag: off (the option left out, the default) and on.
+    let options: Vec<&str> = choosable(&TOY).iter().map(|o| o.name).collect();
+    assert_eq!(options, ["wild"]);
+    // Each choice's preview comes from the toy's own preview with it set: a plain
+    // Club hits on 3+ for 2, a wild one on 4+ for 3 (b1 has 2 HP: either kills).
+    let previews = battle.choice_previews(r1, b1, None);
+    assert_eq!(
+        previews,
+        choice_previews(&TOY, battle.world(), r1, b1, None),
+        "the battle's previews are the core's"
+    );
+    let rows: Vec<(&str, &str, bool, f64, f64, f64)> = previews
+        .iter()
+        .map(|p| {
+            let a = &p.preview.attack;
+            (
+                p.option,
+                p.choice.label.as_str(),
+                p.choice.default,
+                a.chance,
+                a.expected_damage,
+                a.kill_chance,
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (
+                "wild",
+                "off",
+                true,
+                HIT_CHANCE,
+                HIT_CHANCE * 2.0,
+                HIT_CHANCE
+            ),
+            ("wild", "on", false, 0.5, 1.5, 0.5),
+        ]
+    );
+    assert_eq!(previews[0].choice.value, None);
+    assert_eq!(previews[1].choice.value, Some(ArgValue::Flag(true)));
+    assert_eq!(previews[1].preview.attack.roll, "1d6 vs 4");
+    // The AI's choice is the one worth most by default, its expected damage:
+    // 1.5 for a wild swing against 1.33.
+    let chosen = best_options(&TOY, battle.world(), r1, b1, None);
+    assert_eq!(chosen, Args::new().with("wild", ArgValue::Flag(true)));
+    // A ruleset whose attacks offer no choice: none, and the AI sets none.
+    let level = skirmish::level::load::load_file(std::path::Path::new("levels/ford.ron"))
+        .expect("ford loads");
+    let phases =
+        skirmish::engine::rulesets::new_battle(&level, Dice::seeded(1)).expect("ford sets up");
+    assert!(choosable(phases.rules()).is_empty());
+    assert!(
+        phases
+            .choice_previews(UnitId(0), UnitId(1), None)
+            .is_empty()
+    );
+    let none = best_options(phases.rules(), phases.world(), UnitId(0), UnitId(1), None);
+    assert!(none.is_empty());
 }
 
 #[test]

@@ -1990,10 +1990,13 @@ fn w_gap_07_the_hitters_side_aims_its_free_hit() {
     // Auto: not asked; the AI's aim. d20 12 hits, d8 1 + 2 = 3: no wound.
     let mut b = battle(&make(DecisionPolicy::Auto), &[12, 1]);
     end(&mut b, "Guard");
-    let best = b
-        .rules()
-        .best_aim(b.world(), id(&b, "Guard"), id(&b, "Thief"), None)
-        .expect("a weapon aims");
+    let best = skirmish::engine::options::best_options(
+        b.rules(),
+        b.world(),
+        id(&b, "Guard"),
+        id(&b, "Thief"),
+        None,
+    );
     let best = best.name("aim").expect("an aim").to_string();
     let events = run(&mut b, |b| mv(b, "Thief", &[(4, 1), (5, 1)]));
     assert!(matches!(b.awaiting(), Awaiting::Unit(..)));
@@ -2653,4 +2656,123 @@ fn illegal_commands_are_refused_in_words() {
     assert!(err.contains("Potion is used up"), "{err}");
     assert!(b.check(&act(&b, "Hero", "Surrender", &[])).is_ok());
     all_dice_used(&b);
+}
+
+/// W-17 / W-GAP-07 through the generic chooser of attack options (the window's bar
+/// and C key, the AI's choice): the five places with their odds and wound chances,
+/// Center Mass the default, a spell offered none.
+#[test]
+fn w_17_the_attack_chooser_offers_the_five_places_with_their_odds() {
+    use skirmish::engine::options::{Chosen, best_options, choice_labels, choosable};
+    let l = level(
+        (8, 4),
+        &[],
+        vec![
+            armed(
+                wu("Hero", "Heroes", (1, 1), 3, 2, 20),
+                vec![weapon("Longsword")],
+            ),
+            armed(
+                stat(wu("Mage", "Heroes", (0, 2), 1, 2, 20), "MP", 4),
+                vec![spell("Bolt", "1d6", &["Spell", "MP 2"])],
+            ),
+            wu("Ogre", "Foes", (2, 1), 1, 0, 30),
+        ],
+    );
+    let b = new_battle(&l, Dice::seeded(1)).expect("level sets up");
+    let (hero, mage, ogre) = (id(&b, "Hero"), id(&b, "Mage"), id(&b, "Ogre"));
+    let aim = choosable(b.rules());
+    assert_eq!(aim.iter().map(|o| o.name).collect::<Vec<_>>(), ["aim"]);
+    let aim = aim[0];
+
+    let previews = b.choice_previews(hero, ogre, None);
+    let labels: Vec<&str> = previews.iter().map(|p| p.choice.label.as_str()).collect();
+    assert_eq!(
+        labels,
+        ["Fatal", "Slowing", "Weakening", "Disrupting", "Center Mass"]
+    );
+    // Center Mass is the attack left unaimed: its preview is the plain one (+1 to
+    // hit, W-GAP-07); each other place hits alike, less often, and says its wound.
+    let unaimed = b
+        .preview_attack(hero, ogre, None)
+        .expect("the Hero can attack");
+    assert_eq!(previews[4].preview.attack, unaimed);
+    assert!(previews[4].choice.default);
+    for p in &previews[..4] {
+        let place = p.choice.label.as_str();
+        assert!(!p.choice.default);
+        assert_eq!(p.choice.value, Some(ArgValue::Name(place.into())));
+        assert_eq!(p.preview.attack.chance, previews[0].preview.attack.chance);
+        assert!(p.preview.attack.chance < unaimed.chance, "{place}");
+        assert!(p.preview.attack.roll.contains(&format!("aimed {place}")));
+        let (effect, chance) = &p.preview.effects[0];
+        assert!(effect.starts_with(&format!("{place} wound: ")), "{effect}");
+        assert!(
+            *chance > 0.0 && *chance < p.preview.attack.chance,
+            "{place}"
+        );
+    }
+    assert_eq!(
+        previews[1].preview.effects[0].0,
+        "Slowing wound: movement -2, Agility -1"
+    );
+    assert_eq!(previews[0].preview.effects[1].0, "+16 Fatal damage");
+
+    // The AI aims where the attack is worth most, named even at Center Mass.
+    let worth = |place: &str| {
+        let options = aim_options(Some(place.into()));
+        b.rules()
+            .attack_worth(b.world(), hero, ogre, None, &options)
+            .expect("the Hero can aim there")
+    };
+    let best = labels
+        .iter()
+        .copied()
+        .fold(("", f64::MIN), |best, place| {
+            if worth(place) > best.1 {
+                (place, worth(place))
+            } else {
+                best
+            }
+        })
+        .0;
+    assert_eq!(
+        best_options(b.rules(), b.world(), hero, ogre, None),
+        aim_options(Some(best.into()))
+    );
+
+    // A spell can't aim: Center Mass alone, and the AI names no aim.
+    let spell = b.choice_previews(mage, ogre, None);
+    assert_eq!(spell.len(), 1);
+    assert_eq!(spell[0].choice.label, "Center Mass");
+    assert!(best_options(b.rules(), b.world(), mage, ogre, None).is_empty());
+
+    // The window's C key: Center Mass (left out) → Fatal → Slowing …; the attack is
+    // made aimed so, a spell unaimed, and back at Center Mass the aim is left out.
+    let mut chosen = Chosen::default();
+    assert_eq!(chosen.index(aim), 4);
+    assert_eq!(
+        choice_labels(b.rules(), &Args::new()),
+        [("aim", "Center Mass".to_string())]
+    );
+    assert_eq!(chosen.next(aim), "Fatal");
+    assert_eq!(chosen.next(aim), "Slowing");
+    let made = chosen.apply(b.rules(), b.world(), Command::attack(hero, ogre, None));
+    assert_eq!(made, aimed(&b, "Hero", "Ogre", Some("Slowing")));
+    let Command::Attack { options, .. } = &made else {
+        panic!("an attack")
+    };
+    assert_eq!(
+        choice_labels(b.rules(), options),
+        [("aim", "Slowing".to_string())]
+    );
+    let bolt = Command::attack(mage, ogre, None);
+    assert_eq!(chosen.apply(b.rules(), b.world(), bolt.clone()), bolt);
+    for _ in 0..3 {
+        chosen.next(aim);
+    }
+    assert_eq!(chosen.index(aim), 4);
+    assert!(chosen.is_empty(), "Center Mass is the aim left out");
+    let plain = Command::attack(hero, ogre, None);
+    assert_eq!(chosen.apply(b.rules(), b.world(), plain.clone()), plain);
 }

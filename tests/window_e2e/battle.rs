@@ -28,6 +28,7 @@ use skirmish::engine::units::UnitId;
 use skirmish::game::board_view::MapGeometry;
 use skirmish::game::choices::{Choices, UiState, human_turn};
 use skirmish::game::comfort::{Comfort, ComfortPanel};
+use skirmish::game::hud::ChoiceButton;
 use skirmish::game::layout::MainCamera;
 use skirmish::game::log_view::{ExplainPanel, LogView};
 use skirmish::game::overlays::ThreatTile;
@@ -61,9 +62,13 @@ struct Case {
     hover_texts: &'static [&'static str],
     /// Where the screenshot goes.
     shot: &'static str,
-    /// Aim the first attack here by key (C) before making it, and check the attack
-    /// roll says so (`wounds`, W-17).
-    aim: Option<&'static str>,
+    /// Make this choice of the ruleset's attack option by key (C) before the first
+    /// attack, and check the attack roll says so (`wounds`' aim, W-17).
+    choice: Option<Chosen>,
+    /// While the first attack's target is hovered, the chooser of attack options
+    /// shows one button per choice, starting with these labels, each with its odds
+    /// against the target; none at all (no bar) when empty.
+    chooser: &'static [&'static str],
     /// On our first turn, check the turn strip (one entry per unit of the turn
     /// orders, in order, side by side above the map), then hover an entry with the
     /// pointer (its unit is ringed on the map) and that unit on the map (its entry
@@ -84,7 +89,8 @@ const CASES: [Case; 5] = [
         mouse: false,
         hover_texts: &[],
         shot: concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window.png"),
-        aim: None,
+        choice: None,
+        chooser: &[],
         strip: true,
         scroll_card: false,
     },
@@ -96,7 +102,8 @@ const CASES: [Case; 5] = [
         mouse: false,
         hover_texts: &[],
         shot: concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window-flow.png"),
-        aim: None,
+        choice: None,
+        chooser: &[],
         strip: true,
         scroll_card: false,
     },
@@ -129,7 +136,8 @@ const CASES: [Case; 5] = [
             "key L",
         ],
         shot: concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window-escalation.png"),
-        aim: None,
+        choice: None,
+        chooser: &[],
         strip: true,
         scroll_card: false,
     },
@@ -142,8 +150,8 @@ const CASES: [Case; 5] = [
         react: false,
         mouse: true,
         hover_texts: &[
-            // The chosen aim's preview and the per-location list (W-17).
-            "aimed Slowing",
+            // The chosen aim's preview (W-17).
+            "aim Slowing",
             "hit ",
             "expected damage",
             "wound: movement -2, Agility -1",
@@ -154,7 +162,19 @@ const CASES: [Case; 5] = [
             "Round 1",
         ],
         shot: concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window-wounds.png"),
-        aim: Some("Slowing"),
+        choice: Some(Chosen {
+            option: "aim",
+            label: "Slowing",
+            rolled: "aimed Slowing",
+        }),
+        // The places to aim at, each with its hit, damage and wound chances.
+        chooser: &[
+            "Fatal ",
+            "Slowing ",
+            "Weakening ",
+            "Disrupting ",
+            "Center Mass ",
+        ],
         strip: false,
         scroll_card: true,
     },
@@ -181,11 +201,32 @@ const CASES: [Case; 5] = [
             "Reactions: 1",
         ],
         shot: concat!(env!("CARGO_TARGET_TMPDIR"), "/e2e-window-actfast.png"),
-        aim: None,
+        choice: None,
+        chooser: &[],
         strip: false,
         scroll_card: false,
     },
 ];
+
+/// A choice of an attack option made by key before the first attack.
+#[derive(Clone, Copy)]
+struct Chosen {
+    /// The option (`aim`).
+    option: &'static str,
+    /// The choice's label (`Slowing`).
+    label: &'static str,
+    /// What the attack's roll says made with it (`aimed Slowing`).
+    rolled: &'static str,
+}
+
+/// Whether the player has made `chosen` (the choice of its option is lit).
+fn has_chosen(game: &Game, ui: &UiState, chosen: &Chosen) -> bool {
+    skirmish::engine::options::choosable(game.battle.rules())
+        .into_iter()
+        .find(|o| o.name == chosen.option)
+        .and_then(|o| o.choices().get(ui.chosen.index(o)).cloned())
+        .is_some_and(|c| c.label == chosen.label)
+}
 
 /// What the driver has done and seen.
 #[derive(Resource, Default)]
@@ -317,11 +358,11 @@ fn next_input(
             let Some(goal) = goal else {
                 return Some(Input::Key(KeyCode::Space));
             };
-            // Choose the aim before the attack, by key.
-            if let Some(aim) = case.aim
+            // Make the choice before the attack, by key.
+            if let Some(chosen) = &case.choice
                 && !drive.attacked
                 && choices.targets.contains_key(&goal)
-                && ui.aim.as_deref() != Some(aim)
+                && !has_chosen(game, ui, chosen)
             {
                 return Some(Input::Key(KeyCode::KeyC));
             }
@@ -518,10 +559,13 @@ fn driver(
             && !purpose.contains("free hit")
             && !purpose.contains("riposte")
         {
-            if let Some(aim) = case.aim
-                && !purpose.contains(&format!("aimed {aim}"))
+            if let Some(chosen) = &case.choice
+                && !purpose.contains(chosen.rolled)
             {
-                eprintln!("e2e: the attack was not aimed {aim}: {purpose}");
+                eprintln!(
+                    "e2e: the attack was not made with {} {}: {purpose}",
+                    chosen.option, chosen.label
+                );
                 exit.write(AppExit::error());
                 return;
             }
@@ -990,6 +1034,12 @@ fn driver(
                     exit.write(AppExit::error());
                     return;
                 }
+                // The chooser: a button per choice with its odds, or no bar.
+                if let Err(e) = explained.chooser_shows(case.chooser) {
+                    eprintln!("e2e: the attack options' chooser: {e}");
+                    exit.write(AppExit::error());
+                    return;
+                }
                 // The target's health bar shows the attack's expected damage.
                 if explained.ghost.is_empty() {
                     eprintln!("e2e: the hovered target's health bar shows no damage ghost");
@@ -1024,9 +1074,42 @@ struct Explained<'w, 's> {
     comfort: Res<'w, Comfort>,
     threat: Query<'w, 's, (), With<ThreatTile>>,
     ghost: Query<'w, 's, (), With<DamageGhost>>,
+    chooser: Query<'w, 's, (&'static ChoiceButton, &'static Children)>,
 }
 
 impl Explained<'_, '_> {
+    /// The chooser of attack options shows a button per choice, labelled in order
+    /// with `labels` and the choice's odds ("Slowing  41% hit, 2.6 dmg, 12%
+    /// Slowing wound"); none when `labels` is empty.
+    fn chooser_shows(&self, labels: &[&str]) -> Result<(), String> {
+        let mut buttons: Vec<(usize, usize, String)> = self
+            .chooser
+            .iter()
+            .map(|(b, children)| {
+                let text = children
+                    .iter()
+                    .filter_map(|c| self.texts.get(c).ok())
+                    .map(|t| t.0.clone())
+                    .collect::<String>();
+                (b.option, b.choice, text)
+            })
+            .collect();
+        buttons.sort();
+        let shown: Vec<&str> = buttons.iter().map(|(_, _, t)| t.as_str()).collect();
+        let fits = shown.len() == labels.len()
+            && shown
+                .iter()
+                .zip(labels)
+                .all(|(t, l)| t.starts_with(l) && t.contains("% hit"));
+        if fits {
+            Ok(())
+        } else {
+            Err(format!(
+                "it shows {shown:?}; want {labels:?}, each with its odds"
+            ))
+        }
+    }
+
     /// The threat overlay is on (tiles on the map, the setting saved) or off.
     fn threat_shown(&self, on: bool) -> Result<(), String> {
         if self.comfort.threat_overlay != on {

@@ -390,6 +390,13 @@ impl LevelSchema for Actfast {
                 message: "no side is the PCs: mark one with the trait `PCs` (A-01)".into(),
             });
         }
+        // Units move with the ruleset's own powers: a level's `movement` would be
+        // ignored.
+        out.extend(crate::engine::problems::unread_movement(
+            level,
+            "actfast",
+            "every unit moves with Move",
+        ));
         out
     }
 

@@ -397,6 +397,26 @@ impl LevelSchema for Escalation {
                 }
             }
         }
+        // Units move with the ruleset's own powers: a level's `movement` would be
+        // ignored.
+        out.extend(crate::engine::problems::unread_movement(
+            level,
+            "escalation",
+            "every unit moves with Move",
+        ));
+        // Its units carry no items (nothing to activate): a level's `items`
+        // would be ignored.
+        for (index, def) in level.units.iter().enumerate() {
+            if !def.items.is_empty() {
+                out.push(crate::engine::problems::unread_unit_field(
+                    level,
+                    index,
+                    "items",
+                    "escalation",
+                    "its units carry no items to use",
+                ));
+            }
+        }
         out
     }
 

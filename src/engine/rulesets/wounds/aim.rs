@@ -3,11 +3,38 @@
 //! their removal by a healing instance of 6+ HP, the most recent wound first.
 
 use super::config::WoundsConfig;
-use crate::engine::verb::{ArgKind, ArgSpec, ArgValue, Args};
+use crate::engine::verb::{ArgKind, ArgSpec, ArgValue, Args, ChoiceSpec, Offer};
 
 /// The option `wounds` declares for its attacks: `aim`, where the attack aims (one
-/// of [`Aim::ALL`] by name; left out, Center Mass, W-17).
-pub const ATTACK_OPTIONS: &[ArgSpec] = &[ArgSpec::optional(AIM, ArgKind::Name)];
+/// of [`Aim::ALL`] by name, offered in that order; left out, Center Mass, W-17).
+pub const ATTACK_OPTIONS: &[ArgSpec] = &[ArgSpec::optional(AIM, ArgKind::Name).offering(Offer {
+    names: PLACES,
+    default: "Center Mass",
+})];
+
+/// The places an attack aims at, as [`Aim::ALL`] names them.
+const PLACES: &[ChoiceSpec] = &[
+    ChoiceSpec {
+        value: "Fatal",
+        label: "Fatal",
+    },
+    ChoiceSpec {
+        value: "Slowing",
+        label: "Slowing",
+    },
+    ChoiceSpec {
+        value: "Weakening",
+        label: "Weakening",
+    },
+    ChoiceSpec {
+        value: "Disrupting",
+        label: "Disrupting",
+    },
+    ChoiceSpec {
+        value: "Center Mass",
+        label: "Center Mass",
+    },
+];
 
 const AIM: &str = "aim";
 

@@ -32,7 +32,7 @@ use crate::engine::ruleset::{
     Vocabulary, check_unit_stats, parse_dice, side_index, unit_basics,
 };
 use crate::engine::ruleset::{
-    AimPreview, Assume, AttackOdds, AttackPreview, MovePreview, TurnOrder,
+    Assume, AttackOdds, AttackPreview, MovePreview, OptionPreview, TurnOrder,
 };
 use crate::engine::ruleset::{ConditionBadge, badge_colour};
 use crate::engine::spec::{Level, PowerDef};
@@ -141,67 +141,50 @@ impl Ruleset for Wounds {
         preview(world, attacker, target, power, None)
     }
 
-    fn aims(&self) -> &'static [&'static str] {
-        &["Fatal", "Slowing", "Weakening", "Disrupting", "Center Mass"]
-    }
-
-    fn aim_previews(
+    /// The attack aimed where `options` say (W-17): its odds, and the wound's
+    /// effect (and Fatal's bonus damage) with their chances. A free hit being asked
+    /// about is previewed as that free hit.
+    fn preview_attack_with(
         &self,
         world: &World,
         attacker: UnitId,
         target: UnitId,
         power: Option<&str>,
-    ) -> Vec<AimPreview> {
+        options: &Args,
+    ) -> Option<OptionPreview> {
         let kind = super::free_hit::asked_kind(world, attacker, target)
             .unwrap_or_else(|| play::kind_now(world, attacker));
+        let aim_name = super::aim::aim_of(options);
+        let aim = Aim::from_command(aim_name).ok()?;
+        let s = swing(world, attacker, target, power, aim_name, kind).ok()?;
+        let attack = preview_swing(world, target, &s, kind)?;
         let config = rules(world);
-        Aim::ALL
-            .into_iter()
-            .filter_map(|aim| {
-                let s = swing(world, attacker, target, power, Some(aim.name()), kind).ok()?;
-                if s.header.spell && aim != Aim::CenterMass {
-                    return None;
-                }
-                let o = cached_odds(config, &s)?;
-                let hp = world.get::<Health>(entity(world, target))?.hp;
-                let (expected_damage, kill_chance) = play::damage_and_kill(&o, hp);
-                let mut effects = vec![(
-                    format!("{} wound: {}", aim.name(), play::wound_effect(config, aim)),
-                    o.wound,
-                )];
-                if aim == Aim::Fatal {
-                    effects.push((
-                        format!("+{} Fatal damage", config.fatal_bonus),
-                        o.fatal_bonus,
-                    ));
-                }
-                let roll = roll_text(&s);
-                Some(AimPreview {
-                    aim: aim.name().into(),
-                    chance: o.hit,
-                    expected_damage,
-                    kill_chance,
-                    effects,
-                    roll,
-                })
-            })
-            .collect()
+        let o = cached_odds(config, &s)?;
+        let mut effects = vec![(
+            format!("{} wound: {}", aim.name(), play::wound_effect(config, aim)),
+            o.wound,
+        )];
+        if aim == Aim::Fatal {
+            effects.push((
+                format!("+{} Fatal damage", config.fatal_bonus),
+                o.fatal_bonus,
+            ));
+        }
+        Some(OptionPreview { attack, effects })
     }
 
-    fn best_aim(
+    /// The attack's value aimed where `options` say ([`play::aim_value`]).
+    fn attack_worth(
         &self,
         world: &World,
         attacker: UnitId,
         target: UnitId,
         power: Option<&str>,
-    ) -> Option<Args> {
+        options: &Args,
+    ) -> Option<f64> {
+        let aim = Aim::from_command(super::aim::aim_of(options)).ok()?;
         let kind = play::kind_now(world, attacker);
-        let s = swing(world, attacker, target, power, None, kind).ok()?;
-        if s.header.spell {
-            return None;
-        }
-        let aim = play::best_aim(world, attacker, target, power, kind);
-        Some(super::aim::aim_options(Some(aim.name().into())))
+        super::attack::aim_value(world, attacker, target, power, aim, kind)
     }
 
     fn attack_odds(
@@ -437,6 +420,13 @@ impl LevelSchema for Wounds {
                 });
             }
         }
+        // Units move with the ruleset's own powers: a level's `movement` would be
+        // ignored.
+        out.extend(crate::engine::problems::unread_movement(
+            level,
+            "wounds",
+            "every unit moves with Move and Dash",
+        ));
         out
     }
 
@@ -519,8 +509,18 @@ pub fn preview(
 ) -> Option<AttackPreview> {
     let kind = play::kind_now(world, attacker);
     let s = swing(world, attacker, target, power, aim, kind).ok()?;
+    preview_swing(world, target, &s, kind)
+}
+
+/// The preview of swing `s` (of this kind) at `target`.
+fn preview_swing(
+    world: &World,
+    target: UnitId,
+    s: &play::Swing,
+    kind: Kind,
+) -> Option<AttackPreview> {
     let config = rules(world);
-    let o = cached_odds(config, &s)?;
+    let o = cached_odds(config, s)?;
     let hp = world.get::<Health>(entity(world, target))?.hp;
     let (expected_damage, kill_chance) = play::damage_and_kill(&o, hp);
     let mut modifiers: Vec<String> = s
@@ -557,7 +557,7 @@ pub fn preview(
         expected_damage,
         kill_chance,
         modifiers,
-        roll: roll_text(&s),
+        roll: roll_text(s),
     })
 }
 
@@ -868,13 +868,21 @@ const BADGES: &[(&str, ConditionBadge)] = &[
 mod tests {
     use super::*;
 
-    /// W-17: the window's aim list is the ruleset's aims, in the seed's order, the
-    /// unaimed Center Mass last.
+    /// W-17: the window's aim chooser offers the five places by their names, in
+    /// the seed's order, the unaimed Center Mass last and the default.
     #[test]
     fn w_17_aims_are_the_five_places() {
         let names: Vec<&str> = Aim::ALL.iter().map(|a| a.name()).collect();
-        assert_eq!(Wounds.aims(), names.as_slice());
-        assert_eq!(Wounds.aims().last(), Some(&"Center Mass"));
-        assert_eq!(Wounds.attack_options()[0].name, "aim");
+        let aim = &Wounds.attack_options()[0];
+        assert_eq!(aim.name, "aim");
+        let choices = aim.choices();
+        let labels: Vec<&str> = choices.iter().map(|c| c.label.as_str()).collect();
+        assert_eq!(labels, names);
+        let defaults: Vec<bool> = choices.iter().map(|c| c.default).collect();
+        assert_eq!(defaults, [false, false, false, false, true]);
+        for (choice, name) in choices.iter().zip(&names) {
+            let value = crate::engine::verb::ArgValue::Name(name.to_string());
+            assert_eq!(choice.value, Some(value));
+        }
     }
 }
