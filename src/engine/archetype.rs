@@ -249,7 +249,10 @@ pub fn archetype_issues(level: &Level) -> Vec<Issue> {
 /// How `ruleset` realizes `unit`'s archetype: its realized fields, as a unit with
 /// the same name, side, position, archetype, tier and icon. `None` for a unit with no
 /// archetype, an unknown one or a tier out of range ([`archetype_issues`] tells).
-pub fn realize_unit(ruleset: &dyn Ruleset, unit: &UnitDef) -> Option<Result<UnitDef, String>> {
+pub fn realize_unit(
+    ruleset: &dyn Ruleset,
+    unit: &UnitDef,
+) -> Option<Result<UnitDef, crate::engine::ruleset::RulesetError>> {
     let archetype = find(unit.archetype.as_deref()?)?;
     let tier = tier_of(unit, archetype);
     if !(1..=MAX_TIER).contains(&tier) {

@@ -432,9 +432,9 @@ pub trait Ruleset:
         &self,
         archetype: &crate::engine::archetype::Archetype,
         tier: u32,
-    ) -> Result<crate::engine::spec::UnitDef, String> {
+    ) -> Result<crate::engine::spec::UnitDef, RulesetError> {
         let _ = (archetype, tier);
-        Err(format!("ruleset `{}` realizes no archetypes", self.id()))
+        Err(RulesetError::NoArchetypes { ruleset: self.id() })
     }
 
     // ------------------------------------------------------------------ battle

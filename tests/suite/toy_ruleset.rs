@@ -832,6 +832,20 @@ fn traits_are_checked_by_the_ruleset_that_reads_them_and_offered_with_its_exampl
     Battle::from_level_with(&TOY, &level, Dice::seeded(1)).expect("the toy sets up");
 }
 
+#[test]
+fn a_ruleset_without_archetypes_refuses_them_with_a_typed_error() {
+    use skirmish::engine::archetype;
+    let knight = &archetype::all()[0];
+    let refused = TOY
+        .realize_archetype(knight, 1)
+        .expect_err("the toy realizes no archetypes");
+    assert_eq!(refused, RulesetError::NoArchetypes { ruleset: "toy" });
+    assert_eq!(refused.to_string(), "ruleset `toy` realizes no archetypes");
+    // A built-in ruleset realizes the same archetype.
+    let phases = registry::get("phases").expect("phases is built in");
+    assert!(phases.realize_archetype(knight, 1).is_ok());
+}
+
 /// r1 and b1 side by side, 2 HP each.
 const DUEL: &str = r#"(name: "Toy duel", ruleset: "toy", grid: Square, size: (4, 1),
         sides: [(name: "Red"), (name: "Blue")],

@@ -1,5 +1,6 @@
 //! What a ruleset refuses, typed: [`RulesetError`] from the fallible methods of
-//! [`super::Ruleset`] (`setup`, `check_overrides`, `check_trait`), [`BadDice`] from
+//! [`super::Ruleset`] (`setup`, `check_overrides`, `check_trait`,
+//! `realize_archetype`), [`BadDice`] from
 //! [`super::check_dice`] and [`super::parse_dice`], [`BadStat`] from
 //! [`super::check_stats`], and [`ConfigError`], one constant of a configuration.
 //!
@@ -193,6 +194,15 @@ pub enum RulesetError {
         /// Whose traits.
         of: TraitOf,
     },
+    /// It has no archetypes to realize (the trait's default).
+    #[error("ruleset `{ruleset}` realizes no archetypes")]
+    NoArchetypes {
+        /// The ruleset's id.
+        ruleset: &'static str,
+    },
+    /// An archetype it can't realize at a tier: why, in the ruleset's words.
+    #[error("{0}")]
+    Archetype(String),
 }
 
 impl RulesetError {

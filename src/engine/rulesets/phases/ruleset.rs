@@ -67,8 +67,8 @@ impl Ruleset for Phases {
         &self,
         archetype: &crate::engine::archetype::Archetype,
         tier: u32,
-    ) -> Result<crate::engine::spec::UnitDef, String> {
-        super::archetype::realize(archetype, tier)
+    ) -> Result<crate::engine::spec::UnitDef, RulesetError> {
+        super::archetype::realize(archetype, tier).map_err(RulesetError::Archetype)
     }
 
     fn stats(&self) -> &'static [StatSpec] {
