@@ -23,7 +23,6 @@ pub mod events;
 pub mod morale;
 pub mod movement;
 pub mod order;
-pub mod play;
 pub mod pool;
 pub mod ruleset;
 pub mod state;

@@ -10,7 +10,6 @@ use super::attack::{pool_text, swing};
 use super::check;
 use super::config::{ActfastConfig, defaults};
 use super::order::Step;
-use super::play;
 use super::pool;
 use super::state::{
     AState, MOVE, RoundState, TurnBudget, au, distance, round_state, rules, turn_budget,
@@ -21,6 +20,7 @@ use super::units::{
     side_surprised,
 };
 use super::verbs::{ACTIONS, VERBS};
+use super::{attack, movement, state, turn};
 use crate::engine::battle::{Roster, TurnState, add_driver, name, side_of};
 use crate::engine::board::{Cell, GridKind};
 use crate::engine::command::{Command, CommandError};
@@ -106,7 +106,7 @@ impl Ruleset for Actfast {
     }
 
     fn build(&self, app: &mut App) {
-        add_driver(app, ID, play::drive);
+        add_driver(app, ID, turn::drive);
     }
 
     fn setup(&self, world: &mut World, level: &Level) -> Result<(), RulesetError> {
@@ -130,12 +130,12 @@ impl Ruleset for Actfast {
     ) -> Option<AttackPreview> {
         let s = swing(world, attacker, target, power)?;
         let cfg = rules(world);
-        let (chance, expected_damage, kill_chance) = play::odds(world, attacker, target, power)?;
+        let (chance, expected_damage, kill_chance) = attack::odds(world, attacker, target, power)?;
         let grades = pool::grade_odds(cfg, s.pool, s.auto).ok()?;
         let faces = pool::read_distribution(cfg, s.pool).ok()?;
         let t = pool::throw(cfg, s.pool);
         let highest: Vec<String> = (1..=i64::from(cfg.pool_die))
-            .map(|f| format!("{f}: {}", play::percent(faces.prob(f))))
+            .map(|f| format!("{f}: {}", attack::percent(faces.prob(f))))
             .collect();
         let mut modifiers = vec![
             format!(
@@ -145,10 +145,10 @@ impl Ruleset for Actfast {
             ),
             format!(
                 "miss {} · partial {} · success {} · critical {}",
-                play::percent(grades.failure),
-                play::percent(grades.partial),
-                play::percent(grades.success),
-                play::percent(grades.critical)
+                attack::percent(grades.failure),
+                attack::percent(grades.partial),
+                attack::percent(grades.success),
+                attack::percent(grades.critical)
             ),
         ];
         if s.armor > 0 {
@@ -196,7 +196,7 @@ impl Ruleset for Actfast {
                 return None;
             }
         }
-        let (chance, expected_damage, kill_chance) = play::odds(world, attacker, target, power)?;
+        let (chance, expected_damage, kill_chance) = attack::odds(world, attacker, target, power)?;
         Some(AttackOdds {
             chance,
             expected_damage,
@@ -211,12 +211,12 @@ impl Ruleset for Actfast {
         _power: &str,
         path: &[Cell],
     ) -> MovePreview {
-        let cost = play::path_cost(world, path).unwrap_or(0);
+        let cost = movement::path_cost(world, path).unwrap_or(0);
         let mut notes = Vec::new();
-        if play::carries(world, unit, super::stats::Condition::Prone) {
+        if state::carries(world, unit, super::stats::Condition::Prone) {
             notes.push("stands up first: 1 more action (A-18)".into());
         }
-        if play::carries(world, unit, super::stats::Condition::Restrained) {
+        if state::carries(world, unit, super::stats::Condition::Restrained) {
             notes.push("Restrained: the Move takes the whole turn (A-20)".into());
         }
         MovePreview {
@@ -252,7 +252,7 @@ impl Ruleset for Actfast {
                 out.push(("Act Well".to_string(), well));
             }
             let mut choosing: Vec<UnitId> = match state.asking {
-                Some(play::Asking::Pace(u)) => vec![u],
+                Some(state::Asking::Pace(u)) => vec![u],
                 _ => Vec::new(),
             };
             choosing.extend(state.choosing.iter().copied());
@@ -260,7 +260,7 @@ impl Ruleset for Actfast {
             return out;
         }
         let mut out: Vec<TurnOrder> = Vec::new();
-        for (step, unit) in play::steps_left(world) {
+        for (step, unit) in state::steps_left(world) {
             let label = match step {
                 Step::ActFast => "1. Act Fast",
                 Step::Opponents => "2. Opponents",
@@ -299,9 +299,9 @@ impl Ruleset for Actfast {
         out
     }
 
-    /// `approach` (A-13, [`play::ATTACK_OPTIONS`]).
+    /// `approach` (A-13, [`movement::ATTACK_OPTIONS`]).
     fn attack_options(&self) -> &'static [ArgSpec] {
-        play::ATTACK_OPTIONS
+        movement::ATTACK_OPTIONS
     }
 }
 
@@ -364,7 +364,7 @@ impl LevelSchema for Actfast {
                                  {label}; expected one of: {}",
                                 e.condition,
                                 power.name,
-                                play::condition_names().join(", ")
+                                state::condition_names().join(", ")
                             ),
                         });
                     } else if e.lasts == EffectDuration::Sustained {
@@ -454,11 +454,11 @@ impl AiHints for Actfast {
         target: UnitId,
         power: Option<&str>,
     ) -> Option<Args> {
-        let w = play::weapon(world, unit, power)?;
+        let w = attack::weapon(world, unit, power)?;
         if w.kind != super::stats::AttackKind::Melee {
             return None;
         }
-        play::approach_path(world, unit, target).map(play::approach_options)
+        movement::approach_path(world, unit, target).map(movement::approach_options)
     }
 
     fn speed_stat(&self, world: &World, unit: UnitId) -> Option<u32> {
@@ -562,7 +562,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), RulesetError> {
             units,
         },
     );
-    play::opening(world, starts);
+    turn::opening(world, starts);
     Ok(())
 }
 
@@ -658,7 +658,7 @@ const BADGES: &[(&str, ConditionBadge)] = &[
         },
     ),
     (
-        super::play::names::WAVERING,
+        super::state::names::WAVERING,
         ConditionBadge {
             icon: "despair",
             colour: badge_colour::HINDER,
@@ -669,7 +669,7 @@ const BADGES: &[(&str, ConditionBadge)] = &[
         },
     ),
     (
-        super::play::names::FLEEING,
+        super::state::names::FLEEING,
         ConditionBadge {
             icon: "run",
             colour: badge_colour::HINDER,

@@ -28,7 +28,6 @@ pub mod harm;
 pub mod initiative;
 pub mod interrupts;
 pub mod movement;
-pub mod play;
 pub mod powers;
 pub mod ruleset;
 pub mod saves;

@@ -9,7 +9,6 @@ use bevy_ecs::prelude::*;
 use super::check;
 use super::config::EscalationConfig;
 use super::movement::provoked_by;
-use super::play;
 use super::state::{
     Asking, BASIC_MELEE, BASIC_RANGED, MOVE, RoundState, TurnActions, esc, esc_state, rules,
 };
@@ -18,6 +17,7 @@ use super::units::{
     EscUnit, SIDE_TRAITS, UNIT_TRAIT_EXAMPLES, parse_side_trait, parse_trait, side_is_pc,
 };
 use super::verbs::{self, VERBS, pools};
+use super::{attack, movement, state, turn};
 use crate::engine::battle::{Roster, TurnState, add_driver, entity, name};
 use crate::engine::board::{Cell, GridKind};
 use crate::engine::command::{Command, CommandError};
@@ -130,7 +130,7 @@ impl Ruleset for Escalation {
     }
 
     fn build(&self, app: &mut App) {
-        add_driver(app, ID, play::drive);
+        add_driver(app, ID, turn::drive);
     }
 
     fn setup(&self, world: &mut World, level: &Level) -> Result<(), RulesetError> {
@@ -152,7 +152,7 @@ impl Ruleset for Escalation {
         target: UnitId,
         power: Option<&str>,
     ) -> Option<AttackPreview> {
-        let s = play::strike(world, attacker, target, power)
+        let s = attack::strike(world, attacker, target, power)
             .ok()
             .filter(|s| !s.header.heal)?;
         let odds = odds_of(world, &s, target)?;
@@ -190,10 +190,10 @@ impl Ruleset for Escalation {
         }
         let m: i64 = s.attack.modifier;
         let damage = match &s.roll {
-            play::DamageRoll::Stance => {
+            attack::DamageRoll::Stance => {
                 format!("{}d{}{:+}", s.attack.dice, s.attack.die, s.attack.bonus)
             }
-            play::DamageRoll::Expr(e) => e.to_string(),
+            attack::DamageRoll::Expr(e) => e.to_string(),
         };
         Some(AttackPreview {
             chance: odds.0.chance,
@@ -202,7 +202,7 @@ impl Ruleset for Escalation {
             modifiers,
             roll: format!(
                 "{} {m:+} vs {} {} · damage {damage}",
-                play::pool_name(s.attack.net_advantage),
+                state::pool_name(s.attack.net_advantage),
                 s.defense,
                 s.attack.defense
             ),
@@ -217,7 +217,7 @@ impl Ruleset for Escalation {
         power: Option<&str>,
         _assume: Assume<'_>,
     ) -> Option<AttackOdds> {
-        let s = play::strike(world, attacker, target, power)
+        let s = attack::strike(world, attacker, target, power)
             .ok()
             .filter(|s| !s.header.heal)?;
         odds_of(world, &s, target).map(|o| o.0)
@@ -283,7 +283,7 @@ impl Ruleset for Escalation {
             }
         }
         // The battle's die as the unit counts it (0 when Shaken, E-63).
-        out.push(("Escalation die".into(), play::die_for(world, unit)));
+        out.push(("Escalation die".into(), state::die_for(world, unit)));
         if me.pc {
             out.push(("Recoveries".into(), me.recoveries as i32));
         }
@@ -372,7 +372,7 @@ impl LevelSchema for Escalation {
                     });
                 }
                 for (effect, e) in power.on_hit.iter().enumerate() {
-                    if play::parse_effect(&e.condition).is_none() {
+                    if attack::parse_effect(&e.condition).is_none() {
                         out.push(Issue {
                             at: Where::OnHit {
                                 unit: u,
@@ -478,7 +478,7 @@ impl AiHints for Escalation {
         match command {
             Command::Act { unit, verb, args } if verb == verbs::DISENGAGE => {
                 let except = args.unit("except");
-                let n = play::engaged(world, *unit)
+                let n = movement::engaged(world, *unit)
                     .into_iter()
                     .filter(|&e| Some(e) != except)
                     .count() as u32;
@@ -531,7 +531,7 @@ impl AiHints for Escalation {
 /// The odds of a strike on `target`, and its crit chance.
 pub(super) fn odds_of(
     world: &World,
-    s: &play::Strike,
+    s: &attack::Strike,
     target: UnitId,
 ) -> Option<(AttackOdds, f64)> {
     let o = cached_odds(s)?;
@@ -549,7 +549,7 @@ pub(super) fn odds_of(
 /// The odds of a strike's numbers, computed once per thread: the AI asks the same
 /// few attacks thousands of times a battle. The key is everything the odds depend
 /// on; the cache is emptied when it grows past a few thousand entries.
-fn cached_odds(s: &play::Strike) -> Option<std::sync::Arc<super::attack::Odds>> {
+fn cached_odds(s: &attack::Strike) -> Option<std::sync::Arc<super::attack::Odds>> {
     use std::cell::RefCell;
     use std::collections::HashMap;
     type Key = (super::attack::Attack, String, bool);
@@ -558,8 +558,8 @@ fn cached_odds(s: &play::Strike) -> Option<std::sync::Arc<super::attack::Odds>> 
             RefCell::new(HashMap::new());
     }
     let expr = match &s.roll {
-        play::DamageRoll::Stance => String::new(),
-        play::DamageRoll::Expr(e) => e.to_string(),
+        attack::DamageRoll::Stance => String::new(),
+        attack::DamageRoll::Expr(e) => e.to_string(),
     };
     let key = (s.attack, expr, s.averaged);
     if let Some(o) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
@@ -587,7 +587,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), RulesetError> {
         check_unit_stats(STATS, def)?;
         let data = EscUnit::from_def(&config, def, side_is_pc(level, side))
             .map_err(|e| RulesetError::unit(&def.name, UnitProblem::Other(e)))?;
-        let mut powers = vec![play::basic_power(&data)];
+        let mut powers = vec![attack::basic_power(&data)];
         for p in &def.powers {
             parse_dice(&p.damage)
                 .map_err(|e| RulesetError::unit(&def.name, UnitProblem::damage(p, e)))?;
@@ -610,7 +610,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), RulesetError> {
     world.insert_resource(DyingCountsForVictory(false));
     crate::engine::ruleset::state::insert(
         world,
-        play::EscState {
+        state::EscState {
             rules: std::sync::Arc::new(config),
             round: RoundState::default(),
             turn: TurnActions::default(),

@@ -31,7 +31,6 @@ pub mod gear;
 pub mod initiative;
 pub mod magic;
 pub mod movement;
-pub mod play;
 pub mod powers;
 pub mod ruleset;
 pub mod state;

@@ -11,7 +11,6 @@ use super::aim::Aim;
 use super::attack::{Kind, cached_odds, swing};
 use super::check;
 use super::config::{WoundsConfig, defaults};
-use super::play;
 use super::powers::parse_header;
 use super::state::{MOVE, RoundState, TurnBudget, mods, names, rules, wu};
 use super::stats::STATS;
@@ -20,6 +19,7 @@ use super::units::{
     side_is_pc,
 };
 use super::verbs::{VERBS, pools};
+use super::{attack, movement, state, turn};
 use crate::engine::battle::{Roster, TurnState, add_driver, cell_of, entity, name, side_of};
 use crate::engine::board::{Cell, GridKind};
 use crate::engine::command::{Command, CommandError};
@@ -116,7 +116,7 @@ impl Ruleset for Wounds {
     }
 
     fn build(&self, app: &mut App) {
-        add_driver(app, ID, play::drive);
+        add_driver(app, ID, turn::drive);
     }
 
     fn setup(&self, world: &mut World, level: &Level) -> Result<(), RulesetError> {
@@ -153,7 +153,7 @@ impl Ruleset for Wounds {
         options: &Args,
     ) -> Option<OptionPreview> {
         let kind = super::free_hit::asked_kind(world, attacker, target)
-            .unwrap_or_else(|| play::kind_now(world, attacker));
+            .unwrap_or_else(|| attack::kind_now(world, attacker));
         let aim_name = super::aim::aim_of(options);
         let aim = Aim::from_command(aim_name).ok()?;
         let s = swing(world, attacker, target, power, aim_name, kind).ok()?;
@@ -161,7 +161,11 @@ impl Ruleset for Wounds {
         let config = rules(world);
         let o = cached_odds(config, &s)?;
         let mut effects = vec![(
-            format!("{} wound: {}", aim.name(), play::wound_effect(config, aim)),
+            format!(
+                "{} wound: {}",
+                aim.name(),
+                attack::wound_effect(config, aim)
+            ),
             o.wound,
         )];
         if aim == Aim::Fatal {
@@ -173,7 +177,7 @@ impl Ruleset for Wounds {
         Some(OptionPreview { attack, effects })
     }
 
-    /// The attack's value aimed where `options` say ([`play::aim_value`]).
+    /// The attack's value aimed where `options` say ([`attack::aim_value`]).
     fn attack_worth(
         &self,
         world: &World,
@@ -183,7 +187,7 @@ impl Ruleset for Wounds {
         options: &Args,
     ) -> Option<f64> {
         let aim = Aim::from_command(super::aim::aim_of(options)).ok()?;
-        let kind = play::kind_now(world, attacker);
+        let kind = attack::kind_now(world, attacker);
         super::attack::aim_value(world, attacker, target, power, aim, kind)
     }
 
@@ -195,11 +199,11 @@ impl Ruleset for Wounds {
         power: Option<&str>,
         _assume: Assume<'_>,
     ) -> Option<AttackOdds> {
-        let kind = play::kind_now(world, attacker);
+        let kind = attack::kind_now(world, attacker);
         let s = swing(world, attacker, target, power, None, kind).ok()?;
         let o = cached_odds(rules(world), &s)?;
         let hp = world.get::<Health>(entity(world, target))?.hp;
-        let (expected_damage, kill_chance) = play::damage_and_kill(&o, hp);
+        let (expected_damage, kill_chance) = attack::damage_and_kill(&o, hp);
         Some(AttackOdds {
             chance: o.hit,
             expected_damage,
@@ -210,9 +214,9 @@ impl Ruleset for Wounds {
     /// The cost in spaces, the Bonus Actions it would spend, and the free hits the
     /// path draws with the slots each enemy still has (W-26, W-27).
     fn preview_move(&self, world: &World, unit: UnitId, power: &str, path: &[Cell]) -> MovePreview {
-        let cost = play::path_cost(world, unit, path).unwrap_or(0);
+        let cost = movement::path_cost(world, unit, path).unwrap_or(0);
         let mut notes = Vec::new();
-        if let Some((_, more)) = play::move_plan(world, unit, cost, power == play::DASH)
+        if let Some((_, more)) = movement::move_plan(world, unit, cost, power == state::DASH)
             && more > 0
         {
             notes.push(format!(
@@ -221,7 +225,7 @@ impl Ruleset for Wounds {
             ));
         }
         let mut provocations = 0;
-        for (_, hitter, why) in play::free_hits(world, unit, path) {
+        for (_, hitter, why) in movement::free_hits(world, unit, path) {
             let slots = wu(world, hitter).slots.left();
             let why = match why {
                 super::economy::Trigger::Leaves => "leaving its zone",
@@ -275,7 +279,7 @@ impl Ruleset for Wounds {
             }
             out.push((
                 "Spaces left".into(),
-                play::reach_left(world, unit, false) as i32,
+                movement::reach_left(world, unit, false) as i32,
             ));
         }
         out.push(("Free Hit Slots".into(), me.slots.left() as i32));
@@ -458,7 +462,7 @@ impl Presentation for Wounds {
             .resource::<crate::engine::battle::Map>()
             .0
             .distance(cell_of(world, unit), cell_of(world, other));
-        let inside = play::in_zone_of(world, other, cell_of(world, unit));
+        let inside = state::in_zone_of(world, other, cell_of(world, unit));
         Some(if inside {
             format!(
                 "{} is in {}'s melee zone ({} Free Hit Slot{} left)",
@@ -507,7 +511,7 @@ pub fn preview(
     power: Option<&str>,
     aim: Option<&str>,
 ) -> Option<AttackPreview> {
-    let kind = play::kind_now(world, attacker);
+    let kind = attack::kind_now(world, attacker);
     let s = swing(world, attacker, target, power, aim, kind).ok()?;
     preview_swing(world, target, &s, kind)
 }
@@ -516,13 +520,13 @@ pub fn preview(
 fn preview_swing(
     world: &World,
     target: UnitId,
-    s: &play::Swing,
+    s: &attack::Swing,
     kind: Kind,
 ) -> Option<AttackPreview> {
     let config = rules(world);
     let o = cached_odds(config, s)?;
     let hp = world.get::<Health>(entity(world, target))?.hp;
-    let (expected_damage, kill_chance) = play::damage_and_kill(&o, hp);
+    let (expected_damage, kill_chance) = attack::damage_and_kill(&o, hp);
     let mut modifiers: Vec<String> = s
         .parts
         .iter()
@@ -562,7 +566,7 @@ fn preview_swing(
 }
 
 /// A swing's roll in one line: `d20 +4 vs 12 · aimed Slowing · damage 1d8+2 - armor 1`.
-fn roll_text(s: &play::Swing) -> String {
+fn roll_text(s: &attack::Swing) -> String {
     let flat = if s.terms.flat != 0 {
         format!("{:+}", s.terms.flat)
     } else {
@@ -610,7 +614,7 @@ fn powers_of(
         out.push(power);
     }
     if out.is_empty() {
-        out.push(play::unarmed(config));
+        out.push(attack::unarmed(config));
     }
     Ok(out)
 }
@@ -638,7 +642,7 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), RulesetError> {
                 unit_basics(i, def, side, hp),
                 Reach(data.zone),
                 Powers(powers),
-                MovementPowers(vec![MOVE.into(), play::DASH.into()]),
+                MovementPowers(vec![MOVE.into(), state::DASH.into()]),
                 Items(def.items.clone()),
             ))
             .id();
@@ -658,11 +662,11 @@ pub fn setup(world: &mut World, level: &Level) -> Result<(), RulesetError> {
     world.insert_resource(DyingCountsForVictory(false));
     crate::engine::ruleset::state::insert(
         world,
-        play::WState {
+        state::WState {
             rules: std::sync::Arc::new(config),
             round: RoundState::default(),
             turn: TurnBudget::default(),
-            zone_steps: super::play::ZoneSteps::default(),
+            zone_steps: super::state::ZoneSteps::default(),
             free_hit: super::free_hit::FreeHitAsked::default(),
             gear,
             feat_hits: super::extra::FeatHits::default(),
