@@ -529,6 +529,7 @@ fn sync_units(
     }
     let battle = &game.battle;
     let cell = geo.cell_size().min_element();
+    let places = badge_places(&geo, zoom);
     for u in battle.units().into_iter().filter(|u| u.state.on_board()) {
         let side = battle.side_id(&u.side).map_or(0, |s| s.0 as usize);
         // Out of the fight but on its cell (dying): greyed, its state on the badges.
@@ -591,7 +592,7 @@ fn sync_units(
                 }
                 // Name plate under the marker, above the neighbours' markers, sized
                 // to the name (shown by `show_names`).
-                let plate_w = u.name.chars().count() as f32 * 6.8 + 8.0;
+                let plate_w = plate_width(&u.name);
                 p.spawn((
                     NamePlate(u.id),
                     Visibility::Hidden,
@@ -614,32 +615,67 @@ fn sync_units(
                     Transform::from_xyz(-bar_w * (1.0 - frac) / 2.0, cell * 0.36, 0.4),
                 ));
                 if !badges.is_empty() {
-                    spawn_badges(p, &disc.0, &icons, u.id, badges, cell, zoom);
+                    spawn_badges(p, &disc.0, &icons, u.id, badges, &places);
                 }
             });
     }
 }
 
-/// A marker's badges: a column down the right edge of its cell, in the gap
-/// between its marker and the next and between its HP bar and the one below (clear
-/// of the neighbours' markers and of its own icon), each an icon in its colour on a dark disc ringed by that colour, its
-/// number (a count, a magnitude, rounds left) at the upper right. Each is at least
-/// [`BADGE_MIN_PX`] on screen at `zoom`; when the cell has no room for them all,
-/// the last place shows "+n" for the rest.
-#[allow(clippy::too_many_arguments)]
+/// The gap kept between a badge and its cell's edge, as a fraction of the cell's
+/// width: the visible gap between a badge and the neighbours' markers.
+const BADGE_GAP: f32 = 0.05;
+
+/// Where a marker's badges go, relative to its cell's centre, and their side
+/// (world units) at `zoom`: a column down the right side of the cell, from just
+/// under its HP bar, each disc (with [`BADGE_GAP`] around it) inside the cell —
+/// overlapping its own token's edge, never a neighbour's. A badge is
+/// [`BADGE_MIN_PX`] on screen when the cell has room for one that big, else as big
+/// as fits; at most three places.
+pub fn badge_places(geo: &MapGeometry, zoom: f32) -> (f32, Vec<Vec2>) {
+    let cell = geo.cell_size().min_element();
+    let at = Cell::new(0, 0);
+    let centre = geo.center(at);
+    let fits = |p: Vec2, r: f32| {
+        (0..24).all(|i| {
+            let a = std::f32::consts::TAU * i as f32 / 24.0;
+            geo.contains(at, centre + p + Vec2::new(a.cos(), a.sin()) * r)
+        })
+    };
+    let mut size = (cell * 0.3).max(BADGE_MIN_PX * zoom).min(cell * 0.4);
+    loop {
+        let r = size / 2.0 + cell * BADGE_GAP;
+        let x = cell / 2.0 - r;
+        // The highest place under the HP bar that fits, then down while they fit.
+        let first = (0..)
+            .map(|i| cell * 0.36 - 4.0 - size / 2.0 - i as f32)
+            .take_while(|y| *y > -cell / 2.0)
+            .map(|y| Vec2::new(x, y))
+            .find(|p| fits(*p, r));
+        if let Some(first) = first {
+            let places = (0..3)
+                .map(|i| first - Vec2::new(0.0, size * i as f32))
+                .take_while(|p| fits(*p, r))
+                .collect();
+            return (size, places);
+        }
+        size *= 0.9;
+    }
+}
+
+/// A marker's badges at [`badge_places`], each an icon in its colour on a dark
+/// disc ringed by that colour, its number (a count, a magnitude, rounds left) at
+/// the upper right; when the cell has no room for them all, the last place shows
+/// "+n" for the rest.
 fn spawn_badges(
     p: &mut ChildSpawnerCommands,
     disc: &Handle<Image>,
     icons: &IconTextures,
     unit: UnitId,
     mut badges: Vec<ShownBadge>,
-    cell: f32,
-    zoom: f32,
+    places: &(f32, Vec<Vec2>),
 ) {
-    let size = (cell * 0.4).max(BADGE_MIN_PX * zoom);
-    // From just under its HP bar down to just over the next unit's below.
-    let top = cell * 0.36 - 4.0;
-    let room = ((cell * 0.98 / size).floor() as usize).clamp(1, 3);
+    let (size, ref spots) = *places;
+    let room = spots.len();
     let rest = if badges.len() > room {
         badges.split_off(room - 1)
     } else {
@@ -650,7 +686,7 @@ fn spawn_badges(
         places.push(rest);
     }
     for (i, shown) in places.into_iter().enumerate() {
-        let at = Vec2::new(cell / 2.0, top - size * (0.5 + i as f32));
+        let at = spots[i];
         let many = shown.len() > 1;
         let (color, number, icon) = match shown.as_slice() {
             [one] => (
@@ -897,10 +933,57 @@ fn badge_tooltip(
 /// Name plate text size on screen, in pixels, whatever the zoom.
 const PLATE_FONT: f32 = 13.0;
 
+/// A name plate's backing width for `name`, at its unscaled text size (11).
+fn plate_width(name: &str) -> f32 {
+    name.chars().count() as f32 * 6.8 + 8.0
+}
+
+/// Where a name plate `size` (world units) goes relative to its unit's cell
+/// centre: under the marker (just clear of the ring of the unit to act), else over
+/// its HP bar, else beside it right or left, the first of these that covers no
+/// other unit's marker (`others`' cells); when each covers some, the one covering
+/// the least.
+pub fn plate_offset(geo: &MapGeometry, at: Cell, size: Vec2, others: &[Cell]) -> Vec2 {
+    let cell = geo.cell_size().min_element();
+    let half = size / 2.0;
+    let candidates = [
+        Vec2::new(0.0, -(cell * 0.47 + half.y)),
+        Vec2::new(0.0, cell * 0.36 + 5.0 + half.y),
+        Vec2::new(cell * 0.53 + half.x, TOKEN_RAISE),
+        Vec2::new(-(cell * 0.53 + half.x), TOKEN_RAISE),
+    ];
+    let covered = |offset: Vec2| -> f32 {
+        let plate = Rect::from_center_half_size(geo.center(at) + offset, half);
+        others
+            .iter()
+            .map(|c| {
+                let marker =
+                    Rect::from_center_half_size(geo.center(*c), Vec2::splat(marker_half(cell)));
+                let overlap = plate.intersect(marker);
+                if overlap.is_empty() {
+                    0.0
+                } else {
+                    overlap.width() * overlap.height()
+                }
+            })
+            .sum()
+    };
+    candidates
+        .into_iter()
+        .min_by(|a, b| covered(*a).total_cmp(&covered(*b)))
+        .unwrap_or_default()
+}
+
+/// Half the side of the square a marker (token, HP bar) covers, for a cell `cell`
+/// wide.
+fn marker_half(cell: f32) -> f32 {
+    cell * 0.42
+}
+
 /// Shows the name plates of the hovered unit, the unit whose turn it is and the
 /// selected one, or of every unit while the show-names key is held; and keeps them
 /// the same size on screen at any zoom (readable on a big map fitted to the window),
-/// just under their marker.
+/// where they cover no neighbour's marker ([`plate_offset`]).
 #[allow(clippy::too_many_arguments)]
 pub fn show_names(
     game: Res<Game>,
@@ -952,21 +1035,41 @@ pub fn show_names(
         crate::engine::battle::Awaiting::Unit(u, _) => Some(u),
         _ => None,
     };
-    let cell = geo.cell_size().min_element();
     let scale = (PLATE_FONT / 11.0) * zoom;
+    let on_board: Vec<_> = battle
+        .units()
+        .into_iter()
+        .filter(|u| u.state.on_board())
+        .collect();
+    let offsets: std::collections::BTreeMap<UnitId, Vec2> = on_board
+        .iter()
+        .filter(|u| {
+            all || Some(u.id) == hovered || Some(u.id) == acting || Some(u.id) == choices.unit
+        })
+        .map(|u| {
+            let others: Vec<Cell> = on_board
+                .iter()
+                .filter(|v| v.id != u.id)
+                .map(|v| v.cell)
+                .collect();
+            let size = Vec2::new(plate_width(&u.name), 14.0) * scale;
+            (u.id, plate_offset(&geo, u.cell, size, &others))
+        })
+        .collect();
     for (plate, mut visibility, mut transform, font) in &mut plates {
-        let id = Some(plate.0);
-        let show = all || id == hovered || id == acting || id == choices.unit;
+        let offset = offsets.get(&plate.0);
+        let show = offset.is_some();
         let want = if show {
             Visibility::Inherited
         } else {
             Visibility::Hidden
         };
         visibility.set_if_neq(want);
-        if show {
-            // Just under the marker and the ring of the unit to act, clear of both.
+        if let Some(offset) = offset {
+            // Clear of its own and the neighbours' markers (`plate_offset`).
             // The text is laid out at its size on screen (crisp), the backing scaled.
-            transform.translation.y = -(cell * 0.47 + 7.0 * scale);
+            transform.translation.x = offset.x;
+            transform.translation.y = offset.y;
             match font {
                 Some(mut font) => {
                     // Whole pixels: each size is a font atlas of its own.
@@ -1103,6 +1206,82 @@ mod tests {
             let medium = token_fraction(Size::Medium);
             assert!(token_fraction(Size::Large) >= medium * 1.2);
             assert!(token_fraction(Size::Huge) >= token_fraction(Size::Large) * 1.1);
+        }
+    }
+
+    #[test]
+    fn badges_stay_inside_their_cell_with_a_gap_to_the_neighbours() {
+        for kind in [GridKind::Square, GridKind::Hex] {
+            let geo = MapGeometry::new(kind, 24, 16);
+            let cell = Cell::new(7, 5);
+            let width = geo.cell_size().min_element();
+            for zoom in [0.25, 1.0, 2.0, 4.0, 8.0] {
+                let (size, places) = badge_places(&geo, zoom);
+                assert!(!places.is_empty(), "{kind:?} at zoom {zoom}: no badge fits");
+                if zoom <= 1.0 {
+                    // Readable, and room for two before a "+n".
+                    assert!(size >= BADGE_MIN_PX * zoom, "{kind:?} {size}");
+                    assert!(places.len() >= 2, "{kind:?} {places:?}");
+                }
+                for (i, p) in places.iter().enumerate() {
+                    // Every point of the disc and of a ring a few hundredths of the
+                    // cell around it is inside the cell (so clear of the neighbours').
+                    for step in 0..64 {
+                        let a = std::f32::consts::TAU * step as f32 / 64.0;
+                        let dir = Vec2::new(a.cos(), a.sin());
+                        let edge = geo.center(cell) + *p + dir * (size / 2.0 + width * 0.03);
+                        assert!(geo.contains(cell, edge), "{kind:?} zoom {zoom} badge {i}");
+                    }
+                    // Under the HP bar, and apart from the other badges.
+                    assert!(p.y + size / 2.0 <= width * 0.36, "{kind:?} badge {i}");
+                    for q in &places[..i] {
+                        assert!(p.distance(*q) >= size * 0.99, "{kind:?} {p} {q}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_name_plate_covers_no_neighbour_when_some_side_is_free() {
+        for kind in [GridKind::Square, GridKind::Hex] {
+            let geo = MapGeometry::new(kind, 24, 16);
+            let at = Cell::new(8, 8);
+            let width = geo.cell_size().min_element();
+            let centre = geo.center(at);
+            // A long name at the fitted zoom of a big map: wider than two cells.
+            let size = Vec2::new(width * 2.6, width * 0.45);
+            let near = |dy: fn(f32) -> bool| -> Vec<Cell> {
+                (0..24)
+                    .flat_map(|x| (0..16).map(move |y| Cell::new(x, y)))
+                    .filter(|c| *c != at)
+                    .filter(|c| {
+                        let d = geo.center(*c) - centre;
+                        d.length() < width * 2.5 && dy(d.y)
+                    })
+                    .collect()
+            };
+            let covers = |offset: Vec2, others: &[Cell]| {
+                let plate = Rect::from_center_half_size(centre + offset, size / 2.0);
+                others.iter().any(|c| {
+                    let marker =
+                        Rect::from_center_half_size(geo.center(*c), Vec2::splat(width * 0.4));
+                    !plate.intersect(marker).is_empty()
+                })
+            };
+            // Alone: just under its marker.
+            let alone = plate_offset(&geo, at, size, &[]);
+            assert!(alone.x == 0.0 && alone.y < -width * 0.4, "{kind:?} {alone}");
+            // Neighbours in the rows below (Harpy Crag's lines): over it instead.
+            let below = near(|dy| dy < -1.0);
+            let offset = plate_offset(&geo, at, size, &below);
+            assert!(!covers(offset, &below), "{kind:?} {offset}");
+            assert!(offset.y > width * 0.4, "{kind:?} {offset}");
+            // Rows above and below full, its own row free: beside it.
+            let rows = near(|dy| dy.abs() > 1.0);
+            let offset = plate_offset(&geo, at, size, &rows);
+            assert!(!covers(offset, &rows), "{kind:?} {offset}");
+            assert!(offset.x.abs() > width * 0.4, "{kind:?} {offset}");
         }
     }
 
