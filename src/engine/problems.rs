@@ -283,13 +283,25 @@ pub fn unread_unit_field(
     }
 }
 
+/// The issues of the units of `level` that set `field` (`set` tells whether a unit
+/// does), for a ruleset that does not read it: `why` says how it does without.
+pub fn unread_fields(
+    level: &crate::engine::spec::Level,
+    field: &'static str,
+    set: impl Fn(&crate::engine::spec::UnitDef) -> bool,
+    ruleset: &str,
+    why: &str,
+) -> Vec<Issue> {
+    (0..level.units.len())
+        .filter(|&i| set(&level.units[i]))
+        .map(|i| unread_unit_field(level, i, field, ruleset, why))
+        .collect()
+}
+
 /// The issues of the units of `level` that set `movement` (movement powers of
 /// their own), for a ruleset that reads none: `why` says how its units move.
 pub fn unread_movement(level: &crate::engine::spec::Level, ruleset: &str, why: &str) -> Vec<Issue> {
-    (0..level.units.len())
-        .filter(|&i| !level.units[i].movement.is_empty())
-        .map(|i| unread_unit_field(level, i, "movement", ruleset, why))
-        .collect()
+    unread_fields(level, "movement", |u| !u.movement.is_empty(), ruleset, why)
 }
 
 /// How messages name a side: "side `Blue`", or "side #2" without a name.

@@ -406,17 +406,13 @@ impl LevelSchema for Escalation {
         ));
         // Its units carry no items (nothing to activate): a level's `items`
         // would be ignored.
-        for (index, def) in level.units.iter().enumerate() {
-            if !def.items.is_empty() {
-                out.push(crate::engine::problems::unread_unit_field(
-                    level,
-                    index,
-                    "items",
-                    "escalation",
-                    "its units carry no items to use",
-                ));
-            }
-        }
+        out.extend(crate::engine::problems::unread_fields(
+            level,
+            "items",
+            |u| !u.items.is_empty(),
+            "escalation",
+            "its units carry no items to use",
+        ));
         out
     }
 

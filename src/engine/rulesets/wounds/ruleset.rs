@@ -188,7 +188,7 @@ impl Ruleset for Wounds {
     ) -> Option<f64> {
         let aim = Aim::from_command(super::aim::aim_of(options)).ok()?;
         let kind = attack::kind_now(world, attacker);
-        super::attack::aim_value(world, attacker, target, power, aim, kind)
+        attack::aim_value(world, attacker, target, power, aim, kind)
     }
 
     fn attack_odds(
