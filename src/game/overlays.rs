@@ -59,6 +59,32 @@ fn tile_sprite(geo: &MapGeometry, color: Color) -> Sprite {
 /// fitted to the window the cells are small).
 const PROVOKE_MIN_PX: f32 = 11.0;
 
+/// The provocation count's text size (world units) at `zoom`: readable on screen,
+/// within the cell.
+fn provocation_font(geo: &MapGeometry, zoom: f32) -> f32 {
+    (PROVOKE_MIN_PX * zoom).clamp(15.0, geo.cell_size().min_element() * 0.45)
+}
+
+/// Where the reachable cells' `!n` provocation counts are drawn (world
+/// rectangles, a little larger than the text), for the name plates to keep clear
+/// of ([`super::units_view::place_plates`]).
+pub fn provocation_labels(geo: &MapGeometry, choices: &Choices, zoom: f32) -> Vec<Rect> {
+    let font = provocation_font(geo, zoom);
+    choices
+        .moves
+        .iter()
+        .filter(|(_, (_, preview))| preview.provocations > 0)
+        .map(|(&cell, (_, preview))| {
+            // A monospace digit is about 0.6 of the size wide.
+            let chars = format!("!{}", preview.provocations).chars().count() as f32;
+            Rect::from_center_size(
+                geo.center(cell),
+                Vec2::new(font * (0.6 * chars + 0.3), font * 1.2),
+            )
+        })
+        .collect()
+}
+
 /// What the overlay tiles were last drawn for: the choices, the palette and the
 /// zoom (in tenths).
 type OverlayKey = ((u64, usize), u32, i64);
@@ -113,9 +139,7 @@ fn sync_overlays(
                 c.spawn((
                     Text2d::new(format!("!{}", preview.provocations)),
                     // Within the cell, however far out the zoom.
-                    TextFont::from_font_size(
-                        (PROVOKE_MIN_PX * zoom).clamp(15.0, geo.cell_size().min_element() * 0.45),
-                    ),
+                    TextFont::from_font_size(provocation_font(&geo, zoom)),
                     TextColor(Color::BLACK),
                     Transform::from_xyz(0.0, 0.0, 0.1),
                 ));

@@ -810,13 +810,17 @@ fn spawn_tooltip(mut commands: Commands) {
     ));
 }
 
-/// What the badge tooltip shows and where (see [`badge_tooltip`]).
+/// What the badge tooltip shows (see [`badge_tooltip`]): the battle's version, the
+/// hovered cell, the pointer (whole pixels), how many badges there are and the
+/// selected choice.
 type TooltipKey = (u64, Option<Cell>, Option<(i32, i32)>, usize, usize);
 
 /// The tooltip of the badge under the pointer, beside the pointer; or, when the
 /// pointer (or the keyboard cursor) is on a unit with conditions and the cell is no
 /// move or target of the unit to act, the tooltip of all its badges, beside the
-/// cell.
+/// cell. Always wholly inside the map's area ([`tooltip_corner`]) at the size of
+/// the text it shows: a new text is laid out hidden, the tooltip shown the next
+/// frame where its measured size fits.
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn badge_tooltip(
     game: Res<Game>,
@@ -834,6 +838,7 @@ fn badge_tooltip(
     mut icon: Single<&mut ImageNode, With<BadgeTooltipIcon>>,
     mut text: Single<&mut Text, With<BadgeTooltipText>>,
     mut shown: Local<Option<TooltipKey>>,
+    mut anchor: Local<Option<Vec2>>,
 ) {
     let (camera, transform) = *camera;
     let pointer = window.cursor_position();
@@ -844,90 +849,130 @@ fn badge_tooltip(
         badges.iter().len(),
         choices.selected,
     );
-    if *shown == Some(key) {
-        return;
-    }
-    *shown = Some(key);
-    let hit = pointer
-        .and_then(|pos| camera.viewport_to_world_2d(transform, pos).ok())
-        .and_then(|at| {
-            badges.iter().find(|(b, gt)| {
-                let (scale, _, center) = gt.to_scale_rotation_translation();
-                let half = b.size * scale.x / 2.0;
-                (at - center.truncate())
-                    .abs()
-                    .cmple(Vec2::splat(half))
-                    .all()
-            })
-        });
-    // A badge under the pointer, else the hovered unit's badges.
-    let found = match (hit, pointer) {
-        (Some((badge, _)), Some(pos)) => Some((badge.shown.clone(), None, pos)),
-        _ => ui
-            .hovered
-            .filter(|c| !choices.targets.contains_key(c) && !choices.moves.contains_key(c))
-            .and_then(|cell| {
-                let battle = &game.battle;
-                let v = battle
-                    .units()
-                    .into_iter()
-                    .find(|v| v.state.on_board() && v.cell == cell)?;
-                let all = unit_badges(battle, &v);
-                let at = geo.as_ref()?.center(cell)
-                    + Vec2::splat(geo.as_ref()?.cell_size().min_element() / 2.0);
-                let pos = camera.world_to_viewport(transform, at.extend(0.0)).ok()?;
-                (!all.is_empty()).then_some((all, Some(v.name), pos))
-            }),
-    };
     let (node, size, visibility, border) = &mut *tooltip;
-    let Some((all, unit, pos)) = found else {
-        visibility.set_if_neq(Visibility::Hidden);
-        return;
-    };
-    let Some(first) = all.first() else {
-        return;
-    };
-    let tips: Vec<String> = all.iter().map(ShownBadge::tooltip).collect();
-    let mut words = tips.join("\n\n");
-    if let Some(name) = unit {
-        words = format!("{name}:\n{words}");
-    }
-    let words = super::theme::ascii(&words).into_owned();
-    if text.0 != words {
-        text.0 = words;
-    }
-    let color = first.color();
-    icon.color = color;
-    if let Some(image) = icons.0.get(first.badge.icon) {
-        icon.image = image.clone();
-    }
-    **border = BorderColor::all(color);
-    // Under or over the pointer, from just right of it but kept over the map,
-    // clear of the side panels' text (UI nodes are in scaled pixels; its width is
-    // last frame's, or its widest before it was first laid out).
+    // UI nodes are in scaled pixels, the window's in logical ones; the tooltip is
+    // never wider than the map's area.
     let s = super::comfort::ui_scale();
-    let (w, h) = (window.width(), window.height());
-    let (l, r, _, _) = super::layout::battle_panels_px(w);
-    let laid_out = size.size().x * size.inverse_scale_factor();
-    let width = if laid_out > 0.0 {
-        laid_out
-    } else {
-        TOOLTIP_MAX_W * s
-    };
-    let x = (pos.x + 16.0)
-        .min(w - r - width)
-        .max(l.min(w - width))
-        .max(0.0);
-    node.left = px(x / s);
-    node.right = Val::Auto;
-    if pos.y < h / 2.0 {
-        node.top = px((pos.y + 18.0) / s);
-        node.bottom = Val::Auto;
-    } else {
-        node.top = Val::Auto;
-        node.bottom = px((h - pos.y + 18.0) / s);
+    let area = super::layout::map_area(&window);
+    let widest = px(TOOLTIP_MAX_W.min(area.width() / s));
+    if *shown != Some(key) {
+        *shown = Some(key);
+        let hit = pointer
+            .and_then(|pos| camera.viewport_to_world_2d(transform, pos).ok())
+            .and_then(|at| {
+                badges.iter().find(|(b, gt)| {
+                    let (scale, _, center) = gt.to_scale_rotation_translation();
+                    let half = b.size * scale.x / 2.0;
+                    (at - center.truncate())
+                        .abs()
+                        .cmple(Vec2::splat(half))
+                        .all()
+                })
+            });
+        // A badge under the pointer, else the hovered unit's badges.
+        let found = match (hit, pointer) {
+            (Some((badge, _)), Some(pos)) => Some((badge.shown.clone(), None, pos)),
+            _ => ui
+                .hovered
+                .filter(|c| !choices.targets.contains_key(c) && !choices.moves.contains_key(c))
+                .and_then(|cell| {
+                    let battle = &game.battle;
+                    let v = battle
+                        .units()
+                        .into_iter()
+                        .find(|v| v.state.on_board() && v.cell == cell)?;
+                    let all = unit_badges(battle, &v);
+                    let at = geo.as_ref()?.center(cell)
+                        + Vec2::splat(geo.as_ref()?.cell_size().min_element() / 2.0);
+                    let pos = camera.world_to_viewport(transform, at.extend(0.0)).ok()?;
+                    (!all.is_empty()).then_some((all, Some(v.name), pos))
+                }),
+        };
+        let Some((all, unit, pos)) = found.filter(|(all, _, _)| !all.is_empty()) else {
+            *anchor = None;
+            visibility.set_if_neq(Visibility::Hidden);
+            return;
+        };
+        let first = &all[0];
+        let tips: Vec<String> = all.iter().map(ShownBadge::tooltip).collect();
+        let mut words = tips.join("\n\n");
+        if let Some(name) = unit {
+            words = format!("{name}:\n{words}");
+        }
+        let words = super::theme::ascii(&words).into_owned();
+        let color = first.color();
+        icon.color = color;
+        if let Some(image) = icons.0.get(first.badge.icon) {
+            icon.image = image.clone();
+        }
+        **border = BorderColor::all(color);
+        // Beside the pointer, or the hovered cell's corner.
+        *anchor = Some(pos);
+        if text.0 != words {
+            // Laid out hidden at the window's corner (all the width it may take
+            // free) after this frame's systems, placed and shown next frame.
+            text.0 = words;
+            visibility.set_if_neq(Visibility::Hidden);
+            place_node(node, px(0), px(0), widest);
+            return;
+        }
     }
+    let Some(anchor) = *anchor else {
+        return;
+    };
+    // Its size in logical pixels (the layout's is in physical ones).
+    let laid_out = size.size() / window.scale_factor();
+    if laid_out.x <= 0.0 {
+        return;
+    }
+    let corner = tooltip_corner(anchor, laid_out, area);
+    place_node(node, px(corner.x / s), px(corner.y / s), widest);
     visibility.set_if_neq(Visibility::Inherited);
+}
+
+/// Moves the tooltip's `node` to `left`, `top` (no right or bottom) and caps its
+/// width at `max_width`, writing only what differs: a node written every frame is
+/// laid out again every frame.
+fn place_node(node: &mut Mut<Node>, left: Val, top: Val, max_width: Val) {
+    if node.left != left {
+        node.left = left;
+    }
+    if node.top != top {
+        node.top = top;
+    }
+    if node.right != Val::Auto {
+        node.right = Val::Auto;
+    }
+    if node.bottom != Val::Auto {
+        node.bottom = Val::Auto;
+    }
+    if node.max_width != max_width {
+        node.max_width = max_width;
+    }
+}
+
+/// The top-left corner (logical window pixels, y down) of a tooltip `size` large
+/// beside `anchor`, wholly inside `area` (the map's area, clear of the side panels,
+/// the turn strip and the log) when it fits there: right of the anchor, or left of
+/// it when there is no room on the right; under it in the area's upper half, over
+/// it in the lower half; then pushed inside the area's edges.
+pub fn tooltip_corner(anchor: Vec2, size: Vec2, area: Rect) -> Vec2 {
+    const GAP: Vec2 = Vec2::new(16.0, 18.0);
+    let x = if anchor.x + GAP.x + size.x <= area.max.x {
+        anchor.x + GAP.x
+    } else {
+        anchor.x - GAP.x - size.x
+    };
+    let y = if anchor.y < area.center().y {
+        anchor.y + GAP.y
+    } else {
+        anchor.y - GAP.y - size.y
+    };
+    let fit = |v: f32, lo: f32, hi: f32, len: f32| v.min(hi - len).max(lo);
+    Vec2::new(
+        fit(x, area.min.x, area.max.x, size.x),
+        fit(y, area.min.y, area.max.y, size.y),
+    )
 }
 
 /// Name plate text size on screen, in pixels, whatever the zoom.
@@ -938,40 +983,231 @@ fn plate_width(name: &str) -> f32 {
     name.chars().count() as f32 * 6.8 + 8.0
 }
 
-/// Where a name plate `size` (world units) goes relative to its unit's cell
-/// centre: under the marker (just clear of the ring of the unit to act), else over
-/// its HP bar, else beside it right or left, the first of these that covers no
-/// other unit's marker (`others`' cells); when each covers some, the one covering
-/// the least.
-pub fn plate_offset(geo: &MapGeometry, at: Cell, size: Vec2, others: &[Cell]) -> Vec2 {
+/// A name plate's size in world units for `name`, at plate scale `scale`.
+fn plate_size(name: &str, scale: f32) -> Vec2 {
+    Vec2::new(plate_width(name), 14.0) * scale
+}
+
+/// The short form of a unit's name, for a plate with no room for the whole name
+/// (while every name shows): "Goblin Archer" is "G. Archer", "High Priest Vess"
+/// "H.P. Vess", "Odo the Alchemist" "O. Alche." (lower-case words dropped, a long
+/// last word cut), "Skeleton 3" "Skel. 3" (a number kept whole); one long word is
+/// cut ("Swordswoman", "Sword.").
+pub fn short_name(name: &str) -> String {
+    let cut = |word: &str, keep: usize| -> String {
+        if word.chars().count() > keep + 1 {
+            word.chars().take(keep).collect::<String>() + "."
+        } else {
+            word.to_string()
+        }
+    };
+    let words: Vec<&str> = name.split_whitespace().collect();
+    let short = match words.as_slice() {
+        [] => String::new(),
+        [one] => cut(one, 5),
+        [first, .., last] if last.chars().all(|c| c.is_ascii_digit()) => {
+            format!("{} {last}", cut(first, 4))
+        }
+        [lead @ .., last] => {
+            let initials: String = lead
+                .iter()
+                .filter_map(|w| w.chars().next())
+                .filter(|c| !c.is_lowercase())
+                .map(|c| format!("{c}."))
+                .collect();
+            format!("{initials} {}", cut(last, 5)).trim().to_string()
+        }
+    };
+    if short.chars().count() < name.chars().count() {
+        short
+    } else {
+        name.to_string()
+    }
+}
+
+/// One name plate to place ([`place_plates`]).
+#[derive(Clone, Copy, Debug)]
+pub struct PlateAsk {
+    /// Its unit's cell.
+    pub cell: Cell,
+    /// Its size (world units) with the whole name.
+    pub full: Vec2,
+    /// Its size with the [`short_name`].
+    pub short: Vec2,
+    /// Shown even when it cannot be kept clear of the plates placed before it (the
+    /// hovered, selected and acting units' plates); the others are then hidden.
+    pub must: bool,
+}
+
+/// Where [`place_plates`] put a plate.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlatePlace {
+    /// From its unit's cell centre.
+    pub offset: Vec2,
+    /// Whether it shows the [`short_name`].
+    pub short: bool,
+}
+
+/// The places a plate `size` (world units) may take around its unit's cell
+/// centre, the better first: under the marker (just clear of the ring of the unit
+/// to act), over its HP bar, beside it right, left; then under and over again but
+/// reaching out to one side from the marker's middle (room between two
+/// neighbours' plates).
+fn plate_candidates(geo: &MapGeometry, size: Vec2) -> [Vec2; 8] {
     let cell = geo.cell_size().min_element();
     let half = size / 2.0;
-    let candidates = [
-        Vec2::new(0.0, -(cell * 0.47 + half.y)),
-        Vec2::new(0.0, cell * 0.36 + 5.0 + half.y),
+    let under = -(cell * 0.47 + half.y);
+    let over = cell * 0.36 + 5.0 + half.y;
+    let aside = (half.x - cell * 0.2).max(0.0);
+    [
+        Vec2::new(0.0, under),
+        Vec2::new(0.0, over),
         Vec2::new(cell * 0.53 + half.x, TOKEN_RAISE),
         Vec2::new(-(cell * 0.53 + half.x), TOKEN_RAISE),
-    ];
-    let covered = |offset: Vec2| -> f32 {
-        let plate = Rect::from_center_half_size(geo.center(at) + offset, half);
-        others
+        Vec2::new(aside, under),
+        Vec2::new(-aside, under),
+        Vec2::new(aside, over),
+        Vec2::new(-aside, over),
+    ]
+}
+
+/// The area `a` and `b` share.
+fn overlap(a: Rect, b: Rect) -> f32 {
+    let both = a.intersect(b);
+    if both.is_empty() {
+        0.0
+    } else {
+        both.width() * both.height()
+    }
+}
+
+/// One place a plate may take, and what it would cover there.
+#[derive(Clone, Copy)]
+struct PlateOption {
+    place: PlatePlace,
+    rect: Rect,
+    /// The area of other plates it covers, of other units' markers, of labels.
+    plates: f32,
+    markers: f32,
+    labels: f32,
+}
+
+/// What a plate must keep clear of ([`place_plates`]).
+struct PlateRoom<'a> {
+    geo: &'a MapGeometry,
+    half_marker: Vec2,
+    markers: &'a [Cell],
+    labels: &'a [Rect],
+}
+
+impl PlateRoom<'_> {
+    /// Each of the [`plate_candidates`] of `ask` with each of `sizes` (short or
+    /// not, the size), and what it covers, `placed` being the other plates.
+    fn options(&self, ask: &PlateAsk, sizes: &[(bool, Vec2)], placed: &[Rect]) -> Vec<PlateOption> {
+        let centre = self.geo.center(ask.cell);
+        sizes
             .iter()
-            .map(|c| {
+            .flat_map(|&(short, size)| {
+                plate_candidates(self.geo, size).map(move |offset| (short, size, offset))
+            })
+            .map(|(short, size, offset)| {
+                let rect = Rect::from_center_size(centre + offset, size);
                 let marker =
-                    Rect::from_center_half_size(geo.center(*c), Vec2::splat(marker_half(cell)));
-                let overlap = plate.intersect(marker);
-                if overlap.is_empty() {
-                    0.0
-                } else {
-                    overlap.width() * overlap.height()
+                    |c: &Cell| Rect::from_center_half_size(self.geo.center(*c), self.half_marker);
+                PlateOption {
+                    place: PlatePlace { offset, short },
+                    rect,
+                    plates: placed.iter().map(|p| overlap(rect, *p)).sum(),
+                    markers: self
+                        .markers
+                        .iter()
+                        .filter(|c| **c != ask.cell)
+                        .map(|c| overlap(rect, marker(c)))
+                        .sum(),
+                    labels: self.labels.iter().map(|l| overlap(rect, *l)).sum(),
                 }
             })
-            .sum()
+            .collect()
+    }
+}
+
+/// The first of `options` with the least `cost`, of those it gives one.
+fn least(
+    options: &[PlateOption],
+    cost: impl Fn(&PlateOption) -> Option<f32>,
+) -> Option<PlateOption> {
+    options
+        .iter()
+        .filter_map(|o| cost(o).map(|c| (o, c)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(o, _)| *o)
+}
+
+/// Places name plates, each where it covers nothing: no other unit's marker
+/// (`markers`, the cells of every unit on the board), no label on the map
+/// (`labels`, world rectangles: a path's `!n` provocation counts) and no other
+/// plate. In the order given (the plates that matter most first), a `must` plate
+/// takes the first of its [`plate_candidates`] covering nothing with its whole
+/// name, else with its [`short_name`]; any other plate with its short name (so as
+/// many names as possible show in a crowd). Where all cover something, a plate
+/// takes, clear of the markers and the plates, the one covering the least of the
+/// labels (a crowd of `!n` counts leaves no room); else a `must` plate the one
+/// covering least (a marker counting four times a label) and any other none: it is
+/// hidden rather than laid over a unit or another name. Then, in the same order,
+/// each short plate takes its whole name where that covers nothing more.
+pub fn place_plates(
+    geo: &MapGeometry,
+    asks: &[PlateAsk],
+    markers: &[Cell],
+    labels: &[Rect],
+) -> Vec<Option<PlatePlace>> {
+    let room = PlateRoom {
+        geo,
+        half_marker: Vec2::splat(marker_half(geo.cell_size().min_element())),
+        markers,
+        labels,
     };
-    candidates
-        .into_iter()
-        .min_by(|a, b| covered(*a).total_cmp(&covered(*b)))
-        .unwrap_or_default()
+    let mut placed: Vec<Option<PlateOption>> = Vec::new();
+    for ask in asks {
+        let sizes: &[(bool, Vec2)] = if ask.must {
+            &[(false, ask.full), (true, ask.short)]
+        } else {
+            &[(true, ask.short)]
+        };
+        let rects: Vec<Rect> = placed.iter().flatten().map(|o| o.rect).collect();
+        let options = room.options(ask, sizes, &rects);
+        let chosen = least(&options, |o| {
+            (o.plates + o.markers + o.labels == 0.0).then_some(0.0)
+        })
+        .or_else(|| {
+            least(&options, |o| {
+                (o.plates + o.markers == 0.0).then_some(o.labels)
+            })
+        })
+        .or_else(|| {
+            ask.must
+                .then(|| least(&options, |o| Some(o.plates + o.markers * 4.0 + o.labels)))
+                .flatten()
+        });
+        placed.push(chosen);
+    }
+    for (i, ask) in asks.iter().enumerate() {
+        let Some(now) = placed[i].filter(|o| o.place.short) else {
+            continue;
+        };
+        let others: Vec<Rect> = placed
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != i)
+            .filter_map(|(_, o)| o.map(|o| o.rect))
+            .collect();
+        let whole = room.options(ask, &[(false, ask.full)], &others);
+        let clear = |o: &PlateOption| o.plates + o.markers == 0.0 && o.labels <= now.labels;
+        if let Some(whole) = least(&whole, |o| clear(o).then_some(o.labels)) {
+            placed[i] = Some(whole);
+        }
+    }
+    placed.into_iter().map(|o| o.map(|o| o.place)).collect()
 }
 
 /// Half the side of the square a marker (token, HP bar) covers, for a cell `cell`
@@ -980,10 +1216,22 @@ fn marker_half(cell: f32) -> f32 {
     cell * 0.42
 }
 
+/// A name plate's parts, as [`show_names`] places and sizes them.
+type PlateParts<'a> = (
+    &'a NamePlate,
+    &'a mut Visibility,
+    &'a mut Transform,
+    Option<&'a mut TextFont>,
+    Option<&'a mut Text2d>,
+    Option<&'a mut Sprite>,
+);
+
 /// Shows the name plates of the hovered unit, the unit whose turn it is and the
 /// selected one, or of every unit while the show-names key is held; and keeps them
 /// the same size on screen at any zoom (readable on a big map fitted to the window),
-/// where they cover no neighbour's marker ([`plate_offset`]).
+/// where they cover no neighbour's marker, no `!n` count of the path preview and no
+/// other plate ([`place_plates`]: those three first, then the rest in the units'
+/// order, shortened or hidden when there is no room).
 #[allow(clippy::too_many_arguments)]
 pub fn show_names(
     game: Res<Game>,
@@ -995,12 +1243,7 @@ pub fn show_names(
         &leafwing_input_manager::prelude::ActionState<super::settings::BattleAction>,
         With<super::settings::Player>,
     >,
-    mut plates: Query<(
-        &NamePlate,
-        &mut Visibility,
-        &mut Transform,
-        Option<&mut TextFont>,
-    )>,
+    mut plates: Query<PlateParts>,
     new_plates: Query<(), Added<NamePlate>>,
     mut shown: Local<Option<PlateKey>>,
 ) {
@@ -1010,12 +1253,14 @@ pub fn show_names(
         Projection::Orthographic(o) => o.scale,
         _ => 1.0,
     };
-    // Which plates show changes only with the battle, the pointer, the selection,
-    // the key, and when plates were (re)built; their size with the zoom.
+    // Which plates show changes only with the battle, the pointer, the selection and
+    // the choices (their `!n` counts), the key, and when plates were (re)built;
+    // their size with the zoom.
     let key = PlateKey {
         version: game.version,
         hovered: ui.hovered,
         selected: choices.unit,
+        choices: choices.key,
         all,
         zoom_milli: (zoom * 1000.0).round() as i64,
     };
@@ -1041,55 +1286,82 @@ pub fn show_names(
         .into_iter()
         .filter(|u| u.state.on_board())
         .collect();
-    let offsets: std::collections::BTreeMap<UnitId, Vec2> = on_board
+    let first =
+        |u: &&crate::engine::units::UnitView| [acting, choices.unit, hovered].contains(&Some(u.id));
+    // The plates that matter most placed first, then (the key held) the rest.
+    let wanted: Vec<&crate::engine::units::UnitView> = on_board
         .iter()
-        .filter(|u| {
-            all || Some(u.id) == hovered || Some(u.id) == acting || Some(u.id) == choices.unit
-        })
-        .map(|u| {
-            let others: Vec<Cell> = on_board
-                .iter()
-                .filter(|v| v.id != u.id)
-                .map(|v| v.cell)
-                .collect();
-            let size = Vec2::new(plate_width(&u.name), 14.0) * scale;
-            (u.id, plate_offset(&geo, u.cell, size, &others))
+        .filter(first)
+        .chain(on_board.iter().filter(|u| all && !first(u)))
+        .collect();
+    let asks: Vec<PlateAsk> = wanted
+        .iter()
+        .map(|u| PlateAsk {
+            cell: u.cell,
+            full: plate_size(&u.name, scale),
+            short: plate_size(&short_name(&u.name), scale),
+            must: first(u),
         })
         .collect();
-    for (plate, mut visibility, mut transform, font) in &mut plates {
-        let offset = offsets.get(&plate.0);
-        let show = offset.is_some();
-        let want = if show {
-            Visibility::Inherited
-        } else {
-            Visibility::Hidden
+    let markers: Vec<Cell> = on_board.iter().map(|u| u.cell).collect();
+    let labels = if choices.human {
+        super::overlays::provocation_labels(&geo, &choices, zoom)
+    } else {
+        Vec::new()
+    };
+    let places: std::collections::BTreeMap<UnitId, (PlatePlace, &str)> = wanted
+        .iter()
+        .zip(place_plates(&geo, &asks, &markers, &labels))
+        .filter_map(|(u, place)| Some((u.id, (place?, u.name.as_str()))))
+        .collect();
+    for (plate, mut visibility, mut transform, font, words, backing) in &mut plates {
+        let place = places.get(&plate.0);
+        visibility.set_if_neq(match place {
+            Some(_) => Visibility::Inherited,
+            None => Visibility::Hidden,
+        });
+        let Some(&(place, name)) = place else {
+            continue;
         };
-        visibility.set_if_neq(want);
-        if let Some(offset) = offset {
-            // Clear of its own and the neighbours' markers (`plate_offset`).
-            // The text is laid out at its size on screen (crisp), the backing scaled.
-            transform.translation.x = offset.x;
-            transform.translation.y = offset.y;
-            match font {
-                Some(mut font) => {
-                    // Whole pixels: each size is a font atlas of its own.
-                    let size = (PLATE_FONT * zoom).round().max(1.0);
-                    if !matches!(font.font_size, FontSize::Px(px) if px == size) {
-                        font.font_size = FontSize::Px(size);
-                    }
-                }
-                None => transform.scale = Vec3::new(scale, scale, 1.0),
+        let name = if place.short {
+            short_name(name)
+        } else {
+            name.to_string()
+        };
+        transform.translation.x = place.offset.x;
+        transform.translation.y = place.offset.y;
+        // The text is laid out at its size on screen (crisp), the backing scaled.
+        if let Some(mut words) = words
+            && words.0 != name
+        {
+            words.0 = name.clone();
+        }
+        if let Some(mut backing) = backing {
+            let size = Some(Vec2::new(plate_width(&name), 14.0));
+            if backing.custom_size != size {
+                backing.custom_size = size;
             }
+        }
+        match font {
+            Some(mut font) => {
+                // Whole pixels: each size is a font atlas of its own.
+                let size = (PLATE_FONT * zoom).round().max(1.0);
+                if !matches!(font.font_size, FontSize::Px(px) if px == size) {
+                    font.font_size = FontSize::Px(size);
+                }
+            }
+            None => transform.scale = Vec3::new(scale, scale, 1.0),
         }
     }
 }
 
-/// What decides which name plates show and how big (see [`show_names`]).
+/// What decides which name plates show, how big and where (see [`show_names`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlateKey {
     version: u64,
     hovered: Option<Cell>,
     selected: Option<UnitId>,
+    choices: (u64, usize),
     all: bool,
     zoom_milli: i64,
 }
@@ -1242,6 +1514,29 @@ mod tests {
         }
     }
 
+    /// Where [`place_plates`] puts one plate `size` of the unit at `at`, all units
+    /// at `markers`, around `labels`.
+    fn one_plate(
+        geo: &MapGeometry,
+        at: Cell,
+        size: Vec2,
+        markers: &[Cell],
+        labels: &[Rect],
+    ) -> PlatePlace {
+        let ask = PlateAsk {
+            cell: at,
+            full: size,
+            short: size,
+            must: true,
+        };
+        place_plates(geo, &[ask], markers, labels)[0].expect("a must plate is placed")
+    }
+
+    /// The cells of a `w`×`h` map.
+    fn cells(w: i32, h: i32) -> impl Iterator<Item = Cell> {
+        (0..w).flat_map(move |x| (0..h).map(move |y| Cell::new(x, y)))
+    }
+
     #[test]
     fn a_name_plate_covers_no_neighbour_when_some_side_is_free() {
         for kind in [GridKind::Square, GridKind::Hex] {
@@ -1252,8 +1547,7 @@ mod tests {
             // A long name at the fitted zoom of a big map: wider than two cells.
             let size = Vec2::new(width * 2.6, width * 0.45);
             let near = |dy: fn(f32) -> bool| -> Vec<Cell> {
-                (0..24)
-                    .flat_map(|x| (0..16).map(move |y| Cell::new(x, y)))
+                cells(24, 16)
                     .filter(|c| *c != at)
                     .filter(|c| {
                         let d = geo.center(*c) - centre;
@@ -1270,18 +1564,149 @@ mod tests {
                 })
             };
             // Alone: just under its marker.
-            let alone = plate_offset(&geo, at, size, &[]);
+            let alone = one_plate(&geo, at, size, &[at], &[]).offset;
             assert!(alone.x == 0.0 && alone.y < -width * 0.4, "{kind:?} {alone}");
             // Neighbours in the rows below (Harpy Crag's lines): over it instead.
             let below = near(|dy| dy < -1.0);
-            let offset = plate_offset(&geo, at, size, &below);
+            let offset = one_plate(&geo, at, size, &below, &[]).offset;
             assert!(!covers(offset, &below), "{kind:?} {offset}");
             assert!(offset.y > width * 0.4, "{kind:?} {offset}");
             // Rows above and below full, its own row free: beside it.
             let rows = near(|dy| dy.abs() > 1.0);
-            let offset = plate_offset(&geo, at, size, &rows);
+            let offset = one_plate(&geo, at, size, &rows, &[]).offset;
             assert!(!covers(offset, &rows), "{kind:?} {offset}");
             assert!(offset.x.abs() > width * 0.4, "{kind:?} {offset}");
+        }
+    }
+
+    #[test]
+    fn a_name_plate_keeps_clear_of_the_paths_provocation_counts() {
+        for kind in [GridKind::Square, GridKind::Hex] {
+            let geo = MapGeometry::new(kind, 24, 16);
+            let at = Cell::new(8, 8);
+            let width = geo.cell_size().min_element();
+            let centre = geo.center(at);
+            let size = Vec2::new(width * 1.8, width * 0.45);
+            // A "!2" in every empty cell around the unit but those to its right,
+            // as big as the overlay draws it at the fitted zoom.
+            let label = Vec2::new(width * 0.45 * 1.5, width * 0.45 * 1.2);
+            let labels: Vec<Rect> = cells(24, 16)
+                .filter(|c| *c != at)
+                .map(|c| geo.center(c))
+                .filter(|p| (*p - centre).length() < width * 3.0 && p.x <= centre.x + 1.0)
+                .map(|p| Rect::from_center_size(p, label))
+                .collect();
+            let place = one_plate(&geo, at, size, &[at], &labels);
+            let plate = Rect::from_center_size(centre + place.offset, size);
+            for l in &labels {
+                assert!(
+                    plate.intersect(*l).is_empty(),
+                    "{kind:?} {place:?} over {l:?}"
+                );
+            }
+            assert!(place.offset.x > width * 0.4, "{kind:?} {place:?}");
+            // Without the counts, under its marker as usual.
+            assert!(one_plate(&geo, at, size, &[at], &[]).offset.x == 0.0);
+        }
+    }
+
+    #[test]
+    fn all_names_shown_at_once_never_overlap_and_shorten_before_hiding() {
+        for kind in [GridKind::Square, GridKind::Hex] {
+            let geo = MapGeometry::new(kind, 24, 16);
+            let width = geo.cell_size().min_element();
+            // Harpy Crag's kind of crowd: two full lines of units, long names.
+            let units: Vec<Cell> = (4..14)
+                .flat_map(|x| [Cell::new(x, 6), Cell::new(x, 7)])
+                .collect();
+            let name = "Goblin Slinger";
+            // The plates' scale at the zoom fitting 24 cells into a 1280-pixel
+            // window's map area (about 717 pixels between the panels).
+            let scale = PLATE_FONT / 11.0 * (24.0 * width / 717.0);
+            let asks: Vec<PlateAsk> = units
+                .iter()
+                .enumerate()
+                .map(|(i, &cell)| PlateAsk {
+                    cell,
+                    full: plate_size(name, scale),
+                    short: plate_size(&short_name(name), scale),
+                    // The plate placed first (the unit to act's).
+                    must: i == 0,
+                })
+                .collect();
+            let places = place_plates(&geo, &asks, &units, &[]);
+            let rects: Vec<Rect> = places
+                .iter()
+                .zip(&asks)
+                .filter_map(|(p, ask)| {
+                    let p = (*p)?;
+                    let size = if p.short { ask.short } else { ask.full };
+                    Some(Rect::from_center_size(
+                        geo.center(ask.cell) + p.offset,
+                        size,
+                    ))
+                })
+                .collect();
+            for (i, a) in rects.iter().enumerate() {
+                for b in &rects[..i] {
+                    assert!(a.intersect(*b).is_empty(), "{kind:?}: {a:?} over {b:?}");
+                }
+            }
+            // No plate over another unit's marker.
+            for (place, ask) in places.iter().zip(&asks) {
+                let Some(place) = place else { continue };
+                let size = if place.short { ask.short } else { ask.full };
+                let plate = Rect::from_center_size(geo.center(ask.cell) + place.offset, size);
+                for c in units.iter().filter(|c| **c != ask.cell) {
+                    let marker = Rect::from_center_half_size(
+                        geo.center(*c),
+                        Vec2::splat(marker_half(width)),
+                    );
+                    assert!(
+                        plate.intersect(marker).is_empty(),
+                        "{kind:?} {ask:?} over {c}"
+                    );
+                }
+            }
+            // Some shorten rather than hide; not all fit.
+            assert!(
+                places.iter().flatten().any(|p| p.short),
+                "{kind:?} {places:?}"
+            );
+            let shown = places.iter().flatten().count();
+            assert!(shown >= 8 && shown < units.len(), "{kind:?} {shown}");
+            // Spread out, every name shows whole under its unit.
+            let apart: Vec<Cell> = (0..5).map(|i| Cell::new(2 + 5 * i, 8)).collect();
+            let asks: Vec<PlateAsk> = apart
+                .iter()
+                .map(|&cell| PlateAsk {
+                    cell,
+                    full: plate_size(name, scale),
+                    short: plate_size(&short_name(name), scale),
+                    must: false,
+                })
+                .collect();
+            for p in place_plates(&geo, &asks, &apart, &[]) {
+                let p = p.expect("room for every plate");
+                assert!(!p.short && p.offset.x == 0.0 && p.offset.y < 0.0, "{p:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn short_names_stay_apart_and_shorter() {
+        for (name, short) in [
+            ("Goblin Archer", "G. Archer"),
+            ("Goblin Spear", "G. Spear"),
+            ("High Priest Vess", "H.P. Vess"),
+            ("Odo the Alchemist", "O. Alche."),
+            ("Skeleton 3", "Skel. 3"),
+            ("Skeleton 4", "Skel. 4"),
+            ("Swordswoman", "Sword."),
+            ("Harpy", "Harpy"),
+            ("Ash", "Ash"),
+        ] {
+            assert_eq!(short_name(name), short, "{name}");
         }
     }
 

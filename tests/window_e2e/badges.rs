@@ -4,11 +4,17 @@
 //! effect and duration; the unit card lists the shown unit's conditions as icon
 //! rows; then the pointer on the unit itself gives the tooltip of all its
 //! conditions; last, the pointer on an enemy's entry in the turn strip names and
-//! rings it. Screenshots: `e2e-badges-<level>.png`, with the badge's tooltip open,
-//! and `e2e-badges-<level>-strip.png`, with the strip's entry hovered.
+//! rings it; last, with the show-names key (Alt) held, every plate shown is clear of
+//! the others. The tooltips must lie wholly inside the map's area. Screenshots:
+//! `e2e-badges-<level>.png`, with the badge's tooltip open,
+//! `e2e-badges-<level>-strip.png`, with the strip's entry hovered, and
+//! `e2e-badges-<level>-names.png`, with Alt held.
 
 use std::path::PathBuf;
 
+use crate::battle::press;
+use bevy::input::ButtonState;
+use bevy::input::keyboard::KeyboardInput;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use rand::SeedableRng;
@@ -18,7 +24,7 @@ use skirmish::game::layout::MainCamera;
 use skirmish::game::screen::Screen;
 use skirmish::game::turn_strip::StripEntry;
 use skirmish::game::unit_card::CardBadge;
-use skirmish::game::units_view::{Badge, BadgeTooltip, BadgeTooltipText, unit_badges};
+use skirmish::game::units_view::{Badge, BadgeTooltip, BadgeTooltipText, NamePlate, unit_badges};
 use skirmish::game::{Game, GameOptions};
 
 /// One battle to badge.
@@ -71,7 +77,8 @@ fn shot(level: &str, tail: &str) -> PathBuf {
 struct Drive {
     frame: u32,
     commands: u32,
-    /// The frame of the last command (markers glide for a while after it).
+    /// The frame of the last command or of the last glide (markers glide for a
+    /// while after a command).
     last_command: u32,
     /// The badge pointed at (its unit and condition), and the frame.
     pointed: Option<(skirmish::engine::units::UnitId, String, u32)>,
@@ -94,21 +101,27 @@ fn driver(
     mut ui: ResMut<UiState>,
     choices: Res<Choices>,
     mut rng: Local<Option<rand::rngs::ChaCha8Rng>>,
-    mut window: Single<&mut Window, With<PrimaryWindow>>,
+    mut primary: Single<(Entity, &mut Window), With<PrimaryWindow>>,
     camera: Single<(&Camera, &GlobalTransform), With<MainCamera>>,
     badges: Query<(&Badge, &GlobalTransform)>,
-    tooltip: Single<&Visibility, With<BadgeTooltip>>,
+    tooltip: Single<(&Visibility, &ComputedNode, &UiGlobalTransform), With<BadgeTooltip>>,
     tooltip_text: Single<&Text, With<BadgeTooltipText>>,
     card_badges: Query<(), With<CardBadge>>,
     geo: Option<Res<skirmish::game::board_view::MapGeometry>>,
-    (entries, lit): (
+    (entries, lit, motion, plates, mut keys): (
         Query<(&StripEntry, &UiGlobalTransform)>,
         Res<skirmish::game::turn_strip::Lit>,
+        Res<skirmish::game::motion::Motion>,
+        Query<(&NamePlate, &Sprite, &GlobalTransform, &InheritedVisibility)>,
+        MessageWriter<KeyboardInput>,
     ),
     mut commands: Commands,
     mut exit: MessageWriter<AppExit>,
 ) {
     drive.frame += 1;
+    let (tooltip, tip_size, tip_at) = *tooltip;
+    let (window_entity, window) = &mut *primary;
+    let window_entity = *window_entity;
     let Some(mut game) = game else { return };
     if drive.frame < 10 {
         return;
@@ -128,7 +141,29 @@ fn driver(
             }
             screenshot(&mut commands, shot(case.level, "-strip"));
         }
-        if drive.frame == at + 16 {
+        // Then the show-names key (Alt) held: every unit's plate shows, none over
+        // another (screenshot).
+        if drive.frame == at + 12 {
+            press(
+                &mut keys,
+                window_entity,
+                KeyCode::AltLeft,
+                ButtonState::Pressed,
+            );
+        }
+        if drive.frame == at + 22 {
+            if let Err(e) = plates_apart(&plates, game.battle.units().len()) {
+                return fail(&mut exit, format!("Alt held: {e}"));
+            }
+            screenshot(&mut commands, shot(case.level, "-names"));
+        }
+        if drive.frame == at + 30 {
+            press(
+                &mut keys,
+                window_entity,
+                KeyCode::AltLeft,
+                ButtonState::Released,
+            );
             exit.write(AppExit::Success);
         }
         return;
@@ -169,8 +204,13 @@ fn driver(
         drive.last_command = drive.frame;
         return;
     }
-    // Let the markers glide to their cells before pointing at one.
-    if drive.frame < drive.last_command + 60 {
+    // Let the markers glide to their cells before pointing at one: commands come
+    // a frame apart here, so a unit may have several moves' paths still to glide
+    // along (a fifth of a cell a frame at most) long after the last command.
+    if drive.pointed.is_none() && motion.busy() {
+        drive.last_command = drive.frame;
+    }
+    if drive.frame < drive.last_command + 10 {
         return;
     }
     let (camera, transform) = *camera;
@@ -211,7 +251,7 @@ fn driver(
             };
             let b = &badge.shown[0].badge;
             let text = &tooltip_text.0;
-            if **tooltip == Visibility::Hidden {
+            if *tooltip == Visibility::Hidden {
                 let at: Vec<String> = badges
                     .iter()
                     .map(|(b, t)| {
@@ -244,6 +284,9 @@ fn driver(
                     &mut exit,
                     format!("the tooltip says {text:?}, without {missing:?}"),
                 );
+            }
+            if let Err(e) = inside_map(window, tip_size, tip_at) {
+                return fail(&mut exit, format!("the tooltip of {name}: {e}"));
             }
             println!("e2e badges: tooltip {text:?}");
             // The unit card: one icon row per badge of the unit it shows.
@@ -301,7 +344,7 @@ fn driver(
                     .into_iter()
                     .map(|b| b.name)
                     .collect();
-                if **tooltip == Visibility::Hidden
+                if *tooltip == Visibility::Hidden
                     || !text.starts_with(&format!("{}:", v.name))
                     || names.iter().any(|n| !text.contains(n.as_str()))
                 {
@@ -309,9 +352,12 @@ fn driver(
                         &mut exit,
                         format!(
                             "over {} the tooltip says {text:?} ({:?}), not its conditions {names:?}",
-                            v.name, **tooltip
+                            v.name, tooltip
                         ),
                     );
+                }
+                if let Err(e) = inside_map(window, tip_size, tip_at) {
+                    return fail(&mut exit, format!("the tooltip over {}: {e}", v.name));
                 }
                 println!("e2e badges: over the unit, the tooltip says {text:?}");
             }
@@ -335,6 +381,60 @@ fn driver(
     }
 }
 
+/// Whether a tooltip laid out `size` large at `at` lies wholly inside the map's
+/// area (clear of the side panels, the turn strip and the log).
+fn inside_map(window: &Window, size: &ComputedNode, at: &UiGlobalTransform) -> Result<(), String> {
+    let s = window.scale_factor();
+    let tip = Rect::from_center_size(at.translation / s, size.size() / s);
+    let area = skirmish::game::layout::map_area(window);
+    let out = tip.min.x < area.min.x - 0.5
+        || tip.min.y < area.min.y - 0.5
+        || tip.max.x > area.max.x + 0.5
+        || tip.max.y > area.max.y + 0.5;
+    if out {
+        return Err(format!("at {tip:?}, past the map's area {area:?}"));
+    }
+    Ok(())
+}
+
+/// Checks that the name plates shown cover no other plate, and that there are
+/// some (of `units` units); prints how many.
+fn plates_apart(
+    plates: &Query<(&NamePlate, &Sprite, &GlobalTransform, &InheritedVisibility)>,
+    units: usize,
+) -> Result<(), String> {
+    let shown: Vec<(skirmish::engine::units::UnitId, Rect)> = plates
+        .iter()
+        .filter(|(_, _, _, seen)| seen.get())
+        .filter_map(|(plate, sprite, at, _)| {
+            let (scale, _, centre) = at.to_scale_rotation_translation();
+            let size = sprite.custom_size? * scale.truncate();
+            Some((plate.0, Rect::from_center_size(centre.truncate(), size)))
+        })
+        .collect();
+    for (i, (a, ra)) in shown.iter().enumerate() {
+        for (b, rb) in &shown[..i] {
+            let both = ra.intersect(*rb);
+            if !both.is_empty() && both.width() * both.height() > 1.0 {
+                return Err(format!(
+                    "the plates of {a:?} ({ra:?}) and {b:?} ({rb:?}) overlap"
+                ));
+            }
+        }
+    }
+    if shown.len() < units.min(3) {
+        return Err(format!(
+            "{} name plates shown of {units} units",
+            shown.len()
+        ));
+    }
+    println!(
+        "e2e badges: Alt held, {} name plates of {units} units, none over another",
+        shown.len()
+    );
+    Ok(())
+}
+
 /// Saves a screenshot of the window to `path`.
 fn screenshot(commands: &mut Commands, path: PathBuf) {
     commands
@@ -348,7 +448,11 @@ fn screenshot(commands: &mut Commands, path: PathBuf) {
 }
 
 fn run_case(case: Case) -> Result<(), String> {
-    let paths = [shot(case.level, ""), shot(case.level, "-strip")];
+    let paths = [
+        shot(case.level, ""),
+        shot(case.level, "-strip"),
+        shot(case.level, "-names"),
+    ];
     for path in &paths {
         let _ = std::fs::remove_file(path);
     }

@@ -296,7 +296,8 @@ fn key(code: KeyCode) -> Key {
     }
 }
 
-fn press(
+/// Sends `window` a press or release (`state`) of key `code`.
+pub(crate) fn press(
     writer: &mut MessageWriter<KeyboardInput>,
     window: Entity,
     code: KeyCode,
