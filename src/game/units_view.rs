@@ -1694,6 +1694,43 @@ mod tests {
     }
 
     #[test]
+    fn a_tooltip_lies_wholly_in_the_map_area_beside_its_anchor() {
+        // The map's area of a 1280×720 window between the panels, the strip and
+        // the hover line.
+        let area = Rect::new(243.0, 84.0, 960.0, 634.0);
+        let inside = |corner: Vec2, size: Vec2| {
+            corner.x >= area.min.x
+                && corner.y >= area.min.y
+                && corner.x + size.x <= area.max.x
+                && corner.y + size.y <= area.max.y
+        };
+        let size = Vec2::new(380.0, 121.0);
+        // Room right of and under the pointer: there, off the pointer.
+        let c = tooltip_corner(Vec2::new(300.0, 200.0), size, area);
+        assert_eq!(c, Vec2::new(316.0, 218.0));
+        // Near the log: left of the pointer; in the lower half: over it.
+        let anchor = Vec2::new(819.0, 500.0);
+        let c = tooltip_corner(anchor, size, area);
+        assert!(inside(c, size), "{c}");
+        assert!(c.x + size.x <= anchor.x && c.y + size.y <= anchor.y, "{c}");
+        // No room either side (a wide text in the middle): pushed inside all the
+        // same, whatever the anchor, even right at a corner of the area or past it.
+        let wide = Vec2::new(600.0, 200.0);
+        for anchor in [
+            Vec2::new(600.0, 360.0),
+            area.min,
+            area.max,
+            Vec2::new(1200.0, 700.0),
+            Vec2::new(0.0, 0.0),
+        ] {
+            for size in [size, wide] {
+                let c = tooltip_corner(anchor, size, area);
+                assert!(inside(c, size), "{anchor} {size}: {c}");
+            }
+        }
+    }
+
+    #[test]
     fn short_names_stay_apart_and_shorter() {
         for (name, short) in [
             ("Goblin Archer", "G. Archer"),

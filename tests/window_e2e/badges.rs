@@ -93,7 +93,7 @@ fn fail(exit: &mut MessageWriter<AppExit>, why: String) {
     exit.write(AppExit::error());
 }
 
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn driver(
     case: Res<Case>,
     mut drive: ResMut<Drive>,
@@ -112,7 +112,7 @@ fn driver(
         Query<(&StripEntry, &UiGlobalTransform)>,
         Res<skirmish::game::turn_strip::Lit>,
         Res<skirmish::game::motion::Motion>,
-        Query<(&NamePlate, &Sprite, &GlobalTransform, &InheritedVisibility)>,
+        Plates,
         MessageWriter<KeyboardInput>,
     ),
     mut commands: Commands,
@@ -397,12 +397,21 @@ fn inside_map(window: &Window, size: &ComputedNode, at: &UiGlobalTransform) -> R
     Ok(())
 }
 
+/// The name plates' parts (their backings carry a sprite) and whether they show.
+type Plates<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static NamePlate,
+        &'static Sprite,
+        &'static GlobalTransform,
+        &'static InheritedVisibility,
+    ),
+>;
+
 /// Checks that the name plates shown cover no other plate, and that there are
 /// some (of `units` units); prints how many.
-fn plates_apart(
-    plates: &Query<(&NamePlate, &Sprite, &GlobalTransform, &InheritedVisibility)>,
-    units: usize,
-) -> Result<(), String> {
+fn plates_apart(plates: &Plates, units: usize) -> Result<(), String> {
     let shown: Vec<(skirmish::engine::units::UnitId, Rect)> = plates
         .iter()
         .filter(|(_, _, _, seen)| seen.get())
