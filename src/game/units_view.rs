@@ -4,9 +4,12 @@
 //! tokens fill more of their one cell, see [`token_fraction`]), an HP bar and
 //! condition badges, and a name plate shown only for the hovered unit, the unit
 //! whose turn it is and the one selected (and for every unit while the show-names
-//! key, Alt, is held), so names never run into each other on a crowded map. A dying
-//! unit still on the board is drawn greyed, a skull badge first in its badge
-//! column; units that left play are not drawn. Rebuilt whenever the battle changes.
+//! key, Alt, is held), each beside its unit where it covers no other plate, no
+//! other unit and no `!n` count ([`place_plates`]; shortened or left out in a
+//! crowd), so names never run into each other on a crowded map. A dying unit still
+//! on the board is drawn greyed, a skull badge first in its badge column; units
+//! that left play are not drawn. Rebuilt whenever the battle changes. A badge's
+//! tooltip (`badge_tooltip`) lies wholly over the map ([`tooltip_corner`]).
 
 use bevy::asset::RenderAssetUsages;
 use bevy::ecs::hierarchy::ChildSpawnerCommands;
