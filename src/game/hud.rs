@@ -155,7 +155,8 @@ fn spawn_hud(mut commands: Commands, game: Option<Res<Game>>) {
             (
                 Text::new("Combat log  (PgUp/PgDn, / explain a roll)"),
                 font(15.0),
-                TextColor(DIM)
+                TextColor(DIM),
+                super::log_view::LogTitle,
             ),
             // The newest line sits at the bottom; older lines are clipped at the top.
             (
