@@ -140,8 +140,11 @@ fn update_log(
 /// bottom and clips the older ones above its top, and the decision prompt covers the
 /// top of the column (see [`super::hud`]). Of the [`ROWS`] rows of a long log only
 /// the few under the prompt show while it is up; drawing the others cost a software
-/// renderer more than the rest of the log (`examples/frame_time`). A row is drawn
-/// when any of it is in sight; hovering and clicking work on the rows drawn.
+/// renderer more than the rest of the log (`examples/frame_time`). The prompt draws
+/// no background of its own (the panels' colour is the map camera's clear colour):
+/// whatever of the right panel it overlaps at all — rows, the log's title, the
+/// attack options' chooser — is hidden instead. Hovering and clicking work on the
+/// rows drawn.
 #[allow(clippy::type_complexity)]
 fn hide_unseen(
     prompt: Query<(&ComputedNode, &UiGlobalTransform, &Visibility), With<super::hud::Prompt>>,
@@ -153,7 +156,7 @@ fn hide_unseen(
             &mut Visibility,
         ),
         (
-            Or<(With<LogRow>, With<LogTitle>)>,
+            Or<(With<LogRow>, With<LogTitle>, With<super::hud::ChoiceBar>)>,
             Without<super::hud::Prompt>,
         ),
     >,
@@ -168,12 +171,7 @@ fn hide_unseen(
     for (node, at, clip, mut visibility) in &mut rows {
         let row = rect(node, at);
         let in_view = clip.is_none_or(|c| !c.clip.intersect(row).is_empty());
-        let under = covered.is_some_and(|p| {
-            p.min.x <= row.min.x
-                && p.max.x >= row.max.x
-                && p.min.y <= row.min.y
-                && p.max.y >= row.max.y
-        });
+        let under = covered.is_some_and(|p| !p.intersect(row).is_empty());
         visibility.set_if_neq(if in_view && !under {
             Visibility::Inherited
         } else {

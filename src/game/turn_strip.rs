@@ -639,6 +639,8 @@ fn spawn_entry(
         height: percent(width),
         ..default()
     };
+    // The side's shape is the entry's own image (drawn inside its border, over its
+    // backing): a node less for each entry to lay out and draw.
     row.spawn((
         entry,
         Interaction::default(),
@@ -651,13 +653,9 @@ fn spawn_entry(
         },
         BackgroundColor(ENTRY_BG),
         BorderColor::all(Color::NONE),
+        pictures.node(pictures.shape).with_color(shape_color),
     ))
     .with_children(|e| {
-        e.spawn((
-            pictures.node(pictures.shape).with_color(shape_color),
-            fill(0.0, 100.0),
-            FocusPolicy::Pass,
-        ));
         if let Some(icon) = pictures.icon {
             e.spawn((
                 pictures.node(icon).with_color(ICON_INK),
