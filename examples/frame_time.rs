@@ -16,7 +16,9 @@
 //! to leave out (comma-separated; see [`PARTS`]), e.g. `FRAME_TIME_OFF=ui,gizmos`;
 //! only the example hides them, the game is unchanged. `frame_time --battle
 //! --screenshot FILE` saves the battle screen as measured (with those parts off)
-//! instead of measuring it.
+//! instead of measuring it. The report ends with what the battle screen's last
+//! frame drew: UI nodes, texts and their glyphs, sprites, and the draw batches of
+//! each (a software renderer pays for every glyph and every batch).
 
 use std::time::Duration;
 
@@ -39,9 +41,9 @@ const PARTS: [(&str, &str); 11] = [
     ("ui", "every UI node (panels, turn strip, card, log, texts)"),
     (
         "panel-bg",
-        "the background colours of top-level UI nodes, the decision prompt's (the \
-         bars, side panels and turn strip draw none: the map's camera leaves their \
-         colour around the map)",
+        "the background colours of top-level UI nodes (the bars, side panels, turn \
+         strip and decision prompt draw none: the map's camera leaves their colour \
+         around the map)",
     ),
     ("text", "every UI text"),
     ("strip", "the turn strip"),
