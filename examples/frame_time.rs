@@ -16,7 +16,9 @@
 //! to leave out (comma-separated; see [`PARTS`]), e.g. `FRAME_TIME_OFF=ui,gizmos`;
 //! only the example hides them, the game is unchanged. `frame_time --battle
 //! --screenshot FILE` saves the battle screen as measured (with those parts off)
-//! instead of measuring it.
+//! instead of measuring it. The report ends with what the battle screen's last
+//! frame drew: UI nodes, texts and their glyphs, sprites, and the draw batches of
+//! each (a software renderer pays for every glyph and every batch).
 
 use std::time::Duration;
 
@@ -39,9 +41,9 @@ const PARTS: [(&str, &str); 11] = [
     ("ui", "every UI node (panels, turn strip, card, log, texts)"),
     (
         "panel-bg",
-        "the background colours of top-level UI nodes, the decision prompt's (the \
-         bars, side panels and turn strip draw none: the map's camera leaves their \
-         colour around the map)",
+        "the background colours of top-level UI nodes (the bars, side panels, turn \
+         strip and decision prompt draw none: the map's camera leaves their colour \
+         around the map)",
     ),
     ("text", "every UI text"),
     ("strip", "the turn strip"),
@@ -76,7 +78,73 @@ fn cpu_time() -> Option<Duration> {
     Some(Duration::from_millis(ticks * 10))
 }
 
-fn measure(time: Res<Time>, mut frames: ResMut<Frames>, mut exit: MessageWriter<AppExit>) {
+/// Draw batches of the last frame, counted in the render world: the UI's and the
+/// sprites' (each is a draw call; a software renderer pays for each).
+#[derive(Resource, Clone, Default)]
+struct Batches(std::sync::Arc<[std::sync::atomic::AtomicUsize; 2]>);
+
+fn count_batches(
+    batches: Res<Batches>,
+    ui: Query<&bevy::ui_render::UiBatch>,
+    sprites: Option<Res<bevy::sprite_render::SpriteBatches>>,
+) {
+    use std::sync::atomic::Ordering::Relaxed;
+    batches.0[0].store(ui.iter().count(), Relaxed);
+    batches.0[1].store(sprites.map_or(0, |s| s.len()), Relaxed);
+}
+
+/// Counts, on `app`'s render world, the draw batches of each frame.
+fn count_draws(app: &mut App) {
+    let batches = Batches::default();
+    app.insert_resource(batches.clone());
+    app.sub_app_mut(bevy::render::RenderApp)
+        .insert_resource(batches)
+        .add_systems(
+            bevy::render::Render,
+            count_batches.in_set(bevy::render::RenderSystems::Render),
+        );
+}
+
+/// What the last frame drew: UI nodes and texts shown, their glyphs, sprites, and
+/// the draw batches of the UI and of the sprites.
+type Drawn = (usize, usize, usize, usize, usize, usize);
+
+fn drawn(
+    nodes: &Query<(
+        &ComputedNode,
+        &InheritedVisibility,
+        Option<&bevy::text::TextLayoutInfo>,
+    )>,
+    sprites: &Query<&ViewVisibility, With<Sprite>>,
+    batches: &Batches,
+) -> Drawn {
+    use std::sync::atomic::Ordering::Relaxed;
+    let shown = || nodes.iter().filter(|(n, v, _)| v.get() && !n.is_empty());
+    (
+        shown().count(),
+        shown().filter(|(_, _, t)| t.is_some()).count(),
+        shown()
+            .filter_map(|(_, _, t)| t)
+            .map(|t| t.glyphs.len())
+            .sum(),
+        sprites.iter().filter(|v| v.get()).count(),
+        batches.0[0].load(Relaxed),
+        batches.0[1].load(Relaxed),
+    )
+}
+
+fn measure(
+    time: Res<Time>,
+    mut frames: ResMut<Frames>,
+    mut exit: MessageWriter<AppExit>,
+    nodes: Query<(
+        &ComputedNode,
+        &InheritedVisibility,
+        Option<&bevy::text::TextLayoutInfo>,
+    )>,
+    sprites: Query<&ViewVisibility, With<Sprite>>,
+    batches: Res<Batches>,
+) {
     frames.seen += 1;
     if frames.seen <= WARMUP {
         frames.cpu_start = cpu_time();
@@ -99,6 +167,8 @@ fn measure(time: Res<Time>, mut frames: ResMut<Frames>, mut exit: MessageWriter<
             "frame-time {mean:.3} {p50:.3} {p95:.3} {max:.3} {slow} {cpu:.3} {}",
             ms.len()
         );
+        let (n, t, g, s, ub, sb) = drawn(&nodes, &sprites, &batches);
+        println!("drawn {n} {t} {g} {s} {ub} {sb}");
         exit.write(AppExit::Success);
     }
 }
@@ -152,6 +222,7 @@ fn battle(screenshot: Option<std::path::PathBuf>) -> AppExit {
         }
     };
     app.init_resource::<Frames>();
+    count_draws(&mut app);
     app.add_systems(Startup, no_vsync);
     app.add_systems(Update, (at_the_keys, measure));
     if !off.is_empty() {
@@ -277,6 +348,7 @@ fn bare() -> AppExit {
     );
     app.add_plugins(TilemapPlugin);
     app.init_resource::<Frames>();
+    count_draws(&mut app);
     app.add_systems(Startup, spawn_bare);
     app.add_systems(Update, measure);
     app.run()
@@ -322,8 +394,9 @@ fn spawn_bare(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
     });
 }
 
-/// Runs this example in `mode` in a child process and reads its line.
-fn child(mode: &str) -> Result<[f64; 6], String> {
+/// Runs this example in `mode` in a child process and reads its lines: the
+/// measurement, and what its last frame drew (see [`Drawn`]).
+fn child(mode: &str) -> Result<([f64; 6], Vec<usize>), String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let out = std::process::Command::new(exe)
         .arg(mode)
@@ -348,8 +421,17 @@ fn child(mode: &str) -> Result<[f64; 6], String> {
         .take(6)
         .filter_map(|n| n.parse().ok())
         .collect();
+    let drawn: Vec<usize> = text
+        .lines()
+        .find_map(|l| l.strip_prefix("drawn "))
+        .map(|l| {
+            l.split_whitespace()
+                .filter_map(|n| n.parse().ok())
+                .collect()
+        })
+        .unwrap_or_default();
     match v.as_slice() {
-        [a, b, c, d, e, f] => Ok([*a, *b, *c, *d, *e, *f]),
+        [a, b, c, d, e, f] => Ok(([*a, *b, *c, *d, *e, *f], drawn)),
         _ => Err(format!("{mode}: unreadable line `{line}`")),
     }
 }
@@ -394,11 +476,18 @@ fn main() -> std::process::ExitCode {
         "", "mean ms", "median", "p95", "max", ">50 ms", "CPU ms"
     );
     for (name, [mean, p50, p95, max, slow, cpu]) in [
-        ("battle screen, 24x24, 16 units", battle),
-        ("bare bevy_ecs_tilemap 24x24", bare),
+        ("battle screen, 24x24, 16 units", battle.0),
+        ("bare bevy_ecs_tilemap 24x24", bare.0),
     ] {
         println!("{name:<34} {mean:>9.2} {p50:>9.2} {p95:>9.2} {max:>9.2} {slow:>7} {cpu:>8.2}");
     }
+    if let [nodes, texts, glyphs, sprites, ui_batches, sprite_batches] = battle.1[..] {
+        println!(
+            "the battle screen's last frame drew {nodes} UI nodes ({texts} texts, {glyphs} \
+             glyphs) in {ui_batches} draw batches, and {sprites} sprites in {sprite_batches}"
+        );
+    }
+    let (battle, bare) = (battle.0, bare.0);
     println!(
         "longest battle frame {:.1} ms: {}",
         battle[3],

@@ -155,7 +155,8 @@ fn spawn_hud(mut commands: Commands, game: Option<Res<Game>>) {
             (
                 Text::new("Combat log  (PgUp/PgDn, / explain a roll)"),
                 font(15.0),
-                TextColor(DIM)
+                TextColor(DIM),
+                super::log_view::LogTitle,
             ),
             // The newest line sits at the bottom; older lines are clipped at the top.
             (
@@ -224,8 +225,10 @@ fn spawn_hud(mut commands: Commands, game: Option<Res<Game>>) {
             border: UiRect::all(px(2)),
             ..default()
         },
-        BackgroundColor(Color::srgb(0.08, 0.09, 0.13)),
-        // Its border is drawn by `update_prompt` (`spawn_frame`).
+        // No background: what of the right panel it overlaps is hidden instead
+        // (`log_view::hide_unseen`), so the panels' colour shows, and the software
+        // renderer is spared a large node. Its border is drawn by `update_prompt`
+        // (`spawn_frame`).
         Visibility::Hidden,
         GlobalZIndex(10),
     ));

@@ -28,6 +28,11 @@ pub struct LogRows;
 #[derive(Component, Clone, Copy)]
 pub struct LogRow(pub usize);
 
+/// The log's title over its rows (spawned by the HUD): like the rows, not drawn
+/// while the decision prompt covers it.
+#[derive(Component)]
+pub struct LogTitle;
+
 /// The explanation panel.
 #[derive(Component)]
 pub struct ExplainPanel;
@@ -127,6 +132,51 @@ fn update_log(
                 node.display = Display::None;
             }
         }
+    }
+}
+
+/// The rows the player cannot see are not drawn (hidden, their layout kept, so the
+/// rows in view stay where they are): the log's column keeps its newest line at the
+/// bottom and clips the older ones above its top, and the decision prompt covers the
+/// top of the column (see [`super::hud`]). Of the [`ROWS`] rows of a long log only
+/// the few under the prompt show while it is up; drawing the others cost a software
+/// renderer more than the rest of the log (`examples/frame_time`). The prompt draws
+/// no background of its own (the panels' colour is the map camera's clear colour):
+/// whatever of the right panel it overlaps at all — rows, the log's title, the
+/// attack options' chooser — is hidden instead. Hovering and clicking work on the
+/// rows drawn.
+#[allow(clippy::type_complexity)]
+fn hide_unseen(
+    prompt: Query<(&ComputedNode, &UiGlobalTransform, &Visibility), With<super::hud::Prompt>>,
+    mut rows: Query<
+        (
+            &ComputedNode,
+            &UiGlobalTransform,
+            Option<&CalculatedClip>,
+            &mut Visibility,
+        ),
+        (
+            Or<(With<LogRow>, With<LogTitle>, With<super::hud::ChoiceBar>)>,
+            Without<super::hud::Prompt>,
+        ),
+    >,
+) {
+    let rect = |node: &ComputedNode, at: &UiGlobalTransform| {
+        Rect::from_center_size(at.translation, node.size())
+    };
+    let covered: Option<Rect> = prompt
+        .iter()
+        .find(|(_, _, v)| **v != Visibility::Hidden)
+        .map(|(node, at, _)| rect(node, at));
+    for (node, at, clip, mut visibility) in &mut rows {
+        let row = rect(node, at);
+        let in_view = clip.is_none_or(|c| !c.clip.intersect(row).is_empty());
+        let under = covered.is_some_and(|p| !p.intersect(row).is_empty());
+        visibility.set_if_neq(if in_view && !under {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        });
     }
 }
 
@@ -357,6 +407,14 @@ pub fn plugin(app: &mut App) {
             update_panel,
         )
             .chain()
+            .run_if(in_state(Screen::Battle)),
+    );
+    // After the layout of this frame, before visibility is worked out from it.
+    app.add_systems(
+        PostUpdate,
+        hide_unseen
+            .after(bevy::ui::UiSystems::Layout)
+            .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate)
             .run_if(in_state(Screen::Battle)),
     );
 }

@@ -185,6 +185,101 @@ fn setup(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
     });
 }
 
+/// The strip's pictures (the side shapes, the unit icons and the cross) copied into
+/// one texture. The UI draws consecutive pictures of one texture in one batch, and
+/// a software renderer pays for every batch: with a texture for each, the bench
+/// level's 32 entries (shape, icon, shape, icon…) took 65 of the battle screen's 73
+/// draw batches (`examples/frame_time`); from the one texture they take one.
+#[derive(Resource)]
+struct StripAtlas {
+    image: Handle<Image>,
+    layout: Handle<TextureAtlasLayout>,
+    /// The atlas cell of each picture, by the image it was copied from.
+    cells: std::collections::HashMap<AssetId<Image>, usize>,
+}
+
+impl StripAtlas {
+    /// The picture `of` as a UI image from the atlas (`None`: not in it).
+    fn node(&self, of: &Handle<Image>) -> Option<ImageNode> {
+        let index = *self.cells.get(&of.id())?;
+        Some(ImageNode::from_atlas_image(
+            self.image.clone(),
+            TextureAtlas {
+                layout: self.layout.clone(),
+                index,
+            },
+        ))
+    }
+}
+
+/// The side of the atlas's pictures, and the transparent pixels between two (so
+/// linear sampling at a picture's edge takes nothing of its neighbour).
+const PICTURE: u32 = 64;
+const PICTURE_GAP: u32 = 2;
+
+/// Builds the [`StripAtlas`] once the shapes and icons exist.
+fn build_atlas(
+    mut commands: Commands,
+    shapes: Res<ShapeTextures>,
+    icons: Res<IconTextures>,
+    strip_images: Res<StripImages>,
+    mut images: ResMut<Assets<Image>>,
+    mut layouts: ResMut<Assets<TextureAtlasLayout>>,
+) {
+    // Only 64×64 RGBA pictures fit a cell (every shape, icon and the cross is);
+    // any other keeps its own texture.
+    let pictures: Vec<(AssetId<Image>, Vec<u8>)> = shapes
+        .0
+        .iter()
+        .chain(icons.0.values())
+        .chain([&strip_images.cross])
+        .filter_map(|h| {
+            let image = images.get(h)?;
+            let fits = image.size() == UVec2::splat(PICTURE)
+                && image.texture_descriptor.format
+                    == bevy::render::render_resource::TextureFormat::Rgba8UnormSrgb;
+            Some((h.id(), image.data.clone().filter(|_| fits)?))
+        })
+        .collect();
+    let cell = PICTURE + PICTURE_GAP;
+    let columns = (pictures.len() as f32).sqrt().ceil().max(1.0) as u32;
+    let rows = (pictures.len() as u32).div_ceil(columns).max(1);
+    let size = UVec2::new(columns * cell, rows * cell);
+    let mut data = vec![0u8; (size.x * size.y * 4) as usize];
+    let mut layout = TextureAtlasLayout::new_empty(size);
+    let mut cells = std::collections::HashMap::new();
+    for (i, (id, picture)) in pictures.iter().enumerate() {
+        let at = UVec2::new(i as u32 % columns, i as u32 / columns) * cell + PICTURE_GAP / 2;
+        for y in 0..PICTURE {
+            let row = (y * PICTURE * 4) as usize..((y + 1) * PICTURE * 4) as usize;
+            let to = (((at.y + y) * size.x + at.x) * 4) as usize;
+            data[to..to + row.len()].copy_from_slice(&picture[row]);
+        }
+        cells.insert(
+            *id,
+            layout.add_texture(URect::from_corners(at, at + PICTURE)),
+        );
+    }
+    let mut image = Image::new(
+        bevy::render::render_resource::Extent3d {
+            width: size.x,
+            height: size.y,
+            depth_or_array_layers: 1,
+        },
+        bevy::render::render_resource::TextureDimension::D2,
+        data,
+        bevy::render::render_resource::TextureFormat::Rgba8UnormSrgb,
+        bevy::asset::RenderAssetUsages::RENDER_WORLD,
+    );
+    // Smooth as the icons are (the shapes' own textures are sampled nearest).
+    image.sampler = bevy::image::ImageSampler::linear();
+    commands.insert_resource(StripAtlas {
+        image: images.add(image),
+        layout: layouts.add(layout),
+        cells,
+    });
+}
+
 /// The strip's root, with no background of its own (the panels' colour around the
 /// map's area, as [`super::hud`]'s bars).
 fn spawn_strip(mut commands: Commands) {
@@ -377,9 +472,12 @@ fn rebuild(
     shapes: Res<ShapeTextures>,
     icons: Res<IconTextures>,
     images: Res<StripImages>,
+    atlas: Option<Res<StripAtlas>>,
     strip: Single<(Entity, &mut Node), With<TurnStrip>>,
     mut shown: Local<Option<StripKey>>,
 ) {
+    // The atlas is built on the first frame of the first battle.
+    let Some(atlas) = atlas else { return };
     let window_width = window.width() / scale.0.max(0.5);
     let key = (
         game.version,
@@ -483,7 +581,13 @@ fn rebuild(
                                 place,
                                 out,
                             };
-                            spawn_entry(row, entry, fitted.size, side, icon, &shapes, &images);
+                            let pictures = Pictures {
+                                shape: &shapes.0[side % shapes.0.len()],
+                                icon: icon.as_ref(),
+                                cross: &images.cross,
+                                atlas: &atlas,
+                            };
+                            spawn_entry(row, entry, fitted.size, side, pictures);
                             place += 1;
                         }
                     });
@@ -495,15 +599,30 @@ fn rebuild(
     });
 }
 
+/// The pictures of an entry, and the atlas they are drawn from.
+struct Pictures<'a> {
+    shape: &'a Handle<Image>,
+    icon: Option<&'a Handle<Image>>,
+    cross: &'a Handle<Image>,
+    atlas: &'a StripAtlas,
+}
+
+impl Pictures<'_> {
+    /// `picture` as a UI image, from the atlas when it is there.
+    fn node(&self, picture: &Handle<Image>) -> ImageNode {
+        self.atlas
+            .node(picture)
+            .unwrap_or_else(|| ImageNode::new(picture.clone()))
+    }
+}
+
 /// One entry: the unit's marker in small, greyed and crossed when it is out.
 fn spawn_entry(
     row: &mut ChildSpawnerCommands,
     entry: StripEntry,
     size: f32,
     side: usize,
-    icon: Option<Handle<Image>>,
-    shapes: &ShapeTextures,
-    images: &StripImages,
+    pictures: Pictures,
 ) {
     // Out of the fight: the side's colour greyed (the shape still tells the side),
     // the icon kept, a cross over both.
@@ -520,6 +639,8 @@ fn spawn_entry(
         height: percent(width),
         ..default()
     };
+    // The side's shape is the entry's own image (drawn inside its border, over its
+    // backing): a node less for each entry to lay out and draw.
     row.spawn((
         entry,
         Interaction::default(),
@@ -532,23 +653,19 @@ fn spawn_entry(
         },
         BackgroundColor(ENTRY_BG),
         BorderColor::all(Color::NONE),
+        pictures.node(pictures.shape).with_color(shape_color),
     ))
     .with_children(|e| {
-        e.spawn((
-            ImageNode::new(shapes.0[side % shapes.0.len()].clone()).with_color(shape_color),
-            fill(0.0, 100.0),
-            FocusPolicy::Pass,
-        ));
-        if let Some(icon) = icon {
+        if let Some(icon) = pictures.icon {
             e.spawn((
-                ImageNode::new(icon).with_color(ICON_INK),
+                pictures.node(icon).with_color(ICON_INK),
                 fill(13.0, 74.0),
                 FocusPolicy::Pass,
             ));
         }
         if entry.out {
             e.spawn((
-                ImageNode::new(images.cross.clone()),
+                pictures.node(pictures.cross),
                 fill(0.0, 100.0),
                 FocusPolicy::Pass,
             ));
@@ -807,6 +924,7 @@ pub fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
+            build_atlas.run_if(not(resource_exists::<StripAtlas>)),
             rebuild,
             light,
             style_entries,
