@@ -20,14 +20,20 @@
 //! (as before), a candidate that rolled one die more shifted every later roll, and
 //! the play-outs of two candidates differed mostly by luck: searching more options
 //! then did worse than `Normal` (32–40 % of decided duels on `wounds`, `actfast`
-//! and `flow` with 6 candidates, 8 play-outs each). With the rolls lined up the
-//! same search is a little ahead of `Normal` on average (52 % of decided duels over
-//! the five rulesets, 44–62 % by ruleset: the README's ladder), far from the 65 %
-//! issue 32 asks; see the README for what each variant won.
+//! and `flow` with 6 candidates, 8 play-outs each). Across the passes, each roll
+//! is Latin-hypercube sampled ([`Dice::stratified`]): pass `r` takes its own
+//! stratum of the die's range, so a few passes see a roll's whole range.
 //!
-//! Pending decisions (reactions, seizing the initiative, who acts next) take
-//! `Normal`'s answer, from the ruleset's exact odds: searched with a few play-outs,
-//! `hard` answered `flow` reactions worse than that.
+//! **Decisions.** A decision whose options the ruleset prices with exact odds
+//! (`flow`'s reactions: each option's chance to succeed) takes `Normal`'s answer:
+//! searched with play-outs, `hard` answered them worse. The others — choices of
+//! plan whose worth only playing on shows, such as `actfast`'s Act Fast or Act
+//! Well and `phases`' seizing the initiative — are searched like a unit's
+//! commands, `Normal`'s answer first (with the head start) and the decision's other
+//! answers after it (on the `actfast` duel, 58–60 % of decided duels against
+//! `Normal` where `Normal`'s answer won 51 %).
+//!
+//! How strong this is: the README's ladder ("The ladder on the duels").
 //!
 //! The seeds and the play-outs' tie-breaks come from the caller's generator: the
 //! same battle and generator state give the same command, whatever the thread or
@@ -38,7 +44,10 @@
 //!
 //! Cost: play-outs are played in passes (one per candidate with the same seed) until
 //! [`ROLLOUTS`] passes or [`DECISION_WORK`] commands, whichever comes first, so a
-//! decision submits at most [`DECISION_WORK`] plus one pass of commands. Measured with
+//! decision submits at most [`DECISION_WORK`] plus one pass of commands. A pass's
+//! play-outs run in parallel on rayon's pool (each thread with its own scratch
+//! world) and are summed in candidate order, so the choice doesn't depend on the
+//! threads. Measured with
 //! `examples/hard_time.rs` (the README's table "How long `hard` thinks").
 //!
 //! [`choose_foreseeing`] is the same search with the real dice known in advance, to
@@ -48,11 +57,12 @@ use std::cell::RefCell;
 
 use rand::rngs::ChaCha8Rng;
 use rand::{Rng, RngExt, SeedableRng};
+use rayon::prelude::*;
 
 use super::{AiPolicy, tactics};
 use crate::engine::battle::{Awaiting, Battle, side_of};
 use crate::engine::command::Command;
-use crate::engine::dice::Dice;
+use crate::engine::dice::{Dice, mix};
 use crate::engine::units::{SideId, UnitId};
 
 /// `Normal`'s best-scored commands searched for a unit's turn.
@@ -65,8 +75,10 @@ pub const MAX_COMMANDS: usize = 40;
 /// Commands the play-outs of one decision may submit before no further pass of
 /// play-outs is started: what keeps a decision's cost bounded whatever the
 /// ruleset, the number of units and candidates (a `Normal` command costs tens of
-/// microseconds on a duel).
-pub const DECISION_WORK: usize = 600;
+/// microseconds on a duel). 1,800 keeps `hard` within 50 ms a decision on average
+/// and 250 ms at most on this 2-core machine (README, "How long `hard` thinks");
+/// 3,600 with 32 passes did no better on the duels.
+pub const DECISION_WORK: usize = 1_800;
 /// Head start of `Normal`'s own choice, in score points (a unit in play is worth
 /// [`ALIVE`], its full hit points [`HEALTH`]).
 pub const PRIOR: f64 = 0.3;
@@ -112,7 +124,7 @@ const HARD: Budget = Budget {
 #[derive(Clone, Copy)]
 enum Luck<'a> {
     Sampled,
-    Foreseen(&'a dyn Fn(usize) -> u64),
+    Foreseen(&'a (dyn Fn(usize) -> u64 + Sync)),
 }
 
 thread_local! {
@@ -135,7 +147,7 @@ pub(crate) fn choose(battle: &Battle, rng: &mut impl Rng) -> Option<Command> {
 pub fn choose_foreseeing(
     battle: &Battle,
     rng: &mut impl Rng,
-    dice_seed: &dyn Fn(usize) -> u64,
+    dice_seed: &(dyn Fn(usize) -> u64 + Sync),
 ) -> Option<Command> {
     let budget = Budget {
         candidates: 6,
@@ -150,46 +162,78 @@ pub fn choose_foreseeing(
 
 /// The search: `Normal`'s candidates played out under `budget` with `luck`.
 fn search(battle: &Battle, rng: &mut impl Rng, budget: &Budget, luck: Luck) -> Option<Command> {
-    let (unit, side) = match battle.awaiting() {
+    let (candidates, side, unit) = match battle.awaiting() {
         Awaiting::Over(_) => return None,
-        Awaiting::Unit(unit, _) => (unit, side_of(battle.world(), unit)),
-        // Decisions (reactions, seizing the initiative, who acts next) take
-        // `Normal`'s answer: the ruleset's exact odds weigh them better than a few
-        // play-outs do (searched, `hard` answered `flow` reactions worse).
+        Awaiting::Unit(unit, _) => {
+            let ranked = tactics::ranked(battle, unit, AiPolicy::Normal, rng, budget.candidates);
+            let top = ranked.first().map_or(0.0, |(v, _)| *v);
+            let candidates: Vec<Command> = ranked
+                .into_iter()
+                .filter(|(v, c)| *v >= top - budget.gap && battle.check(c).is_ok())
+                .map(|(_, c)| c)
+                .collect();
+            (candidates, side_of(battle.world(), unit), Some(unit))
+        }
+        // A decision whose options the ruleset prices with exact odds (`flow`'s
+        // reactions) takes `Normal`'s answer: a few play-outs weigh them worse
+        // (searched, `hard` answered `flow` reactions worse). The others (`actfast`'s
+        // Act Fast or Act Well, `phases`' seizing the initiative) are choices of
+        // plan whose worth only playing on shows: `Normal`'s answer and the other
+        // answers are searched like a unit's commands.
         Awaiting::Decision(decision) => {
-            return tactics::decide(battle, &decision, AiPolicy::Normal);
+            let normal = tactics::decide(battle, &decision, AiPolicy::Normal);
+            if decision.options.iter().any(|o| o.chance.is_some()) {
+                return normal;
+            }
+            let mut candidates: Vec<Command> = normal.into_iter().collect();
+            for answer in decision.answers() {
+                if candidates.len() < budget.candidates
+                    && !candidates.contains(answer)
+                    && battle.check(answer).is_ok()
+                {
+                    candidates.push(answer.clone());
+                }
+            }
+            (candidates, decision.side, None)
         }
     };
-    let ranked = tactics::ranked(battle, unit, AiPolicy::Normal, rng, budget.candidates);
-    let top = ranked.first().map_or(0.0, |(v, _)| *v);
-    let candidates: Vec<Command> = ranked
-        .into_iter()
-        .filter(|(v, c)| *v >= top - budget.gap && battle.check(c).is_ok())
-        .map(|(_, c)| c)
-        .collect();
     if candidates.len() <= 1 {
         return candidates.into_iter().next();
     }
     let seeds: Vec<u64> = (0..budget.rollouts).map(|_| rng.random()).collect();
+    // The key of this decision's Latin-hypercube set of dice (see `aligned`).
+    let set: u64 = rng.random();
     let mut totals = vec![0.0; candidates.len()];
     totals[0] = budget.prior * seeds.len() as f64;
-    SCRATCH.with(|scratch| {
-        let mut scratch = scratch.borrow_mut();
-        let mut work = 0;
-        // Passes: every candidate once with the same seed, so that all have as many
-        // play-outs under the same luck when the work runs out.
-        for &seed in &seeds {
-            if work >= budget.work {
-                break;
-            }
-            for (c, total) in candidates.iter().zip(&mut totals) {
-                let (score, commands) =
-                    play_out(battle, &mut scratch, c, (side, unit), seed, budget, luck);
-                *total += score;
-                work += commands;
-            }
+    let mut work = 0;
+    // Passes: every candidate once with the same seed, so that all have as many
+    // play-outs under the same luck when the work runs out. A pass's play-outs run in
+    // parallel (each thread restores its own scratch world); their results are
+    // summed in candidate order, so the choice is the same whatever the threads.
+    for (r, &seed) in seeds.iter().enumerate() {
+        if work >= budget.work {
+            break;
         }
-    });
+        let sample = Sample {
+            seed,
+            set,
+            index: r as u32,
+            of: seeds.len() as u32,
+        };
+        let pass: Vec<(f64, usize)> = candidates
+            .par_iter()
+            .map(|c| {
+                SCRATCH.with(|scratch| {
+                    let mut scratch = scratch.borrow_mut();
+                    play_out(battle, &mut scratch, c, (side, unit), sample, budget, luck)
+                })
+            })
+            .collect();
+        for ((score, commands), total) in pass.into_iter().zip(&mut totals) {
+            *total += score;
+            work += commands;
+        }
+    }
     let best =
         (0..candidates.len()).max_by(|&a, &b| totals[a].total_cmp(&totals[b]).then(b.cmp(&a)))?;
     Some(candidates[best].clone())
@@ -202,21 +246,21 @@ fn play_out(
     battle: &Battle,
     scratch: &mut Option<Battle>,
     command: &Command,
-    (side, unit): (SideId, UnitId),
-    seed: u64,
+    (side, unit): (SideId, Option<UnitId>),
+    sample: Sample,
     budget: &Budget,
     luck: Luck,
 ) -> (f64, usize) {
     let fork = match scratch {
         Some(s) => {
-            s.restore_from(battle, Dice::seeded(seed));
+            s.restore_from(battle, Dice::seeded(sample.seed));
             s
         }
-        None => scratch.insert(battle.fork(Dice::seeded(seed))),
+        None => scratch.insert(battle.fork(Dice::seeded(sample.seed))),
     };
     let mut counts = Vec::new();
     let mut dice = |fork: &Battle, j: usize| match luck {
-        Luck::Sampled => aligned(seed, fork, &mut counts),
+        Luck::Sampled => aligned(sample, fork, &mut counts),
         Luck::Foreseen(f) => Dice::seeded(f(j)),
     };
     let d = dice(fork, 0);
@@ -224,11 +268,11 @@ fn play_out(
     if fork.submit(command.clone()).is_err() {
         return (f64::NEG_INFINITY, 1);
     }
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x9E37_79B9_7F4A_7C15);
+    let mut rng = ChaCha8Rng::seed_from_u64(sample.seed ^ 0x9E37_79B9_7F4A_7C15);
     // A round: as many turn starts as there are units in play.
     let horizon = fork.units().iter().filter(|u| !u.defeated).count();
     let mut turns = 0;
-    let mut last = Some(unit);
+    let mut last = unit;
     let mut submitted = 1;
     for j in 1..=budget.commands {
         let acting = match fork.awaiting() {
@@ -256,12 +300,30 @@ fn play_out(
     (evaluate(fork, side), submitted)
 }
 
+/// Which play-out of a decision's search: its own seed, and its place in the
+/// decision's Latin-hypercube set of dice.
+#[derive(Clone, Copy)]
+struct Sample {
+    /// The play-out's seed (dice within their strata, `Normal`'s tie-breaks).
+    seed: u64,
+    /// The set's key, the same for every play-out of the decision.
+    set: u64,
+    /// The play-out's pass, `0..of`.
+    index: u32,
+    /// Passes planned.
+    of: u32,
+}
+
 /// Dice for the next command of a play-out, the same in every candidate's play-out
-/// for the same command: seeded from the play-out's seed, the round, who acts (the
-/// unit, or the side answering a decision) and how many commands it has given this
-/// round in the play-out (`counts`). Rolls then line up across candidates, so their
-/// scores differ by what the candidates change rather than by luck.
-fn aligned(seed: u64, fork: &Battle, counts: &mut Vec<((u32, u32), u32)>) -> Dice {
+/// for the same command: keyed by the round, who acts (the unit, or the side
+/// answering a decision) and how many commands it has given this round in the
+/// play-out (`counts`). Rolls then line up across candidates, so their scores
+/// differ by what the candidates change rather than by luck. Across the passes the
+/// same roll of the same command is Latin-hypercube sampled ([`Dice::stratified`]):
+/// pass `r` takes its own stratum of the die's range, so a decision's few passes
+/// see that roll's whole range (the archer's d20 high in some, low in others)
+/// rather than a clump of it.
+fn aligned(sample: Sample, fork: &Battle, counts: &mut Vec<((u32, u32), u32)>) -> Dice {
     let who = match fork.awaiting() {
         Awaiting::Unit(u, _) => u.0,
         Awaiting::Decision(d) => 1 << 20 | d.side.0,
@@ -278,14 +340,15 @@ fn aligned(seed: u64, fork: &Battle, counts: &mut Vec<((u32, u32), u32)>) -> Dic
             0
         }
     };
-    let mut x = seed
-        ^ u64::from(key.0).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    let at = u64::from(key.0).wrapping_mul(0x9E37_79B9_7F4A_7C15)
         ^ u64::from(key.1).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
         ^ u64::from(n).wrapping_mul(0x1656_67B1_9E37_79F9);
-    // splitmix64's finaliser: nearby keys give unrelated seeds.
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    Dice::seeded(x ^ (x >> 31))
+    Dice::stratified(
+        mix(sample.set ^ at),
+        sample.index,
+        sample.of,
+        mix(sample.seed ^ at),
+    )
 }
 
 /// The state's score for `side`: its units in play and their share of hit points,

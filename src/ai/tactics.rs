@@ -613,14 +613,19 @@ impl<'v, 'a> Mind<'v, 'a> {
                     continue;
                 };
                 let v = self.attack_value(&t, i, None);
-                // The best of the choices its attacks offer (`wounds`' aim, W-17).
-                let chosen = crate::engine::options::best_options(
-                    self.ruleset,
-                    self.view.world,
-                    self.me.id,
-                    t.id,
-                    Some(p.name),
-                );
+                // The best of the choices its attacks offer (`wounds`' aim, W-17);
+                // `Easy` takes each option's default, as a novice does.
+                let chosen = if self.policy == AiPolicy::Easy {
+                    Args::new()
+                } else {
+                    crate::engine::options::best_options(
+                        self.ruleset,
+                        self.view.world,
+                        self.me.id,
+                        t.id,
+                        Some(p.name),
+                    )
+                };
                 options.push((
                     v,
                     Command::Attack {

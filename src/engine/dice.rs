@@ -88,6 +88,45 @@ impl std::fmt::Display for Sides {
 enum Source {
     Seeded(Box<ChaCha8Rng>),
     Scripted { faces: VecDeque<u32>, used: usize },
+    Stratified(Box<Strata>),
+}
+
+/// Latin-hypercube dice: see [`Dice::stratified`].
+struct Strata {
+    /// Shared by every sample of the set: which stratum a sample takes, roll by roll.
+    key: u64,
+    /// This sample's index in the set.
+    sample: u32,
+    /// How many samples the set has.
+    samples: u32,
+    /// Where in its stratum each roll falls.
+    rng: ChaCha8Rng,
+}
+
+/// splitmix64's finaliser: nearby inputs give unrelated outputs (seeds derived
+/// from nearby keys).
+pub fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+impl Strata {
+    /// The face of roll number `k` (0-based) of a die with `sides` faces.
+    fn face(&mut self, k: u64, sides: u32) -> u32 {
+        // Roll k's own permutation of the strata, from the set's key: sample i takes
+        // stratum perm[i], so the samples of a set spread over the die's range.
+        let n = self.samples.max(1) as usize;
+        let mut perm: Vec<u32> = (0..n as u32).collect();
+        let mut h = mix(self.key ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        for i in (1..n).rev() {
+            h = mix(h.wrapping_add(i as u64));
+            perm.swap(i, (h % (i as u64 + 1)) as usize);
+        }
+        let stratum = f64::from(perm[self.sample as usize % n]);
+        let u = (stratum + self.rng.random::<f64>()) / n as f64;
+        ((u * f64::from(sides)) as u32 + 1).min(sides)
+    }
 }
 
 /// The dice resource: seeded in play, scripted in tests.
@@ -102,6 +141,7 @@ impl std::fmt::Debug for Dice {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match &self.source {
             Source::Seeded(_) => f.write_str("Dice::Seeded"),
+            Source::Stratified(_) => f.write_str("Dice::Stratified"),
             Source::Scripted { faces, used } => f
                 .debug_struct("Dice::Scripted")
                 .field("used", used)
@@ -116,6 +156,23 @@ impl Dice {
     pub fn seeded(seed: u64) -> Self {
         Self {
             source: Source::Seeded(Box::new(ChaCha8Rng::seed_from_u64(seed))),
+            rolled: 0,
+        }
+    }
+
+    /// Dice for sample `sample` of a set of `samples` that share `key`
+    /// (Latin-hypercube sampling, for the AI's look-ahead): each roll, by its number,
+    /// takes a different stratum of the die's range in every sample of the set, and
+    /// a uniform place within it from `seed`. Over a whole set every roll's faces
+    /// are spread evenly, each sample's roll is still uniform.
+    pub fn stratified(key: u64, sample: u32, samples: u32, seed: u64) -> Self {
+        Self {
+            source: Source::Stratified(Box::new(Strata {
+                key,
+                sample,
+                samples,
+                rng: ChaCha8Rng::seed_from_u64(seed),
+            })),
             rolled: 0,
         }
     }
@@ -139,6 +196,7 @@ impl Dice {
         self.rolled += 1;
         match &mut self.source {
             Source::Seeded(rng) => Ok(rng.random_range(1..=sides)),
+            Source::Stratified(strata) => Ok(strata.face(self.rolled - 1, sides)),
             Source::Scripted { faces, used } => {
                 let face = faces
                     .pop_front()
@@ -175,7 +233,7 @@ impl Dice {
     /// Faces left in a scripted queue; `None` for seeded dice.
     pub fn remaining(&self) -> Option<usize> {
         match &self.source {
-            Source::Seeded(_) => None,
+            Source::Seeded(_) | Source::Stratified(_) => None,
             Source::Scripted { faces, .. } => Some(faces.len()),
         }
     }
@@ -220,6 +278,34 @@ mod tests {
         assert_eq!(fa, fb);
         assert!(fa.iter().all(|&f| (1..=6).contains(&f)));
         assert!(fa.iter().any(|&f| f != fa[0]), "a seeded die should vary");
+    }
+
+    /// A set of as many stratified samples as the die has faces gives every face
+    /// exactly once, roll by roll, in a different order for each roll; the same key
+    /// and sample give the same faces.
+    #[test]
+    fn stratified_samples_spread_each_roll_over_every_face() {
+        let samples = 20;
+        let faces: Vec<Vec<u32>> = (0..samples)
+            .map(|i| {
+                let mut d = Dice::stratified(42, i, samples, 1000 + u64::from(i));
+                (0..5).map(|_| d.roll(20).unwrap()).collect()
+            })
+            .collect();
+        for k in 0..5 {
+            let mut roll: Vec<u32> = faces.iter().map(|f| f[k]).collect();
+            let order = roll.clone();
+            roll.sort_unstable();
+            assert_eq!(roll, (1..=20).collect::<Vec<_>>(), "roll {k}: {order:?}");
+        }
+        let order = |k: usize| faces.iter().map(|f| f[k]).collect::<Vec<_>>();
+        assert_ne!(order(0), order(1), "each roll has its own order");
+        let mut again = Dice::stratified(42, 3, samples, 1003);
+        let again: Vec<u32> = (0..5).map(|_| again.roll(20).unwrap()).collect();
+        assert_eq!(again, faces[3]);
+        // Fewer samples than faces: each sample's face stays in its stratum's range.
+        let mut d6 = Dice::stratified(7, 1, 2, 9);
+        assert!((1..=6).contains(&d6.roll(6).unwrap()));
     }
 
     #[test]

@@ -322,6 +322,42 @@ fn normal_wins_more_than_easy_from_the_same_seats_on_the_duels() {
     );
 }
 
+/// The attacks' options (`wounds`' aim, W-17): on its turn `normal` picks the best
+/// of their choices from the exact odds, `easy` takes each option's default (Center
+/// Mass) as a novice does, one of the things that makes it weaker than `normal`.
+#[test]
+fn easy_takes_each_attack_options_default_and_normal_picks_among_them() {
+    let level = level_named("Duel (wounds)");
+    for policy in [AiPolicy::Easy, AiPolicy::Normal] {
+        let (mut attacks, mut chosen) = (0, 0);
+        for seed in 1..=3 {
+            let policies = vec![policy; level.sides.len()];
+            let ai = ai_level(&level, &policies);
+            let mut battle = new_battle(&ai, Dice::seeded(seed)).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            for _ in 0..2_000 {
+                let Some(command) = choose(&battle, policy, &mut rng) else {
+                    break;
+                };
+                // Its own attacks (a free hit's aim is a decision, answered from
+                // its options' values by every policy).
+                if let (Cmd::Attack { options, .. }, Awaiting::Unit(..)) =
+                    (&command, battle.awaiting())
+                {
+                    attacks += 1;
+                    chosen += usize::from(options.get("aim").is_some());
+                }
+                battle.submit(command).unwrap();
+            }
+        }
+        assert!(attacks > 10, "{policy:?} attacked {attacks} times");
+        match policy {
+            AiPolicy::Easy => assert_eq!(chosen, 0, "easy aimed {chosen} of {attacks}"),
+            _ => assert!(chosen > 0, "normal never aimed in {attacks} attacks"),
+        }
+    }
+}
+
 /// `hard` is stronger than `normal` on the duels, the levels the ladder is measured
 /// on: over the first battles of seed 1 from each seat of every duel (the seeds
 /// `skirmish sim --seed 1` plays, not picked), `hard` playing a seat against
