@@ -7,10 +7,10 @@
 //!
 //! - [`AiPolicy::Random`]: a uniformly random command of [`Battle::legal_commands`]; a
 //!   baseline that wanders, rarely attacks and never plans.
-//! - [`AiPolicy::Easy`]: greedy. Attacks whatever gives the most expected damage (and
-//!   kill chance) right now, from the ruleset's exact odds; otherwise moves to the cell
-//!   with the best attack it could make from there, or toward the nearest enemy.
-//!   Ignores danger.
+//! - [`AiPolicy::Easy`]: a careless novice. Attacks a random target it can reach,
+//!   taking each attack option's default (`wounds`: Center Mass, never an aim);
+//!   otherwise moves to a random one of the few cells with the best attack it could
+//!   make from there, or toward the nearest enemy. Ignores danger.
 //! - [`AiPolicy::Normal`]: weighs threats. Scores cells by the attack it could make
 //!   from them against how much damage the enemies that can reach them would deal,
 //!   avoids provoking attacks it doesn't have to (the ruleset's move preview counts
@@ -119,15 +119,15 @@ pub fn policy_name(policy: AiPolicy) -> &'static str {
 }
 
 /// One line on how strong `policy` plays, from the ladder measured on the duel levels
-/// (README, "The ladder on the duels": 160 battles a pairing and ruleset, seats
+/// (README, "The ladder on the duels": 400 battles a pairing and ruleset, seats
 /// swapped half the time; shares of the decided battles over the five rulesets).
 /// The menu shows it next to the policy.
 pub fn strength_note(policy: AiPolicy) -> &'static str {
     match policy {
-        AiPolicy::Random => "random: loses 99.6% of duels to easy",
-        AiPolicy::Easy => "easy: beats random 99.6%, loses 76% of duels to normal",
-        AiPolicy::Normal => "normal: wins 76% against easy on duels (59-92% by ruleset)",
-        AiPolicy::Hard => "hard: wins 52% against normal on duels (44-62% by ruleset)",
+        AiPolicy::Random => "random: loses 99.8% of duels to easy",
+        AiPolicy::Easy => "easy: beats random 99.8%, loses 77% of duels to normal",
+        AiPolicy::Normal => "normal: wins 77% against easy on duels (65-92% by ruleset)",
+        AiPolicy::Hard => "hard: wins 60% against normal on duels (47-83% by ruleset)",
     }
 }
 
