@@ -178,12 +178,7 @@ fn search(battle: &Battle, rng: &mut impl Rng, budget: &Budget, luck: Luck) -> O
                 .collect();
             (candidates, side_of(battle.world(), unit), Some(unit))
         }
-        // A decision whose options the ruleset prices with exact odds (`flow`'s
-        // reactions) takes `Normal`'s answer: a few play-outs weigh them worse
-        // (searched, `hard` answered `flow` reactions worse). The others (`actfast`'s
-        // Act Fast or Act Well, `phases`' seizing the initiative) are choices of
-        // plan whose worth only playing on shows: `Normal`'s answer and the other
-        // answers are searched like a unit's commands.
+        // Priced by exact odds: `Normal`'s answer; otherwise searched (module doc).
         Awaiting::Decision(decision) => {
             let normal = tactics::decide(battle, &decision, AiPolicy::Normal);
             if decision.options.iter().any(|o| o.chance.is_some()) {
