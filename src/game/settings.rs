@@ -375,9 +375,50 @@ pub fn bind_verb_keys(
 #[derive(Component)]
 pub struct Player;
 
+/// Adds the input manager for `A`, without the copy of its action states it keeps
+/// for `FixedUpdate`: no system of the game runs on the fixed timestep, and
+/// updating that copy processes every input map a second time each frame (with its
+/// clash check over every pair of actions), about a millisecond a frame in a
+/// dev build on a 2-core machine (`examples/frame_time.rs`).
+pub fn input_manager<A>(app: &mut App)
+where
+    A: Actionlike + TypePath + bevy::reflect::GetTypeRegistration,
+{
+    use bevy::ecs::schedule::ScheduleCleanupPolicy::RemoveSystemsOnly;
+    use leafwing_input_manager::systems::*;
+    app.add_plugins(InputManagerPlugin::<A>::default());
+    let removed = [
+        app.remove_systems_in_set(
+            RunFixedMainLoop,
+            swap_to_fixed_update::<A>,
+            RemoveSystemsOnly,
+        ),
+        app.remove_systems_in_set(
+            RunFixedMainLoop,
+            update_action_state::<A>,
+            RemoveSystemsOnly,
+        ),
+        app.remove_systems_in_set(RunFixedMainLoop, swap_to_update::<A>, RemoveSystemsOnly),
+        app.remove_systems_in_set(FixedPostUpdate, tick_action_state::<A>, RemoveSystemsOnly),
+        app.remove_systems_in_set(
+            FixedPostUpdate,
+            release_on_input_map_removed::<A>,
+            RemoveSystemsOnly,
+        ),
+    ];
+    // Should a new version of the input manager move these systems, input still
+    // works: only the saving is lost.
+    if removed.iter().any(|r| !matches!(r, Ok(1))) {
+        warn!(
+            "input: the fixed-timestep copy of {}'s action states is still updated",
+            A::short_type_path()
+        );
+    }
+}
+
 /// Registers the input manager and spawns the player entity.
 pub fn plugin(app: &mut App) {
-    app.add_plugins(InputManagerPlugin::<BattleAction>::default());
+    input_manager::<BattleAction>(app);
     app.add_systems(Startup, |mut commands: Commands| {
         commands.spawn((Player, load_bindings()));
     });

@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 
+use crate::game::screen::Screen;
+
 /// The bindings file, relative to the assets directory.
 pub const BINDINGS_FILE: &str = "settings/editor_input.ron";
 
@@ -213,12 +215,46 @@ pub fn load_bindings() -> InputMap<EditorAction> {
 #[derive(Component)]
 pub struct EditorInput;
 
+/// The editor's bindings, kept on [`EditorInput`]'s entity: they are its input map
+/// only while the editor is open, so the input manager doesn't check the
+/// editor's keys (and their clashes) on every frame of the other screens.
+#[derive(Component)]
+struct EditorBindings(InputMap<EditorAction>);
+
 /// Registers the input manager for the editor and spawns its input entity.
 pub fn plugin(app: &mut App) {
-    app.add_plugins(InputManagerPlugin::<EditorAction>::default());
-    app.add_systems(Startup, |mut commands: Commands| {
-        commands.spawn((EditorInput, load_bindings()));
-    });
+    crate::game::settings::input_manager::<EditorAction>(app);
+    app.add_systems(
+        Startup,
+        |mut commands: Commands, screen: Option<Res<State<Screen>>>| {
+            let bindings = load_bindings();
+            let mut input = commands.spawn((
+                EditorInput,
+                ActionState::<EditorAction>::default(),
+                EditorBindings(bindings.clone()),
+            ));
+            // Opening on the editor: its `OnEnter` ran before this.
+            if screen.is_some_and(|s| *s.get() == Screen::Editor) {
+                input.insert(bindings);
+            }
+        },
+    );
+    app.add_systems(
+        OnEnter(Screen::Editor),
+        |mut commands: Commands, input: Query<(Entity, &EditorBindings)>| {
+            for (entity, bindings) in &input {
+                commands.entity(entity).insert(bindings.0.clone());
+            }
+        },
+    );
+    app.add_systems(
+        OnExit(Screen::Editor),
+        |mut commands: Commands, input: Query<Entity, With<EditorInput>>| {
+            for entity in &input {
+                commands.entity(entity).remove::<InputMap<EditorAction>>();
+            }
+        },
+    );
 }
 
 #[cfg(test)]
