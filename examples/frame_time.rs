@@ -16,7 +16,9 @@
 //! to leave out (comma-separated; see [`PARTS`]), e.g. `FRAME_TIME_OFF=ui,gizmos`;
 //! only the example hides them, the game is unchanged. `frame_time --battle
 //! --screenshot FILE` saves the battle screen as measured (with those parts off)
-//! instead of measuring it. The report ends with what the battle screen's last
+//! instead of measuring it. `FRAME_TIME_BARE=one-thread` runs the bare map's
+//! schedules on one thread as the game does (Bevy's default is the task pool's
+//! threads). The report ends with what the battle screen's last
 //! frame drew: UI nodes, texts and their glyphs, sprites, and the draw batches of
 //! each (a software renderer pays for every glyph and every batch).
 
@@ -63,6 +65,54 @@ struct Frames {
     times: Vec<Duration>,
     /// The process's CPU time when measuring started.
     cpu_start: Option<Duration>,
+    /// Each thread's CPU time when measuring started (see [`thread_times`]).
+    threads_start: Vec<ThreadTime>,
+}
+
+/// A thread's id, name and CPU time so far.
+type ThreadTime = (u32, String, Duration);
+
+/// The CPU time of each of this process's threads (Linux), to tell the software
+/// renderer's rasterizer threads (`llvmpipe-N`) from the app's own.
+fn thread_times() -> Vec<ThreadTime> {
+    let Ok(dir) = std::fs::read_dir("/proc/self/task") else {
+        return Vec::new();
+    };
+    dir.filter_map(|e| {
+        let e = e.ok()?;
+        let tid: u32 = e.file_name().to_str()?.parse().ok()?;
+        let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
+        let (head, rest) = stat.rsplit_once(')')?;
+        let name = head.split_once('(')?.1.to_string();
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let ticks: u64 =
+            fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+        Some((tid, name, Duration::from_millis(ticks * 10)))
+    })
+    .collect()
+}
+
+/// The CPU time (ms a frame over `frames`) spent since `start` by the software
+/// rasterizer's threads, by the main thread (the app's systems) and by the others
+/// (the render thread, the task pools).
+fn thread_split(start: &[ThreadTime], frames: usize) -> [f64; 3] {
+    let main = std::process::id();
+    let mut split = [0.0; 3];
+    for (tid, name, now) in thread_times() {
+        let before = start
+            .iter()
+            .find(|(t, _, _)| *t == tid)
+            .map_or(Duration::ZERO, |(_, _, d)| *d);
+        let group = if name.starts_with("llvmpipe") {
+            0
+        } else if tid == main {
+            1
+        } else {
+            2
+        };
+        split[group] += now.saturating_sub(before).as_secs_f64() * 1e3 / frames as f64;
+    }
+    split
 }
 
 /// The CPU time this process (all its threads: the app, the render thread and the
@@ -148,6 +198,7 @@ fn measure(
     frames.seen += 1;
     if frames.seen <= WARMUP {
         frames.cpu_start = cpu_time();
+        frames.threads_start = thread_times();
         return;
     }
     frames.times.push(time.delta());
@@ -167,6 +218,8 @@ fn measure(
             "frame-time {mean:.3} {p50:.3} {p95:.3} {max:.3} {slow} {cpu:.3} {}",
             ms.len()
         );
+        let [raster, main, others] = thread_split(&frames.threads_start, ms.len());
+        println!("threads {raster:.3} {main:.3} {others:.3}");
         let (n, t, g, s, ub, sb) = drawn(&nodes, &sprites, &batches);
         println!("drawn {n} {t} {g} {s} {ub} {sb}");
         exit.write(AppExit::Success);
@@ -347,6 +400,11 @@ fn bare() -> AppExit {
             .set(ImagePlugin::default_nearest()),
     );
     app.add_plugins(TilemapPlugin);
+    // The battle screen runs its schedules on one thread (`skirmish::game::one_thread`);
+    // Bevy's default spreads them over the task pool.
+    if std::env::var("FRAME_TIME_BARE").as_deref() == Ok("one-thread") {
+        skirmish::game::one_thread(&mut app);
+    }
     app.init_resource::<Frames>();
     count_draws(&mut app);
     app.add_systems(Startup, spawn_bare);
@@ -394,9 +452,18 @@ fn spawn_bare(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
     });
 }
 
-/// Runs this example in `mode` in a child process and reads its lines: the
-/// measurement, and what its last frame drew (see [`Drawn`]).
-fn child(mode: &str) -> Result<([f64; 6], Vec<usize>), String> {
+/// What a child process measured: mean, median, 95th percentile and longest
+/// frame (ms), the frames over [`SLOW_MS`] and the CPU ms a frame; the CPU ms a
+/// frame of the rasterizer, main and other threads (see [`thread_split`]); and
+/// what its last frame drew (see [`Drawn`]).
+struct Run {
+    times: [f64; 6],
+    threads: Vec<f64>,
+    drawn: Vec<usize>,
+}
+
+/// Runs this example in `mode` in a child process and reads its lines.
+fn child(mode: &str) -> Result<Run, String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let out = std::process::Command::new(exe)
         .arg(mode)
@@ -415,23 +482,24 @@ fn child(mode: &str) -> Result<([f64; 6], Vec<usize>), String> {
                     .unwrap_or("")
             )
         })?;
-    let v: Vec<f64> = line
-        .split_whitespace()
-        .skip(1)
-        .take(6)
-        .filter_map(|n| n.parse().ok())
-        .collect();
-    let drawn: Vec<usize> = text
-        .lines()
-        .find_map(|l| l.strip_prefix("drawn "))
-        .map(|l| {
-            l.split_whitespace()
-                .filter_map(|n| n.parse().ok())
-                .collect()
-        })
-        .unwrap_or_default();
-    match v.as_slice() {
-        [a, b, c, d, e, f] => Ok(([*a, *b, *c, *d, *e, *f], drawn)),
+    let numbers = |prefix: &str| -> Vec<f64> {
+        text.lines()
+            .find_map(|l| l.strip_prefix(prefix))
+            .map(|l| {
+                l.split_whitespace()
+                    .filter_map(|n| n.parse().ok())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let times = numbers("frame-time ");
+    let drawn = numbers("drawn ").into_iter().map(|n| n as usize).collect();
+    match times.get(..6) {
+        Some(&[a, b, c, d, e, f]) => Ok(Run {
+            times: [a, b, c, d, e, f],
+            threads: numbers("threads "),
+            drawn,
+        }),
         _ => Err(format!("{mode}: unreadable line `{line}`")),
     }
 }
@@ -475,19 +543,28 @@ fn main() -> std::process::ExitCode {
         "{:<34} {:>9} {:>9} {:>9} {:>9} {:>7} {:>8}",
         "", "mean ms", "median", "p95", "max", ">50 ms", "CPU ms"
     );
-    for (name, [mean, p50, p95, max, slow, cpu]) in [
-        ("battle screen, 24x24, 16 units", battle.0),
-        ("bare bevy_ecs_tilemap 24x24", bare.0),
+    for (name, run) in [
+        ("battle screen, 24x24, 16 units", &battle),
+        ("bare bevy_ecs_tilemap 24x24", &bare),
     ] {
+        let [mean, p50, p95, max, slow, cpu] = run.times;
         println!("{name:<34} {mean:>9.2} {p50:>9.2} {p95:>9.2} {max:>9.2} {slow:>7} {cpu:>8.2}");
     }
-    if let [nodes, texts, glyphs, sprites, ui_batches, sprite_batches] = battle.1[..] {
+    for (name, run) in [("battle screen", &battle), ("bare map", &bare)] {
+        if let [raster, main, others] = run.threads[..] {
+            println!(
+                "{name}'s CPU ms a frame: {raster:.2} rasterizing (llvmpipe's threads), \
+                 {main:.2} on the main thread, {others:.2} on the others (rendering, task pools)"
+            );
+        }
+    }
+    if let [nodes, texts, glyphs, sprites, ui_batches, sprite_batches] = battle.drawn[..] {
         println!(
             "the battle screen's last frame drew {nodes} UI nodes ({texts} texts, {glyphs} \
              glyphs) in {ui_batches} draw batches, and {sprites} sprites in {sprite_batches}"
         );
     }
-    let (battle, bare) = (battle.0, bare.0);
+    let (battle, bare) = (battle.times, bare.times);
     println!(
         "longest battle frame {:.1} ms: {}",
         battle[3],
