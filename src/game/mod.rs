@@ -391,6 +391,7 @@ pub fn one_thread(app: &mut App) {
         on(render.world_mut());
     }
 }
+
 /// Opens the window and plays until it is closed.
 pub fn run(options: GameOptions) -> std::process::ExitCode {
     match build_app(options) {
