@@ -119,8 +119,7 @@ pub fn policy_name(policy: AiPolicy) -> &'static str {
 }
 
 /// One line on how strong `policy` plays, from the ladder measured on the duel levels
-/// (README, "The ladder on the duels": 400 battles a pairing and ruleset, 120 for the
-/// shipped `hard`'s rung, seats
+/// (README, "The ladder on the duels": 400 battles a pairing and ruleset, seats
 /// swapped half the time; shares of the decided battles over the five rulesets).
 /// The menu shows it next to the policy.
 pub fn strength_note(policy: AiPolicy) -> &'static str {
@@ -128,7 +127,7 @@ pub fn strength_note(policy: AiPolicy) -> &'static str {
         AiPolicy::Random => "random: loses 99.8% of duels to easy",
         AiPolicy::Easy => "easy: beats random 99.8%, loses 77% of duels to normal",
         AiPolicy::Normal => "normal: wins 77% against easy on duels (65-92% by ruleset)",
-        AiPolicy::Hard => "hard: wins 61% against normal on duels (49-79% by ruleset)",
+        AiPolicy::Hard => "hard: wins 64% against normal on duels (50-85% by ruleset)",
     }
 }
 
