@@ -579,4 +579,43 @@ pub fn plugin(app: &mut App) {
     );
     app.add_systems(OnExit(Screen::Battle), whole_window);
     app.add_systems(Update, screenshot);
+    if let Some(render) = app.get_sub_app_mut(bevy::render::RenderApp) {
+        render.add_systems(
+            bevy::render::ExtractSchedule,
+            ui_camera_draws_no_world
+                .after(bevy::core_pipeline::core_2d::extract_core_2d_camera_phases),
+        );
+    }
+}
+
+/// Takes the UI camera's ([`UiCamera`]) world phases away in the render world each
+/// frame: it draws nothing of the world (`RenderLayers::none`), yet as a `Camera2d`
+/// it would still run an empty main pass that clears a full-window depth buffer,
+/// which a software renderer pays for. Without the phases its camera gets no depth
+/// texture and its opaque and transparent passes are skipped; the UI's own pass and
+/// the write to the window are unchanged.
+fn ui_camera_draws_no_world(
+    cameras: bevy::render::Extract<Query<Entity, With<UiCamera>>>,
+    mut transparent: ResMut<
+        bevy::render::render_phase::ViewSortedRenderPhases<
+            bevy::core_pipeline::core_2d::Transparent2d,
+        >,
+    >,
+    mut opaque: ResMut<
+        bevy::render::render_phase::ViewBinnedRenderPhases<bevy::core_pipeline::core_2d::Opaque2d>,
+    >,
+    mut alpha_mask: ResMut<
+        bevy::render::render_phase::ViewBinnedRenderPhases<
+            bevy::core_pipeline::core_2d::AlphaMask2d,
+        >,
+    >,
+) {
+    for camera in &cameras {
+        // The retained view of a camera's own (first) view, as Bevy's
+        // `extract_core_2d_camera_phases` names it.
+        let view = bevy::render::view::RetainedViewEntity::new(camera.into(), None, 0);
+        transparent.remove(&view);
+        opaque.remove(&view);
+        alpha_mask.remove(&view);
+    }
 }
