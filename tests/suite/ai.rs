@@ -74,6 +74,60 @@ fn play_checked(level: &Level, policies: &[AiPolicy], seed: u64, max: usize) -> 
     matches!(battle.awaiting(), Awaiting::Over(_))
 }
 
+/// P-26: when both sides declare held units to act before the next turn, a
+/// declared unit that the other side's declared unit defeats first doesn't take its
+/// turn: the battle goes on with a unit still in play (found by
+/// `policies_only_submit_legal_commands`: `random` on both sides of The Bridge,
+/// seed 1021234726743657949, where Grukk acted from its delay, felled Brother Tam,
+/// and the battle then waited on Brother Tam's turn with nothing legal).
+#[test]
+fn a_declared_unit_defeated_before_its_turn_does_not_act() {
+    use skirmish::engine::event::Event;
+    let seed = 1_021_234_726_743_657_949;
+    let level = ai_level(&level_named("The Bridge"), &[AiPolicy::Random; 2]);
+    let mut battle = new_battle(&level, Dice::seeded(seed)).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    // Units declared to act now whose turn hasn't started, and those felled so.
+    let mut declared = Vec::new();
+    let mut felled_while_declared = 0;
+    for _ in 0..300 {
+        if let Awaiting::Unit(u, _) = battle.awaiting() {
+            let unit = battle.units().into_iter().find(|v| v.id == u).unwrap();
+            assert!(
+                !unit.defeated,
+                "the battle waits on {}, who is out",
+                unit.name
+            );
+        }
+        let Some(command) = choose(&battle, AiPolicy::Random, &mut rng) else {
+            assert!(matches!(battle.awaiting(), Awaiting::Over(_)), "no command");
+            break;
+        };
+        if let Cmd::Answer { verb, args, .. } = &command
+            && verb == "ActNow"
+            && let Some(skirmish::engine::verb::ArgValue::Units(units)) = args.get("units")
+        {
+            declared.extend(units.iter().copied());
+        }
+        let before = battle.events().len();
+        battle.submit(command).unwrap();
+        for e in &battle.events()[before..] {
+            match e {
+                Event::TurnStarted { unit, .. } => declared.retain(|d| d != unit),
+                Event::Defeated { unit, .. } if declared.contains(unit) => {
+                    felled_while_declared += 1;
+                    declared.retain(|d| d != unit);
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(
+        felled_while_declared > 0,
+        "the seed no longer plays the case"
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
 

@@ -140,8 +140,17 @@ fn battle_step(world: &mut World) -> Result<bool, CommandError> {
         world.resource_mut::<Progress>().0 = true;
         return Ok(false);
     }
-    // Window closed: declared units first (descending initiative), then `next`.
+    // Window closed: declared units first (descending initiative), then `next`. A
+    // declared unit that left play since (one acting before it defeated it) doesn't.
+    let gone: Vec<UnitId> = round(world)
+        .acting_now
+        .iter()
+        .copied()
+        .filter(|&u| !is_active(world, u))
+        .collect();
     let flow = round_mut(world);
+    flow.acting_now.retain(|u| !gone.contains(u));
+    flow.held.retain(|u| !gone.contains(u));
     let unit = if flow.acting_now.is_empty() {
         flow.queue.pop_front();
         flow.window = None;
