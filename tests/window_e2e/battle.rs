@@ -42,6 +42,10 @@ use skirmish::game::units_view::{DamageGhost, TOKEN_RAISE, Token, token_outside_
 use skirmish::game::{Game, GameOptions};
 use skirmish::level::schema::{Controller, DecisionPolicy};
 
+/// Frames between the two screenshots of our first move's glide: the glide is timed
+/// in seconds, so on a quick frame rate three frames saw the mover barely start.
+const GLIDE_FRAMES: u32 = 10;
+
 /// One end-to-end run: a level played by keys through the menu.
 #[derive(Resource, Clone, Copy)]
 struct Case {
@@ -247,7 +251,7 @@ struct Drive {
     /// The hovered attack was checked and screenshot.
     hover_checked: bool,
     /// Our first move: the frame it was seen and the cell it left (the glide is
-    /// screenshot then and three frames later).
+    /// screenshot then and [`GLIDE_FRAMES`] frames later).
     glide: Option<(u32, Cell)>,
     /// Events already looked at for our first move.
     glide_seen: usize,
@@ -452,7 +456,7 @@ fn driver(
 ) {
     drive.frame += 1;
     // Our first move, seen the frame it is made (before any input pacing below):
-    // its glide is screenshot now and three frames later.
+    // its glide is screenshot now and `GLIDE_FRAMES` frames later.
     if drive.glide.is_none()
         && let Some(game) = &game
     {
@@ -475,7 +479,7 @@ fn driver(
         }
     }
     if let Some((at, _)) = drive.glide
-        && drive.frame == at + 3
+        && drive.frame == at + GLIDE_FRAMES
     {
         screenshot(&mut commands, glide_shot(&case, 2));
     }
@@ -1698,7 +1702,7 @@ fn check_glide(case: &Case) -> Result<(), String> {
     if before < 100 || before < after + 30 {
         return Err(format!(
             "the mover did not glide off its cell ({before} px of its colour there as the \
-             move began, {after} px three frames later)"
+             move began, {after} px {GLIDE_FRAMES} frames later)"
         ));
     }
     Ok(())
