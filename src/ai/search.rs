@@ -106,6 +106,9 @@ struct Budget {
     rollouts: usize,
     /// Commands per play-out after the candidate, at most.
     commands: usize,
+    /// Rounds' worth of turn starts a play-out may see (a round: as many turn starts
+    /// as there are units in play).
+    rounds: usize,
     /// Commands of all play-outs after which no new pass starts.
     work: usize,
     /// Head start of `Normal`'s choice.
@@ -118,6 +121,7 @@ const HARD: Budget = Budget {
     gap: GAP,
     rollouts: ROLLOUTS,
     commands: MAX_COMMANDS,
+    rounds: 1,
     work: DECISION_WORK,
     prior: PRIOR,
 };
@@ -158,15 +162,95 @@ pub fn choose_foreseeing(
         gap: f64::INFINITY,
         rollouts: 1,
         commands: 40,
+        rounds: 1,
         work: usize::MAX,
         prior: 0.0,
     };
     search(battle, rng, &budget, Luck::Foreseen(dice_seed))
 }
 
-/// The search: `Normal`'s candidates played out under `budget` with `luck`.
-fn search(battle: &Battle, rng: &mut impl Rng, budget: &Budget, luck: Luck) -> Option<Command> {
-    let (candidates, side, unit) = match battle.awaiting() {
+/// For measuring how much a choice matters, not for play (`examples/room.rs`):
+/// each command `hard` would weigh here (`Normal`'s first) played `plays` times to
+/// the end of the battle, `Normal` playing every side after it (at most `commands`
+/// commands), under the aligned, Latin-hypercube dice of `hard`'s play-outs (play-out
+/// `r` of every command meets the same luck). For each command, the result of each
+/// play-out for the deciding side: 1 won, 0 lost, ½ a draw or unfinished. Empty when
+/// there is nothing to choose.
+pub fn outcomes(
+    battle: &Battle,
+    rng: &mut impl Rng,
+    plays: usize,
+    commands: usize,
+) -> Vec<(Command, Vec<f64>)> {
+    let budget = Budget {
+        rounds: usize::MAX,
+        commands,
+        rollouts: plays,
+        work: usize::MAX,
+        ..HARD
+    };
+    let Some((candidates, side, unit)) = candidates(battle, rng, &budget) else {
+        return Vec::new();
+    };
+    if candidates.len() <= 1 {
+        return Vec::new();
+    }
+    let seeds: Vec<u64> = (0..plays).map(|_| rng.random()).collect();
+    let set: u64 = rng.random();
+    let runs: Vec<(usize, usize)> = (0..candidates.len())
+        .flat_map(|c| (0..plays).map(move |r| (c, r)))
+        .collect();
+    let results: Vec<f64> = runs
+        .par_iter()
+        .map(|&(c, r)| {
+            let sample = Sample {
+                seed: seeds[r],
+                set,
+                index: r as u32,
+                of: plays as u32,
+            };
+            SCRATCH.with(|scratch| {
+                let mut scratch = scratch.borrow_mut();
+                let (result, _) = play_out(
+                    battle,
+                    &mut scratch,
+                    &candidates[c],
+                    (side, unit),
+                    sample,
+                    &budget,
+                    Luck::Sampled,
+                    result,
+                );
+                result
+            })
+        })
+        .collect();
+    candidates
+        .into_iter()
+        .zip(results.chunks(plays.max(1)))
+        .map(|(c, r)| (c, r.to_vec()))
+        .collect()
+}
+
+/// The result of a battle for `side`: 1 won, 0 lost, ½ drawn or not over.
+fn result(battle: &Battle, side: SideId) -> f64 {
+    match battle.turn().ended {
+        Some(Some(w)) if w == side => 1.0,
+        Some(Some(_)) => 0.0,
+        _ => 0.5,
+    }
+}
+
+/// The commands the search weighs for whatever `battle` waits for, `Normal`'s
+/// first, with the deciding side and unit; `None` when the battle is over. One
+/// command (or none) when there is nothing to search: a decision priced by exact
+/// odds, or a turn with a single candidate close enough to `Normal`'s best.
+fn candidates(
+    battle: &Battle,
+    rng: &mut impl Rng,
+    budget: &Budget,
+) -> Option<(Vec<Command>, SideId, Option<UnitId>)> {
+    Some(match battle.awaiting() {
         Awaiting::Over(_) => return None,
         Awaiting::Unit(unit, _) => {
             let ranked = tactics::ranked(battle, unit, AiPolicy::Normal, rng, budget.candidates);
@@ -181,12 +265,11 @@ fn search(battle: &Battle, rng: &mut impl Rng, budget: &Budget, luck: Luck) -> O
         // Priced by exact odds: `Normal`'s answer; otherwise searched (module doc).
         Awaiting::Decision(decision) => {
             let normal = tactics::decide(battle, &decision, AiPolicy::Normal);
-            if decision.options.iter().any(|o| o.chance.is_some()) {
-                return normal;
-            }
+            let priced = decision.options.iter().any(|o| o.chance.is_some());
             let mut candidates: Vec<Command> = normal.into_iter().collect();
             for answer in decision.answers() {
-                if candidates.len() < budget.candidates
+                if !priced
+                    && candidates.len() < budget.candidates
                     && !candidates.contains(answer)
                     && battle.check(answer).is_ok()
                 {
@@ -195,7 +278,12 @@ fn search(battle: &Battle, rng: &mut impl Rng, budget: &Budget, luck: Luck) -> O
             }
             (candidates, decision.side, None)
         }
-    };
+    })
+}
+
+/// The search: `Normal`'s candidates played out under `budget` with `luck`.
+fn search(battle: &Battle, rng: &mut impl Rng, budget: &Budget, luck: Luck) -> Option<Command> {
+    let (candidates, side, unit) = candidates(battle, rng, budget)?;
     if candidates.len() <= 1 {
         return candidates.into_iter().next();
     }
@@ -224,7 +312,7 @@ fn search(battle: &Battle, rng: &mut impl Rng, budget: &Budget, luck: Luck) -> O
             .map(|c| {
                 SCRATCH.with(|scratch| {
                     let mut scratch = scratch.borrow_mut();
-                    play_out(battle, &mut scratch, c, (side, unit), sample, budget, luck)
+                    play_out(battle, &mut scratch, c, (side, unit), sample, budget, luck, evaluate)
                 })
             })
             .collect();
@@ -249,6 +337,7 @@ fn play_out(
     sample: Sample,
     budget: &Budget,
     luck: Luck,
+    score: fn(&Battle, SideId) -> f64,
 ) -> (f64, usize) {
     let fork = match scratch {
         Some(s) => {
@@ -269,7 +358,9 @@ fn play_out(
     }
     let mut rng = ChaCha8Rng::seed_from_u64(sample.seed ^ 0x9E37_79B9_7F4A_7C15);
     // A round: as many turn starts as there are units in play.
-    let horizon = fork.units().iter().filter(|u| !u.defeated).count();
+    let horizon = budget
+        .rounds
+        .saturating_mul(fork.units().iter().filter(|u| !u.defeated).count());
     let mut turns = 0;
     let mut last = unit;
     let mut submitted = 1;
@@ -296,7 +387,7 @@ fn play_out(
         }
         submitted += 1;
     }
-    (evaluate(fork, side), submitted)
+    (score(fork, side), submitted)
 }
 
 /// Which play-out of a decision's search: its own seed, and its place in the

@@ -1,0 +1,154 @@
+//! How much a choice can matter on the duels: the room a one-step search over
+//! `normal` has, whatever it evaluates with.
+//!
+//! `hard` picks among the commands `normal` scores best (`normal`'s own first) and
+//! then lets `normal` play on. However well it weighed them, it could at most pick,
+//! at every command, the candidate that wins most often when `normal` plays every
+//! side after it. By the performance-difference lemma, what that policy gains over
+//! `normal` is the sum over the commands it gives of the win chance its pick adds
+//! over `normal`'s at that point. This example measures that directly:
+//!
+//! 1. it plays `normal`-against-`normal` battles on the duel level and takes one
+//!    command in `STRIDE` of either side's (every kind: moves, attacks, decisions);
+//! 2. at each, it plays every candidate `hard` would weigh there `PLAYS` times to
+//!    the end of the battle (`skirmish::ai::search::outcomes`: `normal` on every
+//!    side after the candidate, `hard`'s aligned Latin-hypercube dice, so each
+//!    candidate meets the same luck);
+//! 3. it picks the best candidate on half the play-outs and measures what it adds
+//!    over `normal`'s command on the other half (an honest estimate of what a search
+//!    that good would gain: picking and measuring on the same play-outs would count
+//!    the luck of the pick as gain), and, as an upper figure, the best candidate's
+//!    gain on all play-outs.
+//!
+//! The gain a command, times the commands a side gives in a battle, is what a
+//! perfect one-step search over `normal`'s candidates would add to a side's 50 %
+//! against `normal`: the ceiling of `hard`'s kind of search on that ruleset
+//! (with states met in `normal`'s battles rather than the searcher's, an
+//! approximation). Release build:
+//!
+//! ```sh
+//! cargo run --release --no-default-features --example room -- [STATES] [PLAYS] [SEED] [STRIDE] [RULESET ...]
+//! ```
+
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
+use skirmish::ai::search::outcomes;
+use skirmish::ai::sim::{ai_level, battle_seed, command_limit};
+use skirmish::ai::{AiPolicy, choose};
+use skirmish::engine::battle::{Awaiting, Battle};
+use skirmish::engine::dice::Dice;
+use skirmish::engine::rulesets::new_battle;
+use skirmish::level::schema::Level;
+
+/// The rulesets with a duel level, in the README's order.
+const RULESETS: [&str; 5] = ["phases", "escalation", "wounds", "actfast", "flow"];
+
+/// One measured command: what the best candidate picked on half the play-outs adds
+/// on the other half, and what the best one adds on all of them (win chance, 0–1).
+struct Gain {
+    picked: f64,
+    best: f64,
+    /// Candidates weighed (0 when there was nothing to choose).
+    candidates: usize,
+}
+
+fn mean(v: impl Iterator<Item = f64>) -> f64 {
+    let (s, n) = v.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
+    s / n.max(1) as f64
+}
+
+/// Measures the command `battle` waits for.
+fn measure(battle: &Battle, rng: &mut ChaCha8Rng, plays: usize, commands: usize) -> Gain {
+    let weighed = outcomes(battle, rng, plays, commands);
+    if weighed.is_empty() {
+        return Gain {
+            picked: 0.0,
+            best: 0.0,
+            candidates: 0,
+        };
+    }
+    let half = |r: &[f64], parity: usize| mean(r.iter().skip(parity).step_by(2).copied());
+    let rate = |r: &[f64]| mean(r.iter().copied());
+    // Picked on the even play-outs (ties to `normal`'s), measured on the odd ones.
+    let mut pick = 0;
+    for (i, (_, r)) in weighed.iter().enumerate() {
+        if half(r, 0) > half(&weighed[pick].1, 0) {
+            pick = i;
+        }
+    }
+    let normal = &weighed[0].1;
+    let best = weighed.iter().map(|(_, r)| rate(r)).fold(f64::MIN, f64::max);
+    Gain {
+        picked: half(&weighed[pick].1, 1) - half(normal, 1),
+        best: best - rate(normal),
+        candidates: weighed.len(),
+    }
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let states: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(200);
+    let plays: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(64);
+    let seed: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
+    let stride: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(7);
+    let mut rulesets: Vec<String> = args.collect();
+    if rulesets.is_empty() {
+        rulesets = RULESETS.iter().map(|s| s.to_string()).collect();
+    }
+    println!(
+        "| ruleset | commands measured (with a choice) | commands a side gives a battle | \
+         gain a command, picked on half (±95%) | best on all | ceiling: a side's share against `normal` |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|");
+    for ruleset in &rulesets {
+        let file = format!("levels/duel_{ruleset}.ron");
+        let level = skirmish::level::load_file(std::path::Path::new(&file)).unwrap_or_else(|e| {
+            eprintln!("{file}: {e:?}");
+            std::process::exit(2);
+        });
+        let lv: Level = ai_level(&level, &vec![AiPolicy::Normal; level.sides.len()]);
+        let limit = command_limit(&lv);
+        let mut gains: Vec<Gain> = Vec::new();
+        let (mut given, mut battles) = (0usize, 0usize);
+        let mut i = 0u64;
+        while gains.len() < states {
+            let bseed = battle_seed(seed, i);
+            i += 1;
+            let mut battle = new_battle(&lv, Dice::seeded(bseed)).expect("a valid level");
+            let mut rng = ChaCha8Rng::seed_from_u64(bseed);
+            let mut probe = ChaCha8Rng::seed_from_u64(bseed ^ 0x5EED);
+            let offset = (bseed % stride as u64) as usize;
+            for n in 0..limit {
+                if matches!(battle.awaiting(), Awaiting::Over(_)) {
+                    break;
+                }
+                given += 1;
+                if n % stride == offset && gains.len() < states {
+                    gains.push(measure(&battle, &mut probe, plays, limit));
+                }
+                let c = choose(&battle, AiPolicy::Normal, &mut rng).expect("a legal command");
+                battle.submit(c).expect("a legal command");
+            }
+            battles += 1;
+            eprintln!("{ruleset}: battle {battles}, {} commands measured", gains.len());
+        }
+        let per_side = given as f64 / battles as f64 / lv.sides.len() as f64;
+        let g = mean(gains.iter().map(|g| g.picked));
+        let var = mean(gains.iter().map(|x| (x.picked - g).powi(2)));
+        let se = (var / gains.len().max(1) as f64).sqrt();
+        let best = mean(gains.iter().map(|g| g.best));
+        let chosen = gains.iter().filter(|g| g.candidates > 1).count();
+        println!(
+            "| {ruleset} | {} ({chosen}) | {per_side:.1} | {:+.2} (±{:.2}) points | {:+.2} points | \
+             {:.0}% (picked: {:.0}–{:.0}%; best on all: {:.0}%) |",
+            gains.len(),
+            100.0 * g,
+            196.0 * se,
+            100.0 * best,
+            50.0 + 100.0 * g * per_side,
+            50.0 + 100.0 * (g - 1.96 * se) * per_side,
+            50.0 + 100.0 * (g + 1.96 * se) * per_side,
+            50.0 + 100.0 * best * per_side,
+        );
+    }
+}
