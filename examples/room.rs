@@ -30,12 +30,13 @@
 //! cargo run --release --no-default-features --example room -- [STATES] [PLAYS] [SEED] [STRIDE] [RULESET ...]
 //! ```
 
-use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
 use skirmish::ai::search::outcomes;
 use skirmish::ai::sim::{ai_level, battle_seed, command_limit};
 use skirmish::ai::{AiPolicy, choose};
 use skirmish::engine::battle::{Awaiting, Battle};
+use skirmish::engine::command::Command;
 use skirmish::engine::dice::Dice;
 use skirmish::engine::rulesets::new_battle;
 use skirmish::level::schema::Level;
@@ -43,13 +44,25 @@ use skirmish::level::schema::Level;
 /// The rulesets with a duel level, in the README's order.
 const RULESETS: [&str; 5] = ["phases", "escalation", "wounds", "actfast", "flow"];
 
-/// One measured command: what the best candidate picked on half the play-outs adds
-/// on the other half, and what the best one adds on all of them (win chance, 0–1).
+/// Play-outs to the end a search could afford under `hard`'s budget (1,800 commands
+/// a decision: about 6 candidates × 8 play-outs of 35 commands).
+const FEW: usize = 8;
+
+/// One measured command: what picking among the candidates adds over `normal`'s
+/// command (win chance, 0–1), for several ways of picking.
 struct Gain {
+    /// The best on the even play-outs, measured on the odd ones.
     picked: f64,
+    /// The best on the first [`FEW`] even play-outs, measured on the odd ones.
+    few: f64,
+    /// `hard`'s own command, measured on the odd play-outs.
+    hard: f64,
+    /// The best on all play-outs, measured on them (biased up by its luck).
     best: f64,
     /// Candidates weighed (0 when there was nothing to choose).
     candidates: usize,
+    /// The kind of `normal`'s command (`Move`, `Attack`, `EndTurn`, `Answer`, …).
+    kind: String,
 }
 
 fn mean(v: impl Iterator<Item = f64>) -> f64 {
@@ -57,31 +70,57 @@ fn mean(v: impl Iterator<Item = f64>) -> f64 {
     s / n.max(1) as f64
 }
 
+/// The index of the best of `weighed` by `rate` (ties to the first, `normal`'s).
+fn best_by(weighed: &[(Command, Vec<f64>)], rate: impl Fn(&[f64]) -> f64) -> usize {
+    let mut pick = 0;
+    for (i, (_, r)) in weighed.iter().enumerate() {
+        if rate(r) > rate(&weighed[pick].1) {
+            pick = i;
+        }
+    }
+    pick
+}
+
 /// Measures the command `battle` waits for.
 fn measure(battle: &Battle, rng: &mut ChaCha8Rng, plays: usize, commands: usize) -> Gain {
+    let hard = choose(
+        battle,
+        AiPolicy::Hard,
+        &mut ChaCha8Rng::seed_from_u64(rng.random()),
+    );
     let weighed = outcomes(battle, rng, plays, commands);
     if weighed.is_empty() {
         return Gain {
             picked: 0.0,
+            few: 0.0,
+            hard: 0.0,
             best: 0.0,
             candidates: 0,
+            kind: String::new(),
         };
     }
-    let half = |r: &[f64], parity: usize| mean(r.iter().skip(parity).step_by(2).copied());
-    let rate = |r: &[f64]| mean(r.iter().copied());
-    // Picked on the even play-outs (ties to `normal`'s), measured on the odd ones.
-    let mut pick = 0;
-    for (i, (_, r)) in weighed.iter().enumerate() {
-        if half(r, 0) > half(&weighed[pick].1, 0) {
-            pick = i;
-        }
-    }
+    let even = |r: &[f64]| mean(r.iter().step_by(2).copied());
+    let odd = |r: &[f64]| mean(r.iter().skip(1).step_by(2).copied());
+    let all = |r: &[f64]| mean(r.iter().copied());
+    let first_few = |r: &[f64]| mean(r.iter().step_by(2).take(FEW).copied());
     let normal = &weighed[0].1;
-    let best = weighed.iter().map(|(_, r)| rate(r)).fold(f64::MIN, f64::max);
+    let gain = |i: usize| odd(&weighed[i].1) - odd(normal);
+    let by_hard = weighed
+        .iter()
+        .position(|(c, _)| Some(c) == hard.as_ref())
+        .unwrap_or(0);
+    let kind = format!("{:?}", weighed[0].0);
     Gain {
-        picked: half(&weighed[pick].1, 1) - half(normal, 1),
-        best: best - rate(normal),
+        picked: gain(best_by(&weighed, even)),
+        few: gain(best_by(&weighed, first_few)),
+        hard: gain(by_hard),
+        best: all(&weighed[best_by(&weighed, all)].1) - all(normal),
         candidates: weighed.len(),
+        kind: kind
+            .split([' ', '{', '('])
+            .next()
+            .unwrap_or_default()
+            .to_string(),
     }
 }
 
@@ -96,10 +135,10 @@ fn main() {
         rulesets = RULESETS.iter().map(|s| s.to_string()).collect();
     }
     println!(
-        "| ruleset | commands measured (with a choice) | commands a side gives a battle | \
-         gain a command, picked on half (±95%) | best on all | ceiling: a side's share against `normal` |"
+        "| ruleset | pick | commands measured (with a choice) | commands a side gives a battle | \
+         win chance it adds a command, points (±95%) | a side's share against `normal` |"
     );
-    println!("|---|---:|---:|---:|---:|---:|");
+    println!("|---|---|---:|---:|---:|---:|");
     for ruleset in &rulesets {
         let file = format!("levels/duel_{ruleset}.ron");
         let level = skirmish::level::load_file(std::path::Path::new(&file)).unwrap_or_else(|e| {
@@ -130,25 +169,49 @@ fn main() {
                 battle.submit(c).expect("a legal command");
             }
             battles += 1;
-            eprintln!("{ruleset}: battle {battles}, {} commands measured", gains.len());
+            eprintln!(
+                "{ruleset}: battle {battles}, {} commands measured",
+                gains.len()
+            );
         }
         let per_side = given as f64 / battles as f64 / lv.sides.len() as f64;
-        let g = mean(gains.iter().map(|g| g.picked));
-        let var = mean(gains.iter().map(|x| (x.picked - g).powi(2)));
-        let se = (var / gains.len().max(1) as f64).sqrt();
-        let best = mean(gains.iter().map(|g| g.best));
+        let stat = |f: &dyn Fn(&Gain) -> f64| {
+            let g = mean(gains.iter().map(f));
+            let var = mean(gains.iter().map(|x| (f(x) - g).powi(2)));
+            (g, 1.96 * (var / gains.len().max(1) as f64).sqrt())
+        };
+        let share = |g: f64| (50.0 + 100.0 * g * per_side).clamp(0.0, 100.0);
         let chosen = gains.iter().filter(|g| g.candidates > 1).count();
-        println!(
-            "| {ruleset} | {} ({chosen}) | {per_side:.1} | {:+.2} (±{:.2}) points | {:+.2} points | \
-             {:.0}% (picked: {:.0}–{:.0}%; best on all: {:.0}%) |",
-            gains.len(),
-            100.0 * g,
-            196.0 * se,
-            100.0 * best,
-            50.0 + 100.0 * g * per_side,
-            50.0 + 100.0 * (g - 1.96 * se) * per_side,
-            50.0 + 100.0 * (g + 1.96 * se) * per_side,
-            50.0 + 100.0 * best * per_side,
+        let row = |name: &str, (g, e): (f64, f64)| {
+            println!(
+                "| {ruleset} | {name} | {} ({chosen}) | {per_side:.1} | {:+.2} ± {:.2} | {:.0}% ({:.0}–{:.0}%) |",
+                gains.len(),
+                100.0 * g,
+                100.0 * e,
+                share(g),
+                share(g - e),
+                share(g + e),
+            );
+        };
+        row(
+            &format!("best of {} play-outs", plays / 2),
+            stat(&|g| g.picked),
         );
+        row(&format!("best of {FEW} play-outs"), stat(&|g| g.few));
+        row("`hard`'s command", stat(&|g| g.hard));
+        row("best on all (biased up)", stat(&|g| g.best));
+        let mut kinds: Vec<&str> = gains.iter().map(|g| g.kind.as_str()).collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        for kind in kinds.into_iter().filter(|k| !k.is_empty()) {
+            let of: Vec<&Gain> = gains.iter().filter(|g| g.kind == kind).collect();
+            eprintln!(
+                "{ruleset}: {kind} ({} measured): best of {} {:+.2} points, hard's {:+.2}",
+                of.len(),
+                plays / 2,
+                100.0 * mean(of.iter().map(|g| g.picked)),
+                100.0 * mean(of.iter().map(|g| g.hard)),
+            );
+        }
     }
 }

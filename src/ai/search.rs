@@ -312,7 +312,16 @@ fn search(battle: &Battle, rng: &mut impl Rng, budget: &Budget, luck: Luck) -> O
             .map(|c| {
                 SCRATCH.with(|scratch| {
                     let mut scratch = scratch.borrow_mut();
-                    play_out(battle, &mut scratch, c, (side, unit), sample, budget, luck, evaluate)
+                    play_out(
+                        battle,
+                        &mut scratch,
+                        c,
+                        (side, unit),
+                        sample,
+                        budget,
+                        luck,
+                        evaluate,
+                    )
                 })
             })
             .collect();
