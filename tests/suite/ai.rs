@@ -686,3 +686,54 @@ fn sim_reports_win_intervals_and_a_lopsided_verdict() {
         "{table}"
     );
 }
+
+/// `search::outcomes` (what `examples/room.rs` measures with) plays each command
+/// `hard` would weigh to the end of the battle: `normal`'s command first, as many
+/// results as play-outs asked for, each a win or a loss for the deciding side when
+/// the play-outs may run to the end (a mirror duel has no draws), and none decided
+/// when they may not run at all; the same generator state gives the same results.
+#[test]
+fn outcomes_play_each_candidate_to_the_end_of_the_battle() {
+    use skirmish::ai::search::outcomes;
+    let level = ai_level(&level_named("Duel (wounds)"), &[AiPolicy::Normal; 2]);
+    let mut battle = new_battle(&level, Dice::seeded(3)).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let weighed = loop {
+        let weighed = outcomes(&battle, &mut ChaCha8Rng::seed_from_u64(9), 6, 10_000);
+        if !weighed.is_empty() {
+            break weighed;
+        }
+        let c = choose(&battle, AiPolicy::Normal, &mut rng).unwrap();
+        battle.submit(c).unwrap();
+        assert!(
+            !matches!(battle.awaiting(), Awaiting::Over(_)),
+            "no choice met"
+        );
+    };
+    assert!(weighed.len() >= 2, "a choice weighs several commands");
+    let normal = choose(&battle, AiPolicy::Normal, &mut ChaCha8Rng::seed_from_u64(9));
+    assert_eq!(
+        Some(&weighed[0].0),
+        normal.as_ref(),
+        "normal's command first"
+    );
+    for (c, results) in &weighed {
+        assert_eq!(results.len(), 6, "{c:?}");
+        assert!(
+            results.iter().all(|&r| r == 0.0 || r == 1.0),
+            "{c:?}: every play-out decided, got {results:?}"
+        );
+    }
+    assert!(
+        weighed.iter().flat_map(|(_, r)| r).any(|&r| r == 1.0)
+            && weighed.iter().flat_map(|(_, r)| r).any(|&r| r == 0.0),
+        "wins and losses among the play-outs: {weighed:?}"
+    );
+    let again = outcomes(&battle, &mut ChaCha8Rng::seed_from_u64(9), 6, 10_000);
+    assert_eq!(again, weighed, "the same generator state, the same results");
+    let cut = outcomes(&battle, &mut ChaCha8Rng::seed_from_u64(9), 6, 0);
+    assert!(
+        cut.iter().flat_map(|(_, r)| r).all(|&r| r == 0.5),
+        "play-outs stopped before any command decide nothing"
+    );
+}
