@@ -113,6 +113,8 @@ struct Budget {
     work: usize,
     /// Head start of `Normal`'s choice.
     prior: f64,
+    /// The score of a play-out's end state for the deciding side.
+    score: fn(&Battle, SideId) -> f64,
 }
 
 /// The search `hard` plays with.
@@ -124,6 +126,7 @@ const HARD: Budget = Budget {
     rounds: 1,
     work: DECISION_WORK,
     prior: PRIOR,
+    score: evaluate,
 };
 
 /// The dice a play-out rolls: drawn from its seed roll by roll (`aligned`), or
@@ -165,6 +168,7 @@ pub fn choose_foreseeing(
         rounds: 1,
         work: usize::MAX,
         prior: 0.0,
+        score: evaluate,
     };
     search(battle, rng, &budget, Luck::Foreseen(dice_seed))
 }
@@ -187,6 +191,7 @@ pub fn outcomes(
         commands,
         rollouts: plays,
         work: usize::MAX,
+        score: result,
         ..HARD
     };
     let Some((candidates, side, unit)) = candidates(battle, rng, &budget) else {
@@ -219,7 +224,6 @@ pub fn outcomes(
                     sample,
                     &budget,
                     Luck::Sampled,
-                    result,
                 );
                 result
             })
@@ -312,16 +316,7 @@ fn search(battle: &Battle, rng: &mut impl Rng, budget: &Budget, luck: Luck) -> O
             .map(|c| {
                 SCRATCH.with(|scratch| {
                     let mut scratch = scratch.borrow_mut();
-                    play_out(
-                        battle,
-                        &mut scratch,
-                        c,
-                        (side, unit),
-                        sample,
-                        budget,
-                        luck,
-                        evaluate,
-                    )
+                    play_out(battle, &mut scratch, c, (side, unit), sample, budget, luck)
                 })
             })
             .collect();
@@ -346,7 +341,6 @@ fn play_out(
     sample: Sample,
     budget: &Budget,
     luck: Luck,
-    score: fn(&Battle, SideId) -> f64,
 ) -> (f64, usize) {
     let fork = match scratch {
         Some(s) => {
@@ -396,7 +390,7 @@ fn play_out(
         }
         submitted += 1;
     }
-    (score(fork, side), submitted)
+    ((budget.score)(fork, side), submitted)
 }
 
 /// Which play-out of a decision's search: its own seed, and its place in the
