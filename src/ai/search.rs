@@ -51,7 +51,9 @@
 //! `examples/hard_time.rs` (the README's table "How long `hard` thinks").
 //!
 //! [`choose_foreseeing`] is the same search with the real dice known in advance, to
-//! measure how far skill could go at most (`examples/oracle.rs`).
+//! measure how far skill could go at most (`examples/oracle.rs`); [`outcomes`] plays
+//! each candidate to the end of the battle, to measure how much a perfect pick among
+//! them could gain (`examples/room.rs`).
 
 use std::cell::RefCell;
 
