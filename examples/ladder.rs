@@ -16,11 +16,10 @@
 //! Defaults: 200 battles a seat, seed 1, 2 threads, every ruleset. Results don't
 //! depend on the thread count.
 
+mod duels;
+
 use skirmish::ai::AiPolicy;
 use skirmish::ai::sim::{SimConfig, command_limit, simulate, wilson};
-
-/// The rulesets with a duel level, in the README's order.
-const RULESETS: [&str; 5] = ["phases", "escalation", "wounds", "actfast", "flow"];
 
 /// The ladder's rungs: (stronger, weaker, the win rate the issue asks of the stronger).
 const RUNGS: [(AiPolicy, AiPolicy, f64); 3] = [
@@ -114,21 +113,14 @@ fn main() {
     let battles: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(200);
     let seed: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
     let threads: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(2);
-    let mut rulesets: Vec<String> = args.collect();
-    if rulesets.is_empty() {
-        rulesets = RULESETS.iter().map(|s| s.to_string()).collect();
-    }
+    let rulesets = duels::rulesets(args);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
         .expect("worker threads");
     let mut measured: Vec<(String, Vec<Rung>)> = Vec::new();
     for ruleset in &rulesets {
-        let file = format!("levels/duel_{ruleset}.ron");
-        let level = skirmish::level::load_file(std::path::Path::new(&file)).unwrap_or_else(|e| {
-            eprintln!("{file}: {e:?}");
-            std::process::exit(2);
-        });
+        let level = duels::level(ruleset);
         let rungs: Vec<Rung> = RUNGS
             .iter()
             .map(|&(strong, weak, _)| {

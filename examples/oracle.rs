@@ -12,6 +12,8 @@
 //! cargo run --release --no-default-features --example oracle -- [BATTLES] [SEED] [THREADS] [RULESET ...]
 //! ```
 
+mod duels;
+
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use rayon::prelude::*;
@@ -22,9 +24,6 @@ use skirmish::engine::battle::{Awaiting, side_of};
 use skirmish::engine::dice::Dice;
 use skirmish::engine::rulesets::new_battle;
 use skirmish::level::schema::Level;
-
-/// The rulesets with a duel level, in the README's order.
-const RULESETS: [&str; 5] = ["phases", "escalation", "wounds", "actfast", "flow"];
 
 /// Plays battle `seed` with the oracle on side `seat` and `normal` on the others;
 /// the winner's side index, if any.
@@ -57,10 +56,7 @@ fn main() {
     let battles: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(40);
     let seed: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
     let threads: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(2);
-    let mut rulesets: Vec<String> = args.collect();
-    if rulesets.is_empty() {
-        rulesets = RULESETS.iter().map(|s| s.to_string()).collect();
-    }
+    let rulesets = duels::rulesets(args);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
@@ -68,11 +64,7 @@ fn main() {
     println!("| ruleset | oracle wins / decided | 95% interval | from side 1 / side 2 | draws |");
     println!("|---|---:|---|---:|---:|");
     for ruleset in &rulesets {
-        let file = format!("levels/duel_{ruleset}.ron");
-        let level = skirmish::level::load_file(std::path::Path::new(&file)).unwrap_or_else(|e| {
-            eprintln!("{file}: {e:?}");
-            std::process::exit(2);
-        });
+        let level = duels::level(ruleset);
         let runs: Vec<(usize, u64)> = (0..2)
             .flat_map(|seat| (0..battles).map(move |i| (seat, i)))
             .collect();

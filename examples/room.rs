@@ -35,6 +35,8 @@
 //! cargo run --release --no-default-features --example room -- [STATES] [PLAYS] [SEED] [STRIDE] [RULESET ...]
 //! ```
 
+mod duels;
+
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use skirmish::ai::search::outcomes;
@@ -45,9 +47,6 @@ use skirmish::engine::command::Command;
 use skirmish::engine::dice::Dice;
 use skirmish::engine::rulesets::new_battle;
 use skirmish::level::schema::Level;
-
-/// The rulesets with a duel level, in the README's order.
-const RULESETS: [&str; 5] = ["phases", "escalation", "wounds", "actfast", "flow"];
 
 /// Play-outs to the end a search could afford under `hard`'s budget (1,800 commands
 /// a decision: about 6 candidates × 8 play-outs of 35 commands).
@@ -88,11 +87,9 @@ fn best_by(weighed: &[(Command, Vec<f64>)], rate: impl Fn(&[f64]) -> f64) -> usi
 
 /// Measures the command `battle` waits for.
 fn measure(battle: &Battle, rng: &mut ChaCha8Rng, plays: usize, commands: usize) -> Gain {
-    let hard = choose(
-        battle,
-        AiPolicy::Hard,
-        &mut ChaCha8Rng::seed_from_u64(rng.random()),
-    );
+    // Drawn before `outcomes` draws, so the measured play-outs don't depend on it;
+    // `hard` itself only runs where there is a choice.
+    let hard_seed: u64 = rng.random();
     let weighed = outcomes(battle, rng, plays, commands);
     if weighed.is_empty() {
         return Gain {
@@ -110,6 +107,11 @@ fn measure(battle: &Battle, rng: &mut ChaCha8Rng, plays: usize, commands: usize)
     let first_few = |r: &[f64]| mean(r.iter().step_by(2).take(FEW).copied());
     let normal = &weighed[0].1;
     let gain = |i: usize| odd(&weighed[i].1) - odd(normal);
+    let hard = choose(
+        battle,
+        AiPolicy::Hard,
+        &mut ChaCha8Rng::seed_from_u64(hard_seed),
+    );
     let by_hard = weighed
         .iter()
         .position(|(c, _)| Some(c) == hard.as_ref())
@@ -135,21 +137,14 @@ fn main() {
     let plays: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(64);
     let seed: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
     let stride: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(7);
-    let mut rulesets: Vec<String> = args.collect();
-    if rulesets.is_empty() {
-        rulesets = RULESETS.iter().map(|s| s.to_string()).collect();
-    }
+    let rulesets = duels::rulesets(args);
     println!(
         "| ruleset | pick | commands measured (with a choice) | commands a side gives a battle | \
          win chance it adds a command, points (±95%) | a side's share against `normal` |"
     );
     println!("|---|---|---:|---:|---:|---:|");
     for ruleset in &rulesets {
-        let file = format!("levels/duel_{ruleset}.ron");
-        let level = skirmish::level::load_file(std::path::Path::new(&file)).unwrap_or_else(|e| {
-            eprintln!("{file}: {e:?}");
-            std::process::exit(2);
-        });
+        let level = duels::level(ruleset);
         let lv: Level = ai_level(&level, &vec![AiPolicy::Normal; level.sides.len()]);
         let limit = command_limit(&lv);
         let mut gains: Vec<Gain> = Vec::new();

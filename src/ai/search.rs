@@ -188,11 +188,10 @@ pub fn outcomes(
     plays: usize,
     commands: usize,
 ) -> Vec<(Command, Vec<f64>)> {
+    // What a play-out reads: its horizon, its length and its score.
     let budget = Budget {
         rounds: usize::MAX,
         commands,
-        rollouts: plays,
-        work: usize::MAX,
         score: result,
         ..HARD
     };
@@ -273,13 +272,14 @@ fn candidates(
             let normal = tactics::decide(battle, &decision, AiPolicy::Normal);
             let priced = decision.options.iter().any(|o| o.chance.is_some());
             let mut candidates: Vec<Command> = normal.into_iter().collect();
-            for answer in decision.answers() {
-                if !priced
-                    && candidates.len() < budget.candidates
-                    && !candidates.contains(answer)
-                    && battle.check(answer).is_ok()
-                {
-                    candidates.push(answer.clone());
+            if !priced {
+                for answer in decision.answers() {
+                    if candidates.len() < budget.candidates
+                        && !candidates.contains(answer)
+                        && battle.check(answer).is_ok()
+                    {
+                        candidates.push(answer.clone());
+                    }
                 }
             }
             (candidates, decision.side, None)
