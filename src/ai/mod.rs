@@ -127,7 +127,7 @@ pub fn strength_note(policy: AiPolicy) -> &'static str {
         AiPolicy::Random => "random: loses 99.8% of duels to easy",
         AiPolicy::Easy => "easy: beats random 99.8%, loses 77% of duels to normal",
         AiPolicy::Normal => "normal: wins 77% against easy on duels (65-92% by ruleset)",
-        AiPolicy::Hard => "hard: wins 64% against normal on duels (50-85% by ruleset)",
+        AiPolicy::Hard => "hard: wins 66% against normal on duels (50-85% by ruleset)",
     }
 }
 
