@@ -124,10 +124,10 @@ pub fn policy_name(policy: AiPolicy) -> &'static str {
 /// The menu shows it next to the policy.
 pub fn strength_note(policy: AiPolicy) -> &'static str {
     match policy {
-        AiPolicy::Random => "random: loses 99.8% of duels to easy",
-        AiPolicy::Easy => "easy: beats random 99.8%, loses 77% of duels to normal",
-        AiPolicy::Normal => "normal: wins 77% against easy on duels (65-92% by ruleset)",
-        AiPolicy::Hard => "hard: wins 66% against normal on duels (50-85% by ruleset)",
+        AiPolicy::Random => "random: loses 99.9% of duels to easy",
+        AiPolicy::Easy => "easy: beats random 99.9%, loses 77% of duels to normal",
+        AiPolicy::Normal => "normal: wins 77% against easy on duels (65-90% by ruleset)",
+        AiPolicy::Hard => "hard: wins 67% against normal on duels (50-85% by ruleset)",
     }
 }
 
