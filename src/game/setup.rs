@@ -534,18 +534,21 @@ fn view(
                 p.spawn(text(mode, 16.0, TEXT));
             }
         }
-        p.spawn(text(
-            "W/S side   A/D who plays   Tab decisions   Left/Right level   Enter start   C continue   R watch   E edit   Q quit",
-            15.0,
-            DIM,
-        ));
+        // C and R are offered only when there is an autosave to continue or watch.
+        let saved = continuable(&options);
+        let keys = if saved.is_some() {
+            "W/S side   A/D who plays   Tab decisions   Left/Right level   Enter start   C continue   R watch   E edit   Q quit"
+        } else {
+            "W/S side   A/D who plays   Tab decisions   Left/Right level   Enter start   E edit   Q quit"
+        };
+        p.spawn(text(keys, 15.0, DIM));
         p.spawn(Node {
             column_gap: px(20),
             ..default()
         })
         .with_children(|row| {
             row.spawn(button("Start battle (Enter)", SetupButton::Start, true));
-            if let Some((_, file)) = continuable(&options) {
+            if let Some((_, file)) = &saved {
                 row.spawn(button(
                     format!("Continue {} (C)", file.level.name),
                     SetupButton::Continue,
