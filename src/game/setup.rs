@@ -398,6 +398,15 @@ fn button(label: impl Into<String>, action: SetupButton, selected: bool) -> impl
     )
 }
 
+/// The menu's line of keys: `C` continue and `R` watch only when there is an
+/// autosave (`saved`), since without one they do nothing.
+fn key_hint(saved: bool) -> String {
+    let resume = if saved { "C continue   R watch   " } else { "" };
+    format!(
+        "W/S side   A/D who plays   Tab decisions   Left/Right level   Enter start   {resume}E edit   Q quit"
+    )
+}
+
 /// Rebuilds the menu when the setup changed.
 fn view(
     mut commands: Commands,
@@ -534,14 +543,8 @@ fn view(
                 p.spawn(text(mode, 16.0, TEXT));
             }
         }
-        // C and R are offered only when there is an autosave to continue or watch.
         let saved = continuable(&options);
-        let keys = if saved.is_some() {
-            "W/S side   A/D who plays   Tab decisions   Left/Right level   Enter start   C continue   R watch   E edit   Q quit"
-        } else {
-            "W/S side   A/D who plays   Tab decisions   Left/Right level   Enter start   E edit   Q quit"
-        };
-        p.spawn(text(keys, 15.0, DIM));
+        p.spawn(text(key_hint(saved.is_some()), 15.0, DIM));
         p.spawn(Node {
             column_gap: px(20),
             ..default()
@@ -612,6 +615,24 @@ mod tests {
         assert_eq!(
             setup.level.as_ref().unwrap().sides[0].controller,
             Controller::Ai(AiPolicy::Hard)
+        );
+    }
+
+    #[test]
+    fn the_key_line_offers_continue_and_watch_only_with_an_autosave() {
+        let with = key_hint(true);
+        assert!(
+            with.contains("C continue") && with.contains("R watch"),
+            "{with}"
+        );
+        let without = key_hint(false);
+        assert!(
+            !without.contains("continue") && !without.contains("watch"),
+            "{without}"
+        );
+        assert!(
+            without.ends_with("Enter start   E edit   Q quit"),
+            "{without}"
         );
     }
 
