@@ -18,7 +18,7 @@
 //! benches/levels/bench_24x24.ron --battles 100 --threads 1` says 27.5),
 //! `engine_replay` 3.23 ms. The floor alone leaves `normal` about 6 µs a decision at
 //! 200 battles a second; a decision costs about 100 µs (move tree, cell scores,
-//! odds, previews: see the README's "Speed").
+//! odds, previews: see `docs/speed.md`).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

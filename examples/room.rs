@@ -28,7 +28,7 @@
 //! approximation, which reads high where the gain is large). Prints a Markdown row
 //! per way of picking and ruleset, and on stderr the progress and the gain by kind of
 //! `normal`'s command. 1,600 commands with 96 play-outs take about 10 minutes a
-//! ruleset on a 2-core machine (the README's table "How much a choice can matter
+//! ruleset on a 2-core machine (`docs/ai.md`'s table "How much a choice can matter
 //! without seeing the dice"). Release build:
 //!
 //! ```sh

@@ -119,7 +119,7 @@ pub fn policy_name(policy: AiPolicy) -> &'static str {
 }
 
 /// One line on how strong `policy` plays, from the ladder measured on the duel levels
-/// (README, "The ladder on the duels": 400 battles a pairing and ruleset, seats
+/// (README, "AI levels and the ladder": 400 battles a pairing and ruleset, seats
 /// swapped half the time; shares of the decided battles over the five rulesets).
 /// The menu shows it next to the policy.
 pub fn strength_note(policy: AiPolicy) -> &'static str {

@@ -33,7 +33,7 @@
 //! answers after it (on the `actfast` duel, 58–60 % of decided duels against
 //! `Normal` where `Normal`'s answer won 51 %).
 //!
-//! How strong this is: the README's ladder ("The ladder on the duels").
+//! How strong this is: the ladder in `docs/ai.md` ("The ladder on the duels").
 //!
 //! The seeds and the play-outs' tie-breaks come from the caller's generator: the
 //! same battle and generator state give the same command, whatever the thread or
@@ -48,7 +48,7 @@
 //! play-outs run in parallel on rayon's pool (each thread with its own scratch
 //! world) and are summed in candidate order, so the choice doesn't depend on the
 //! threads. Measured with
-//! `examples/hard_time.rs` (the README's table "How long `hard` thinks").
+//! `examples/hard_time.rs` (`docs/ai.md`, "How long `hard` thinks").
 //!
 //! [`choose_foreseeing`] is the same search with the real dice known in advance, to
 //! measure how far skill could go at most (`examples/oracle.rs`); [`outcomes`] plays
@@ -78,7 +78,7 @@ pub const MAX_COMMANDS: usize = 40;
 /// play-outs is started: what keeps a decision's cost bounded whatever the
 /// ruleset, the number of units and candidates (a `Normal` command costs tens of
 /// microseconds on a duel). 1,800 keeps `hard` within 50 ms a decision on average
-/// and 250 ms at most on this 2-core machine (README, "How long `hard` thinks");
+/// and 250 ms at most on this 2-core machine (`docs/ai.md`, "How long `hard` thinks");
 /// 3,600 with 32 passes did no better on the duels.
 pub const DECISION_WORK: usize = 1_800;
 /// Head start of `Normal`'s own choice, in score points (a unit in play is worth
