@@ -333,7 +333,7 @@ fn leave_out(
             Has<Text>,
             Has<skirmish::game::turn_strip::TurnStrip>,
             Has<skirmish::game::unit_card::UnitCard>,
-            Has<skirmish::game::log_view::LogRows>,
+            Has<skirmish::game::layout::LogRows>,
         ),
         With<Node>,
     >,

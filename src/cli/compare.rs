@@ -23,7 +23,8 @@ use crate::engine::rulesets::{RULESETS, registry};
 use crate::level::schema::Level;
 use crate::level::{load_file, under_ruleset};
 
-use super::sim::{FONT, Failure, policies};
+use super::chart::use_font;
+use super::sim::{Failure, policies};
 
 /// Arguments of `skirmish compare`.
 #[derive(Debug, Args)]
@@ -253,9 +254,8 @@ pub fn table(c: &Comparison) -> String {
 /// Draws each ruleset's win rate per side with its 95% interval into a PNG.
 fn plot(c: &Comparison, path: &Path) -> Result<(), String> {
     use plotters::prelude::*;
-    use plotters::style::{FontStyle, register_font};
 
-    register_font("sans-serif", FontStyle::Normal, FONT).map_err(|_| "bad font".to_string())?;
+    use_font()?;
     let width = 200 + 160 * c.rulesets.len() as u32;
     let root = BitMapBackend::new(path, (width.max(640), 480)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| e.to_string())?;

@@ -6,10 +6,12 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub mod chart;
 pub mod check;
 pub mod compare;
 pub mod csv;
 pub mod dice;
+pub mod merge;
 pub mod replay;
 pub mod script;
 pub mod shard;
@@ -114,7 +116,7 @@ pub enum Command {
     /// change constants (--set), sweep one (--sweep), or play a shard (--shard).
     Sim(sim::SimArgs),
     /// Combine the shard files of `skirmish sim --shard K/N` into the full run's report.
-    Merge(shard::MergeArgs),
+    Merge(merge::MergeArgs),
     /// Play a level under every ruleset that can (grid, archetypes) and set win
     /// rates, battle length, damage and losses side by side.
     Compare(compare::CompareArgs),
@@ -225,7 +227,7 @@ pub fn main() -> ExitCode {
         }
         Command::Merge(args) => {
             quiet_broken_pipe();
-            shard::run(&args)
+            merge::run(&args)
         }
         Command::Compare(args) => {
             quiet_broken_pipe();

@@ -39,7 +39,9 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
+use super::chart::{legend_and_present, use_font};
 use super::shard::{FORMAT, Played, PlayedRun, Shard};
+use super::sweep;
 use super::tweak::{self, Setting};
 use crate::ai::sim::{
     RunInfo, SimConfig, Summary, battle_seed, command_limit, play_logged, simulate, summarize,
@@ -47,9 +49,6 @@ use crate::ai::sim::{
 use crate::ai::{AiPolicy, parse_policy};
 use crate::level::schema::{Controller, Level};
 use crate::level::{load_file, under_ruleset};
-
-/// The chart font (Fira Mono, SIL Open Font License; see assets/fonts/).
-pub(super) const FONT: &[u8] = include_bytes!("../../assets/fonts/FiraMono-subset.ttf");
 
 /// Arguments of `skirmish sim`.
 #[derive(Debug, Args)]
@@ -391,10 +390,7 @@ pub(super) fn report(played: &Played, out: &Output) -> Result<(), Failure> {
         .collect();
     match (&played.sweep, out.json, out.csv) {
         (None, true, _) => print!("{}", json(&summaries[0])?),
-        (Some(key), true, _) => print!(
-            "{}",
-            json(&super::sweep::json(key, &played.runs, &summaries))?
-        ),
+        (Some(key), true, _) => print!("{}", json(&sweep::json(key, &played.runs, &summaries))?),
         (_, _, true) => {
             let rows: Vec<super::csv::Row> = played
                 .runs
@@ -409,13 +405,13 @@ pub(super) fn report(played: &Played, out: &Output) -> Result<(), Failure> {
         }
         (None, false, false) => print_table(&played.runs[0].info, &summaries[0]),
         (Some(key), false, false) => {
-            print!("{}", super::sweep::table(key, &played.runs, &summaries));
+            print!("{}", sweep::table(key, &played.runs, &summaries));
         }
     }
     if let Some(path) = &out.plot {
         match &played.sweep {
             None => plot(&played.runs[0].info, &summaries[0], path),
-            Some(key) => super::sweep::plot(key, &played.runs, &summaries, path),
+            Some(key) => sweep::plot(key, &played.runs, &summaries, path),
         }
         .map_err(|e| Failure::Failed(format!("cannot write the plot {}: {e}", path.display())))?;
         if !out.json && !out.csv {
@@ -606,10 +602,8 @@ fn print_units(s: &Summary) {
 fn plot(info: &RunInfo, s: &Summary, path: &Path) -> Result<(), String> {
     use plotters::prelude::*;
     use plotters::style::text_anchor::{HPos, Pos, VPos};
-    use plotters::style::{FontStyle, register_font};
 
-    // Registering twice (a second plot in one process) is harmless.
-    register_font("sans-serif", FontStyle::Normal, FONT).map_err(|_| "bad font".to_string())?;
+    use_font()?;
     let root = BitMapBackend::new(path, (1100, 480)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| e.to_string())?;
     let root = root
@@ -756,28 +750,4 @@ fn plot(info: &RunInfo, s: &Summary, path: &Path) -> Result<(), String> {
             });
     }
     legend_and_present(&mut chart, &root, SeriesLabelPosition::UpperLeft)
-}
-
-/// Draws `chart`'s series labels (the legend) at `position` and writes the image of
-/// `root`: how every chart of `sim` ends.
-pub(super) fn legend_and_present<'a, DB, CT, S>(
-    chart: &mut plotters::chart::ChartContext<'a, DB, CT>,
-    root: &plotters::drawing::DrawingArea<DB, S>,
-    position: plotters::chart::SeriesLabelPosition,
-) -> Result<(), String>
-where
-    DB: plotters::prelude::DrawingBackend + 'a,
-    CT: plotters::coord::CoordTranslate,
-    S: plotters::coord::CoordTranslate,
-{
-    use plotters::prelude::*;
-    chart
-        .configure_series_labels()
-        .position(position)
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK.mix(0.3))
-        .label_font(("sans-serif", 13))
-        .draw()
-        .map_err(|e| e.to_string())?;
-    root.present().map_err(|e| e.to_string())
 }

@@ -9,6 +9,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use super::chart::{legend_and_present, use_font};
 use super::shard::PlayedRun;
 use super::tweak::parse_value;
 use crate::ai::sim::Summary;
@@ -130,7 +131,6 @@ pub fn plot(
     path: &Path,
 ) -> Result<(), String> {
     use plotters::prelude::*;
-    use plotters::style::{FontStyle, register_font};
 
     let (Some(first), Some(info)) = (summaries.first(), runs.first().map(|r| &r.info)) else {
         return Err("no runs to plot".into());
@@ -149,8 +149,7 @@ pub fn plot(
     let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let pad = if hi > lo { (hi - lo) * 0.04 } else { 0.5 };
 
-    register_font("sans-serif", FontStyle::Normal, super::sim::FONT)
-        .map_err(|_| "bad font".to_string())?;
+    use_font()?;
     let root = BitMapBackend::new(path, (960, 540)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| e.to_string())?;
     let mut chart = ChartBuilder::on(&root)
@@ -237,5 +236,5 @@ pub fn plot(
             .label("draws")
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], grey.stroke_width(1)));
     }
-    super::sim::legend_and_present(&mut chart, &root, SeriesLabelPosition::UpperRight)
+    legend_and_present(&mut chart, &root, SeriesLabelPosition::UpperRight)
 }

@@ -12,6 +12,10 @@ use bevy_ecs::resource::Resource;
 use rand::{RngExt, SeedableRng, rngs::ChaCha8Rng};
 use serde::{Deserialize, Serialize};
 
+/// Most sides on one die: of a configured die ([`Sides`]) and of a die in a dice
+/// expression (`X` in `NdX`, [`crate::engine::odds`]).
+pub const MAX_SIDES: u32 = 10_000;
+
 /// Why the dice could not give a face.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DiceError {
@@ -40,7 +44,7 @@ pub enum DiceError {
 }
 
 /// The sides of a die a ruleset's configuration names (a tie die, an initiative die,
-/// an extra die of advantage): from 2 to [`crate::engine::odds::MAX_SIDES`]. A d1
+/// an extra die of advantage): from 2 to [`MAX_SIDES`]. A d1
 /// never breaks a tie and a d0 can't be rolled, so neither can be configured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "u32", into = "u32")]
@@ -49,7 +53,7 @@ pub struct Sides(u32);
 impl Sides {
     /// A die of `sides` sides, or why not.
     pub fn new(sides: u32) -> Result<Self, String> {
-        let max = crate::engine::odds::MAX_SIDES;
+        let max = MAX_SIDES;
         if (2..=max).contains(&sides) {
             Ok(Self(sides))
         } else {

@@ -39,8 +39,8 @@ pub use shape::MAX_HELPER_WORK;
 pub const MAX_DICE_PER_GROUP: u32 = 1000;
 /// Most dice in a whole expression.
 pub const MAX_DICE_TOTAL: u32 = 1000;
-/// Most sides on one die (`X` in `NdX`).
-pub const MAX_SIDES: u32 = 10_000;
+/// Most sides on one die (`X` in `NdX`), the dice's own limit.
+pub use crate::engine::dice::MAX_SIDES;
 /// Largest constant term.
 pub const MAX_CONSTANT: u64 = 1_000_000_000;
 /// Most distinct totals an expression may span (`max - min`), so that its exact

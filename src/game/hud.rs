@@ -7,7 +7,7 @@ use bevy::prelude::*;
 
 use super::Game;
 use super::choices::{Choices, UiState, command_label, submit};
-use super::layout::panels;
+use super::layout::{ChoiceBar, LogRows, LogTitle, Prompt, panels};
 use super::screen::{Leave, ReturnTo, Screen};
 use super::theme::{DIM, HudText, Panel, PromptOption, TEXT, ascii, font, spawn_frame};
 use super::units_view::{SIDE_SHAPES, side_color};
@@ -19,16 +19,9 @@ const PROMPT_FRAME: Color = Color::srgb(1.0, 0.95, 0.3);
 const GOOD: Color = Color::srgb(0.55, 0.9, 0.6);
 const BAD: Color = Color::srgb(1.0, 0.45, 0.4);
 
-/// The decision prompt panel.
-#[derive(Component)]
-pub struct Prompt;
 /// The result screen.
 #[derive(Component)]
 pub struct ResultScreen;
-/// The chooser of attack options above the combat log: the choices of each
-/// option the ruleset lets the player choose (`wounds`' aim, W-17; none: no bar).
-#[derive(Component)]
-pub struct ChoiceBar;
 /// A choice's button: the option's place among the choosable ones and the
 /// choice's among its choices.
 #[derive(Component)]
@@ -156,7 +149,7 @@ fn spawn_hud(mut commands: Commands, game: Option<Res<Game>>) {
                 Text::new("Combat log  (PgUp/PgDn, / explain a roll)"),
                 font(15.0),
                 TextColor(DIM),
-                super::log_view::LogTitle,
+                LogTitle,
             ),
             // The newest line sits at the bottom; older lines are clipped at the top.
             (
@@ -174,7 +167,7 @@ fn spawn_hud(mut commands: Commands, game: Option<Res<Game>>) {
                         flex_direction: FlexDirection::Column,
                         ..default()
                     },
-                    super::log_view::LogRows,
+                    LogRows,
                 )]
             ),
         ],

@@ -132,3 +132,23 @@ pub(crate) fn pan_and_zoom<A: Actionlike>(
     }
     ortho.scale = (ortho.scale * zoom).clamp(0.15, 8.0);
 }
+
+/// The decision prompt panel (spawned by the HUD, [`super::hud`]; the log's rows
+/// under it are hidden while it shows, [`super::log_view`]).
+#[derive(Component)]
+pub struct Prompt;
+
+/// The chooser of attack options above the combat log: the choices of each
+/// option the ruleset lets the player choose (`wounds`' aim, W-17; none: no bar).
+#[derive(Component)]
+pub struct ChoiceBar;
+
+/// The column that holds the combat log's rows (spawned by the HUD, filled by
+/// [`super::log_view`]).
+#[derive(Component)]
+pub struct LogRows;
+
+/// The combat log's title over its rows (spawned by the HUD): like the rows, not
+/// drawn while the decision prompt covers it.
+#[derive(Component)]
+pub struct LogTitle;

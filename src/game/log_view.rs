@@ -10,7 +10,7 @@ use leafwing_input_manager::prelude::ActionState;
 
 use super::Game;
 use super::choices::UiState;
-use super::layout::panels;
+use super::layout::{ChoiceBar, LogRows, LogTitle, Prompt, panels};
 use super::screen::Screen;
 use super::settings::{BattleAction, Player};
 use super::theme::ascii;
@@ -20,18 +20,9 @@ use crate::engine::explain::{Explained, explain, term_text};
 /// Log lines shown at most (older ones are reached with PgUp).
 pub const ROWS: usize = 34;
 
-/// The column that holds the log's rows (spawned by the HUD).
-#[derive(Component)]
-pub struct LogRows;
-
 /// One row of the combat log: its position from the top of the shown lines.
 #[derive(Component, Clone, Copy)]
 pub struct LogRow(pub usize);
-
-/// The log's title over its rows (spawned by the HUD): like the rows, not drawn
-/// while the decision prompt covers it.
-#[derive(Component)]
-pub struct LogTitle;
 
 /// The explanation panel.
 #[derive(Component)]
@@ -147,7 +138,7 @@ fn update_log(
 /// rows drawn.
 #[allow(clippy::type_complexity)]
 fn hide_unseen(
-    prompt: Query<(&ComputedNode, &UiGlobalTransform, &Visibility), With<super::hud::Prompt>>,
+    prompt: Query<(&ComputedNode, &UiGlobalTransform, &Visibility), With<Prompt>>,
     mut rows: Query<
         (
             &ComputedNode,
@@ -156,8 +147,8 @@ fn hide_unseen(
             &mut Visibility,
         ),
         (
-            Or<(With<LogRow>, With<LogTitle>, With<super::hud::ChoiceBar>)>,
-            Without<super::hud::Prompt>,
+            Or<(With<LogRow>, With<LogTitle>, With<ChoiceBar>)>,
+            Without<Prompt>,
         ),
     >,
 ) {
