@@ -23,7 +23,9 @@
 //!   is not a win). It ends a threatened turn with the ruleset's defensive action
 //!   (`flow`: Total Defense) rather than doing nothing, and takes the ruleset's
 //!   opening action (`flow`: Feint) before an attack when the ruleset offers it for
-//!   free, weighed with the ruleset's exact chance that it wins.
+//!   free, weighed with the ruleset's exact chance that it wins, and the ruleset's
+//!   boost (`wounds`: +1 to hit or +1 melee damage, whichever adds more, for a
+//!   Bonus Action the turn has no other use for) just before an attack.
 //!
 //! - [`AiPolicy::Hard`]: looks ahead. Plays `Normal`'s best few commands out in
 //!   forks of the battle, `Normal` playing both sides for a round after, with dice

@@ -53,6 +53,8 @@ const ARM_FIRST: f64 = 1.0e9;
 const STILL: usize = 0;
 /// Slot of [`Mind::values`] for attacks after the unit's charge.
 const CHARGING: usize = 1;
+/// How far a boost before an attack ranks above the attack (in expected hit points).
+const BOOST_LEAD: f64 = 0.01;
 /// Jitter added to scores so exact ties break at random (from the seeded generator).
 const JITTER: f64 = 1e-6;
 
@@ -115,7 +117,24 @@ fn score(battle: &Battle, unit: UnitId, policy: AiPolicy, rng: &mut impl Rng, ke
         mind.feint(&mut best, rng);
     }
     mind.movement(&mut best, rng);
+    if policy == AiPolicy::Normal {
+        boost(battle, &mut best, rng);
+    }
     best
+}
+
+/// The ruleset's boost before the attack `best` holds ([`AiHints::boost_action`]:
+/// `wounds`' +1 to hit or +1 melee damage for a spare Bonus Action), ranked just
+/// above the attack: the attack stays the next best, and comes next turn step.
+///
+/// [`AiHints::boost_action`]: crate::engine::ruleset::AiHints::boost_action
+fn boost(battle: &Battle, best: &mut Best, rng: &mut impl Rng) {
+    let Some(attack @ Command::Attack { .. }) = best.command.clone() else {
+        return;
+    };
+    if let Some(b) = battle.rules().boost_action(battle.world(), &attack) {
+        best.offer(best.value + BOOST_LEAD, b, battle, rng);
+    }
 }
 
 /// The highest-scoring legal command so far (and, when `keep` > 1, the `keep`

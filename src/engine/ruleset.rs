@@ -755,6 +755,15 @@ pub trait AiHints {
         None
     }
 
+    /// A ready-made command that `attack`'s attacker can take just before it to make
+    /// it better, at no cost to anything else it could still do this turn
+    /// (`wounds`: +1 to hit or +1 melee damage for a spare Bonus Action, W-09),
+    /// legal now. The AI (`normal`, and `hard` through it) takes it before an attack
+    /// it has chosen, for as long as the ruleset offers one. `None` by default.
+    fn boost_action(&self, _world: &World, _attack: &Command) -> Option<Command> {
+        None
+    }
+
     /// A ready-made command that heals `unit` (`escalation`'s Rally, E-43), legal
     /// now, with the hit points it heals on average; the AI weighs it like a
     /// healing item when the unit is badly hurt. `None` by default.

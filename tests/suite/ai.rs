@@ -442,20 +442,23 @@ fn hard_wins_more_than_normal_from_the_same_seats_on_the_duels() {
 }
 
 /// `hard` beats `random` from both seats on a shipped level where neither side is
-/// favoured by design (the first battles of seed 1, not picked).
+/// favoured by design: at least 5 of the first 6 battles of seed 1 (not picked)
+/// from each seat. `wounds`' criticals and Fatal wounds give `random` the odd win
+/// (`sim levels/wounds_mill.ron --battles 40`: 1 of 80); a `hard` that played no
+/// better than `random` would win about half.
 #[test]
 fn hard_beats_random() {
     let level = level_named("The Old Mill");
     for seat in 0..2 {
         let mut policies = vec![AiPolicy::Random; level.sides.len()];
         policies[seat] = AiPolicy::Hard;
-        let wins = (0..4)
+        let wins = (0..6)
             .map(|i| play_out(&level, battle_seed(1, i), &policies, 20_000).unwrap())
             .filter(|r| r.winner.is_some_and(|w| w.0 as usize == seat))
             .count();
-        assert_eq!(
-            wins, 4,
-            "hard in seat {seat} won only {wins}/4 against random"
+        assert!(
+            wins >= 5,
+            "hard in seat {seat} won only {wins}/6 against random"
         );
     }
 }

@@ -217,3 +217,69 @@ fn two_configurations_in_one_thread_never_share_odds() {
         assert_eq!(odds(15), at_15);
     }
 }
+
+/// W-09 / W-GAP-13 played by the AI: `normal` spends the Bonus Actions its turn has
+/// no other use for on boosts before its attack, and keeps them when they still buy
+/// something.
+///
+/// The Hero walks next to the Orc with its Move Action (spent: W-GAP-15), so
+/// neither the extra attack (W-10: Move Action + 2 Bonus Actions) nor a longer move
+/// needs its two Bonus Actions: `normal` spends each on +1 to hit or +1 melee
+/// damage, and then attacks with both boosts on it. `easy`, in the same place,
+/// attacks at once. The Orc, already next to the Hero on its own turn with its Move
+/// Action unspent, attacks without a boost and keeps both Bonus Actions for the
+/// extra attack after it (W-10).
+#[test]
+fn w_09_normal_boosts_with_spare_bonus_actions_before_its_attack() {
+    use skirmish::engine::Command;
+    let l = level(
+        (7, 3),
+        &[],
+        vec![
+            armed(
+                wu("Hero", "Heroes", (1, 1), 3, 2, 30),
+                vec![weapon("Longsword")],
+            ),
+            armed(
+                wu("Orc", "Foes", (4, 1), 0, 2, 30),
+                vec![weapon("Longsword")],
+            ),
+        ],
+    );
+    let mut b = battle(&l, &[]);
+    let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(1);
+    run(&mut b, |b| crate::wounds::mv(b, "Hero", &[(2, 1), (3, 1)]));
+    assert_eq!(crate::wounds::actions(&b, "Hero").2, 2, "both BAs left");
+    let easy = skirmish::ai::choose(&b, AiPolicy::Easy, &mut rng).expect("a command");
+    assert!(matches!(easy, Command::Attack { .. }), "easy: {easy:?}");
+    let mut boosts = Vec::new();
+    let attack = loop {
+        let c = skirmish::ai::choose(&b, AiPolicy::Normal, &mut rng).expect("a command");
+        match &c {
+            Command::Act { verb, .. } => {
+                assert!(verb == "HitBoost" || verb == "DamageBoost", "{c:?}");
+                boosts.push(verb.clone());
+            }
+            Command::Attack { .. } => break c,
+            other => panic!("normal should boost, then attack: {other:?}"),
+        }
+        b.submit(c).expect("the boost is legal");
+        assert!(boosts.len() <= 2, "two Bonus Actions: {boosts:?}");
+    };
+    assert_eq!(boosts.len(), 2, "W-09: both spare BAs boost: {boosts:?}");
+    assert_eq!(crate::wounds::actions(&b, "Hero").2, 0);
+    assert!(has(&b, "Hero", "Hit boost") || has(&b, "Hero", "Damage boost"));
+    let Command::Attack { target, .. } = attack else {
+        unreachable!()
+    };
+    assert_eq!(target, crate::common::id(&b, "Orc"));
+
+    // The Orc's turn: next to the Hero, Move Action unspent.
+    end(&mut b, "Hero");
+    let first = skirmish::ai::choose(&b, AiPolicy::Normal, &mut rng).expect("a command");
+    assert!(
+        matches!(first, Command::Attack { .. }),
+        "W-10: with the Move Action unspent no Bonus Action is spent first: {first:?}"
+    );
+    assert_eq!(crate::wounds::actions(&b, "Orc").2, 2);
+}

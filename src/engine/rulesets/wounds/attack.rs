@@ -1210,7 +1210,16 @@ pub fn aim_value(
     kind: Kind,
 ) -> Option<f64> {
     let s = swing(world, attacker, target, power, Some(aim.name()), kind).ok()?;
-    let o = cached_odds(rules(world), &s)?;
+    swing_value(world, target, &s)
+}
+
+/// The value in HP of swing `s` at `target` (see [`aim_value`]): its expected damage
+/// (an instant defeat and overkill count as the HP left), half the HP left again
+/// for its chance to defeat, and its aim's effect for the chance of a wound that
+/// doesn't defeat.
+pub fn swing_value(world: &World, target: UnitId, s: &Swing) -> Option<f64> {
+    let aim = s.aim;
+    let o = cached_odds(rules(world), s)?;
     let hp = world.get::<Health>(entity(world, target))?.hp.max(1);
     let (capped, killed) = damage_and_kill(&o, hp);
     let me = wu(world, target);

@@ -20,6 +20,7 @@
 pub mod aim;
 pub mod archetype;
 pub mod attack;
+pub mod boost;
 pub mod check;
 pub mod config;
 pub mod economy;

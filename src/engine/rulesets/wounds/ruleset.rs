@@ -498,6 +498,12 @@ impl AiHints for Wounds {
         super::gear::arm_action(world, unit)
     }
 
+    /// +1 to hit or +1 melee damage (W-09) for a Bonus Action the turn can't use
+    /// otherwise, before the Attack Action it improves ([`super::boost::before`]).
+    fn boost_action(&self, world: &World, attack: &Command) -> Option<Command> {
+        super::boost::before(world, attack)
+    }
+
     fn speed_stat(&self, world: &World, unit: UnitId) -> Option<u32> {
         Some(u32::try_from(wu(world, unit).movement).unwrap_or(0))
     }
