@@ -125,7 +125,8 @@ fn score(battle: &Battle, unit: UnitId, policy: AiPolicy, rng: &mut impl Rng, ke
 
 /// The ruleset's boost before the attack `best` holds ([`AiHints::boost_action`]:
 /// `wounds`' +1 to hit or +1 melee damage for a spare Bonus Action), ranked just
-/// above the attack: the attack stays the next best, and comes next turn step.
+/// above the attack: the attack stays the runner-up (`hard` weighs both) and is
+/// what `normal` chooses once no boost is left to take.
 ///
 /// [`AiHints::boost_action`]: crate::engine::ruleset::AiHints::boost_action
 fn boost(battle: &Battle, best: &mut Best, rng: &mut impl Rng) {
