@@ -1,6 +1,12 @@
 //! `skirmish merge FILES… [--json] [--csv] [--plot FILE.png]`: the shard files of one
-//! run ([`super::shard`]) checked and merged, and the full run's report printed, exactly
-//! what `sim` without `--shard` prints.
+//! run ([`super::shard`]) put back together.
+//!
+//! It checks that its files are the N shards of one run (same level as played,
+//! ruleset, seed, policies, battles, settings and sweep; each K once) and prints the
+//! full run's report, exactly what `sim` without `--shard` prints (timings aside: the
+//! merged battles per second are all battles over the shards' seconds together).
+//! Exit 0, 2 for files that don't make one run (the message names the file and what
+//! differs or is missing), 1 when a file can't be read or the plot fails.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

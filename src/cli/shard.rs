@@ -4,13 +4,7 @@
 //! Shard K of N plays its share of the battle indices — the K-th of N consecutive,
 //! near-equal blocks of `0..battles` — with the seeds the full run gives them, and
 //! writes a shard file ([`Played`] as JSON: the run's [`RunInfo`] and the
-//! per-battle results; for a sweep, one run per value). `merge` checks that its
-//! files are the N shards of one run (same level as played, ruleset, seed,
-//! policies, battles, settings and sweep; each K once) and prints the full run's
-//! report, exactly what `sim` without `--shard` prints (timings aside: the merged
-//! battles per second are all battles over the shards' seconds together). Exit 0,
-//! 2 for files that don't make one run (the message names the file and what
-//! differs or is missing), 1 when a file can't be read or the plot fails.
+//! per-battle results; for a sweep, one run per value).
 
 use std::ops::Range;
 

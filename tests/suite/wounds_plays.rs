@@ -11,13 +11,13 @@ use skirmish::ai::AiPolicy;
 use skirmish::engine::dice::Dice;
 use skirmish::engine::event::Event;
 use skirmish::engine::rulesets::new_battle;
-use skirmish::engine::{Awaiting, Battle};
+use skirmish::engine::{Awaiting, Battle, Command};
 use skirmish::level::schema::*;
 
 use crate::common::{hp, id};
 use crate::wounds::{
-    actions, all_dice_used, armed, attack, battle, damage_to, end, has, level, paid, refusal, run,
-    spell, weapon, weapon_on_hit, wu,
+    actions, all_dice_used, armed, attack, battle, damage_to, end, has, level, mv, paid, refusal,
+    run, spell, weapon, weapon_on_hit, wu,
 };
 
 /// W-14 / W-GAP-01: damage varies with the weapon or spell: against the same Ogre,
@@ -231,7 +231,6 @@ fn two_configurations_in_one_thread_never_share_odds() {
 /// extra attack after it (W-10).
 #[test]
 fn w_09_normal_boosts_with_spare_bonus_actions_before_its_attack() {
-    use skirmish::engine::Command;
     let l = level(
         (7, 3),
         &[],
@@ -248,8 +247,8 @@ fn w_09_normal_boosts_with_spare_bonus_actions_before_its_attack() {
     );
     let mut b = battle(&l, &[]);
     let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(1);
-    run(&mut b, |b| crate::wounds::mv(b, "Hero", &[(2, 1), (3, 1)]));
-    assert_eq!(crate::wounds::actions(&b, "Hero").2, 2, "both BAs left");
+    run(&mut b, |b| mv(b, "Hero", &[(2, 1), (3, 1)]));
+    assert_eq!(actions(&b, "Hero").2, 2, "both BAs left");
     let easy = skirmish::ai::choose(&b, AiPolicy::Easy, &mut rng).expect("a command");
     assert!(matches!(easy, Command::Attack { .. }), "easy: {easy:?}");
     let mut boosts = Vec::new();
@@ -267,12 +266,12 @@ fn w_09_normal_boosts_with_spare_bonus_actions_before_its_attack() {
         assert!(boosts.len() <= 2, "two Bonus Actions: {boosts:?}");
     };
     assert_eq!(boosts.len(), 2, "W-09: both spare BAs boost: {boosts:?}");
-    assert_eq!(crate::wounds::actions(&b, "Hero").2, 0);
+    assert_eq!(actions(&b, "Hero").2, 0);
     assert!(has(&b, "Hero", "Hit boost") || has(&b, "Hero", "Damage boost"));
     let Command::Attack { target, .. } = attack else {
         unreachable!()
     };
-    assert_eq!(target, crate::common::id(&b, "Orc"));
+    assert_eq!(target, id(&b, "Orc"));
 
     // The Orc's turn: next to the Hero, Move Action unspent.
     end(&mut b, "Hero");
@@ -281,5 +280,5 @@ fn w_09_normal_boosts_with_spare_bonus_actions_before_its_attack() {
         matches!(first, Command::Attack { .. }),
         "W-10: with the Move Action unspent no Bonus Action is spent first: {first:?}"
     );
-    assert_eq!(crate::wounds::actions(&b, "Orc").2, 2);
+    assert_eq!(actions(&b, "Orc").2, 2);
 }

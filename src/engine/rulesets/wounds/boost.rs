@@ -34,8 +34,7 @@ pub fn before(world: &World, attack: &Command) -> Option<Command> {
         return None;
     };
     let turn = w_state(world).turn;
-    let move_gone = turn.opened || turn.left.moves == 0;
-    if turn.left.bonus == 0 || !move_gone || kind_now(world, *unit) != Kind::Normal {
+    if turn.left.bonus == 0 || turn.move_left() || kind_now(world, *unit) != Kind::Normal {
         return None;
     }
     let aim = super::aim::aim_of(options);

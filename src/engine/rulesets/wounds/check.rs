@@ -241,7 +241,7 @@ pub(super) fn spell_costs(
     }
     let t = left(world);
     if s.header.spell {
-        let actions = t.left.attack + u32::from(t.left.moves > 0 && !t.opened);
+        let actions = t.left.attack + u32::from(t.move_left());
         if actions == 0 {
             return Err(CommandError::Forbidden(format!(
                 "{} has no Attack or Move Action left to pay the cast time of {} (W-12)",
@@ -273,7 +273,7 @@ fn check_item(world: &World, unit: UnitId, item: &str) -> Result<(), CommandErro
         )));
     }
     let t = left(world);
-    if (t.left.moves == 0 || t.opened) && t.left.attack == 0 {
+    if !t.move_left() && t.left.attack == 0 {
         return Err(CommandError::Forbidden(format!(
             "{} has no Move or Attack Action left to use {item}",
             name(world, unit)

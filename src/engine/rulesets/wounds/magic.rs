@@ -440,10 +440,10 @@ pub(super) fn channel(world: &mut World, unit: UnitId) {
         return;
     };
     while c.left > 0 {
-        let t = w_state(world).turn.left;
-        let payment = if t.attack > 0 {
+        let t = w_state(world).turn;
+        let payment = if t.left.attack > 0 {
             Action::Attack
-        } else if t.moves > 0 && !w_state(world).turn.opened {
+        } else if t.move_left() {
             Action::Move
         } else {
             break;

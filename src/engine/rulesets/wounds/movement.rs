@@ -50,7 +50,7 @@ fn allowance(world: &World, unit: UnitId, opened: bool, extra: u32) -> u32 {
 /// and what a movement leaves is lost; a later one is a Dash on Bonus Actions.
 pub fn move_plan(world: &World, unit: UnitId, cost: u32, dash: bool) -> Option<(bool, u32)> {
     let t = w_state(world).turn;
-    let with_ma = !t.opened && t.left.moves > 0;
+    let with_ma = t.move_left();
     if !with_ma && !dash {
         return None;
     }
@@ -64,7 +64,7 @@ pub fn move_plan(world: &World, unit: UnitId, cost: u32, dash: bool) -> Option<(
 /// Actions if `dash`.
 pub fn reach_left(world: &World, unit: UnitId, dash: bool) -> u32 {
     let t = w_state(world).turn;
-    let with_ma = !t.opened && t.left.moves > 0;
+    let with_ma = t.move_left();
     if !with_ma && !dash {
         return 0;
     }

@@ -108,6 +108,14 @@ pub struct TurnBudget {
     pub acted: bool,
 }
 
+impl TurnBudget {
+    /// Whether the Move Action can still be spent: not spent, and not on a movement
+    /// (whose leftover spaces are lost, W-GAP-15).
+    pub fn move_left(&self) -> bool {
+        self.left.moves > 0 && !self.opened
+    }
+}
+
 /// The active unit's steps inside each enemy's melee zone so far this turn, by
 /// enemy (W-26, W-GAP-15: "moves more than 2 spaces within your melee zone" is
 /// counted over the turn, not per movement). Emptied when a turn starts.

@@ -202,7 +202,7 @@ fn check_summon(world: &World, unit: UnitId, args: &Args) -> Result<(), CommandE
         )));
     }
     let t = w_state(world).turn;
-    let actions = t.left.attack + u32::from(t.left.moves > 0 && !t.opened);
+    let actions = t.left.attack + u32::from(t.move_left());
     if actions < header.cast {
         return Err(CommandError::Forbidden(format!(
             "{spell} takes {} actions to cast and {who} has {actions} Attack or Move Action \
